@@ -1,0 +1,54 @@
+"""The exception tree of mcp-widgets.
+
+    MCPWidgetsError
+    ├── SchemaError            a requested schema breaks a rule (JSON-RPC -32602)
+    ├── FieldNotFound          fill() named a field the form does not have (also a KeyError)
+    └── FormStateError         misuse of a form's lifecycle (also a RuntimeError)
+
+Messages never carry what a person typed: only field names, rules and actions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._schema import Problem
+
+__all__ = ["FieldNotFound", "FormStateError", "MCPWidgetsError", "SchemaError"]
+
+INVALID_PARAMS = -32602
+
+
+class MCPWidgetsError(Exception):
+    """Base class of every error this package raises on purpose."""
+
+
+class SchemaError(MCPWidgetsError, ValueError):
+    """A requested schema has at least one error; the request is refused with -32602."""
+
+    code: int = INVALID_PARAMS
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        errors = [p for p in self.problems if p.severity == "error"] or list(self.problems)
+        text = "; ".join(str(p) for p in errors)
+        super().__init__(f"invalid requested schema: {text}")
+
+
+class FieldNotFound(MCPWidgetsError, KeyError):
+    """A field name that the form does not have."""
+
+    def __init__(self, name: str, known: Sequence[str]) -> None:
+        self.name = name
+        self.known = tuple(known)
+        super().__init__(name)
+
+    def __str__(self) -> str:
+        known = ", ".join(self.known) or "none"
+        return f"no field named {self.name!r} (fields: {known})"
+
+
+class FormStateError(MCPWidgetsError, RuntimeError):
+    """A form was used in a way its lifecycle does not allow."""
