@@ -1,0 +1,44 @@
+"""The pure core imports no widget, kernel or SDK module (so it runs anywhere, and fast)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ["ipywidgets", "ipykernel", "IPython", "mcp", "mcp_types", "comm", "traitlets", "zmq", "anyio"]
+CORE = ["mcp_widgets._schema", "mcp_widgets._validation", "mcp_widgets._outcome", "mcp_widgets._exceptions"]
+
+
+def loaded_after(code: str) -> set[str]:
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(m.split('.')[0] for m in sys.modules)))"
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=120
+    )
+    return set(json.loads(out.stdout.strip().splitlines()[-1]))
+
+
+@pytest.mark.parametrize("module", CORE)
+def test_each_core_module_is_light(module: str) -> None:
+    loaded = loaded_after(f"import {module}")
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+
+
+def test_the_core_together_is_light_and_works() -> None:
+    code = (
+        "import mcp_widgets._schema as s, mcp_widgets._validation as v, mcp_widgets._outcome, "
+        "mcp_widgets._exceptions\n"
+        "props = {'a': {'type': 'string', 'pattern': '^x'}}\n"
+        "spec = s.parse_schema({'type': 'object', 'properties': props})\n"
+        "assert v.validate_content(spec, {'a': 'xy'}).content == {'a': 'xy'}"
+    )
+    loaded = loaded_after(code)
+    assert not loaded & set(HEAVY), sorted(loaded & set(HEAVY))
+    assert {"jsonschema", "regex", "mcp_widgets"} <= loaded
+
+
+def test_the_probe_can_see_heavy_imports() -> None:
+    # Guards the test above against passing vacuously.
+    assert "ipywidgets" in loaded_after("import ipywidgets")
