@@ -1,0 +1,101 @@
+"""preview(): a form without a server, with its schema problems and the JSON each button would send."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as w
+import mcp_types
+
+from .._outcome import Action, to_wire
+from .._schema import Problem, parse_schema
+from .._validation import validate_content
+from ._fields import WRAP_CLASS, Kit
+from ._form import ElicitationForm, FormState
+
+__all__ = ["Preview", "preview"]
+
+
+class Preview(w.VBox):
+    """A form shown without a server, with every schema problem and the exact JSON of each answer under it.
+
+    The JSON lines follow the form live; once the form is answered they say which action was taken but no
+    longer show the values (a saved notebook keeps nothing typed).
+    """
+
+    def __init__(
+        self, requested_schema: Mapping[str, Any], *, message: str = "", server: str = "preview"
+    ) -> None:
+        spec = parse_schema(requested_schema)
+        self.problems: tuple[Problem, ...] = spec.problems
+        self.form = ElicitationForm._from_spec(message, spec, server=server)
+        kit = self._kit = Kit()
+        lines = [str(p) for p in self.problems] or ["No problems found in this schema."]
+        heading = f"Schema problems ({len(self.problems)}):" if self.problems else "Schema problems:"
+        self._json = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
+        children = [
+            kit.make(w.Label, value=heading, variant="bold"),
+            *(kit.make(w.Label, value=line, _dom_classes=(WRAP_CLASS,)) for line in lines),
+            kit.make(w.Label, value="What each button would send now:", variant="bold"),
+            *self._json.values(),
+        ]
+        self.form._changed.append(self._update)
+        self.form.add_done_callback(lambda _form: self._update())
+        self._update()
+        super().__init__(children=(self.form, *children), layout=kit.layout())
+
+    def sent_json(self, action: Action | str) -> str | None:
+        """The JSON `action` would send right now, or None when that button can't be used now."""
+        act = Action(action)
+        if self.form.state is not FormState.PENDING:
+            return None
+        content = None
+        if act is Action.ACCEPT:
+            if not self.form.spec.ok:
+                return None
+            checked = validate_content(self.form.spec, self.form._values())
+            if not checked.ok:
+                return None
+            content = checked.content
+        result = mcp_types.ElicitResult.model_validate(to_wire(act, content))
+        return json.dumps(
+            result.model_dump(mode="json", by_alias=True, exclude_none=True), ensure_ascii=False
+        )
+
+    def _update(self) -> None:
+        form = self.form
+        for action, label in self._json.items():
+            name = action.value.capitalize()
+            if form.state is not FormState.PENDING:
+                done = form.outcome is not None and form.outcome.action is action
+                label.value = f"{name} → {'sent (values not kept here)' if done else 'not sent'}"
+                continue
+            text = self.sent_json(action)
+            if text is None:
+                why = "the schema has errors" if not form.spec.ok else "fix: " + ", ".join(form.errors)
+                label.value = f"{name} → nothing (Accept is disabled: {why})"
+            else:
+                label.value = f"{name} → {text}"
+
+    def close(self) -> None:
+        """Close the form and every model of the preview."""
+        form = getattr(self, "form", None)
+        if form is not None:
+            form.close()
+        kit = getattr(self, "_kit", None)
+        if kit is not None:
+            kit.close()
+        super().close()
+
+    def __repr__(self) -> str:
+        return f"<Preview problems={len(getattr(self, 'problems', ()))} form={getattr(self, 'form', None)!r}>"
+
+
+def preview(requested_schema: Mapping[str, Any], *, message: str = "", server: str = "preview") -> Preview:
+    """Show a requested schema as a form, without any server, with its problems and the JSON of each answer.
+
+    The schema may have errors: the fields that can be shown are, and Accept stays disabled.
+    """
+    return Preview(requested_schema, message=message, server=server)

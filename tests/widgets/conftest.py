@@ -1,0 +1,73 @@
+"""Fixtures for the widget tests: live-model bookkeeping and sample schemas."""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Iterator
+from typing import Any
+
+import ipywidgets
+import pytest
+
+HOSTILE = "<img src=x onerror=alert(1)><script>alert(2)</script>"
+
+
+def live_models() -> dict[str, ipywidgets.Widget]:
+    """Every widget model currently open (ipywidgets' own registry)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        return dict(ipywidgets.Widget.widgets)
+
+
+@pytest.fixture(autouse=True)
+def _close_new_models() -> Iterator[None]:
+    """Close whatever a test left open, so tests that count models start from a clean slate."""
+    before = set(live_models())
+    yield
+    for model_id, widget in live_models().items():
+        if model_id not in before:
+            widget.close()
+
+
+@pytest.fixture
+def baseline() -> int:
+    return len(live_models())
+
+
+def schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": "object", "properties": properties}
+    if required is not None:
+        out["required"] = required
+    return out
+
+
+ALL_KINDS = schema(
+    {
+        "name": {
+            "type": "string",
+            "title": "Name",
+            "description": "Your name",
+            "minLength": 2,
+            "maxLength": 20,
+        },
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "site": {"type": "string", "format": "uri"},
+        "born": {"type": "string", "format": "date"},
+        "meet": {"type": "string", "format": "date-time"},
+        "age": {"type": "integer", "minimum": 0, "maximum": 150},
+        "ratio": {"type": "number", "minimum": 0, "maximum": 1},
+        "agree": {"type": "boolean"},
+        "color": {"type": "string", "enum": ["red", "green", "blue"]},
+        "size": {
+            "type": "string",
+            "oneOf": [{"const": "s", "title": "Small"}, {"const": "m", "title": "Medium"}],
+        },
+        "legacy": {"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]},
+        "tags": {"type": "array", "items": {"enum": ["x", "y", "z"]}, "minItems": 1, "maxItems": 2},
+        "picks": {
+            "type": "array",
+            "items": {"anyOf": [{"const": "p", "title": "Pea"}, {"const": "q", "title": "Queue"}]},
+        },
+    },
+    required=["name"],
+)

@@ -1,0 +1,246 @@
+"""Each field kind: the stock control it gets, what it shows, and the exact content it answers with."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import ipywidgets as w
+import mcp_types
+import pytest
+
+from mcp_widgets.widgets import ElicitationForm
+
+from .conftest import ALL_KINDS, schema
+
+UTC = dt.timezone.utc
+
+
+def one_field(prop: dict[str, Any], *, required: bool = False) -> ElicitationForm:
+    return ElicitationForm("", schema({"f": prop}, ["f"] if required else None), server="s")
+
+
+def control(form: ElicitationForm, name: str = "f") -> w.Widget:
+    return form._fields[name].control
+
+
+def note(form: ElicitationForm, name: str = "f") -> str:
+    return form._fields[name].note.value
+
+
+def accepted(content: dict[str, Any]) -> mcp_types.ElicitResult:
+    return mcp_types.ElicitResult(action="accept", content=content)
+
+
+CONTROLS = {
+    "name": w.Text,
+    "email": w.Text,
+    "site": w.Text,
+    "born": w.DatePicker,
+    "meet": w.DatetimePicker,
+    "age": w.Text,
+    "ratio": w.Text,
+    "agree": w.Checkbox,
+    "color": w.RadioButtons,
+    "size": w.RadioButtons,
+    "legacy": w.RadioButtons,
+    "tags": w.SelectMultiple,
+    "picks": w.SelectMultiple,
+}
+
+
+def test_every_kind_gets_its_control_in_schema_order() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    assert form.field_names == tuple(ALL_KINDS["properties"])
+    for name, cls in CONTROLS.items():
+        assert type(control(form, name)) is cls, name
+    controls = [c for c in form.children if isinstance(c, w.ValueWidget) and not isinstance(c, w.Label)]
+    assert controls == [control(form, n) for n in form.field_names]
+
+
+def test_title_is_the_description_with_a_required_marker_in_text() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    assert control(form, "name").description == "Name *"
+    assert note(form, "name") == "(required) Your name"
+    assert control(form, "site").description == "site"  # no title: the property name
+    assert "required" not in note(form, "site")
+    assert all(not control(form, n).description_allow_html for n in form.field_names)
+
+
+@pytest.mark.parametrize(
+    ("prop", "typed", "sent"),
+    [
+        ({"type": "string"}, "hello", "hello"),
+        ({"type": "string", "format": "email"}, "ada@example.org", "ada@example.org"),
+        ({"type": "string", "format": "uri"}, "https://example.org/a?b=c", "https://example.org/a?b=c"),
+        ({"type": "string", "format": "date"}, dt.date(2026, 1, 2), "2026-01-02"),
+        ({"type": "string", "format": "date"}, "2026-03-04", "2026-03-04"),
+        ({"type": "integer", "minimum": 0, "maximum": 100}, "42", 42),
+        ({"type": "integer"}, 7, 7),
+        ({"type": "number", "minimum": 0, "maximum": 1}, "0.25", 0.25),
+        ({"type": "number"}, 2.5, 2.5),
+        ({"type": "boolean"}, True, True),
+        ({"type": "boolean", "default": True}, False, False),
+        ({"type": "string", "enum": ["red", "green"]}, "green", "green"),
+        ({"type": "string", "oneOf": [{"const": "s", "title": "S"}, {"const": "m", "title": "M"}]}, "m", "m"),
+        ({"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]}, "b", "b"),
+        ({"type": "string", "enum": [f"v{i}" for i in range(9)]}, "v7", "v7"),
+        ({"type": "array", "items": {"enum": ["x", "y", "z"]}}, ["z", "x"], ["z", "x"]),
+        ({"type": "array", "items": {"anyOf": [{"const": "p", "title": "P"}, {"const": "q", "title": "Q"}]}},
+         ("q",), ["q"]),
+    ],
+)  # fmt: skip
+def test_each_kind_answers_with_the_exact_content(prop: dict[str, Any], typed: Any, sent: Any) -> None:
+    form = one_field(prop, required=True)
+    form.fill(f=typed)
+    assert form.errors == {}
+    assert form.accept() is True
+    assert form.result == accepted({"f": sent})
+    assert type(form.result.content["f"]) is type(sent)
+
+
+def test_date_time_is_sent_with_its_offset() -> None:
+    form = one_field({"type": "string", "format": "date-time"}, required=True)
+    when = dt.datetime(2026, 1, 2, 10, 30, tzinfo=UTC)
+    form.fill(f=when)
+    assert control(form).value == when
+    assert form.accept()
+    sent = form.result.content["f"]
+    assert isinstance(sent, str)
+    assert dt.datetime.fromisoformat(sent.replace("Z", "+00:00")) == when
+
+
+def test_date_time_keeps_an_offset_given_as_text() -> None:
+    form = one_field({"type": "string", "format": "date-time"}, required=True)
+    form.fill(f="2026-05-06T07:08:09+02:00")
+    assert control(form).value == dt.datetime(2026, 5, 6, 5, 8, 9, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("prop", "sent"),
+    [
+        ({"type": "string", "default": "hi"}, "hi"),
+        ({"type": "string", "format": "email", "default": "a@b.example"}, "a@b.example"),
+        ({"type": "integer", "default": 5}, 5),
+        ({"type": "number", "default": 0.5}, 0.5),
+        ({"type": "boolean", "default": True}, True),
+        ({"type": "boolean", "default": False}, False),
+        ({"type": "string", "format": "date", "default": "2025-12-31"}, "2025-12-31"),
+        ({"type": "string", "enum": ["a", "b"], "default": "b"}, "b"),
+        ({"type": "string", "enum": [f"v{i}" for i in range(9)], "default": "v8"}, "v8"),
+        ({"type": "array", "items": {"enum": ["x", "y", "z"]}, "default": ["y", "z"]}, ["y", "z"]),
+    ],
+)
+def test_untouched_defaults_are_prefilled_and_sent(prop: dict[str, Any], sent: Any) -> None:
+    form = one_field(prop)
+    assert form.accept() is True
+    assert form.result == accepted({"f": sent})
+
+
+def test_date_time_default_is_prefilled() -> None:
+    form = one_field({"type": "string", "format": "date-time", "default": "2026-01-02T03:04:05Z"})
+    assert control(form).value == dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    "prop",
+    [
+        {"type": "string"},
+        {"type": "string", "format": "email"},
+        {"type": "string", "format": "uri"},
+        {"type": "string", "format": "date"},
+        {"type": "string", "format": "date-time"},
+        {"type": "integer"},
+        {"type": "number"},
+        {"type": "string", "enum": ["a", "b"]},
+        {"type": "string", "enum": [f"v{i}" for i in range(9)]},
+        {"type": "array", "items": {"enum": ["x", "y"]}},
+    ],
+)
+def test_optional_fields_left_empty_are_omitted(prop: dict[str, Any]) -> None:
+    form = ElicitationForm("", schema({"f": prop, "g": {"type": "string"}}), server="s")
+    form.fill(g="x")
+    assert form.accept() is True
+    assert form.result == accepted({"g": "x"})
+
+
+def test_an_optional_choice_can_be_taken_back() -> None:
+    form = one_field({"type": "string", "enum": ["a", "b"]})
+    assert control(form).options[0] == ("(no answer)", None)
+    form.fill(f="a")
+    form.fill(f=None)
+    assert form.accept()
+    assert form.result == accepted({})
+
+
+def test_a_required_choice_starts_unselected() -> None:
+    form = one_field({"type": "string", "enum": ["a", "b"]}, required=True)
+    assert control(form).index is None
+    assert [o[1] for o in control(form).options] == ["a", "b"]
+    assert "f" in form.errors
+
+
+def test_choices_show_titles_and_send_values() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    assert [label for label, _ in control(form, "size").options][1:] == ["Small", "Medium"]
+    assert [label for label, _ in control(form, "legacy").options][1:] == ["Alpha", "Beta"]
+    assert [label for label, _ in control(form, "picks").options] == ["Pea", "Queue"]
+    assert "Ctrl" in note(form, "picks")
+
+
+def test_more_than_five_choices_use_a_dropdown() -> None:
+    assert type(control(one_field({"type": "string", "enum": list("abcde")}))) is w.RadioButtons
+    assert type(control(one_field({"type": "string", "enum": list("abcdef")}))) is w.Dropdown
+
+
+def test_numbers_are_text_boxes_with_a_hint_of_the_range() -> None:
+    form = one_field({"type": "integer", "minimum": 0, "maximum": 100})
+    assert control(form).placeholder == "whole number, 0–100"
+    assert control(one_field({"type": "number", "minimum": 1.5})).placeholder == "number, at least 1.5"
+    assert control(one_field({"type": "number"})).placeholder == "number"
+    strict = one_field({"type": "number", "exclusiveMinimum": 0, "maximum": 10})
+    assert control(strict).placeholder == "number, more than 0, at most 10"
+
+
+def test_out_of_range_numbers_are_reported_not_clamped() -> None:
+    form = one_field({"type": "integer", "minimum": 0, "maximum": 100})
+    form.fill(f="250")
+    assert control(form).value == "250"
+    assert "f" in form.errors
+    assert form.errors["f"] in note(form)
+    assert form.accept() is False
+
+
+def test_fill_sends_what_a_browser_sends() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    born = control(form, "born")
+    assert form._fields["born"].state_for(dt.date(2026, 2, 3)) == {
+        "value": born.trait_metadata("value", "to_json")(dt.date(2026, 2, 3), born)
+    }
+    assert form._fields["tags"].state_for(["z", "x"]) == {"index": [2, 0]}
+    assert form._fields["color"].state_for("green") == {"index": 2}  # after "(no answer)"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "error"),
+    [
+        ("name", 12345, TypeError),
+        ("agree", "yes", TypeError),
+        ("born", "not a date", ValueError),
+        ("born", dt.datetime(2026, 1, 1, tzinfo=UTC), TypeError),
+        ("meet", "soon", ValueError),
+        ("color", "purple", ValueError),
+        ("tags", "xyzzy", TypeError),
+        ("tags", ["nope"], ValueError),
+    ],
+)
+def test_fill_refuses_what_no_person_could_enter_without_echoing_it(
+    name: str, value: Any, error: type
+) -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    values = {"name": "ok", name: value}
+    with pytest.raises(error) as info:
+        form.fill(**values)
+    assert name in str(info.value)
+    assert str(value) not in str(info.value)
+    assert control(form, "name").value == ""  # nothing was set: fill is all or nothing
