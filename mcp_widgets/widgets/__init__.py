@@ -1,6 +1,8 @@
 """The widgets of mcp-widgets."""
 
 from ._form import ElicitationForm, FormState
+from ._history import HistoryPanel
 from ._preview import Preview, preview
+from ._url_card import UrlCard
 
-__all__ = ["ElicitationForm", "FormState", "Preview", "preview"]
+__all__ = ["ElicitationForm", "FormState", "HistoryPanel", "Preview", "UrlCard", "preview"]

@@ -1,0 +1,458 @@
+"""UrlCard: a URL-mode elicitation as a consent card (open a page in the browser, or decline / cancel).
+
+Nothing is fetched or opened before the person consents. Stock widgets cannot both tell the kernel and open a
+tab in one click, so consent comes first ("Open page" answers `accept`), and only then does the card show the
+one live link it ever has: an anchor to the URL (escaped) that opens a new tab with `noopener noreferrer`.
+Until then the URL is plain text (Labels), with its host on a line of its own.
+
+Life of a card (each round resolves exactly once, like a form):
+
+    PENDING --Open page--> ACCEPTED, waiting --complete() / Done--> one plain line
+       |                        |
+       |                        +--ask_again()--> PENDING (next round: "I've finished — try again")
+       +--Decline / Cancel--> one plain line
+
+`complete()` also answers a pending retry round of a card that has an elicitation id (2025-11-25, -32042).
+
+A URL that `inspect_url` refuses still makes a card, but it resolves at once as decline (Reason.REFUSED_URL,
+the note says why) and shows only its closing line: clients normally check `inspect_url` first.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import ipywidgets as w
+import mcp_types
+
+from .._exceptions import FormStateError
+from .._outcome import Action, Outcome, Reason, to_wire
+from .._urls import UrlCheck, inspect_url, visible
+from ._fields import WRAP_CLASS, Kit
+from ._form import FormState
+from ._keys import KeyCatcher
+
+__all__ = ["UrlCard"]
+
+log = logging.getLogger("mcp_widgets")
+
+DoneCallback = Callable[["UrlCard"], object]
+
+# JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
+_LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
+
+_STATE_OF = {
+    Action.ACCEPT: FormState.ACCEPTED,
+    Action.DECLINE: FormState.DECLINED,
+    Action.CANCEL: FormState.CANCELLED,
+}
+
+
+class UrlCard(w.VBox):
+    """Asks the person whether to open a server's web page; shown inline where the request was made.
+
+    It names the server that asks, shows the message and the full URL as plain text, the host on its own
+    line (with its decoded or ASCII form when they differ), and a warning line for each suspicious trait.
+    A URL that `inspect_url` refuses gives a card that is already declined (Reason.REFUSED_URL, its note
+    says why): no buttons, no handler needed, `wait()` returns at once.
+
+    Args:
+        message: The server's message, shown as plain text.
+        url: The URL the server wants opened.
+        server: The name we know the server by (always shown).
+        declared_name: The name the server gives itself, shown beside `server` when it differs.
+        elicitation_id: The request's `elicitationId` (2025-11-25), kept for the client; not shown.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        url: str,
+        *,
+        server: str,
+        declared_name: str | None = None,
+        elicitation_id: str | None = None,
+    ) -> None:
+        self._lock = threading.RLock()
+        self._state = FormState.PENDING
+        self._outcome: Outcome | None = None
+        self._result: mcp_types.ElicitResult | None = None
+        self._outcomes: list[Outcome] = []
+        self._callbacks: list[DoneCallback] = []
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[mcp_types.ElicitResult]]] = []
+        self._acting: tuple[Reason, str | None] = (Reason.PERSON, None)
+        self._press_resolved = False
+        self._round = 1
+        self._ended = False  # the card is down to its closing line (or closed)
+        self._completed = False
+        self.server = server
+        self.declared_name = declared_name
+        self.message = message
+        self.url = url
+        self.elicitation_id = elicitation_id
+        self.check: UrlCheck = inspect_url(url)
+        """What `inspect_url` found: allowed or why not, the host, warnings, the redacted form."""
+
+        self._header = f"Request from {server}"
+        if declared_name and declared_name != server:
+            self._header = f"{self._header} (calls itself “{declared_name}”)"
+        self._kit = kit = Kit()
+        try:
+            children = self._build() if self.check.allowed else ()
+            super().__init__(
+                children=children, layout=kit.layout(), _view_count=0, _dom_classes=("mcp-widgets-url",)
+            )
+        except BaseException:
+            kit.close()  # leave no half-built models behind
+            raise
+        if not self.check.allowed:
+            note = (self.check.refusal or "refused").rstrip(".")
+            self._resolve(Action.DECLINE, Reason.REFUSED_URL, None, note)
+
+    def _build(self) -> tuple[w.Widget, ...]:
+        kit, check = self._kit, self.check
+        label = self._label
+        self._top: list[w.Widget] = [label(self._header, bold=True)]
+        self._message_label = label(self.message) if self.message else None
+        if self._message_label is not None:
+            self._top.append(self._message_label)
+        host = visible(check.host)
+        if check.host_unicode:
+            host += f"  (reads as “{visible(check.host_unicode)}”)"
+        if check.host_ascii:
+            host += f"  (the browser goes to “{check.host_ascii}”)"
+        self._top.append(label(f"Opens a page on: {host}", bold=True))
+        self._top.append(label(f"Full address: {check.display}"))
+        self._top += [label(f"⚠ Warning: {text}") for text in check.warnings]
+
+        self._open = kit.make(w.Button, description="Open page", button_style="primary", icon="external-link")
+        self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
+        self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
+        for action, button in self._buttons().items():
+            button.on_click(lambda _button, action=action: self._clicked(action))
+        self._button_row = kit.make(w.HBox, children=(self._open, self._decline, self._cancel))
+        self._set_open_button(again=False)
+        # Built at consent: the one live link, the waiting line and Done.
+        self._link: w.HTML | None = None
+        self._status: w.Label | None = None
+        self._done: w.Button | None = None
+        self._keys = kit.make(KeyCatcher, layout="hidden")
+        self._keys.on_msg(self._on_key)
+        return (*self._top, self._button_row, self._keys)
+
+    def _label(self, text: str, *, bold: bool = False) -> w.Label:
+        return self._kit.make(
+            w.Label, value=text, tooltip=text, variant="bold" if bold else "", _dom_classes=(WRAP_CLASS,)
+        )
+
+    # -- what the card shows ---------------------------------------------------------------------------------
+    @property
+    def state(self) -> FormState:
+        """The current round: PENDING until answered, then ACCEPTED, DECLINED or CANCELLED."""
+        return self._state
+
+    @property
+    def result(self) -> mcp_types.ElicitResult | None:
+        """What the server receives for the current round (accept has no content); None while pending."""
+        return self._result
+
+    @property
+    def outcome(self) -> Outcome | None:
+        """How the current round ended, or None while pending."""
+        return self._outcome
+
+    @property
+    def outcomes(self) -> tuple[Outcome, ...]:
+        """How every round so far ended, oldest first."""
+        return tuple(self._outcomes)
+
+    @property
+    def round(self) -> int:
+        """1, then one more for each `ask_again`."""
+        return self._round
+
+    @property
+    def waiting(self) -> bool:
+        """True after consent while the card waits for the server (until `complete`, Done, or `ask_again`)."""
+        return self._state is FormState.ACCEPTED and not self._ended
+
+    @property
+    def completed(self) -> bool:
+        """True once `complete` ended the waiting."""
+        return self._completed
+
+    @property
+    def view_count(self) -> int | None:
+        """How many views the browser has rendered (0 until some front-end shows the card)."""
+        return self._view_count
+
+    def __repr__(self) -> str:
+        waiting = " waiting" if self.waiting else ""
+        return (
+            f"<UrlCard server={self.server!r} host={visible(self.check.host)!r} {self._state.value}{waiting}>"
+        )
+
+    # -- driving it as a person would ------------------------------------------------------------------------
+    def accept(self) -> bool:
+        """Click "Open page" (consent); False once the round is resolved or the URL was refused."""
+        return self._press(self._button(Action.ACCEPT))
+
+    def decline(self) -> bool:
+        """Click Decline; False once the round is resolved."""
+        return self._press(self._button(Action.DECLINE))
+
+    def cancel(self) -> bool:
+        """Click Cancel; False once the round is resolved."""
+        return self._press(self._button(Action.CANCEL))
+
+    def dismiss(self) -> bool:
+        """Click Done while waiting: the card shrinks to its closing line, nothing is sent. Else False."""
+        if not self.waiting:
+            return False
+        assert self._done is not None
+        self._done._handle_custom_msg({"event": "click"}, [])
+        return self._ended
+
+    @contextlib.contextmanager
+    def acting_as(self, reason: Reason | str, by: str | None = None) -> Iterator[UrlCard]:
+        """Clicks made inside are recorded as `reason` / `by` (e.g. a handler) instead of the person."""
+        previous = self._acting
+        self._acting = (Reason(reason), by)
+        try:
+            yield self
+        finally:
+            self._acting = previous
+
+    def finish(
+        self,
+        action: Action | str,
+        *,
+        reason: Reason | str = Reason.HANDLER,
+        by: str | None = None,
+        note: str = "",
+    ) -> bool:
+        """End the pending round without a click (server withdrew, timeout, interrupt, policy).
+
+        Returns whether this call resolved the round (False when it was not pending).
+        """
+        return self._resolve(Action(action), Reason(reason), by, note)
+
+    # -- after consent: the two protocol generations ---------------------------------------------------------
+    def complete(self, *, note: str = "the server reported it finished") -> bool:
+        """The out-of-band part is over: the card shrinks to its closing line, ending with `note`.
+
+        2025-11-25: call it on `notifications/elicitation/complete` for this card's `elicitation_id` (matching
+        ids, and ignoring unknown or finished ones, is the client's job), or with another note when the call
+        ends. A waiting card just ends. A card with an `elicitation_id` whose retry round (see `ask_again`) is
+        pending first answers that round `accept` (recorded as policy "elicitation/complete"): the server says
+        the person finished, so the call may be retried. Otherwise returns False and changes nothing.
+        """
+        with self._lock:
+            retry_round = (
+                self._state is FormState.PENDING
+                and self._round > 1
+                and self.elicitation_id is not None
+                and not self._ended
+            )
+            if not (retry_round or self.waiting):
+                return False
+        if retry_round and not self._resolve(Action.ACCEPT, Reason.POLICY, "elicitation/complete", ""):
+            return False
+        with self._lock:
+            if not self.waiting:  # a done callback ended it already
+                return False
+            self._completed = True
+        self._end(suffix=note)
+        return True
+
+    @property
+    def can_ask_again(self) -> bool:
+        """Whether `ask_again` would work: consent was given and the card is still shown."""
+        return self.waiting
+
+    def ask_again(self, message: str | None = None) -> None:
+        """Start a new pending round on this card, after consent: "I've finished — try again".
+
+        2026-07-28: the server asks for the same URL again in the next round. 2025-11-25, -32042: call it
+        right after consent so the person can say when they have finished (the call is then retried once);
+        a completion notification answers the round too (see `complete`). The card offers "I've finished —
+        try again" (accept), Decline and Cancel, with the link still there. `wait()` and
+        `add_done_callback` then apply to the new round.
+
+        Args:
+            message: The server's new message, when it changed.
+
+        Raises:
+            FormStateError: The card is not waiting after consent (build a new card instead).
+        """
+        with self._lock:
+            if not self.waiting:
+                state = "no longer shown" if self._state is FormState.ACCEPTED else self._state.value
+                raise FormStateError(f"ask_again needs a card waiting after consent; this one is {state}")
+            self._round += 1
+            self._state = FormState.PENDING
+            self._outcome = None
+            self._result = None
+        if message is not None and message != self.message:
+            self.message = message
+            if self._message_label is not None:
+                self._message_label.value = self._message_label.tooltip = message
+            else:
+                self._message_label = self._label(message)
+                self._top.insert(1, self._message_label)
+        self._set_open_button(again=True)
+        assert self._link is not None and self._status is not None
+        self._status.value = self._status.tooltip = (
+            "When you have finished on the page (link above), click “I've finished — try again”."
+        )
+        self.children = (*self._top, self._link, self._status, self._button_row, self._keys)
+
+    # -- waiting for the answer ------------------------------------------------------------------------------
+    async def wait(self) -> mcp_types.ElicitResult:
+        """The result of the current round, once it resolves (from any asyncio loop, in any thread)."""
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[mcp_types.ElicitResult] = loop.create_future()
+        with self._lock:
+            if self._result is not None:
+                return self._result
+            self._waiters.append((loop, future))
+        return await future
+
+    def add_done_callback(self, fn: DoneCallback) -> None:
+        """Call `fn(card)` once when the current round resolves (at once if it already has)."""
+        with self._lock:
+            if self._state is FormState.PENDING:
+                self._callbacks.append(fn)
+                return
+        self._call(fn)
+
+    def close(self) -> None:
+        """Close every model the card still holds (a pending round is cancelled first)."""
+        if getattr(self, "_state", None) is FormState.PENDING and self.comm is not None:
+            self._resolve(Action.CANCEL, Reason.HANDLER, None, "the card was closed", leave_line=False)
+        self._ended = True
+        kit = getattr(self, "_kit", None)
+        if kit is not None:
+            kit.close()
+        super().close()
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _buttons(self) -> dict[Action, w.Button]:
+        if not self.check.allowed:
+            return {}
+        return {Action.ACCEPT: self._open, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
+
+    def _button(self, action: Action) -> w.Button | None:
+        return self._buttons().get(action)
+
+    def _press(self, button: w.Button | None) -> bool:
+        """Click a button through its front-end message path."""
+        if button is None or self._state is not FormState.PENDING or self._ended:
+            return False
+        self._press_resolved = False
+        button._handle_custom_msg({"event": "click"}, [])
+        return self._press_resolved
+
+    def _clicked(self, action: Action) -> None:
+        reason, by = self._acting
+        self._press_resolved = self._resolve(action, reason, by, "")
+
+    def _done_clicked(self) -> None:
+        if self.waiting:
+            self._end()
+
+    def _on_key(self, _widget: w.Widget, content: Any, _buffers: Any) -> None:
+        if isinstance(content, dict) and content.get("key") == "Escape":
+            self.cancel()
+
+    def _set_open_button(self, *, again: bool) -> None:
+        host = visible(self.check.host)
+        if again:
+            self._open.description = "I've finished — try again"
+            self._open.tooltip = f"Tell {self.server} you have finished on {host}"
+        else:
+            self._open.description = "Open page"
+            self._open.tooltip = f"Agree to open this page on {host}: a link to it appears, for a new tab"
+
+    def _resolve(
+        self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
+    ) -> bool:
+        with self._lock:
+            if self._state is not FormState.PENDING or self._ended:
+                return False
+            if action is Action.ACCEPT and not self.check.allowed:
+                return False
+            self._state = _STATE_OF[action]
+            self._outcome = Outcome(action, reason, by, note)
+            self._outcomes.append(self._outcome)
+            self._result = mcp_types.ElicitResult.model_validate(to_wire(action))
+            result = self._result
+            callbacks, self._callbacks = self._callbacks, []
+            waiters, self._waiters = self._waiters, []
+        if action is Action.ACCEPT:
+            self._show_waiting()
+        else:
+            self._end(leave_line=leave_line)
+        for loop, future in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody is waiting there any more
+                loop.call_soon_threadsafe(_settle, future, result)
+        for fn in callbacks:
+            self._call(fn)
+        return True
+
+    def _show_waiting(self) -> None:
+        """After consent: the one live link, a waiting line and Done (the answer is already on its way)."""
+        if self._link is None or self._status is None or self._done is None:
+            host = html.escape(visible(self.check.host))
+            anchor = (
+                f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer"'
+                f' style="{_LINK_STYLE}">Open the page on {host} in a new tab ↗</a>'
+            )
+            self._link = self._kit.make(w.HTML, value=anchor)
+            self._status = self._label("")
+            tip = "Hide this card (the server has its answer already)"
+            self._done = self._kit.make(w.Button, description="Done", tooltip=tip)
+            self._done.on_click(lambda _button: self._done_clicked())
+        self._status.value = self._status.tooltip = (
+            f"Waiting for {self.server} to finish. Open the page with the link above; "
+            "click Done to hide this card."
+        )
+        self.children = (*self._top, self._link, self._status, self._done, self._keys)
+
+    def _end(self, *, leave_line: bool = True, suffix: str = "") -> None:
+        """Replace the card by one Label (who asked, the host, how it ended) and close every other model."""
+        self._ended = True
+        kit = self._kit
+        if not leave_line:
+            self.children = ()
+            kit.close()
+            return
+        assert self._outcome is not None
+        text = f"{self._header} to {self._where()}: {self._outcome.describe()}"
+        if suffix:
+            text = f"{text}; {suffix}"
+        line = self._label(text)
+        self.children = (line,)
+        kit.close(keep=(line, kit.layout(), kit.style(w.Label)))
+        self._link = None
+
+    def _where(self) -> str:
+        host = visible(self.check.host)
+        return f"open a page on {host}" if host else "open a page"
+
+    def _call(self, fn: DoneCallback) -> None:
+        try:
+            fn(self)
+        except Exception:
+            log.exception("a done callback of a URL card failed")
+
+
+def _settle(future: asyncio.Future[mcp_types.ElicitResult], result: mcp_types.ElicitResult) -> None:
+    if not future.done():
+        future.set_result(result)

@@ -1,0 +1,532 @@
+"""UrlCard: the URL as text before consent, one safe link after, the rounds, and what it leaves behind."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import threading
+from html.parser import HTMLParser
+from typing import Any
+
+import ipywidgets as w
+import mcp_types
+import pytest
+
+from mcp_widgets import handlers
+from mcp_widgets._exceptions import FormStateError
+from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets._urls import inspect_url
+from mcp_widgets.widgets import FormState, UrlCard
+
+from .conftest import HOSTILE, live_models
+
+URL = "https://auth.example.com/connect?elicitationId=42&token=SECRET#frag"
+
+
+def card(url: str = URL, **kw: Any) -> UrlCard:
+    return UrlCard("Please sign in to continue.", url, server="shop", **kw)
+
+
+def card_models(c: UrlCard) -> list[w.Widget]:
+    """Every open model that belongs to the card (itself and what it created)."""
+    own = {id(c), *(id(m) for m in c._kit.models)}
+    return [m for m in live_models().values() if id(m) in own]
+
+
+def labels(c: UrlCard) -> list[str]:
+    return [x.value for x in c.children if isinstance(x, w.Label)]
+
+
+def buttons(c: UrlCard) -> list[str]:
+    out = []
+    for child in c.children:
+        if isinstance(child, w.Button):
+            out.append(child.description)
+        elif isinstance(child, w.HBox):
+            out += [b.description for b in child.children if isinstance(b, w.Button)]
+    return out
+
+
+def html_models(c: UrlCard) -> list[w.Widget]:
+    return [m for m in card_models(c) if isinstance(m, (w.HTML, w.HTMLMath, w.Output))]
+
+
+class _Tags(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, dict[str, str | None]]] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, dict(attrs)))
+
+
+def tags_of(markup: str) -> list[tuple[str, dict[str, str | None]]]:
+    parser = _Tags()
+    parser.feed(markup)
+    parser.close()
+    return parser.tags
+
+
+def the_anchor(c: UrlCard) -> dict[str, str | None]:
+    """The one link of a card: exactly one HTML model holding exactly one tag, an anchor."""
+    found = html_models(c)
+    assert len(found) == 1, found
+    assert isinstance(found[0], w.HTML)
+    assert found[0] in c.children
+    tags = tags_of(found[0].value)
+    assert [t for t, _ in tags] == ["a"]
+    return tags[0][1]
+
+
+def no_live_link(c: UrlCard) -> None:
+    """No HTML anywhere, no description rendered as HTML, no anchor markup in any model's state."""
+    assert html_models(c) == []
+    for model in card_models(c):
+        state = model.get_state()
+        assert not state.get("description_allow_html"), type(model).__name__
+        text = json.dumps(state, default=str)
+        assert "<a " not in text and "href" not in text, type(model).__name__
+
+
+# -- what it shows before consent ----------------------------------------------------------------------------
+def test_it_names_the_server_shows_the_message_the_host_and_the_full_url_as_text() -> None:
+    c = card()
+    assert labels(c) == [
+        "Request from shop",
+        "Please sign in to continue.",
+        "Opens a page on: auth.example.com",
+        f"Full address: {URL}",
+    ]
+    assert buttons(c) == ["Open page", "Decline", "Cancel"]
+    assert c.url == URL
+    assert c.check == inspect_url(URL)
+    assert c.server == "shop" and c.message == "Please sign in to continue."
+    assert c.state is FormState.PENDING and c.result is None and c.outcome is None
+    assert c.round == 1 and not c.waiting and not c.completed
+    assert c.view_count == 0
+    no_live_link(c)
+
+
+def test_a_server_calling_itself_something_else_is_shown_as_such() -> None:
+    assert (
+        labels(card(declared_name="Bank of Trust"))[0] == "Request from shop (calls itself “Bank of Trust”)"
+    )
+    assert labels(card(declared_name="shop"))[0] == "Request from shop"
+
+
+def test_the_host_line_and_the_full_address_are_emphasised_and_wrap() -> None:
+    c = card()
+    header, _message, host, full = (x for x in c.children if isinstance(x, w.Label))
+    assert host.style.font_weight == "bold" and header.style.font_weight == "bold"
+    assert not full.style.font_weight
+    assert "mcp-widgets-wrap" in full._dom_classes  # the full URL is never cut off with an ellipsis
+
+
+def test_an_empty_message_gets_no_line() -> None:
+    c = UrlCard("", URL, server="shop")
+    assert labels(c) == ["Request from shop", "Opens a page on: auth.example.com", f"Full address: {URL}"]
+
+
+def test_each_warning_is_a_line_of_text() -> None:
+    url = "https://user:pw@xn--pypal-4ve.com:8443/\u202egpj.exe?x=1"
+    c = card(url)
+    lines = labels(c)
+    assert lines[2] == "Opens a page on: xn--pypal-4ve.com  (reads as “pаypal.com”)"
+    assert lines[3] == "Full address: https://user:pw@xn--pypal-4ve.com:8443/⟨U+202E⟩gpj.exe?x=1"
+    warnings = lines[4:]
+    assert warnings == [f"⚠ Warning: {text}" for text in c.check.warnings]
+    assert len(warnings) == 5  # Punycode, mixed scripts, credentials, port, bidi
+    no_live_link(c)
+
+
+def test_a_unicode_host_shows_where_the_browser_goes() -> None:
+    c = card("https://bücher.de/")
+    assert labels(c)[2] == "Opens a page on: bücher.de  (the browser goes to “xn--bcher-kva.de”)"
+
+
+def test_hostile_server_text_is_literal_and_never_html() -> None:
+    url = 'https://example.com/"><img/src=x/onerror=alert(1)>?a=1&b=<script>alert(2)</script>'
+    c = UrlCard(HOSTILE, url, server=HOSTILE, declared_name="x" + HOSTILE)
+    assert c.check.allowed
+    lines = labels(c)
+    assert lines[0] == f"Request from {HOSTILE} (calls itself “x{HOSTILE}”)"
+    assert lines[1] == HOSTILE
+    assert lines[3] == f"Full address: {url}"
+    no_live_link(c)
+    assert c.accept()
+    anchor = the_anchor(c)
+    assert anchor["href"] == url  # escaped in the markup, so it parses back to exactly the URL
+    link = html_models(c)[0].value
+    assert HOSTILE not in link and "<img" not in link and "<script" not in link
+    assert set(anchor) == {"href", "target", "rel", "style"}
+
+
+# -- consent -------------------------------------------------------------------------------------------------
+def test_consent_answers_accept_without_content_and_then_reveals_one_safe_link() -> None:
+    c = card()
+    seen: list[UrlCard] = []
+    c.add_done_callback(seen.append)
+    assert c.accept() is True
+    assert seen == [c]
+    assert c.state is FormState.ACCEPTED
+    assert c.result == mcp_types.ElicitResult(action="accept")
+    assert c.result.content is None
+    assert c.result.model_dump(by_alias=True, exclude_none=True) == {"action": "accept"}
+    assert c.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
+    assert c.waiting
+    anchor = the_anchor(c)
+    assert {k: anchor[k] for k in ("href", "target", "rel")} == {
+        "href": URL,
+        "target": "_blank",
+        "rel": "noopener noreferrer",
+    }
+    assert "url(" not in (anchor["style"] or "")  # our own fixed style: nothing for the browser to fetch
+    assert "Waiting for shop to finish" in labels(c)[-1]
+    assert buttons(c) == ["Done"]
+    assert c.accept() is False and c.decline() is False and c.cancel() is False  # answered once
+    assert c.result.action == "accept"
+    assert repr(c) == "<UrlCard server='shop' host='auth.example.com' accepted waiting>"
+
+
+def test_the_link_is_built_only_after_consent() -> None:
+    made: list[str] = []
+    c = card()
+    original = c._kit.make
+
+    def spy(cls: type[w.Widget], **kw: Any) -> w.Widget:
+        made.append(cls.__name__)
+        return original(cls, **kw)
+
+    c._kit.make = spy  # type: ignore[method-assign]
+    c.decline()
+    assert "HTML" not in made
+    c2 = card()
+    assert html_models(c2) == []
+    c2.accept()
+    assert len(html_models(c2)) == 1
+
+
+def test_decline_and_cancel_leave_one_line_with_the_host_only() -> None:
+    for press, action, verb in (("decline", "decline", "declined"), ("cancel", "cancel", "cancelled")):
+        c = card()
+        assert getattr(c, press)() is True
+        assert c.result == mcp_types.ElicitResult(action=action)
+        assert c.state is FormState(verb)
+        assert not c.waiting
+        assert labels(c) == [f"Request from shop to open a page on auth.example.com: {verb} by the person"]
+        assert len(c.children) == 1
+        assert html_models(c) == []
+        for model in card_models(c):
+            assert "SECRET" not in json.dumps(model.get_state(), default=str)
+            assert "connect" not in json.dumps(model.get_state(), default=str)
+
+
+def test_escape_cancels_a_pending_card() -> None:
+    c = card()
+    c._keys._handle_custom_msg({"key": "Escape"}, [])
+    assert c.result == mcp_types.ElicitResult(action="cancel")
+    c2 = card()
+    c2.accept()
+    c2._keys._handle_custom_msg({"key": "Escape"}, [])  # after consent Escape changes nothing
+    assert c2.waiting and c2.result.action == "accept"
+
+
+def test_a_handler_acting_for_the_person_is_recorded() -> None:
+    c = card()
+    with c.acting_as("handler", by="auto"):
+        assert c.accept()
+    assert c.outcome == Outcome(Action.ACCEPT, Reason.HANDLER, by="auto")
+
+
+def test_ready_made_handlers_treat_it_as_a_url_card() -> None:
+    c = card()
+    asyncio.run(handlers.accept_defaults(c))
+    assert c.result.action == "decline"
+    assert c.outcome.by == "accept_defaults"
+    c2 = card()
+    asyncio.run(handlers.cancel(c2))
+    assert c2.result.action == "cancel"
+
+
+def test_finish_ends_a_pending_round_only() -> None:
+    c = card()
+    assert c.finish("cancel", reason="timeout", note="no answer within 5 s") is True
+    assert c.outcome == Outcome(Action.CANCEL, Reason.TIMEOUT, note="no answer within 5 s")
+    assert labels(c) == [
+        "Request from shop to open a page on auth.example.com: cancelled: nobody answered in time "
+        "(no answer within 5 s)"
+    ]
+    c2 = card()
+    c2.accept()
+    assert c2.finish("cancel", reason="withdrawn") is False  # already answered: waiting goes on
+    assert c2.waiting and c2.result.action == "accept"
+
+
+def test_the_first_answer_wins_even_for_a_stale_click() -> None:
+    c = card()
+    c._cancel._handle_custom_msg({"event": "click"}, [])
+    c._open._handle_custom_msg({"event": "click"}, [])
+    assert c.result.action == "cancel"
+
+
+# -- after consent: 2025-11-25 -------------------------------------------------------------------------------
+def test_complete_ends_the_waiting_and_leaves_one_line() -> None:
+    c = card(elicitation_id="550e8400")
+    assert c.elicitation_id == "550e8400"
+    assert c.complete() is False  # nothing to complete before consent
+    c.accept()
+    assert c.complete() is True
+    assert c.completed and not c.waiting
+    assert labels(c) == [
+        "Request from shop to open a page on auth.example.com: accepted by the person; "
+        "the server reported it finished"
+    ]
+    assert html_models(c) == []
+    assert c.complete() is False  # a late or repeated notification changes nothing
+    assert c.result == mcp_types.ElicitResult(action="accept")
+
+
+def test_complete_with_another_note_when_the_call_ends() -> None:
+    c = card()
+    c.accept()
+    assert c.complete(note="the call ended")
+    assert labels(c)[0].endswith("accepted by the person; the call ended")
+
+
+def test_done_only_hides_the_card() -> None:
+    c = card()
+    assert c.dismiss() is False  # nothing to hide while asking
+    c.accept()
+    result = c.result
+    assert c.dismiss() is True
+    assert c.result is result and c.outcomes == (Outcome(Action.ACCEPT, Reason.PERSON),)
+    assert not c.waiting and not c.completed
+    assert labels(c) == ["Request from shop to open a page on auth.example.com: accepted by the person"]
+    assert html_models(c) == []
+    assert c.complete() is False
+
+
+def test_complete_on_a_declined_card_does_nothing() -> None:
+    c = card()
+    c.decline()
+    assert c.complete() is False
+    assert c.result.action == "decline"
+
+
+# -- after consent: 2026-07-28 re-asks -----------------------------------------------------------------------
+def test_ask_again_is_a_fresh_round_on_the_same_card() -> None:
+    c = card()
+    c.accept()
+    first = c.result
+    c.ask_again()
+    assert c.round == 2
+    assert c.state is FormState.PENDING and c.result is None and c.outcome is None
+    assert not c.waiting
+    assert buttons(c) == ["I've finished — try again", "Decline", "Cancel"]
+    assert (
+        labels(c)[-1] == "When you have finished on the page (link above), click “I've finished — try again”."
+    )
+    assert the_anchor(c)["href"] == URL  # consent was given for this URL: the link stays
+    seen: list[mcp_types.ElicitResult | None] = []
+    c.add_done_callback(lambda card: seen.append(card.result))
+
+    async def round_two() -> mcp_types.ElicitResult:
+        waiting = asyncio.ensure_future(c.wait())
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        assert c.accept()
+        return await waiting
+
+    assert asyncio.run(round_two()) == mcp_types.ElicitResult(action="accept")
+    assert seen == [c.result]
+    assert c.result is not first
+    assert c.outcomes == (Outcome(Action.ACCEPT, Reason.PERSON), Outcome(Action.ACCEPT, Reason.PERSON))
+    assert c.waiting and len(html_models(c)) == 1
+
+
+def test_a_completion_notification_answers_a_pending_retry_round() -> None:
+    c = card(elicitation_id="e1")  # 2025-11-25, -32042: consent, then "I've finished — try again"
+    c.accept()
+    c.ask_again()
+    seen: list[str] = []
+    c.add_done_callback(lambda card: seen.append(card.result.action))
+    assert c.complete() is True
+    assert seen == ["accept"]
+    assert c.outcome == Outcome(Action.ACCEPT, Reason.POLICY, by="elicitation/complete")
+    assert c.completed and not c.waiting
+    assert labels(c) == [
+        "Request from shop to open a page on auth.example.com: accepted by policy 'elicitation/complete'; "
+        "the server reported it finished"
+    ]
+
+
+def test_without_an_elicitation_id_complete_leaves_a_pending_round_to_the_person() -> None:
+    c = card()  # 2026-07-28 cards have no id and get no completion notifications
+    c.accept()
+    c.ask_again()
+    assert c.complete() is False
+    assert c.state is FormState.PENDING
+    first_round = card(elicitation_id="e2")
+    assert first_round.complete() is False  # before consent nothing is answered for the person
+    assert first_round.state is FormState.PENDING
+
+
+def test_ask_again_can_end_with_cancel_and_takes_a_new_message() -> None:
+    c = card()
+    c.accept()
+    c.ask_again("Still waiting for you to sign in.")
+    assert c.message == "Still waiting for you to sign in."
+    assert labels(c)[1] == "Still waiting for you to sign in."
+    assert c.cancel()
+    assert c.result.action == "cancel"
+    assert labels(c) == ["Request from shop to open a page on auth.example.com: cancelled by the person"]
+    assert [o.action for o in c.outcomes] == [Action.ACCEPT, Action.CANCEL]
+
+
+def test_ask_again_adds_a_message_line_when_there_was_none() -> None:
+    c = UrlCard("", URL, server="shop")
+    c.accept()
+    c.ask_again("Try again")
+    assert labels(c)[:2] == ["Request from shop", "Try again"]
+
+
+def test_ask_again_needs_a_card_waiting_after_consent() -> None:
+    pending = card()
+    with pytest.raises(FormStateError, match="pending"):
+        pending.ask_again()
+    declined = card()
+    declined.decline()
+    with pytest.raises(FormStateError, match="declined"):
+        declined.ask_again()
+    done = card()
+    done.accept()
+    done.complete()
+    assert not done.can_ask_again
+    with pytest.raises(FormStateError, match="no longer shown"):
+        done.ask_again()
+    waiting = card()
+    waiting.accept()
+    assert waiting.can_ask_again
+
+
+# -- refused URLs --------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "url",
+    ["javascript:alert(1)", "data:text/html,hi", "file:///etc/passwd", "http://example.com/", "https://"],
+)
+def test_a_refused_url_is_declined_at_once_and_never_offered(url: str) -> None:
+    c = card(url)
+    assert c.state is FormState.DECLINED
+    assert c.result == mcp_types.ElicitResult(action="decline")
+    assert c.outcome.reason is Reason.REFUSED_URL
+    assert c.outcome.note == c.check.refusal.rstrip(".")  # type: ignore[union-attr]
+    assert len(c.children) == 1
+    (line,) = labels(c)
+    assert line.startswith("Request from shop to open a page")
+    assert "declined: the URL is not safe to open" in line
+    assert buttons(c) == []
+    assert c.accept() is False and c.cancel() is False
+    assert c.result.action == "decline"
+    assert html_models(c) == []
+    seen: list[UrlCard] = []
+    c.add_done_callback(seen.append)
+    assert seen == [c]
+    assert asyncio.run(c.wait()) == mcp_types.ElicitResult(action="decline")
+    assert "alert" not in line and "passwd" not in line
+
+
+def test_a_refused_card_is_light(baseline: int) -> None:
+    c = card("javascript:alert(1)")
+    assert len(live_models()) - baseline <= 4  # the box, its line, a layout, a style
+    c.close()
+    assert len(live_models()) == baseline
+
+
+# -- waiting for the answer ----------------------------------------------------------------------------------
+def test_wait_returns_the_result_resolved_from_another_thread() -> None:
+    c = card()
+
+    async def main() -> mcp_types.ElicitResult:
+        waiting = asyncio.ensure_future(c.wait())
+        await asyncio.sleep(0)
+        assert not waiting.done()
+        thread = threading.Thread(target=c.finish, args=("decline",), kwargs={"reason": "policy", "by": "x"})
+        thread.start()
+        result = await waiting
+        thread.join()
+        return result
+
+    assert asyncio.run(main()) == mcp_types.ElicitResult(action="decline")
+    assert asyncio.run(c.wait()) == mcp_types.ElicitResult(action="decline")  # already resolved: at once
+
+
+def test_a_failing_done_callback_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
+    c = card()
+
+    def boom(_card: UrlCard) -> None:
+        raise ValueError("boom")
+
+    c.add_done_callback(boom)
+    assert c.accept() is True
+    assert "done callback of a URL card failed" in caplog.text
+
+
+# -- models --------------------------------------------------------------------------------------------------
+def test_a_card_is_light_and_leaves_only_its_line(baseline: int) -> None:
+    c = card()
+    created = len(live_models()) - baseline
+    print(f"\nwidget models for a URL card: {created}")
+    assert created <= 16
+    c.accept()
+    assert len(live_models()) - baseline <= created + 4
+    c.complete()
+    assert len(live_models()) - baseline == 4  # the box, its line, the shared layout and label style
+    c.close()
+    assert len(live_models()) == baseline
+
+
+def test_closing_a_pending_or_waiting_card_closes_everything(baseline: int) -> None:
+    c = card()
+    c.close()
+    assert c.result.action == "cancel" and c.outcome.note == "the card was closed"
+    assert len(live_models()) == baseline
+    c2 = card()
+    c2.accept()
+    c2.close()
+    assert not c2.waiting and c2.complete() is False
+    assert len(live_models()) == baseline
+
+
+def test_a_thousand_cards_leave_no_model_behind(baseline: int) -> None:
+    for i in range(1000):
+        c = UrlCard(f"question {i}", f"https://example.com/{i}?t={i}", server="s", elicitation_id=str(i))
+        kind = i % 7
+        if kind == 0:
+            c.accept()
+            c.complete()
+        elif kind == 1:
+            c.decline()
+        elif kind == 2:
+            c.cancel()
+        elif kind == 3:
+            c.finish("cancel", reason="timeout")
+        elif kind == 4:
+            c.accept()
+            c.ask_again()
+            c.accept()
+            c.dismiss()
+        elif kind == 5:
+            c.accept()  # closed while waiting
+        # kind 6: closed while pending
+        c.close()
+    for url in ("javascript:x", "http://example.com"):
+        UrlCard("refused", url, server="s").close()
+    assert len(live_models()) == baseline
+
+
+def test_the_repr_is_cheap_and_never_shows_the_path_or_query() -> None:
+    c = card()
+    assert repr(c) == "<UrlCard server='shop' host='auth.example.com' pending>"
+    assert "SECRET" not in repr(c) and "connect" not in repr(c)
+    c.decline()
+    assert repr(c) == "<UrlCard server='shop' host='auth.example.com' declined>"
