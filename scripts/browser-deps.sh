@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# What the real-browser tests (tests/browser) need: Debian's Chromium and the `browser` extra (JupyterLab,
+# a pinned Playwright). Idempotent; runs unattended as root (CI). Playwright drives /usr/bin/chromium: never
+# run `playwright install`, which downloads a browser of its own.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ -x /usr/bin/chromium ]; then
+    echo "browser-deps: /usr/bin/chromium is there"
+else
+    SUDO=""
+    [ "$(id -u)" -eq 0 ] || SUDO="sudo -n"
+    export DEBIAN_FRONTEND=noninteractive
+    $SUDO apt-get update -q </dev/null
+    $SUDO apt-get install -y -q chromium </dev/null
+fi
+
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,browser]" 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -c "import playwright, jupyterlab" # fail early if the install did not take

@@ -1,0 +1,360 @@
+"""The form widget in a real JupyterLab as a person uses it: mouse, keyboard, hostile server text."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OpenNotebook = Callable[..., NotebookPage]
+
+HOSTILE = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+
+IMPORT_CELL = "from mcp_widgets.widgets._form import ElicitationForm"
+# Shows a form and prints what the server would receive. Top-level await works on ipykernel 7.4.
+FORM_CELL = """\
+HOSTILE = {hostile!r}
+form = ElicitationForm({message}, {schema!r}, server="demo-server")
+display(form)
+result = await form.wait()
+print(result.model_dump_json())
+"""
+
+# While a cell waits for a form (awaiting on ipykernel 7.4, whose kernel dispatches comm messages
+# concurrently, or blocking in `_bridge.wait_sync`, which pumps them), the kernel sends no busy/idle
+# status for a comm message. ipywidgets' front-end throttle waits for that idle (its parent: the update
+# sent) before it sends the next state update of the same model, so only the FIRST change of each control
+# reaches the kernel: type "Ada" and the kernel sees "A", while the person sees "Ada". A cell that has
+# returned is not affected. Tests that change a control twice are marked with this; the others change
+# each control once. Remove the marker once the waits publish that status.
+ONE_UPDATE_PER_CONTROL = pytest.mark.xfail(
+    strict=True,
+    reason="bug: while a cell waits for a form, only the first update of each control reaches the kernel",
+)
+
+HOSTILE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "description": "Your name " + HOSTILE, "minLength": 2},
+        "email": {"type": "string", "format": "email", "title": "Email " + HOSTILE},
+        "age": {"type": "integer", "title": "Age", "minimum": 18, "maximum": 130},
+        "subscribe": {"type": "boolean", "title": "Subscribe to news", "default": False},
+        "colour": {
+            "type": "string",
+            "title": "Colour",
+            "oneOf": [
+                {"const": "r", "title": "Red " + HOSTILE},
+                {"const": "g", "title": "Green"},
+                {"const": "b", "title": "Blue"},
+            ],
+        },
+        "size": {"type": "string", "title": "Size", "enum": ["s", "m", "l", "xl", "xxl", "xxxl"]},
+        "tags": {"type": "array", "title": "Tags", "items": {"enum": ["alpha", "beta", "gamma"]}},
+        "day": {"type": "string", "format": "date", "title": "Day"},
+    },
+    "required": ["name", "email"],
+}
+HOSTILE_CONTENT = {
+    "name": "Ada",
+    "email": "ada@example.com",
+    "age": 42,
+    "subscribe": True,
+    "colour": "g",
+    "size": "xl",
+    "tags": ["alpha", "gamma"],
+    "day": "2026-12-24",
+}
+
+# A realistic request, for the README's screenshots.
+BOOKING_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "name": {"type": "string", "title": "Name", "description": "As on your passport", "minLength": 2},
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "guests": {"type": "integer", "title": "Guests", "minimum": 1, "maximum": 8, "default": 2},
+        "arrival": {"type": "string", "format": "date", "title": "Arrival"},
+        "room": {
+            "type": "string",
+            "title": "Room",
+            "oneOf": [
+                {"const": "std", "title": "Standard"},
+                {"const": "sea", "title": "Sea view"},
+                {"const": "suite", "title": "Suite"},
+            ],
+        },
+        "extras": {
+            "type": "array",
+            "title": "Extras",
+            "items": {
+                "anyOf": [{"const": "bf", "title": "Breakfast"}, {"const": "park", "title": "Parking"}]
+            },
+        },
+        "newsletter": {"type": "boolean", "title": "Send me offers", "default": False},
+    },
+    "required": ["name", "email", "arrival"],
+}
+
+KEYBOARD_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "first": {"type": "string", "title": "First"},
+        "middle": {"type": "integer", "title": "Middle"},
+        "last": {"type": "string", "title": "Last"},
+    },
+    "required": ["first"],
+}
+
+
+def form_cell(schema: dict[str, Any], message: str = "'Please fill this in ' + HOSTILE") -> str:
+    """A form cell; `message` is a Python expression (HOSTILE is defined in the cell)."""
+    return FORM_CELL.format(hostile=HOSTILE, message=message, schema=schema)
+
+
+def open_forms(open_notebook: OpenNotebook, *forms: str) -> NotebookPage:
+    """A fresh notebook: cell 0 imports the package (timed apart), cells 1.. are `forms`; cell 0 is run."""
+    nb = open_notebook([IMPORT_CELL, *forms])
+    started = nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    print(f"[import cell {time.perf_counter() - started:.2f} s]", end=" ")
+    return nb
+
+
+def show_form(nb: NotebookPage, index: int) -> Any:
+    """Run form cell `index`, wait until the form is visible (prints how long that took); its output area."""
+    from playwright.sync_api import expect
+
+    started = nb.run(index)
+    out = nb.output(index)
+    expect(out.get_by_text("Request from demo-server", exact=True)).to_be_visible()
+    print(f"[run to form visible {time.perf_counter() - started:.2f} s]", end=" ")
+    return out
+
+
+def printed_result(nb: NotebookPage, index: int) -> dict[str, Any]:
+    """The JSON a form cell printed once its form resolved (waits for the cell to finish)."""
+    from playwright.sync_api import expect
+
+    nb.wait_done(index)
+    expect(nb.stdout(index)).to_have_count(1)
+    result: dict[str, Any] = json.loads(nb.stdout(index).inner_text())
+    return result
+
+
+def assert_left_one_line(nb: NotebookPage, index: int, ending: str) -> None:
+    """After it resolves, the form is one plain line (who asked, how it ended) and nothing to type into."""
+    from playwright.sync_api import expect
+
+    out = nb.output(index)
+    expect(out.locator(".mcp-widgets-form .widget-label")).to_have_text(
+        [f"Request from demo-server: {ending}"]
+    )
+    expect(out.locator("input, select, textarea, button")).to_have_count(0)
+
+
+def assert_not_pwned(nb: NotebookPage) -> None:
+    """No script from server text ran, and none of its markup became elements."""
+    assert nb.page.evaluate("typeof window.__pwned") == "undefined"
+    assert nb.page.locator(".jp-OutputArea img, .jp-OutputArea script").count() == 0
+
+
+def test_hostile_text_is_literal_and_a_person_fills_every_control_and_accepts(
+    open_notebook: OpenNotebook,
+) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(HOSTILE_SCHEMA))
+    out = show_form(nb, 1)
+
+    # Server text (message, description, title, option title) shows as literal text, and none of it runs.
+    for text in ("Please fill this in " + HOSTILE, "(required) Your name " + HOSTILE):
+        expect(out.get_by_text(text, exact=True)).to_be_visible()
+    expect(out.locator("label.widget-label", has_text="Email " + HOSTILE)).to_be_visible()
+    expect(out.locator(".widget-radio-box label", has_text="Red " + HOSTILE)).to_have_count(1)
+    assert_not_pwned(nb)
+
+    accept = out.get_by_role("button", name="Accept")
+    expect(accept).to_be_disabled()  # required fields are empty
+    # One change per control (see ONE_UPDATE_PER_CONTROL); errors coming and going are tested apart.
+    out.get_by_label("Name").fill("Ada")
+    out.get_by_label("Email").fill("ada@example.com")
+    out.get_by_label("Age").fill("42")
+    out.get_by_label("Subscribe to news").check()
+    out.get_by_label("Green").check()
+    out.get_by_label("Size").select_option("xl")
+    out.get_by_label("Tags").select_option(["alpha", "gamma"])
+    out.get_by_label("Day").fill("2026-12-24")
+    expect(out.get_by_text("⚠ Error", exact=False)).to_have_count(0)
+    expect(accept).to_be_enabled()
+    accept.click()
+
+    assert printed_result(nb, 1) == {"meta": None, "action": "accept", "content": HOSTILE_CONTENT}
+    assert_left_one_line(nb, 1, "accepted by the person")
+    assert_not_pwned(nb)
+
+
+# How the form cell waits: awaiting (as `await call_tool(...)`), blocking (as `call_tool_sync`, which pumps
+# the shell channel), or not at all (the cell returns; as `call_tool_background`, read the result later).
+WAITS = {
+    "await": (FORM_CELL, None),
+    "blocking": (
+        FORM_CELL.replace(
+            "result = await form.wait()",
+            "import concurrent.futures\n"
+            "from mcp_widgets._bridge import wait_sync\n"
+            "done = concurrent.futures.Future()\n"
+            "form.add_done_callback(lambda f: done.set_result(f.result))\n"
+            "result = wait_sync(done)",
+        ),
+        None,
+    ),
+    "returned": (
+        FORM_CELL.replace("result = await form.wait()\nprint(result.model_dump_json())\n", ""),
+        "print(form.result.model_dump_json())",
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "wait",
+    [
+        pytest.param("await", marks=ONE_UPDATE_PER_CONTROL),
+        pytest.param("blocking", marks=ONE_UPDATE_PER_CONTROL),
+        "returned",
+    ],
+)
+def test_a_person_types_sees_errors_come_and_go_and_accepts(open_notebook: OpenNotebook, wait: str) -> None:
+    from playwright.sync_api import expect
+
+    template, reader = WAITS[wait]
+    cells = [template.format(hostile=HOSTILE, message="'Type away'", schema=HOSTILE_SCHEMA)]
+    nb = open_forms(open_notebook, *cells, *([reader] if reader else []))
+    out = show_form(nb, 1)
+    accept = out.get_by_role("button", name="Accept")
+
+    name = out.get_by_label("Name")
+    name_note = out.get_by_text("(required) Your name", exact=False)
+    name.press_sequentially("A")
+    expect(name_note).to_contain_text("⚠ Error: must be at least 2 characters")
+    name.press_sequentially("da")
+    expect(name_note).not_to_contain_text("Error", timeout=3_000)  # fails fast while the bug is there
+
+    email = out.get_by_label("Email")
+    email.press_sequentially("ada@example")
+    expect(out.get_by_text("(required) — ⚠ Error: not a valid email address", exact=True)).to_be_visible()
+    email.press_sequentially(".com")
+    age = out.get_by_label("Age")
+    age.press_sequentially("17")
+    expect(out.get_by_text("⚠ Error: must be at least 18", exact=True)).to_be_visible()
+    expect(accept).to_be_disabled()
+    age.fill("42")
+    out.get_by_label("Subscribe to news").check()
+    out.get_by_label("Green").check()
+    out.get_by_label("Size").select_option("xl")
+    out.get_by_label("Tags").select_option(["alpha", "gamma"])
+    out.get_by_label("Day").fill("2026-12-24")
+    expect(out.get_by_text("⚠ Error", exact=False)).to_have_count(0)
+    accept.click()
+    assert_left_one_line(nb, 1, "accepted by the person")
+    if reader:
+        nb.run(2)
+    assert printed_result(nb, 2 if reader else 1) == {
+        "meta": None,
+        "action": "accept",
+        "content": HOSTILE_CONTENT,
+    }
+
+
+def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:
+    """Decline sends decline, nothing typed; Escape cancels. Saves docs/screenshots/form-{light,dark}.png."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(
+        open_notebook,
+        form_cell(BOOKING_SCHEMA, message="'Where should we book your stay?'"),
+        form_cell(KEYBOARD_SCHEMA, message="'Press Escape'"),
+    )
+    out = show_form(nb, 1)
+    out.get_by_label("Name").fill("A")  # typed but never sent; and one inline error for the pictures
+    expect(
+        out.get_by_text("As on your passport — ⚠ Error: must be at least 2 characters", exact=False)
+    ).to_be_visible()
+    out.get_by_label("Sea view").check()
+    form = out.locator(".mcp-widgets-form")
+    nb.page.mouse.move(0, 0)  # no hover effects in the pictures
+    try:
+        for theme, name in ((LIGHT_THEME, "form-light.png"), (DARK_THEME, "form-dark.png")):
+            nb.set_theme(theme)
+            path = screenshots / name
+            form.screenshot(path=str(path), animations="disabled")
+            assert path.stat().st_size > 5_000
+    finally:
+        nb.set_theme(LIGHT_THEME)  # the theme is a user setting: leave it as the next test expects
+
+    out.get_by_role("button", name="Decline").click()
+    assert printed_result(nb, 1) == {"meta": None, "action": "decline", "content": None}
+    assert_left_one_line(nb, 1, "declined by the person")
+
+    out = show_form(nb, 2)
+    expect(out.get_by_label("First")).to_be_focused()  # focus starts on the first field
+    nb.page.keyboard.type("A")
+    nb.page.keyboard.press("Escape")
+    assert printed_result(nb, 2) == {"meta": None, "action": "cancel", "content": None}
+    assert_left_one_line(nb, 2, "cancelled by the person")
+
+
+def test_keyboard_alone_focus_tab_and_enter(open_notebook: OpenNotebook) -> None:
+    """Focus starts on the first field, Tab follows the schema, Enter in the last field accepts when valid."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(KEYBOARD_SCHEMA, message="'Keyboard only'"))
+    out = show_form(nb, 1)
+    keyboard = nb.page.keyboard
+    expect(out.get_by_label("First")).to_be_focused()
+    keyboard.press("Tab")
+    expect(out.get_by_label("Middle")).to_be_focused()
+    keyboard.type("7")  # one keystroke per field: see ONE_UPDATE_PER_CONTROL
+    keyboard.press("Tab")
+    expect(out.get_by_label("Last")).to_be_focused()
+    keyboard.type("L")
+    keyboard.press("Enter")  # "First" is required and empty: Accept is disabled, so Enter does nothing
+    expect(out.get_by_text("(required)", exact=True)).to_be_visible()  # untouched: no error shown yet
+    expect(out.get_by_role("button", name="Accept")).to_be_disabled()
+    expect(nb.prompt(1)).to_have_text("[*]:")
+    keyboard.press("Shift+Tab")
+    keyboard.press("Shift+Tab")
+    expect(out.get_by_label("First")).to_be_focused()
+    keyboard.type("A")
+    expect(out.get_by_role("button", name="Accept")).to_be_enabled()
+    keyboard.press("Tab")
+    keyboard.press("Tab")
+    keyboard.press("Enter")
+    assert printed_result(nb, 1) == {
+        "meta": None,
+        "action": "accept",
+        "content": {"first": "A", "middle": 7, "last": "L"},
+    }
+    assert_left_one_line(nb, 1, "accepted by the person")
+
+
+@pytest.mark.xfail(strict=True, reason="bug: a radio option whose title wraps overlaps the options below it")
+def test_long_option_titles_do_not_overlap(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(HOSTILE_SCHEMA))
+    out = show_form(nb, 1)
+    labels = out.locator(".widget-radio-box label")
+    expect(labels).to_have_count(4)
+    boxes = [labels.nth(i).bounding_box() for i in range(4)]
+    for upper, lower in itertools.pairwise(boxes):
+        assert upper is not None and lower is not None
+        assert upper["y"] + upper["height"] <= lower["y"] + 0.5, "radio labels overlap"
+    out.get_by_label("Red").check(timeout=3_000)  # clickable: nothing lies over it
