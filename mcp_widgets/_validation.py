@@ -21,9 +21,28 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import jsonschema
-
 from ._schema import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, _fmt, compile_pattern, initial_value
+
+
+def _import_jsonschema() -> Any:
+    # jsonschema imports `rfc3987_syntax` (when installed, as JupyterLab installs it) only to check the
+    # "iri" formats, and building its grammar costs ~2.5 s of CPU on the first form of a kernel. We check
+    # formats with rules of our own, so when jsonschema is not loaded yet it is loaded without it; the
+    # only effect is that jsonschema's own FormatChecker in this process does not know "iri".
+    import sys
+
+    if "jsonschema" in sys.modules or "rfc3987_syntax" in sys.modules:
+        import jsonschema
+    else:
+        sys.modules["rfc3987_syntax"] = None  # type: ignore[assignment]
+        try:
+            import jsonschema
+        finally:
+            del sys.modules["rfc3987_syntax"]
+    return jsonschema
+
+
+jsonschema = _import_jsonschema()
 
 __all__ = [
     "PATTERN_TIMEOUT",
