@@ -1,0 +1,537 @@
+"""The elicitation history: what was asked, by whom, and how it ended — never what was typed (pure).
+
+One `HistoryRecord` per elicitation (per round, for a URL card asked again). A record keeps only what the
+server sent and how the request ended: the server, the call it came from (kind and name, never arguments), the
+mode (a URL keeps its host only), the message, the names and titles of the fields asked and which were
+required, the `Outcome`, who answered and how long it took. No value, no default, no hint of which field was
+touched; the only places a value lives are the reply to the server and the caller's variables.
+
+`History` is a thread-safe, bounded store (the newest `max_records`, 10,000 by default; older records are
+dropped). Listeners hear of every change, so a panel can update live. `default_history()` is the store of
+this process, shared by every server; `History.for_server(name)` is a filtered view of one server.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import itertools
+import logging
+import threading
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal, NamedTuple
+
+from ._outcome import Action, Outcome, Reason
+from ._urls import inspect_url
+
+__all__ = [
+    "AskedField",
+    "History",
+    "HistoryRecord",
+    "Listener",
+    "ServerHistory",
+    "Source",
+    "default_history",
+]
+
+log = logging.getLogger("mcp_widgets")
+
+MAX_RECORDS = 10_000
+"""How many records a store keeps by default (the newest)."""
+MAX_TEXT = 4_000
+"""Server-sent text (messages, titles, notes) is clipped to this length: no server can fill memory."""
+MAX_NAME = 200
+"""Names (servers, sources, fields, handlers) are clipped to this many characters."""
+
+Mode = Literal["form", "url"]
+Change = Literal["added", "updated", "cleared"]
+Listener = Callable[[Change, "HistoryRecord | None"], object]
+"""`fn(change, record)`: "added" or "updated" with the record as it is now, or "cleared" with None."""
+
+PENDING = "pending"
+"""The outcome filter for records still waiting for an answer."""
+
+RECORD_KEYS = (
+    "id",
+    "asked_at",
+    "server",
+    "declared_name",
+    "source",
+    "mode",
+    "url_host",
+    "message",
+    "fields",
+    "outcome",
+    "answered_by",
+    "duration",
+)
+"""The keys of every plain record, in order."""
+
+
+class Source(NamedTuple):
+    """The call an elicitation came from: kind ("tool", "prompt", "resource") and name; never arguments."""
+
+    kind: str
+    name: str
+
+
+class AskedField(NamedTuple):
+    """A field that was asked: its name, its title and whether it was required. Never its value."""
+
+    name: str
+    title: str
+    required: bool
+
+
+@dataclass(frozen=True)
+class HistoryRecord:
+    """One elicitation as the history keeps it. Holds nothing a person typed."""
+
+    id: int
+    """Unique in its store, increasing: newer records have larger ids."""
+    asked_at: dt.datetime
+    """When the server asked (aware, UTC)."""
+    server: str
+    """The name we know the server by, as on the form."""
+    mode: Mode
+    """"form" or "url"."""
+    message: str
+    """The server's message (clipped to MAX_TEXT characters)."""
+    declared_name: str | None = None
+    """The name the server gives itself, when it gave one."""
+    source: Source | None = None
+    """The tool, prompt or resource call the request came from, when known."""
+    url_host: str | None = None
+    """URL mode: the host only (no scheme, credentials, port, path, query or fragment)."""
+    fields: tuple[AskedField, ...] = ()
+    """Form mode: the fields asked, in the schema's order."""
+    outcome: Outcome | None = None
+    """How it ended, or None while pending."""
+    duration: float | None = None
+    """Seconds from asking to the outcome, or None while pending."""
+    started: float = field(default=0.0, repr=False, compare=False)
+    """`time.monotonic()` when asked (for `duration`); not exported."""
+
+    @property
+    def pending(self) -> bool:
+        """True until the request has an outcome."""
+        return self.outcome is None
+
+    @property
+    def answered_by(self) -> str | None:
+        """ "person", a handler's or policy's name, or None when nobody answered (timeout, withdrawn, ...)."""
+        return answered_by(self.outcome)
+
+    def describe(self) -> str:
+        """How it ended in one line, or "pending"."""
+        return self.outcome.describe() if self.outcome is not None else PENDING
+
+    def to_dict(self) -> dict[str, Any]:
+        """A plain, JSON-ready dict with exactly the keys in RECORD_KEYS."""
+        outcome = self.outcome
+        return {
+            "id": self.id,
+            "asked_at": self.asked_at.isoformat(),
+            "server": self.server,
+            "declared_name": self.declared_name,
+            "source": None if self.source is None else {"kind": self.source.kind, "name": self.source.name},
+            "mode": self.mode,
+            "url_host": self.url_host,
+            "message": self.message,
+            "fields": [{"name": f.name, "title": f.title, "required": f.required} for f in self.fields],
+            "outcome": None
+            if outcome is None
+            else {
+                "action": Action(outcome.action).value,
+                "reason": Reason(outcome.reason).value,
+                "by": outcome.by,
+                "note": outcome.note,
+            },
+            "answered_by": self.answered_by,
+            "duration": self.duration,
+        }
+
+
+def answered_by(outcome: Outcome | None) -> str | None:
+    """Who answered: "person", the handler's or policy's name, or None when nobody did."""
+    if outcome is None:
+        return None
+    reason = Reason(outcome.reason)
+    if reason is Reason.PERSON:
+        return "person"
+    if outcome.by:
+        return outcome.by
+    if reason in (Reason.HANDLER, Reason.POLICY):
+        return reason.value
+    return None
+
+
+def _clip(text: object, limit: int) -> str:
+    text = str(text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _source_name(kind: str, name: str) -> str:
+    """A resource URI without credentials, query or fragment (they may carry arguments or tokens)."""
+    if kind == "resource":
+        name = name.split("#", 1)[0].split("?", 1)[0]
+        scheme, sep, rest = name.partition("://")
+        if sep:
+            authority, slash, path = rest.partition("/")
+            name = f"{scheme}://{authority.rpartition('@')[2]}{slash}{path}"
+    return _clip(name, MAX_NAME)
+
+
+def _as_source(source: Source | tuple[str, str] | None) -> Source | None:
+    if source is None:
+        return None
+    kind, name = source
+    return Source(_clip(kind, MAX_NAME), _source_name(str(kind), str(name)))
+
+
+def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
+    """Name, title and required of FieldSpec-like objects or (name, title, required) tuples; nothing else."""
+    out = []
+    for f in fields:
+        if isinstance(f, tuple):
+            name, title, required = f
+        else:
+            name, title, required = f.name, getattr(f, "title", "") or f.name, getattr(f, "required", False)
+        out.append(AskedField(_clip(name, MAX_NAME), _clip(title, MAX_TEXT), bool(required)))
+    return tuple(out)
+
+
+def _schema_fields(schema: object) -> list[tuple[str, str, bool]]:
+    """(name, title, required) of each property of a raw requestedSchema; nothing else (never defaults)."""
+    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(properties, Mapping):
+        return []
+    listed = schema.get("required")  # type: ignore[union-attr]
+    required = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
+    out = []
+    for name, prop in properties.items():
+        title = prop.get("title") if isinstance(prop, Mapping) else None
+        out.append((str(name), title if isinstance(title, str) and title else str(name), name in required))
+    return out
+
+
+def _url_host(view: Any) -> str:
+    check = getattr(view, "check", None)
+    host = getattr(check, "host", None)
+    if host is None:
+        host = inspect_url(str(getattr(view, "url", ""))).host
+    return _clip(host, MAX_NAME)
+
+
+def _clean_outcome(outcome: Outcome) -> Outcome:
+    """The same outcome with its server- or handler-written strings bounded."""
+    by = None if outcome.by is None else _clip(outcome.by, MAX_NAME)
+    return Outcome(Action(outcome.action), Reason(outcome.reason), by, _clip(outcome.note, MAX_TEXT))
+
+
+def _status(outcome: Outcome | None) -> tuple[str, str | None]:
+    """(pending or the action, the reason or None): the keys of the filter counters."""
+    if outcome is None:
+        return PENDING, None
+    return Action(outcome.action).value, Reason(outcome.reason).value
+
+
+def _parse_outcome_filter(outcome: object) -> tuple[str, str] | None:
+    """None, ("status", "pending"|action) or ("reason", reason)."""
+    if outcome is None:
+        return None
+    value = outcome.value if isinstance(outcome, (Action, Reason)) else str(outcome)
+    if value == PENDING or value in {a.value for a in Action}:
+        return "status", value
+    if value in {r.value for r in Reason}:
+        return "reason", value
+    choices = [PENDING, *(a.value for a in Action), *(r.value for r in Reason)]
+    raise ValueError(f"unknown outcome filter; use one of {', '.join(choices)}")
+
+
+class History:
+    """A bounded, thread-safe store of elicitation records, newest kept; listeners hear of every change.
+
+    Args:
+        max_records: How many records to keep; when one more is added, the oldest is dropped.
+    """
+
+    def __init__(self, *, max_records: int = MAX_RECORDS) -> None:
+        if max_records < 1:
+            raise ValueError("max_records must be at least 1")
+        self._max = max_records
+        self._lock = threading.RLock()
+        self._records: dict[int, HistoryRecord] = {}  # insertion order is age order: oldest first
+        self._ids = itertools.count(1)
+        self._listeners: list[Listener] = []
+        # (server, pending-or-action, reason) -> how many records: filter totals without a scan.
+        self._counts: Counter[tuple[str, str, str | None]] = Counter()
+
+    @property
+    def max_records(self) -> int:
+        """How many records the store keeps at most."""
+        return self._max
+
+    def __len__(self) -> int:
+        return len(self._records)
+
+    def __repr__(self) -> str:
+        return f"<History records={len(self)} max_records={self._max}>"
+
+    # -- recording -------------------------------------------------------------------------------------------
+    def begin(
+        self,
+        view: Any,
+        *,
+        source: Source | tuple[str, str] | None = None,
+        started: float | None = None,
+        track: bool = True,
+    ) -> HistoryRecord:
+        """Record the request a form or URL card shows, and (by default) its outcome once it ends.
+
+        Duck-typed: reads `.server`, `.declared_name`, `.message`, and `.spec.fields` (forms) or `.url` /
+        `.check.host` (URL cards), and `.outcome`; never a value.
+
+        Args:
+            view: The form or card.
+            source: ("tool" | "prompt" | "resource", name) of the call the request came from.
+            started: `time.monotonic()` when the server asked, if earlier than now.
+            track: Finish the record through `view.add_done_callback` (else call `finish` yourself). A card
+                asked again (`ask_again`) is a new round: call `begin` again for it.
+        """
+        url_mode = getattr(view, "url", None) is not None
+        spec = getattr(view, "spec", None)
+        record = self.begin_request(
+            server=str(view.server),
+            mode="url" if url_mode else "form",
+            message=str(getattr(view, "message", "") or ""),
+            declared_name=getattr(view, "declared_name", None),
+            source=source,
+            url_host=_url_host(view) if url_mode else None,
+            fields=() if url_mode or spec is None else spec.fields,
+            started=started,
+        )
+        if track:
+            view.add_done_callback(lambda done: self.finish(record.id, done.outcome))
+        elif getattr(view, "outcome", None) is not None:
+            self.finish(record.id, view.outcome)
+        return self.get(record.id) or record
+
+    def begin_request(
+        self,
+        *,
+        server: str,
+        mode: Mode,
+        message: str = "",
+        declared_name: str | None = None,
+        source: Source | tuple[str, str] | None = None,
+        url: str | None = None,
+        url_host: str | None = None,
+        fields: Iterable[Any] = (),
+        schema: Mapping[str, Any] | None = None,
+        started: float | None = None,
+        outcome: Outcome | None = None,
+    ) -> HistoryRecord:
+        """Record a request without a view (e.g. refused: invalid schema); `outcome` finishes it at once.
+
+        `url` is reduced to its host here. The fields asked come from `fields` (FieldSpec-like objects or
+        (name, title, required) tuples) or else from the raw `requestedSchema` (`schema`, read leniently: any
+        shape, even one the form refuses; only property names, titles and `required` are read).
+        """
+        if mode not in ("form", "url"):
+            raise ValueError('mode must be "form" or "url"')
+        now = time.monotonic()
+        started = now if started is None else min(started, now)
+        if url_host is None and url is not None:
+            url_host = inspect_url(url).host
+        if not fields and schema is not None:
+            fields = _schema_fields(schema)
+        with self._lock:
+            record = HistoryRecord(
+                id=next(self._ids),
+                asked_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=now - started),
+                server=_clip(server, MAX_NAME),
+                mode=mode,
+                message=_clip(message, MAX_TEXT),
+                declared_name=None if declared_name is None else _clip(declared_name, MAX_NAME),
+                source=_as_source(source),
+                url_host=None if url_host is None else _clip(url_host, MAX_NAME),
+                fields=_as_fields(fields),
+                started=started,
+            )
+            self._records[record.id] = record
+            self._count(record, 1)
+            while len(self._records) > self._max:
+                oldest = self._records.pop(next(iter(self._records)))
+                self._count(oldest, -1)
+        self._notify("added", record)
+        if outcome is not None:
+            self.finish(record.id, outcome)
+            return self.get(record.id) or record
+        return record
+
+    def finish(self, record_id: int, outcome: Outcome | None) -> bool:
+        """Set the outcome and duration of a pending record. The first outcome wins.
+
+        Returns False (and changes nothing) when the record is unknown, dropped, already finished, or
+        `outcome` is None.
+        """
+        if outcome is None:
+            return False
+        with self._lock:
+            record = self._records.get(record_id)
+            if record is None or record.outcome is not None:
+                return False
+            duration = max(0.0, time.monotonic() - record.started)
+            updated = replace(record, outcome=_clean_outcome(outcome), duration=round(duration, 3))
+            self._records[record_id] = updated
+            self._count(record, -1)
+            self._count(updated, 1)
+        self._notify("updated", updated)
+        return True
+
+    def clear(self) -> None:
+        """Forget every record."""
+        with self._lock:
+            self._records.clear()
+            self._counts.clear()
+        self._notify("cleared", None)
+
+    # -- reading ---------------------------------------------------------------------------------------------
+    def get(self, record_id: int) -> HistoryRecord | None:
+        """The record with this id, if the store still has it."""
+        return self._records.get(record_id)
+
+    def entries(self, server: str | None = None, outcome: object = None) -> list[HistoryRecord]:
+        """Records newest first, optionally for one server and one outcome.
+
+        `outcome` is "pending", an action ("accept", "decline", "cancel") or a reason ("timeout",
+        "handler", ...), as a string or the enum.
+        """
+        return self.page(server=server, outcome=outcome, limit=None)[1]
+
+    def records(self, server: str | None = None, outcome: object = None) -> list[dict[str, Any]]:
+        """Plain, JSON-ready dicts (keys in RECORD_KEYS), newest first, filtered as `entries`."""
+        return [r.to_dict() for r in self.entries(server, outcome)]
+
+    def page(
+        self,
+        *,
+        server: str | None = None,
+        outcome: object = None,
+        offset: int = 0,
+        limit: int | None = 20,
+    ) -> tuple[int, list[HistoryRecord]]:
+        """(how many records match, the `limit` matches after the first `offset`), newest first.
+
+        Cheap for the newest pages: only the records up to the page are visited, and the total comes from
+        counters kept per server and outcome.
+        """
+        wanted = _parse_outcome_filter(outcome)
+        with self._lock:
+            total = sum(n for key, n in self._counts.items() if _key_matches(key, server, wanted))
+            newest_first: Iterator[HistoryRecord] = reversed(self._records.values())
+            matching = (r for r in newest_first if _matches(r, server, wanted))
+            stop = None if limit is None else offset + limit
+            found = list(itertools.islice(matching, offset, stop))
+        return total, found
+
+    def count(self, server: str | None = None, outcome: object = None) -> int:
+        """How many records match (no scan)."""
+        wanted = _parse_outcome_filter(outcome)
+        with self._lock:
+            return sum(n for key, n in self._counts.items() if _key_matches(key, server, wanted))
+
+    def servers(self) -> list[str]:
+        """The servers that have records, sorted."""
+        with self._lock:
+            return sorted({key[0] for key, n in self._counts.items() if n > 0})
+
+    def for_server(self, name: str) -> ServerHistory:
+        """A view of this store limited to one server."""
+        return ServerHistory(self, name)
+
+    # -- listening -------------------------------------------------------------------------------------------
+    def subscribe(self, fn: Listener) -> Callable[[], None]:
+        """Call `fn(change, record)` after each change (in the thread making it); returns an unsubscriber."""
+        with self._lock:
+            self._listeners.append(fn)
+        return lambda: self.unsubscribe(fn)
+
+    def unsubscribe(self, fn: Listener) -> None:
+        """Stop calling `fn` (nothing happens when it was not subscribed)."""
+        with self._lock:
+            if fn in self._listeners:
+                self._listeners.remove(fn)
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _count(self, record: HistoryRecord, delta: int) -> None:
+        key = (record.server, *_status(record.outcome))
+        self._counts[key] += delta
+        if self._counts[key] <= 0:
+            del self._counts[key]
+
+    def _notify(self, change: Change, record: HistoryRecord | None) -> None:
+        with self._lock:
+            listeners = list(self._listeners)
+        for fn in listeners:
+            try:
+                fn(change, record)
+            except Exception:
+                log.exception("a history listener failed")
+
+
+def _matches(record: HistoryRecord, server: str | None, wanted: tuple[str, str] | None) -> bool:
+    return _key_matches((record.server, *_status(record.outcome)), server, wanted)
+
+
+def _key_matches(
+    key: tuple[str, str, str | None], server: str | None, wanted: tuple[str, str] | None
+) -> bool:
+    if server is not None and key[0] != server:
+        return False
+    if wanted is None:
+        return True
+    kind, value = wanted
+    return key[1] == value if kind == "status" else key[2] == value
+
+
+class ServerHistory:
+    """One server's part of a `History`: the same records, filtered by server."""
+
+    def __init__(self, history: History, server: str) -> None:
+        self.history = history
+        self.server = server
+
+    def __len__(self) -> int:
+        return self.history.count(self.server)
+
+    def __repr__(self) -> str:
+        return f"<ServerHistory server={self.server!r} records={len(self)}>"
+
+    def entries(self, outcome: object = None) -> list[HistoryRecord]:
+        """This server's records, newest first."""
+        return self.history.entries(self.server, outcome)
+
+    def records(self, outcome: object = None) -> list[dict[str, Any]]:
+        """This server's plain records, newest first."""
+        return self.history.records(self.server, outcome)
+
+    def subscribe(self, fn: Listener) -> Callable[[], None]:
+        """Like `History.subscribe`, for this server's records only (and "cleared")."""
+
+        def relay(change: Change, record: HistoryRecord | None) -> None:
+            if record is None or record.server == self.server:
+                fn(change, record)
+
+        return self.history.subscribe(relay)
+
+
+_default = History()
+
+
+def default_history() -> History:
+    """The store every server of this process records into."""
+    return _default

@@ -1,0 +1,392 @@
+"""HistoryPanel: every elicitation of this kernel (or of one server), newest first, updating live.
+
+The visible page is ONE `HTML` widget holding a table, so a page costs one model and one message however many
+rows it has (a `Label` per cell would be hundreds of models; a `Select` or `Textarea` cannot show columns).
+HTML is only safe because every string that reaches it passes through `_esc` (`html.escape`, quotes
+included): server-controlled text (messages, titles, names, notes, hosts) is shown as literal text, never
+markup. Only the visible page is rendered; the store's counters give the totals without a scan.
+
+A panel is 15 models whatever it shows (14 with one server pinned): itself, a row of two dropdowns, two
+buttons and a status label, the table, and their shared Layout and Style models.
+"""
+
+from __future__ import annotations
+
+import html
+import threading
+from typing import Any, TypeVar
+
+import ipywidgets as w
+import traitlets
+
+from .._history import PENDING, History, HistoryRecord, ServerHistory, default_history
+from .._urls import visible
+from ._fields import Kit
+
+W = TypeVar("W", bound=w.Widget)
+
+__all__ = ["HistoryPanel"]
+
+MESSAGE_SHOWN = 300
+"""Messages longer than this are cut in the table (`records()` keeps up to the store's limit)."""
+
+_ALL = "__all__"  # the "no filter" choice of a dropdown (a str: a dropdown value must compare cheaply)
+_KEEP: Any = object()
+
+OUTCOME_CHOICES: tuple[tuple[str, str], ...] = (
+    ("All outcomes", _ALL),
+    ("Pending", PENDING),
+    ("Accepted", "accept"),
+    ("Declined", "decline"),
+    ("Cancelled", "cancel"),
+    ("Answered by the person", "person"),
+    ("Answered by a handler", "handler"),
+    ("Answered by a policy", "policy"),
+    ("Withdrawn by the server", "withdrawn"),
+    ("Timed out", "timeout"),
+    ("Invalid schema", "invalid-schema"),
+    ("Refused URL", "refused-url"),
+    ("Interrupted", "interrupt"),
+    ("Failed", "error"),
+)
+COLUMNS = (
+    "When",
+    "Server",
+    "Call",
+    "Mode",
+    "Message",
+    "Fields asked (* required)",
+    "Outcome",
+    "Answered by",
+    "Took",
+)
+
+_TABLE_CLASS = "mcp-widgets-history"
+_CELL_CLASSES = ("when", "server", "call", "mode", "msg", "fields", "outcome", "who", "took")
+# Constant CSS (no server text), scoped to the panel's table; JupyterLab theme variables for light and dark.
+_STYLE = (
+    f"<style>.{_TABLE_CLASS}-scroll{{overflow-x:auto;max-width:100%}}"
+    f".{_TABLE_CLASS}{{border-collapse:collapse;width:100%;line-height:1.4;"
+    "font-size:var(--jp-ui-font-size1,13px);color:var(--jp-ui-font-color1,inherit)}"
+    f".{_TABLE_CLASS} th,.{_TABLE_CLASS} td{{text-align:left;vertical-align:top;padding:3px 8px;"
+    "max-width:20em;overflow-wrap:break-word;border-top:1px solid var(--jp-border-color2,#ddd)}"
+    f".{_TABLE_CLASS} th{{font-weight:600}}"
+    f".{_TABLE_CLASS} td.when{{white-space:pre}}.{_TABLE_CLASS} td.took{{white-space:nowrap}}"
+    f".{_TABLE_CLASS} td.msg{{white-space:pre-wrap;min-width:12em;max-width:32em}}"
+    f".{_TABLE_CLASS} .dim{{color:var(--jp-ui-font-color2,#777)}}</style>"
+)
+
+
+def _esc(text: object) -> str:
+    """Text for the HTML table: every <, >, &, " and ' escaped, so it can never be markup."""
+    return html.escape(str(text), quote=True)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _duration(seconds: float | None) -> str:
+    if seconds is None:
+        return "waiting"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, secs = divmod(round(seconds), 60)
+    return f"{minutes} min {secs:02d} s" if minutes < 60 else f"{minutes // 60} h {minutes % 60:02d} min"
+
+
+def row_cells(record: HistoryRecord) -> tuple[str, ...]:
+    """The plain-text cells of one row, in COLUMNS order (escaped only when put into the table)."""
+    server = record.server
+    if record.declared_name and record.declared_name != record.server:
+        server += f" (calls itself “{record.declared_name}”)"
+    source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
+    mode = "form" if record.mode == "form" else f"URL: {visible(record.url_host or '') or '?'}"
+    required = "\u00a0*"  # a no-break space: the marker never wraps away from its title
+    fields = ", ".join(f.title + (required if f.required else "") for f in record.fields) or "—"
+    return (
+        record.asked_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
+        server,
+        source,
+        mode,
+        _clip(record.message, MESSAGE_SHOWN),
+        fields,
+        record.outcome.describe() if record.outcome is not None else "pending…",
+        record.answered_by or "—",
+        _duration(record.duration),
+    )
+
+
+def _cell(cls: str, text: str) -> str:
+    # The date above the time (the cell keeps white space): a narrow column, never broken at a hyphen.
+    return text.replace(" ", "\n", 1) if cls == "when" else text
+
+
+def render_table(rows: list[tuple[str, ...]], *, empty: str) -> str:
+    """The page as one HTML table; every cell goes through `_esc`."""
+    head = "".join(f"<th>{_esc(name)}</th>" for name in COLUMNS)
+    if not rows:
+        body = f'<tr><td class="dim" colspan="{len(COLUMNS)}">{_esc(empty)}</td></tr>'
+    else:
+        body = "".join(
+            "<tr>"
+            + "".join(
+                f'<td class="{cls}">{_esc(_cell(cls, cell))}</td>'
+                for cls, cell in zip(_CELL_CLASSES, row, strict=True)
+            )
+            + "</tr>"
+            for row in rows
+        )
+    table = f'<table class="{_TABLE_CLASS}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+    return f'{_STYLE}<div class="{_TABLE_CLASS}-scroll">{table}</div>'
+
+
+class HistoryPanel(w.VBox):
+    """Every elicitation, newest first: when, server, call, mode, message, fields, outcome, who, how long.
+
+    Filters (server and outcome dropdowns) and paging (newest page first) apply to the table and to
+    `records()`. The panel updates live as requests are asked and answered; it never shows a value.
+
+    Args:
+        history: The store (or one server's view of it); the process-wide store when None.
+        server: Show only this server (no server dropdown then).
+        page_size: Rows per page.
+    """
+
+    page = traitlets.Int(0, min=0, help="The page shown: 0 is the newest.")
+    page_size = traitlets.Int(20, min=1, help="Rows per page.")
+    server_filter = traitlets.Unicode(None, allow_none=True, help="The server shown, or None for all.")
+    outcome_filter = traitlets.Unicode(
+        None, allow_none=True, help='"pending", an action or a reason (see OUTCOME_CHOICES), or None for all.'
+    )
+
+    def __init__(
+        self,
+        history: History | ServerHistory | None = None,
+        *,
+        server: str | None = None,
+        page_size: int = 20,
+    ) -> None:
+        if page_size < 1:
+            raise ValueError("page_size must be at least 1")
+        if isinstance(history, ServerHistory):
+            history, server = history.history, history.server if server is None else server
+        self.history: History = default_history() if history is None else history
+        self._pinned = server
+        self._lock = threading.RLock()
+        self._visible_ids: frozenset[int] = frozenset()
+        self._total = 0
+        self._rows: list[tuple[str, ...]] = []
+        self._closed = False
+        self._syncing = False
+
+        kit = self._kit = Kit()
+        try:
+            # Controls at their natural width (stock widgets are 300 px / 148 px wide), in a row that wraps.
+            auto = kit.track(w.Layout(width="auto"))
+
+            def compact(cls: type[W], **traits: Any) -> W:
+                return kit.track(cls(layout=auto, style=kit.style(cls), **traits))
+
+            controls: list[w.Widget] = []
+            self._servers: w.Dropdown | None = None
+            if server is None:
+                self._servers = compact(
+                    w.Dropdown, description="Server", options=[("All servers", _ALL)], value=_ALL
+                )
+                self._servers.observe(self._on_dropdown, names="value")
+                self._update_servers()
+                controls.append(self._servers)
+            self._outcomes = compact(w.Dropdown, description="Outcome", options=OUTCOME_CHOICES, value=_ALL)
+            self._outcomes.observe(self._on_dropdown, names="value")
+            self._newer = compact(w.Button, description="Newer", icon="arrow-left", tooltip="Newer entries")
+            self._older = compact(w.Button, description="Older", icon="arrow-right", tooltip="Older entries")
+            self._newer.on_click(lambda _b: self._turn(-1))
+            self._older.on_click(lambda _b: self._turn(+1))
+            self._status = kit.make(w.Label)
+            controls += [self._outcomes, self._newer, self._older, self._status]
+            self._table = kit.make(w.HTML)
+            wrap = kit.track(w.Layout(flex_flow="row wrap", align_items="center"))
+            row = kit.track(w.HBox(children=tuple(controls), layout=wrap))
+            super().__init__(
+                children=(row, self._table),
+                layout=kit.layout(),
+                page_size=page_size,
+                server_filter=server,
+                _dom_classes=("mcp-widgets-history-panel",),
+            )
+        except BaseException:
+            kit.close()
+            raise
+        self.observe(self._on_filter, names=["server_filter", "outcome_filter"])
+        self.observe(lambda _c: self.refresh(), names=["page", "page_size"])
+        self._unsubscribe = self.history.subscribe(self._on_change)
+        self.refresh()
+
+    # -- what it shows ---------------------------------------------------------------------------------------
+    @property
+    def total(self) -> int:
+        """How many records match the filters."""
+        return self._total
+
+    @property
+    def pages(self) -> int:
+        """How many pages the matching records fill (at least 1)."""
+        return max(1, -(-self._total // self.page_size))
+
+    @property
+    def rows(self) -> list[tuple[str, ...]]:
+        """The visible rows as plain text, in COLUMNS order (what the table shows, unescaped)."""
+        return list(self._rows)
+
+    def records(self) -> list[dict[str, Any]]:
+        """Plain dicts (as `History.records`) for every record matching the filters, newest first."""
+        return self.history.records(self.server_filter, self.outcome_filter)
+
+    def __repr__(self) -> str:
+        where = f" server={self.server_filter!r}" if self.server_filter is not None else ""
+        what = f" outcome={self.outcome_filter!r}" if self.outcome_filter is not None else ""
+        return f"<HistoryPanel records={self._total}{where}{what} page={self.page + 1}/{self.pages}>"
+
+    # -- driving it ------------------------------------------------------------------------------------------
+    def set_filter(self, *, server: str | None = _KEEP, outcome: str | None = _KEEP) -> None:
+        """Choose a server (None: all) and an outcome (None: all) as a person would in the dropdowns.
+
+        Raises:
+            ValueError: A server this panel cannot show, or an unknown outcome.
+        """
+        if outcome is not _KEEP:
+            value = _ALL if outcome is None else getattr(outcome, "value", outcome)
+            _choose(self._outcomes, value)
+        if server is not _KEEP:
+            if self._servers is None:
+                if server != self._pinned:
+                    raise ValueError("this panel shows one server only")
+                return
+            if server is not None and server not in _values(self._servers):
+                self._update_servers(extra=server)
+            _choose(self._servers, _ALL if server is None else server)
+
+    def older(self) -> bool:
+        """Click "Older" (next page); False on the last page."""
+        return _press(self._older)
+
+    def newer(self) -> bool:
+        """Click "Newer" (previous page); False on the first page."""
+        return _press(self._newer)
+
+    def refresh(self) -> None:
+        """Render the current page again (the listener calls this; safe from any thread)."""
+        with self._lock:
+            if self._closed:
+                return
+            size = self.page_size
+            total, found = self.history.page(
+                server=self.server_filter, outcome=self.outcome_filter, offset=self.page * size, limit=size
+            )
+            last = max(0, -(-total // size) - 1)
+            if self.page > last:  # records went away (clear, bound): show the last page there is
+                self.page = last  # re-renders through the observer
+                return
+            self._total = total
+            self._visible_ids = frozenset(r.id for r in found)
+            self._rows = [row_cells(r) for r in found]
+            empty = "No elicitations yet." if not total else ""
+            if total == 0 and (self.server_filter is not None or self.outcome_filter is not None):
+                empty = "No elicitations match the filters."
+            self._table.value = render_table(self._rows, empty=empty)
+            first = self.page * size + 1 if found else 0
+            self._status.value = (
+                f"{first}–{first + len(found) - 1 if found else 0} of {total:,} · page {self.page + 1} of "
+                f"{self.pages}"
+            )
+            self._newer.disabled = self.page == 0
+            self._older.disabled = self.page >= last
+
+    def close(self) -> None:
+        """Stop listening and close every model the panel created."""
+        with self._lock:
+            self._closed = True
+        unsubscribe = getattr(self, "_unsubscribe", None)
+        if unsubscribe is not None:
+            unsubscribe()
+        kit = getattr(self, "_kit", None)
+        if kit is not None:
+            kit.close()
+        super().close()
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _update_servers(self, extra: str | None = None) -> None:
+        """List every server with records (and `extra`); the current choice stays (new options reset it)."""
+        dropdown = self._servers
+        if dropdown is None:
+            return
+        current = dropdown.value
+        names = set(self.history.servers()) | {n for n in (extra, current) if n not in (None, _ALL)}
+        self._syncing = True
+        try:
+            dropdown.options = [("All servers", _ALL), *((visible(n), n) for n in sorted(names))]
+            dropdown.value = current
+        finally:
+            self._syncing = False
+
+    def _on_dropdown(self, _change: Any) -> None:
+        if self._syncing:
+            return
+        server = None
+        if self._servers is not None and self._servers.value != _ALL:
+            server = self._servers.value
+        elif self._servers is None:
+            server = self._pinned
+        outcome = None if self._outcomes.value == _ALL else self._outcomes.value
+        with self.hold_trait_notifications():
+            self.server_filter = server
+            self.outcome_filter = outcome
+
+    def _on_filter(self, _change: Any) -> None:
+        if self.page != 0:
+            self.page = 0  # re-renders through the observer
+        else:
+            self.refresh()
+
+    def _turn(self, step: int) -> None:
+        with self._lock:
+            target = self.page + step
+            if 0 <= target < self.pages:
+                self.page = target
+
+    def _on_change(self, change: str, record: HistoryRecord | None) -> None:
+        """A store change: re-render only when it can touch what is shown (new servers join the dropdown)."""
+        with self._lock:
+            if self._closed:
+                return
+            new_server = record is None or (
+                self._servers is not None and record.server not in _values(self._servers)
+            )
+            if change != "updated" and new_server:
+                self._update_servers()
+            if record is not None:
+                if self.server_filter is not None and record.server != self.server_filter:
+                    return
+                if change == "updated" and self.outcome_filter is None and record.id not in self._visible_ids:
+                    return  # totals unchanged, and the record is not on this page
+            self.refresh()
+
+
+def _values(dropdown: w.Dropdown) -> list[Any]:
+    return [v for _, v in dropdown.options]
+
+
+def _choose(dropdown: w.Dropdown, value: str) -> None:
+    """Select `value` through the front-end path (the index a browser would send)."""
+    values = _values(dropdown)
+    if value not in values:
+        raise ValueError(f"not a choice of the {dropdown.description} filter")
+    dropdown.set_state({"index": values.index(value)})
+
+
+def _press(button: w.Button) -> bool:
+    if button.disabled:
+        return False
+    button._handle_custom_msg({"event": "click"}, [])
+    return True

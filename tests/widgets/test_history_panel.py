@@ -1,0 +1,488 @@
+"""HistoryPanel: what it shows (never a value), live updates, paging, filters, hostile text, many rows."""
+
+from __future__ import annotations
+
+import html
+import json
+import logging
+import threading
+import time
+from html.parser import HTMLParser
+from typing import Any
+
+import ipywidgets as w
+import pytest
+
+from mcp_widgets._history import RECORD_KEYS, History, HistoryRecord
+from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
+from mcp_widgets.widgets._history import COLUMNS
+
+from .conftest import HOSTILE, live_models, schema
+
+CANARY = "canary-hist-5e1d"
+# Strings that only what the person entered can contain (choice values are server-sent, but never recorded).
+CANARIES = (CANARY, "1931-07-14", "918273645", "5918273", "zz-canary")
+EVERY_KIND = schema(
+    {
+        "text": {"type": "string", "title": "Text"},
+        "email": {"type": "string", "format": "email", "title": "Email"},
+        "site": {"type": "string", "format": "uri"},
+        "born": {"type": "string", "format": "date"},
+        "meet": {"type": "string", "format": "date-time"},
+        "count": {"type": "integer"},
+        "ratio": {"type": "number"},
+        "agree": {"type": "boolean"},
+        "pick": {"type": "string", "enum": ["one", "zz-canary-choice"]},
+        "titled": {
+            "type": "string",
+            "oneOf": [{"const": "p", "title": "P"}, {"const": "zz-canary-c", "title": "Q"}],
+        },
+        "many": {"type": "array", "items": {"enum": ["m", "zz-canary-multi"]}},
+    },
+    required=["text"],
+)
+VALUES: dict[str, Any] = {
+    "text": CANARY,
+    "email": f"{CANARY}@example.com",
+    "site": f"https://{CANARY}.example/x",
+    "born": "1931-07-14",
+    "meet": "1931-07-14T05:06:07+00:00",
+    "count": 918273645,
+    "ratio": 0.5918273,
+    "agree": True,
+    "pick": "zz-canary-choice",
+    "titled": "zz-canary-c",
+    "many": ["zz-canary-multi"],
+}
+
+
+def panel_models(panel: HistoryPanel) -> list[w.Widget]:
+    """The panel and every model it created."""
+    return [panel, *panel._kit.models]
+
+
+def rendered(panel: HistoryPanel) -> str:
+    """Everything the panel would send or save: the state of each of its models."""
+    return json.dumps([m.get_state() for m in panel_models(panel)], default=str)
+
+
+def add(history: History, server: str = "shop", **kw: Any) -> HistoryRecord:
+    kw.setdefault("mode", "form")
+    kw.setdefault("message", "Sign up?")
+    return history.begin_request(server=server, **kw)
+
+
+class TagCollector(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.tags: list[tuple[str, tuple[tuple[str, str | None], ...]]] = []
+        self.text: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        self.tags.append((tag, tuple(attrs)))
+
+    def handle_data(self, data: str) -> None:
+        self.text.append(data)
+
+
+def parse(value: str) -> TagCollector:
+    parser = TagCollector()
+    parser.feed(value)
+    parser.close()
+    return parser
+
+
+# -- never a value ----------------------------------------------------------------------------------------
+def test_a_canary_typed_into_every_field_kind_is_kept_nowhere(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    history = History()
+    panel = HistoryPanel(history)
+    form = ElicitationForm("Tell us everything", EVERY_KIND, server="shop")
+    record = history.begin(form, source=("tool", "survey"))
+    form.fill(**VALUES)
+    # The guard: while pending, the form's own models do hold what was typed.
+    assert any(CANARY in json.dumps(m.get_state(), default=str) for m in live_models().values())
+    assert form.accept()
+    assert form.result is not None and form.result.content is not None
+    sent = json.dumps(form.result.content)
+    assert all(c in sent for c in CANARIES)  # the server gets every value...
+    done = history.get(record.id)
+    assert done is not None and done.outcome == Outcome(Action.ACCEPT)
+    assert panel.rows[0][6] == "accepted by the person"
+    kept = "\n".join(
+        [
+            json.dumps(history.records()),
+            json.dumps(panel.records()),
+            rendered(panel),
+            repr(panel),
+            repr(history),
+            repr(done),
+            repr(history.entries()),
+            str(panel.rows),
+            caplog.text,
+        ]
+    )
+    for canary in CANARIES:  # ...and nothing else does
+        assert canary not in kept, canary
+    assert [f["name"] for f in panel.records()[0]["fields"]] == list(VALUES)
+    panel.close()
+
+
+def test_url_records_and_the_panel_keep_the_host_only() -> None:
+    history = History()
+    panel = HistoryPanel(history)
+    url = f"https://login.example.com/cb/{CANARY}?token={CANARY}#frag-{CANARY}"
+    card = UrlCard("Log in", url, server="auth")
+    history.begin(card, source=("tool", "login"))
+    assert panel.rows[0][3] == "URL: login.example.com"
+    assert card.accept()
+    assert panel.rows[0][6] == "accepted by the person"
+    assert CANARY not in rendered(panel) + json.dumps(panel.records()) + repr(panel)
+    card.close()
+    panel.close()
+
+
+# -- hostile server text ----------------------------------------------------------------------------------
+def test_hostile_server_strings_are_shown_as_text() -> None:
+    history = History()
+    hostile = f"{HOSTILE}\"'&amp;"
+    add(
+        history,
+        server=hostile,
+        declared_name=hostile,
+        message=hostile,
+        source=("tool", hostile),
+        fields=[(hostile, hostile, True)],
+        outcome=Outcome(Action.DECLINE, Reason.HANDLER, by=hostile, note=hostile),
+    )
+    add(history, server=hostile, mode="url", url_host=hostile, message="\u202egnp.exe")
+    panel = HistoryPanel(history)
+    table = panel._table.value
+    assert HOSTILE not in table and "<img" not in table and "<script" not in table
+    assert html.escape(HOSTILE, quote=True) in table
+    parsed = parse(table)
+    # Only our own tags and attributes: nothing a server sent became markup.
+    assert {tag for tag, _ in parsed.tags} == {"style", "div", "table", "thead", "tbody", "tr", "th", "td"}
+    assert {name for _, attrs in parsed.tags for name, _ in attrs} <= {"class", "colspan"}
+    assert len([t for t, _ in parsed.tags if t == "tr"]) == 3
+    assert any(hostile in text for text in parsed.text)  # the browser shows the literal string
+    assert panel.rows[0][3] == "URL: " + hostile  # the host, as literal text
+    # The table is the only HTML; every other model shows text as text.
+    for model in panel_models(panel):
+        if isinstance(model, w.HTML):
+            assert model is panel._table
+        assert not getattr(model, "description_allow_html", False)
+    panel.close()
+
+
+def test_invisible_characters_in_hosts_are_made_visible() -> None:
+    history = History()
+    add(history, mode="url", url_host="pay\u200bpal.com")
+    panel = HistoryPanel(history)
+    assert panel.rows[0][3] == "URL: pay⟨U+200B⟩pal.com"
+    panel.close()
+
+
+# -- live -------------------------------------------------------------------------------------------------
+def test_the_panel_updates_live_while_forms_are_pending() -> None:
+    history = History()
+    panel = HistoryPanel(history)
+    assert panel.rows == [] and "No elicitations yet." in panel._table.value
+    form = ElicitationForm("Sign up?", schema({"name": {"type": "string"}}, ["name"]), server="shop")
+    history.begin(form, source=("tool", "signup"))
+    assert len(panel.rows) == 1
+    _when, server, call, mode, message, fields, outcome, who, took = panel.rows[0]
+    assert (server, call, mode, message, fields) == ("shop", "tool signup", "form", "Sign up?", "name\u00a0*")
+    assert (outcome, who, took) == ("pending…", "—", "waiting")
+    other = ElicitationForm("Sure?", schema({}), server="bank")
+    history.begin(other)
+    assert [r[1] for r in panel.rows] == ["bank", "shop"]
+    with form.acting_as(Reason.HANDLER, by="auto_fill"):
+        form.fill(name="x")
+        assert form.accept()
+    assert panel.rows[1][6:8] == ("accepted by handler 'auto_fill'", "auto_fill")
+    assert panel.rows[1][8].endswith(" s")
+    other.finish(Action.CANCEL, reason=Reason.TIMEOUT, note="no answer within 60 s")
+    assert panel.rows[0][6:8] == ("cancelled: nobody answered in time (no answer within 60 s)", "—")
+    panel.close()
+
+
+def test_updates_from_another_thread_reach_the_panel() -> None:
+    history = History()
+    panel = HistoryPanel(history)
+    record = add(history)
+    thread = threading.Thread(target=history.finish, args=(record.id, Outcome(Action.DECLINE)))
+    thread.start()
+    thread.join()
+    assert panel.rows[0][6] == "declined by the person"
+    adders = [threading.Thread(target=lambda: [add(history) for _ in range(50)]) for _ in range(4)]
+    for t in adders:
+        t.start()
+    for t in adders:
+        t.join()
+    assert panel.total == 201 and len(panel.rows) == 20
+    assert [int(r["id"]) for r in panel.records()[:20]] == list(range(201, 181, -1))
+    panel.close()
+
+
+def test_changes_off_the_page_do_not_re_render() -> None:
+    history = History()
+    old = add(history)
+    for _ in range(30):
+        add(history)
+    panel = HistoryPanel(history, page_size=10)
+    refreshes: list[int] = []
+    refresh = panel.refresh
+    panel.refresh = lambda: (refreshes.append(1), refresh())  # type: ignore[method-assign]
+    history.finish(old.id, Outcome(Action.ACCEPT))  # on page 4: nothing on screen changes
+    assert refreshes == []
+    add(history, message="newest")
+    assert refreshes == [1] and panel.rows[0][4] == "newest"
+    panel.set_filter(outcome="pending")  # now an update moves records between pages
+    refreshes.clear()
+    history.finish(2, Outcome(Action.ACCEPT))
+    assert refreshes == [1] and panel.total == 30
+    panel.close()
+
+
+# -- paging and filters -----------------------------------------------------------------------------------
+def test_paging_newest_page_first() -> None:
+    history = History()
+    for i in range(45):
+        add(history, message=f"q{i + 1}")
+    panel = HistoryPanel(history, page_size=20)
+    assert (panel.total, panel.pages, panel.page) == (45, 3, 0)
+    assert [r[4] for r in panel.rows] == [f"q{i}" for i in range(45, 25, -1)]
+    assert panel._status.value == "1–20 of 45 · page 1 of 3"
+    assert not panel.newer() and panel._newer.disabled
+    assert panel.older() and panel.older()
+    assert [r[4] for r in panel.rows] == ["q5", "q4", "q3", "q2", "q1"]
+    assert panel._status.value == "41–45 of 45 · page 3 of 3"
+    assert not panel.older() and panel._older.disabled
+    assert panel.newer() and panel.page == 1
+    assert repr(panel) == "<HistoryPanel records=45 page=2/3>"
+    history.clear()
+    assert (panel.page, panel.rows, panel.total) == (0, [], 0)
+    panel.close()
+
+
+def test_filters_by_server_and_outcome_apply_to_the_table_and_the_records() -> None:
+    history = History()
+    for i in range(30):
+        outcome = [None, Outcome(Action.ACCEPT), Outcome(Action.CANCEL, Reason.TIMEOUT)][i % 3]
+        add(history, server=["a", "b"][i % 2], outcome=outcome)
+    panel = HistoryPanel(history, page_size=4)
+    assert panel._servers is not None
+    assert [label for label, _ in panel._servers.options] == ["All servers", "a", "b"]
+    panel.older()
+    panel.set_filter(server="a")  # a filter starts again at the newest page
+    assert panel.page == 0 and panel.total == 15
+    assert {r[1] for r in panel.rows} == {"a"} and len(panel.rows) == 4
+    assert panel.records() == history.records(server="a")
+    panel.set_filter(outcome="timeout")
+    assert panel.records() == history.records(server="a", outcome="timeout")
+    assert panel.total == 5 and all(r[6].startswith("cancelled: nobody answered") for r in panel.rows)
+    assert repr(panel) == "<HistoryPanel records=5 server='a' outcome='timeout' page=1/2>"
+    panel.set_filter(server=None, outcome=Action.ACCEPT)
+    assert panel.total == 10 and panel.records() == history.records(outcome="accept")
+    panel.set_filter(outcome="pending")
+    assert panel.total == 10 and {r[6] for r in panel.rows} == {"pending…"}
+    panel.set_filter(outcome=None)
+    assert panel.records() == history.records() and all(tuple(r) == RECORD_KEYS for r in panel.records())
+    with pytest.raises(ValueError, match="filter"):
+        panel.set_filter(outcome="maybe")
+    panel.close()
+
+
+def test_the_server_dropdown_learns_new_servers_and_keeps_the_choice() -> None:
+    history = History()
+    add(history, server="a")
+    panel = HistoryPanel(history)
+    panel.set_filter(server="a")
+    add(history, server="c")
+    assert panel._servers is not None
+    assert [v for _, v in panel._servers.options][1:] == ["a", "c"]
+    assert panel._servers.value == "a" and panel.server_filter == "a" and panel.total == 1
+    panel.set_filter(server="not-yet")  # a server with no records yet can be chosen
+    assert panel.total == 0 and "No elicitations match the filters." in panel._table.value
+    add(history, server="not-yet")
+    assert panel.total == 1
+    panel.close()
+
+
+def test_a_panel_for_one_server() -> None:
+    history = History()
+    add(history, server="a")
+    add(history, server="b")
+    for panel in (HistoryPanel(history, server="a"), HistoryPanel(history.for_server("a"))):
+        assert panel._servers is None and panel.total == 1 and panel.records() == history.records(server="a")
+        add(history, server="b")
+        assert panel.total == 1
+        with pytest.raises(ValueError, match="one server"):
+            panel.set_filter(server="b")
+        panel.close()
+
+
+def test_the_default_panel_shows_the_process_store() -> None:
+    from mcp_widgets._history import default_history
+
+    panel = HistoryPanel()
+    assert panel.history is default_history()
+    panel.close()
+
+
+# -- thousands --------------------------------------------------------------------------------------------
+def test_ten_thousand_records_render_one_page(capsys: pytest.CaptureFixture[str]) -> None:
+    history = History()
+    for i in range(10_000):
+        outcome = None if i % 7 == 0 else Outcome(Action.ACCEPT)
+        add(history, server=f"s{i % 5}", message=f"question {i}", fields=[("a", "A", True)], outcome=outcome)
+    start = time.perf_counter()
+    panel = HistoryPanel(history)
+    built = time.perf_counter() - start
+    start = time.perf_counter()
+    panel.set_filter(server="s3", outcome="pending")
+    filtered = time.perf_counter() - start
+    start = time.perf_counter()
+    for _ in range(1_000):
+        add(history, server="s3")
+    live = time.perf_counter() - start
+    with capsys.disabled():
+        print(
+            f"\nhistory panel, 10,000 records: built in {built * 1000:.1f} ms, filtered in "
+            f"{filtered * 1000:.1f} ms, 1,000 live appends in {live * 1000:.0f} ms"
+        )
+    assert len(history) == 10_000  # bounded: the oldest 1,000 were dropped
+    assert len(panel.rows) == 20
+    assert len([t for t, _ in parse(panel._table.value).tags if t == "tr"]) == 21  # header + one page
+    assert len(panel._table.value) < 20_000
+    panel.close()
+
+
+def test_the_panel_has_a_fixed_handful_of_models_and_closes_them(baseline: int) -> None:
+    history = History()
+    empty = HistoryPanel(history)
+    count = len(live_models()) - baseline
+    empty.close()
+    assert len(live_models()) == baseline and history._listeners == []
+    for _ in range(500):
+        add(history)
+    full = HistoryPanel(history)
+    assert len(live_models()) - baseline == count <= 15  # 15: see the module docstring
+    full.close()
+    assert len(live_models()) == baseline and history._listeners == []
+    add(history)  # a closed panel no longer listens (and nothing fails)
+
+
+def test_columns_are_what_the_issue_asks_for() -> None:
+    assert COLUMNS == (
+        "When",
+        "Server",
+        "Call",
+        "Mode",
+        "Message",
+        "Fields asked (* required)",
+        "Outcome",
+        "Answered by",
+        "Took",
+    )
+
+
+# -- in a real JupyterLab ---------------------------------------------------------------------------------
+PWN = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+BROWSER_SETUP = f"""
+from mcp_widgets._history import History
+from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.widgets import ElicitationForm, HistoryPanel
+H = {PWN!r}
+history = History()
+history.begin_request(
+    server=H, declared_name=H, mode="form", message=H, source=("tool", H), fields=[(H, H, True)],
+    outcome=Outcome(Action.DECLINE, Reason.HANDLER, by=H, note=H),
+)
+history.begin_request(server="auth", mode="url", url_host=H, message="Log in")
+city = {{"city": {{"type": "string", "title": "City"}}}}
+form = ElicitationForm(
+    "Which city?", {{"type": "object", "properties": city, "required": ["city"]}}, server="shop"
+)
+history.begin(form, source=("tool", "where"))
+panel = HistoryPanel(history)
+"""
+
+
+@pytest.fixture(scope="module")
+def lab_page(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    """A JupyterLab (saving widget state) and a Chromium page, from the browser tests' harness."""
+    pytest.importorskip("playwright.sync_api")
+    pytest.importorskip("jupyterlab")
+    from browser.harness import CHROMIUM, CHROMIUM_ARGS, LabServer, _write_json
+
+    if not CHROMIUM.exists():
+        pytest.skip(f"no Chromium at {CHROMIUM}: run `bash scripts/browser-deps.sh`")
+    from playwright.sync_api import sync_playwright
+
+    server = LabServer(tmp_path_factory.mktemp("history-lab"))
+    plugin = (
+        server.base / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
+    )
+    _write_json(plugin, {"saveState": True})
+    server.start()
+    try:
+        with sync_playwright() as playwright:
+            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
+            try:
+                yield server, chromium
+            finally:
+                chromium.close()
+    finally:
+        server.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(240)
+def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_value(lab_page: Any) -> None:
+    from browser.harness import UI_MS, NotebookPage
+    from playwright.sync_api import expect
+
+    server, chromium = lab_page
+    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    path = server.write_notebook("history", [BROWSER_SETUP, "panel", "form"])
+    nb = NotebookPage(page, server, path).open()
+    for cell in range(3):
+        nb.run(cell)
+        nb.wait_done(cell, timeout=UI_MS * 4)
+    table = nb.output(1).locator("table.mcp-widgets-history")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    expect(table.locator("td.msg").get_by_text(PWN, exact=True)).to_be_visible()  # literal text
+    expect(table.get_by_text(f"URL: {PWN}", exact=True)).to_be_visible()
+    assert nb.output(1).locator("img, script").count() == 0
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    expect(table.locator("tbody tr").first).to_contain_text("pending…")
+
+    field = nb.output(2).locator("input[type=text]").first
+    field.click()
+    page.keyboard.type(CANARY)
+    nb.output(2).get_by_role("button", name="Accept").click()
+    expect(nb.output(2).get_by_text("Request from shop: accepted by the person", exact=True)).to_be_visible()
+    expect(table.locator("tbody tr").first).to_contain_text("accepted by the person")  # live
+    assert CANARY not in nb.output(1).inner_text()
+    page.screenshot(path=str(server.base / "history-panel.png"))
+
+    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
+    saved = (server.root / path).read_text()
+    state = json.loads(saved)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    tables = [
+        m["state"]["value"]
+        for m in state.values()
+        if m["model_name"] == "HTMLModel" and "mcp-widgets-history" in m["state"].get("value", "")
+    ]
+    assert len(tables) == 1  # the panel was saved, as one table...
+    assert "<img" not in tables[0] and "<script" not in tables[0]  # ...with server text escaped
+    assert CANARY not in saved
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert errors == []
+    page.close()
+    server.delete_sessions()
