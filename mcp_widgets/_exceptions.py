@@ -3,7 +3,8 @@
     MCPWidgetsError
     ├── SchemaError            a requested schema breaks a rule (JSON-RPC -32602)
     ├── FieldNotFound          fill() named a field the form does not have (also a KeyError)
-    └── FormStateError         misuse of a form's lifecycle (also a RuntimeError)
+    ├── FormStateError         misuse of a form's lifecycle (also a RuntimeError)
+    └── BlockingCallError      a blocking wait where it would freeze the kernel (also a RuntimeError)
 
 Messages never carry what a person typed: only field names, rules and actions.
 """
@@ -16,7 +17,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ._schema import Problem
 
-__all__ = ["FieldNotFound", "FormStateError", "MCPWidgetsError", "SchemaError"]
+__all__ = ["BlockingCallError", "FieldNotFound", "FormStateError", "MCPWidgetsError", "SchemaError"]
 
 INVALID_PARAMS = -32602
 
@@ -52,3 +53,7 @@ class FieldNotFound(MCPWidgetsError, KeyError):
 
 class FormStateError(MCPWidgetsError, RuntimeError):
     """A form was used in a way its lifecycle does not allow."""
+
+
+class BlockingCallError(MCPWidgetsError, RuntimeError):
+    """A blocking wait was started where it would freeze the kernel (a widget callback, a nested wait)."""

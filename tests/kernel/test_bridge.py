@@ -1,0 +1,413 @@
+"""mcp_widgets._bridge inside real kernels: clicks reach a waiting cell, interrupts land, queues hold.
+
+Each test starts a kernel of one ipykernel release, displays plain ipywidgets whose callbacks resolve a
+future, and acts as the browser: it clicks while the cell waits, interrupts, and queues more cells.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .conftest import KernelEnv
+from .harness import CellResult, KernelFrontend
+
+pytestmark = pytest.mark.kernel
+
+SETUP = """
+import asyncio, concurrent.futures, threading, time
+import ipywidgets as W
+from IPython.display import display
+from mcp_widgets import _bridge
+from mcp_widgets._exceptions import BlockingCallError
+
+def button_future(description="go"):
+    fut = concurrent.futures.Future()
+    button = W.Button(description=description)
+    def clicked(_):
+        if not fut.done():
+            fut.set_result(description)
+    button.on_click(clicked)
+    display(button)
+    return fut
+"""
+
+# How a cell waits for the future `fut`: blocking, top-level await, and blocking inside a cell that also
+# awaits (ipykernel installs a different SIGINT handler for such cells).
+WAITS = {
+    "sync": "_bridge.wait_sync(fut)",
+    "async": "await _bridge.wait_async(fut)",
+    "sync-in-async-cell": "await asyncio.sleep(0) or _bridge.wait_sync(fut)",
+}
+
+
+def setup(fe: KernelFrontend) -> None:
+    ok(fe.run(SETUP))
+
+
+def ok(cell: CellResult) -> CellResult:
+    assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-2000:])
+    return cell
+
+
+def start_waiting(fe: KernelFrontend, style: str, description: str = "go") -> str:
+    """Execute a cell that shows a button and waits for its click; return once the button is shown."""
+    msg_id = fe.execute(f"fut = button_future({description!r})\nvalue = {WAITS[style]}\nprint('got', value)")
+    fe.wait_widget(where=lambda w: w.state.get("description") == description)
+    return msg_id
+
+
+def button(fe: KernelFrontend, description: str) -> str:
+    return fe.wait_widget(where=lambda w: w.state.get("description") == description).comm_id
+
+
+def test_kernel_support_names_the_strategy(frontend: KernelFrontend, kernel_version: tuple[int, ...]) -> None:
+    setup(frontend)
+    cell = ok(frontend.run("print(_bridge.kernel_support(), _bridge.blocking_supported())"))
+    expected = "native" if kernel_version >= (7, 4) else "pump"
+    assert cell.stdout.split() == [expected, "True"]
+
+
+def idle_for(fe: KernelFrontend, msg_id: str) -> bool:
+    return any(
+        m["msg_type"] == "status"
+        and m["content"].get("execution_state") == "idle"
+        and m["parent_header"].get("msg_id") == msg_id
+        for m in fe.iopub_log
+    )
+
+
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_every_keystroke_reaches_the_widget_while_waiting(frontend: KernelFrontend, style: str) -> None:
+    """The widget frontend sends a control's next update only after "idle" for the previous one.
+
+    Without that status a person's first keystroke would be the only one to reach a waiting cell.
+    """
+    setup(frontend)
+    msg_id = frontend.execute(
+        "text = W.Text(description='name')\n"
+        "fut = concurrent.futures.Future()\n"
+        "text.observe(lambda ch: ch['new'] == 'Ada' and not fut.done() and fut.set_result(ch['new']),"
+        " names='value')\n"
+        "display(text)\n"
+        f"print('typed', {WAITS[style]})"
+    )
+    text = frontend.wait_widget("TextModel")
+    for typed in ("A", "Ad", "Ada"):
+        sent = frontend.comm_msg(text, {"method": "update", "state": {"value": typed}, "buffer_paths": []})
+        # As ipywidgets' frontend does (msg_throttle): nothing more for this model until "idle" for this one.
+        frontend.wait_until(lambda sent=sent: idle_for(frontend, sent), timeout=10, what=f"idle: {typed}")
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "typed Ada\n"
+    statuses = [
+        m["content"]["execution_state"]
+        for m in frontend.iopub_log
+        if m["msg_type"] == "status" and m["parent_header"].get("msg_id") == msg_id
+    ]
+    assert statuses[-1] == "idle"  # the cell still ends idle, after the re-asserted "busy"
+
+
+@pytest.mark.parametrize("style", list(WAITS))
+def test_click_resolves_a_waiting_cell(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    msg_id = start_waiting(frontend, style)
+    clicked = time.monotonic()
+    frontend.click(button(frontend, "go"))
+    cell = ok(frontend.wait_cell(msg_id, timeout=20))
+    assert cell.stdout == "got go\n"
+    assert cell.reply_time is not None
+    took = 1000 * (cell.reply_time - clicked)
+    print(f"[{style}] click to cell reply: {took:.1f} ms (incl. harness polling)")
+
+
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_text_update_reaches_the_widget_while_waiting(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    wait = WAITS[style]
+    msg_id = frontend.execute(
+        "text = W.Text(description='name')\n"
+        "fut = concurrent.futures.Future()\n"
+        "text.observe(lambda ch: fut.done() or fut.set_result(ch['new']), names='value')\n"
+        "display(text)\n"
+        f"print('typed', {wait})"
+    )
+    text = frontend.wait_widget("TextModel")
+    frontend.update(text, {"value": "hello"})
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "typed hello\n"
+
+
+def test_background_task_gets_clicks_while_the_kernel_stays_usable(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    ok(frontend.run("task = asyncio.ensure_future(_bridge.wait_async(button_future('bg')))"))
+    comm_id = button(frontend, "bg")
+    # The kernel is idle while the task waits: other cells run at once.
+    assert ok(frontend.run("print('usable', task.done())", timeout=10)).stdout == "usable False\n"
+    frontend.click(comm_id)
+    cell = ok(frontend.run("print(await asyncio.wait_for(task, 10))", timeout=20))
+    assert cell.stdout == "bg\n"
+
+
+@pytest.mark.parametrize("style", list(WAITS))
+def test_interrupt_lands_and_the_kernel_stays_usable(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    msg_id = frontend.execute(
+        "fut = button_future('first')\n"
+        "try:\n"
+        f"    {WAITS[style]}\n"
+        "except BaseException as exc:\n"
+        "    print('landed', time.time(), type(exc).__name__)\n"
+        "    raise"
+    )
+    button(frontend, "first")
+    frontend.settle(0.3)  # let the cell settle into its wait
+    sent = time.time()
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    # ipykernel turns an interrupt in an awaiting cell into a cancellation of the cell.
+    expected = "CancelledError" if style == "async" else "KeyboardInterrupt"
+    assert (cell.status, cell.ename) == ("error", expected)
+    _, landed, name = cell.stdout.split()
+    assert name == expected
+    print(f"[{style}] interrupt landed after {1000 * (float(landed) - sent):.0f} ms")
+
+    assert ok(frontend.run("print(1 + 1)")).stdout == "2\n"
+    # Waiting works again afterwards, in every style.
+    for again in WAITS:
+        msg_id = start_waiting(frontend, again, f"again-{again}")
+        frontend.click(button(frontend, f"again-{again}"))
+        assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == f"got again-{again}\n"
+
+
+def test_interrupting_an_idle_kernel_leaves_a_background_wait_alone(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    ok(frontend.run("task = asyncio.ensure_future(_bridge.wait_async(button_future('bg')))"))
+    comm_id = button(frontend, "bg")
+    frontend.interrupt()  # nothing is running: the kernel ignores it, and the task keeps waiting
+    frontend.settle(0.5)
+    assert ok(frontend.run("print(task.done())")).stdout == "False\n"
+    frontend.click(comm_id)
+    assert ok(frontend.run("print(await asyncio.wait_for(task, 10))", timeout=20)).stdout == "bg\n"
+
+
+@pytest.mark.parametrize("style", list(WAITS))
+def test_queued_requests_run_after_the_wait_in_order(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    ok(frontend.run("order = []"))
+    waiting = frontend.execute(f"fut = button_future('q')\nvalue = {WAITS[style]}\norder.append('A')")
+    comm_id = button(frontend, "q")
+    queued = [frontend.execute(f"order.append({name!r})") for name in "BCD"]
+    completion = frontend.complete("ord")
+    frontend.settle(0.5)
+    # Nothing queued ran inside the wait.
+    assert [frontend.cells[m].status for m in queued] == [None, None, None]
+    assert completion not in frontend.replies
+
+    frontend.click(comm_id)
+    cells = [ok(frontend.wait_cell(m, timeout=20)) for m in [waiting, *queued]]
+    assert frontend.wait_reply(completion)["status"] == "ok"
+    assert "order" in frontend.replies[completion]["matches"]
+    assert ok(frontend.run("print(order)")).stdout == "['A', 'B', 'C', 'D']\n"
+    reply_times = [c.reply_time for c in cells]
+    assert reply_times == sorted(reply_times)  # type: ignore[type-var]
+
+
+@pytest.mark.parametrize("stop_on_error", [True, False])
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_cells_queued_behind_an_interrupted_wait(
+    frontend: KernelFrontend, style: str, stop_on_error: bool
+) -> None:
+    setup(frontend)
+    ok(frontend.run("order = []"))
+    waiting = frontend.execute(
+        f"fut = button_future('i')\n{WAITS[style]}\norder.append('A')", stop_on_error=stop_on_error
+    )
+    button(frontend, "i")
+    queued = [frontend.execute(f"order.append({n!r})") for n in "BC"]
+    frontend.settle(0.3)
+    frontend.interrupt()
+    assert frontend.wait_cell(waiting, timeout=30).status == "error"
+    statuses = [frontend.wait_cell(m, timeout=20).status for m in queued]
+    order = ok(frontend.run("print(order)")).stdout
+    if stop_on_error:  # like "Run all": the kernel aborts what was queued behind a failed cell
+        assert (statuses, order) == (["aborted", "aborted"], "[]\n")
+    else:
+        assert (statuses, order) == (["ok", "ok"], "['B', 'C']\n")
+
+
+@pytest.mark.parametrize("style", ["sync", "async", "sync-in-async-cell"])
+def test_posted_callbacks_run_on_the_main_thread_in_order(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    cell = frontend.run(
+        "fut = concurrent.futures.Future()\n"
+        "seen = []\n"
+        "main = threading.main_thread()\n"
+        "def poster():\n"
+        "    time.sleep(0.2)\n"
+        "    for i in range(3):\n"
+        "        _bridge.post(lambda i=i: seen.append((i, threading.current_thread() is main)))\n"
+        "    _bridge.post(lambda: fut.set_result(list(seen)))\n"
+        "threading.Thread(target=poster).start()\n"
+        f"print({WAITS[style]})",
+        timeout=20,
+    )
+    assert ok(cell).stdout == "[(0, True), (1, True), (2, True)]\n"
+
+
+def test_posted_callbacks_run_while_the_kernel_is_idle(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    ok(
+        frontend.run(
+            "idle = []\n"
+            "threading.Timer(0.2, lambda: _bridge.post(\n"
+            "    lambda: idle.append(threading.current_thread() is threading.main_thread()))).start()"
+        )
+    )
+    cell = frontend.run(
+        "for _ in range(100):\n    if idle: break\n    await asyncio.sleep(0.05)\nprint(idle)", timeout=20
+    )
+    assert ok(cell).stdout == "[True]\n"
+
+
+def test_blocking_wait_inside_a_button_callback_raises(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    ok(
+        frontend.run(
+            "seen = []\n"
+            "def on_click(_):\n"
+            "    seen.append(_bridge.in_comm_handler())\n"
+            "    try:\n"
+            "        _bridge.wait_sync(concurrent.futures.Future(), timeout=5)\n"
+            "    except BlockingCallError as exc:\n"
+            "        seen.append(type(exc).__name__)\n"
+            "b = W.Button(description='cb')\n"
+            "b.on_click(on_click)\n"
+            "display(b)"
+        )
+    )
+    frontend.click(button(frontend, "cb"))  # an idle kernel handles the click by itself
+    cell = ok(frontend.run("print(seen, _bridge.in_comm_handler())"))
+    assert cell.stdout == "[True, 'BlockingCallError'] False\n"
+
+
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_blocking_wait_inside_a_callback_during_a_wait_raises(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    msg_id = frontend.execute(
+        "fut = concurrent.futures.Future()\n"
+        "def on_click(_):\n"
+        "    try:\n"
+        "        _bridge.wait_sync(concurrent.futures.Future(), timeout=5)\n"
+        "    except BlockingCallError as exc:\n"
+        "        fut.set_result(type(exc).__name__)\n"
+        "b = W.Button(description='nested')\n"
+        "b.on_click(on_click)\n"
+        "display(b)\n"
+        f"print({WAITS[style]})"
+    )
+    frontend.click(button(frontend, "nested"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "BlockingCallError\n"
+
+
+def test_nested_blocking_wait_from_a_posted_callback_raises(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    cell = frontend.run(
+        "fut = concurrent.futures.Future()\n"
+        "def nested():\n"
+        "    try:\n"
+        "        _bridge.wait_sync(concurrent.futures.Future(), timeout=5)\n"
+        "    except BlockingCallError as exc:\n"
+        "        fut.set_result(type(exc).__name__)\n"
+        "threading.Timer(0.1, lambda: _bridge.post(nested)).start()\n"
+        "print(_bridge.wait_sync(fut))",
+        timeout=20,
+    )
+    assert ok(cell).stdout == "BlockingCallError\n"
+
+
+def test_timeout_leaves_the_kernel_usable(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    cell = frontend.run(
+        "try:\n    _bridge.wait_sync(button_future('t'), timeout=0.3)\n"
+        "except TimeoutError:\n    print('timed out')"
+    )
+    assert ok(cell).stdout == "timed out\n"
+    msg_id = start_waiting(frontend, "sync", "after-timeout")
+    frontend.click(button(frontend, "after-timeout"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "got after-timeout\n"
+
+
+def test_several_concurrent_async_waits(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    msg_id = frontend.execute(
+        "one, two = button_future('one'), button_future('two')\n"
+        "print(await asyncio.gather(_bridge.wait_async(one), _bridge.wait_async(two)))"
+    )
+    frontend.click(button(frontend, "two"))
+    frontend.click(button(frontend, "one"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "['one', 'two']\n"
+    # Both waits ended: the kernel is back to normal for queued work and later waits.
+    msg_id = start_waiting(frontend, "async", "three")
+    frontend.click(button(frontend, "three"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "got three\n"
+
+
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_view_count_reports_a_rendering_frontend(frontend: KernelFrontend, style: str) -> None:
+    setup(frontend)
+    wait = WAITS[style].replace("fut", "_bridge.viewed_future(b)")
+    msg_id = frontend.execute(
+        "b = W.Button(description='looked-at')\n"
+        "_bridge.track_views(b)\n"
+        "before = _bridge.is_viewed(b)\n"
+        "display(b)\n"
+        f"{wait}\n"
+        "print(before, _bridge.is_viewed(b))"
+    )
+    # track_views sends `_view_count: 0` right after the model opened: a frontend is asked to count.
+    model = frontend.wait_widget(
+        where=lambda w: w.state.get("description") == "looked-at" and w.state.get("_view_count") == 0
+    )
+    frontend.update(model, {"_view_count": 1})  # what a widget manager sends after rendering a view
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "False True\n"
+
+
+@pytest.mark.parametrize("style", ["sync", "async"])
+def test_cpu_while_waiting(frontend: KernelFrontend, kernel_env: KernelEnv, style: str) -> None:
+    """Printed only (run with -s): process CPU over a 3 s wait, all kernel threads included."""
+    setup(frontend)
+    cell = frontend.run(
+        "fut = concurrent.futures.Future()\n"
+        "threading.Timer(3.0, lambda: fut.set_result(None)).start()\n"
+        "cpu, wall = time.process_time(), time.monotonic()\n"
+        f"{WAITS[style]}\n"
+        "print(time.process_time() - cpu, time.monotonic() - wall)",
+        timeout=30,
+    )
+    cpu, wall = (float(x) for x in ok(cell).stdout.split())
+    share = 100 * cpu / wall
+    print(f"[ipykernel-{kernel_env.label} {style}] CPU {cpu:.3f} s over {wall:.2f} s = {share:.2f}%")
+
+
+def test_plain_blocking_wait_gets_no_clicks(frontend: KernelFrontend) -> None:
+    """Why wait_sync pumps on every release: a blocking wait that doesn't never sees the click."""
+    setup(frontend)
+    msg_id = frontend.execute(
+        "fut = button_future('plain')\nconcurrent.futures.wait([fut], timeout=2)\nprint(fut.done())"
+    )
+    frontend.click(button(frontend, "plain"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "False\n"
+    # The click was not lost: the kernel handles it once the cell is over.
+    assert ok(frontend.run("print(fut.result(timeout=5))")).stdout == "plain\n"
+
+
+def test_blocking_wait_while_a_background_wait_is_pending(frontend: KernelFrontend) -> None:
+    setup(frontend)
+    ok(frontend.run("task = asyncio.ensure_future(_bridge.wait_async(button_future('later')))"))
+    later = button(frontend, "later")
+    msg_id = start_waiting(frontend, "sync", "now")
+    queued = frontend.execute("print('queued')")
+    frontend.click(later)  # reaches its widget even while the main thread is blocked on another wait
+    frontend.click(button(frontend, "now"))
+    assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "got now\n"
+    assert ok(frontend.wait_cell(queued, timeout=20)).stdout == "queued\n"
+    assert ok(frontend.run("print(await asyncio.wait_for(task, 10))", timeout=20)).stdout == "later\n"
