@@ -13,6 +13,7 @@ from typing import Any
 import ipywidgets as w
 import mcp_types
 
+from .. import _bridge
 from .._exceptions import FieldNotFound, FormStateError
 from .._outcome import Action, Outcome, Reason, to_wire
 from .._schema import FormSpec, validate_schema
@@ -94,6 +95,7 @@ class ElicitationForm(w.VBox):
         self.declared_name = declared_name
         self.message = message
 
+        _bridge.attach()  # so that every keystroke reaches us even while a cell awaits this form
         kit = self._kit = Kit()
         try:
             self._build(message, spec, server=server, declared_name=declared_name)

@@ -36,11 +36,6 @@ print(result.model_dump_json())
 # reaches the kernel: type "Ada" and the kernel sees "A", while the person sees "Ada". A cell that has
 # returned is not affected. Tests that change a control twice are marked with this; the others change
 # each control once. Remove the marker once the waits publish that status.
-ONE_UPDATE_PER_CONTROL = pytest.mark.xfail(
-    strict=True,
-    reason="bug: while a cell waits for a form, only the first update of each control reaches the kernel",
-)
-
 HOSTILE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -183,7 +178,6 @@ def test_hostile_text_is_literal_and_a_person_fills_every_control_and_accepts(
 
     accept = out.get_by_role("button", name="Accept")
     expect(accept).to_be_disabled()  # required fields are empty
-    # One change per control (see ONE_UPDATE_PER_CONTROL); errors coming and going are tested apart.
     out.get_by_label("Name").fill("Ada")
     out.get_by_label("Email").fill("ada@example.com")
     out.get_by_label("Age").fill("42")
@@ -226,8 +220,8 @@ WAITS = {
 @pytest.mark.parametrize(
     "wait",
     [
-        pytest.param("await", marks=ONE_UPDATE_PER_CONTROL),
-        pytest.param("blocking", marks=ONE_UPDATE_PER_CONTROL),
+        "await",
+        "blocking",
         "returned",
     ],
 )
@@ -321,7 +315,7 @@ def test_keyboard_alone_focus_tab_and_enter(open_notebook: OpenNotebook) -> None
     expect(out.get_by_label("First")).to_be_focused()
     keyboard.press("Tab")
     expect(out.get_by_label("Middle")).to_be_focused()
-    keyboard.type("7")  # one keystroke per field: see ONE_UPDATE_PER_CONTROL
+    keyboard.type("7")
     keyboard.press("Tab")
     expect(out.get_by_label("Last")).to_be_focused()
     keyboard.type("L")
