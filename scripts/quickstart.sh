@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The README's first command: installs mcp-widgets with JupyterLab and opens the quickstart notebook,
+# which talks to the embedded demo server (python -m mcp_widgets.demo). Extra arguments go to jupyter lab,
+# e.g. `bash scripts/quickstart.sh --no-browser --ip 0.0.0.0` on a remote machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+[ -x .venv/bin/python ] || "$PY" -m venv .venv
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[lab]" 2>&1 | grep -v "is ignored" || true
+args=()
+if [ "$(id -u)" = 0 ]; then args+=(--allow-root); fi
+exec .venv/bin/jupyter lab "${args[@]}" "$@" notebooks/quickstart.ipynb

@@ -1,0 +1,25 @@
+"""Suite-wide settings.
+
+`scripts/test.sh` (the README's test command, and so CI) installs every outside part the tests need:
+Chromium, the older ipykernel venvs, Node and the conformance suite. There it sets MCP_WIDGETS_STRICT=1,
+and a test that skips for a missing part fails instead, so that a broken install step cannot pass as green.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Generator
+
+import pytest
+
+STRICT = os.environ.get("MCP_WIDGETS_STRICT") == "1"
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
+    outcome = yield
+    report = outcome.get_result()
+    if STRICT and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
+        report.longrepr = f"skipped under MCP_WIDGETS_STRICT=1 (an install step is missing?): {reason}"
