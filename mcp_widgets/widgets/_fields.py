@@ -10,14 +10,15 @@ value or None, and a tuple of values for multi-select.
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as w
 
 from .._schema import MISSING, FieldSpec
 
-__all__ = ["Field", "Kit", "make_field"]
+__all__ = ["Field", "Kit", "make_field", "title_width"]
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -26,34 +27,55 @@ LAST_CLASS = "mcp-widgets-last"
 WRAP_CLASS = "mcp-widgets-wrap"
 FORM_CLASS = "mcp-widgets-form"
 
+TITLE_EM: tuple[float, float] = (4.0, 15.0)
+"""The title column of a form is between these widths (em): a longer title wraps inside it."""
+TITLE_GAP = "8px"
+"""Between the title column and the controls (the form's CSS sets it as the titles' `margin-right`)."""
+
 
 class Kit:
     """Creates every widget model of one form, shares Layout and Style models, and closes them all.
 
     Every model is a message to the browser, so widgets of one form share one Layout per purpose and one Style
     per style class instead of getting their own.
+
+    Args:
+        description_width: The width of every control's title (a CSS length, see `title_width`), so the
+            controls of a form line up; "initial" (the default) lets each title take its natural width.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, description_width: str = "initial") -> None:
         self.models: list[w.Widget] = []
+        self.description_width = description_width
         self._layouts: dict[str, w.Layout] = {}
         self._styles: dict[tuple[type, str], w.Widget] = {}
 
     def layout(self, purpose: str = "default") -> w.Layout:
-        """The shared Layout for "default" or "hidden" (display none: takes no space)."""
+        """The shared Layout for "default", "hidden" (display none: takes no space) or "note".
+
+        A "note" (the line under a control) starts where the controls start, under the title column.
+        """
         if purpose not in self._layouts:
-            traits = {"display": "none"} if purpose == "hidden" else {}
+            traits: dict[str, Any] = {}
+            if purpose == "hidden":
+                traits["display"] = "none"
+            elif purpose == "note" and self.description_width != "initial":
+                # The stock widget margin on three sides; on the left, the title column and its gap.
+                traits["margin"] = (
+                    "var(--jp-widgets-margin) var(--jp-widgets-margin) var(--jp-widgets-margin) "
+                    f"calc(var(--jp-widgets-margin) + {self.description_width} + {TITLE_GAP})"
+                )
             self._layouts[purpose] = self.track(w.Layout(**traits))
         return self._layouts[purpose]
 
     def style(self, widget_cls: type[w.Widget], variant: str = "") -> w.Widget:
-        """The shared Style of a widget class (descriptions at their natural width, so titles are not cut)."""
+        """The shared Style of a widget class (every title as wide as `description_width`)."""
         style_cls = widget_cls.class_traits()["style"].klass
         key = (style_cls, variant)
         if key not in self._styles:
             traits: dict[str, Any] = {}
             if "description_width" in style_cls.class_traits():
-                traits["description_width"] = "initial"
+                traits["description_width"] = self.description_width
             if variant == "bold":
                 traits["font_weight"] = "bold"
             self._styles[key] = self.track(style_cls(**traits))
@@ -91,8 +113,13 @@ class Field:
         self.spec = spec
         self.touched = False
         """Whether the value changed since the form was built (errors show once touched or non-empty)."""
-        title = spec.title + (" *" if spec.required else "")
-        self.control: w.Widget = kit.make(self.control_cls, description=title, **self._traits())
+        # An explicit tooltip: unset, some stock views (radio buttons, date pickers) show the word "null".
+        self.control: w.Widget = kit.make(
+            self.control_cls,
+            description=display_title(spec),
+            tooltip=spec.description or spec.title,
+            **self._traits(),
+        )
         self.note: w.Label = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS,))
         self._kit = kit
 
@@ -131,7 +158,7 @@ class Field:
         if visible_error:
             text = f"{text} — ⚠ Error: {visible_error}" if text else f"⚠ Error: {visible_error}"
         self.note.value = text
-        self.note.layout = self._kit.layout("default" if text else "hidden")
+        self.note.layout = self._kit.layout("note" if text else "hidden")
 
 
 class TextField(Field):
@@ -179,14 +206,14 @@ class NumberField(Field):
 
 
 class BooleanField(Field):
-    """boolean: a Checkbox."""
+    """boolean: a Checkbox, indented by the title column (its title is beside the box) so it lines up."""
 
     control_cls = w.Checkbox
 
     def _traits(self) -> dict[str, Any]:
         return {
             "value": bool(self.spec.default) if self.spec.default is not MISSING else False,
-            "indent": False,
+            "indent": True,
         }
 
     def state_for(self, value: Any) -> dict[str, Any]:
@@ -327,6 +354,32 @@ _BY_KIND: dict[str, type[Field]] = {
 def make_field(spec: FieldSpec, kit: Kit) -> Field:
     """The field adapter for a FieldSpec (unknown kinds are shown as text)."""
     return _BY_KIND.get(spec.kind, TextField)(spec, kit)
+
+
+def display_title(spec: FieldSpec) -> str:
+    """The title a control shows: the field's title, and " *" when it is required."""
+    return spec.title + (" *" if spec.required else "")
+
+
+def title_width(specs: Sequence[FieldSpec]) -> str:
+    """One title-column width for a whole form (CSS em), so every control starts at the same place.
+
+    Estimated from the longest title a control shows in that column (checkboxes show theirs beside the box):
+    about 0.6 em a character, 1 em for wide (East Asian) ones; clamped to `TITLE_EM`, a longer title wraps.
+    """
+    longest = 0.0
+    for spec in specs:
+        if spec.kind == "boolean":
+            continue
+        text = display_title(spec)
+        longest = max(longest, sum(1.0 if _is_wide(c) else 0.6 for c in text))
+    low, high = TITLE_EM
+    em = min(max(longest + 0.5, low), high)  # + 0.5: room for rounding, and never a tight fit
+    return f"{em:.1f}em"
+
+
+def _is_wide(char: str) -> bool:
+    return unicodedata.east_asian_width(char) in ("W", "F")
 
 
 # -- helpers -------------------------------------------------------------------------------------------------

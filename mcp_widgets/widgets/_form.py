@@ -18,7 +18,7 @@ from .._exceptions import FieldNotFound, FormStateError
 from .._outcome import Action, Outcome, Reason, to_wire
 from .._schema import FormSpec, validate_schema
 from .._validation import validate_content, validate_field
-from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, WRAP_CLASS, Field, Kit, make_field
+from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, WRAP_CLASS, Field, Kit, make_field, title_width
 from ._keys import KeyCatcher
 
 __all__ = ["ElicitationForm", "FormState"]
@@ -96,7 +96,8 @@ class ElicitationForm(w.VBox):
         self.message = message
 
         _bridge.attach()  # so that every keystroke reaches us even while a cell awaits this form
-        kit = self._kit = Kit()
+        # One title width for every control, so the controls of a form line up.
+        kit = self._kit = Kit(description_width=title_width(spec.fields))
         try:
             self._build(message, spec, server=server, declared_name=declared_name)
         except BaseException:

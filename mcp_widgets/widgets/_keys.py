@@ -1,24 +1,48 @@
 """Keyboard for a form: an invisible anywidget listening on the form's element (stock widgets can't see keys).
 
 In the browser it
-- focuses the first field's input once the form is on screen (Tab then follows the schema order, which is the
-  order of the form's children),
+- focuses the first field's input once the form is on screen, unless the person is editing something else
+  (the focus rule is in the ESM); Tab then follows the schema order (the order of the form's children),
 - sends ``{"key": "Escape"}`` when Escape is pressed anywhere in the form, and
 - sends ``{"key": "Enter", "in_last_field": true}`` when Enter is pressed in the last field's input.
 
 Python decides what a key does (the form presses its own buttons), so a disabled Accept stays disabled.
-The same ESM also carries the little CSS that lets the form's plain-text Labels wrap instead of being cut off.
+The same ESM also carries the form's little CSS: Labels wrap instead of being cut off, titles wrap inside the
+form's title column, and a radio option whose title wraps grows instead of overlapping the next one.
 """
 
 from __future__ import annotations
 
 import anywidget
 
-from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, WRAP_CLASS
+from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
 
 __all__ = ["KeyCatcher"]
 
 _ESM = f"""
+// Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
+// - nothing has focus (document.body), or
+// - what has focus is not something one types into (a notebook or cell in command mode, a button), or
+// - it is the editor of the form's own cell (the person just ran that cell with Ctrl+Enter), or
+// - it is the still empty editor of the cell right below (Shift+Enter on the last cell makes one).
+// So a form that appears from a background call while the person edits another cell, fills in another form
+// (even one in the same output) or types in any other input, leaves their focus where it is; they reach
+// the form with the mouse or Tab.
+const EDITABLE = ["INPUT", "TEXTAREA", "SELECT", "IFRAME"];
+function mayTakeFocus(box) {{
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) {{
+    active = active.shadowRoot.activeElement;
+  }}
+  if (!active || active === document.body || active === document.documentElement) return true;
+  if (!active.isContentEditable && !EDITABLE.includes(active.tagName)) return true;
+  const cell = box.closest(".jp-Cell");
+  if (!cell || active.closest(".jp-OutputArea")) return false;
+  if (cell.contains(active)) return true;
+  const below = cell.nextElementSibling;
+  return Boolean(below && below.contains(active) && active.isContentEditable && !active.textContent.trim());
+}}
+
 // The view is hidden; its parent element is the form's box. Listen there in the capture phase: stock text
 // inputs stop keydown from bubbling (so the notebook's shortcuts leave them alone).
 function render({{ model, el }}) {{
@@ -44,8 +68,9 @@ function render({{ model, el }}) {{
       box.addEventListener("keydown", onKey, true);
     }}
     const first = box && box.querySelector(".{FIRST_CLASS} input, .{FIRST_CLASS} select");
-    if (first) first.focus({{ preventScroll: true }});
-    else if (frames++ < 120) requestAnimationFrame(attach);
+    if (first) {{
+      if (mayTakeFocus(box)) first.focus({{ preventScroll: true }});
+    }} else if (frames++ < 120) requestAnimationFrame(attach);
   }};
   requestAnimationFrame(attach);
   return () => {{
@@ -56,8 +81,11 @@ function render({{ model, el }}) {{
   }};
 }}
 export default {{ render }};
+export {{ mayTakeFocus }};  // for the tests
 """
 
+# Selectors name both the current (jupyter-widget-*) and the deprecated (widget-*) stock classes.
+_F = f".{FORM_CLASS}"
 _CSS = f"""
 /* Plain-text Labels of a form wrap instead of being cut off with an ellipsis. */
 .{WRAP_CLASS}.jupyter-widget-label, .{WRAP_CLASS}.widget-label {{
@@ -67,17 +95,111 @@ _CSS = f"""
   height: auto;
   line-height: 1.4;
 }}
-/* Fields use the width of the form (up to 48em); a long title wraps instead of squeezing the input. */
-.{FORM_CLASS} > .jupyter-widget-inline-hbox, .{FORM_CLASS} > .widget-inline-hbox {{
+/* Fields use the width of the form (up to 48em). The stock radio buttons are not an inline hbox: make them
+   one, so their title sits in the title column like every other control's. */
+{_F} > .jupyter-widget-inline-hbox, {_F} > .widget-inline-hbox, {_F} > .widget-radio {{
   width: auto;
   max-width: 48em;
 }}
-.{FORM_CLASS} > .jupyter-widget-inline-hbox > .jupyter-widget-label,
-.{FORM_CLASS} > .widget-inline-hbox > .widget-label {{
-  max-width: 40%;
+/* A row grows with a title that wraps (date pickers, dropdowns and checkboxes have a fixed stock height). */
+{_F} > .widget-inline-hbox:not(.widget-label),
+{_F} > .jupyter-widget-inline-hbox:not(.jupyter-widget-label) {{
+  height: auto;
+}}
+{_F} .widget-dropdown > select, {_F} .jupyter-widget-dropdown > select {{
+  height: var(--jp-widgets-inline-height);
+}}
+{_F} > .widget-radio {{
+  display: flex;
+  flex-direction: row;
+  align-items: flex-start;  /* a radio box has no useful baseline: line the title up with the first option */
+  height: auto;
+  margin: var(--jp-widgets-margin);
+}}
+{_F} > .widget-radio > .widget-label {{
+  text-align: right;
+  padding: 2px 0;  /* as an option's */
+}}
+/* Titles: the width of the form's title column (a shared description_width), wrapping inside it, never cut.
+   "pretty" wrapping keeps the required marker "*" from ending up alone on a line. */
+{_F} > .jupyter-widget-inline-hbox > .jupyter-widget-label,
+{_F} > .widget-inline-hbox > .widget-label,
+{_F} > .widget-radio > .widget-label {{
+  display: block;
+  flex-shrink: 0;
+  white-space: normal;
+  overflow-wrap: anywhere;
+  text-wrap: pretty;
+  overflow: visible;
+  height: auto;
+  line-height: 1.4;
+  margin-right: {TITLE_GAP};
+}}
+/* A checkbox's title is beside the box: let it wrap too. */
+{_F} .widget-checkbox .widget-label-basic, {_F} .jupyter-widget-checkbox .jupyter-widget-label-basic {{
   white-space: normal;
   overflow-wrap: anywhere;
   height: auto;
+  line-height: 1.4;
+}}
+/* Radio options: a title that wraps makes its option taller (the stock height is fixed, so a long title ran
+   over the options below it); the button stays on the first line, the text wraps beside it. */
+{_F} .widget-radio-box, {_F} .jupyter-widget-radio-box {{
+  flex: 1 1 auto;
+  min-width: 0;
+  margin-bottom: 0 !important;  /* the stock view pads to a multiple of a line height it assumes */
+}}
+{_F} .widget-radio-box label, {_F} .jupyter-widget-radio-box label {{
+  display: flex;
+  align-items: flex-start;
+  height: auto;
+  min-height: var(--jp-widgets-radio-item-height);
+  line-height: 1.4;
+  padding: 2px 0;
+  box-sizing: border-box;
+  white-space: normal;
+  overflow-wrap: anywhere;
+}}
+{_F} .widget-radio-box input, {_F} .jupyter-widget-radio-box input {{
+  order: -1;
+  float: none;
+  flex: none;
+  height: 1.4em;
+  margin: 0 8px 0 1px;
+}}
+/* In a narrow output (a side panel) the title column would squeeze the controls: put titles above them. The
+   title width and the notes' indent are inline styles set from Python, hence !important. */
+{_F} {{
+  container-type: inline-size;
+}}
+@container (max-width: 32em) {{
+  {_F} > .jupyter-widget-inline-hbox, {_F} > .widget-inline-hbox, {_F} > .widget-radio {{
+    flex-direction: column;
+    align-items: stretch;
+  }}
+  {_F} > .jupyter-widget-inline-hbox > .jupyter-widget-label,
+  {_F} > .widget-inline-hbox > .widget-label,
+  {_F} > .widget-radio > .widget-label {{
+    width: auto !important;
+    text-align: left;
+    margin-right: 0;
+  }}
+  {_F} > .widget-checkbox {{
+    flex-direction: row;
+  }}
+  {_F} > .widget-checkbox > .widget-label {{
+    display: none !important;  /* the empty indent */
+  }}
+  {_F} > .{WRAP_CLASS} {{
+    margin-left: var(--jp-widgets-margin) !important;
+  }}
+}}
+/* The date-time picker fills its row like the other inputs. */
+{_F} .widget-datetimepicker input, {_F} .jupyter-widget-datetimepicker input {{
+  flex: 1 1 auto;
+  min-width: 0;
+  height: var(--jp-widgets-inline-height);
+  box-sizing: border-box;
 }}
 """
 

@@ -339,8 +339,8 @@ def test_keyboard_alone_focus_tab_and_enter(open_notebook: OpenNotebook) -> None
     assert_left_one_line(nb, 1, "accepted by the person")
 
 
-@pytest.mark.xfail(strict=True, reason="bug: a radio option whose title wraps overlaps the options below it")
 def test_long_option_titles_do_not_overlap(open_notebook: OpenNotebook) -> None:
+    """A radio option whose title wraps grows: it covers no other option, and every option can be clicked."""
     from playwright.sync_api import expect
 
     nb = open_forms(open_notebook, form_cell(HOSTILE_SCHEMA))
@@ -351,4 +351,9 @@ def test_long_option_titles_do_not_overlap(open_notebook: OpenNotebook) -> None:
     for upper, lower in itertools.pairwise(boxes):
         assert upper is not None and lower is not None
         assert upper["y"] + upper["height"] <= lower["y"] + 0.5, "radio labels overlap"
-    out.get_by_label("Red").check(timeout=3_000)  # clickable: nothing lies over it
+    red = out.locator(".widget-radio-box label", has_text="Red ")
+    red_box, green_box = red.bounding_box(), boxes[2]
+    assert red_box is not None and green_box is not None
+    assert red_box["height"] > green_box["height"] * 1.5, "the long title should wrap in this test"
+    red.locator("input").check(timeout=3_000)  # clickable: nothing lies over it
+    out.get_by_label("Blue").check(timeout=3_000)

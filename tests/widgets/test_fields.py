@@ -9,7 +9,9 @@ import ipywidgets as w
 import mcp_types
 import pytest
 
+from mcp_widgets._schema import parse_schema
 from mcp_widgets.widgets import ElicitationForm
+from mcp_widgets.widgets._fields import TITLE_EM, title_width
 
 from .conftest import ALL_KINDS, schema
 
@@ -65,6 +67,49 @@ def test_title_is_the_description_with_a_required_marker_in_text() -> None:
     assert control(form, "site").description == "site"  # no title: the property name
     assert "required" not in note(form, "site")
     assert all(not control(form, n).description_allow_html for n in form.field_names)
+
+
+def test_every_control_has_an_explicit_tooltip_its_description_or_title() -> None:
+    # Unset, the tooltip reaches the browser as null and radio buttons / date pickers show "null" on hover.
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    assert control(form, "name").tooltip == "Your name"
+    assert control(form, "email").tooltip == "Email"
+    assert control(form, "born").tooltip == "born"  # no title: the property name
+    for name in form.field_names:
+        assert isinstance(control(form, name).tooltip, str) and control(form, name).tooltip, name
+
+
+def test_every_title_has_the_same_width_so_controls_line_up() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    widths = {control(form, n).style.description_width for n in form.field_names}
+    assert widths == {title_width(form.spec.fields)}
+    assert control(form, "agree").indent  # the box sits in the controls' column, its title beside it
+
+
+def test_notes_start_under_the_controls_not_under_the_titles() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    width = title_width(form.spec.fields)
+    note_layout = form._fields["name"].note.layout
+    assert width in note_layout.margin
+    assert form._fields["site"].note.layout.display == "none"  # nothing to say: takes no space
+    form.fill(site="not a url")
+    assert form._fields["site"].note.layout is note_layout  # one shared Layout for every shown note
+
+
+def widths_for(*titles: str, kind: str = "string") -> float:
+    props = {f"f{i}": {"type": kind, "title": t} for i, t in enumerate(titles)}
+    return float(title_width(parse_schema(schema(props)).fields).removesuffix("em"))
+
+
+def test_title_width_follows_the_longest_title_within_bounds() -> None:
+    low, high = TITLE_EM
+    assert widths_for("A") == low
+    assert widths_for("A" * 200) == high  # longer titles wrap inside the column
+    assert low < widths_for("Short", "A somewhat longer title") < high
+    assert widths_for("Short", "A somewhat longer title") > widths_for("Short", "Longer")
+    assert widths_for("日本語の題名です") > widths_for("abcdefgh")  # wide characters count double
+    # A checkbox shows its title beside the box, not in the column.
+    assert widths_for("Subscribe to the weekly newsletter", kind="boolean") == low
 
 
 @pytest.mark.parametrize(

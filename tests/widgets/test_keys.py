@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
 import ipywidgets as w
 import mcp_types
+import pytest
 
 from mcp_widgets._outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState
-from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, WRAP_CLASS
+from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
 from mcp_widgets.widgets._keys import KeyCatcher
 
 from .conftest import schema
@@ -99,3 +105,95 @@ def test_keys_after_resolution_do_nothing() -> None:
     assert form.state is FormState.DECLINED
     assert form.children != (keys,)
     assert isinstance(form.children[0], w.Label)
+
+
+# -- the focus rule, run in Node against a minimal DOM -------------------------------------------------------
+FAKE_DOM = """
+class El {
+  constructor(tag, cls = [], parent = null, opts = {}) {
+    this.tagName = tag; this.cls = cls; this.parent = parent; this.children = [];
+    this.isContentEditable = Boolean(opts.editable); this.textContent = opts.text || "";
+    if (parent) parent.children.push(this);
+  }
+  matches(sel) { return sel.split(",").some((s) => this.cls.includes(s.trim().slice(1))); }
+  closest(sel) { for (let e = this; e; e = e.parent) if (e.matches(sel)) return e; return null; }
+  contains(other) { for (let e = other; e; e = e.parent) if (e === this) return true; return false; }
+  get nextElementSibling() {
+    const sibs = this.parent ? this.parent.children : []; return sibs[sibs.indexOf(this) + 1] || null;
+  }
+}
+const body = new El("BODY");
+const nb = new El("DIV", ["jp-Notebook"], body);
+const cell = (i) => {
+  const c = new El("DIV", ["jp-Cell"], nb);
+  const editor = new El("DIV", ["cm-content"], new El("DIV", ["jp-Cell-inputWrapper"], c), {editable: true});
+  const out = new El("DIV", ["jp-OutputArea"], c);
+  return { c, editor, out };
+};
+const [c0, c1, c2] = [cell(0), cell(1), cell(2)];
+const form = new El("DIV", ["mcp-widgets-form"], c1.out);
+const otherInput = new El("INPUT", [], new El("DIV", ["mcp-widgets-form"], c1.out));
+const lonely = new El("DIV", ["mcp-widgets-form"], new El("DIV", ["jp-OutputArea"], body));  // e.g. Voila
+const button = new El("BUTTON", [], body);
+const bodyInput = new El("INPUT", [], body);
+globalThis.document = { body, documentElement: new El("HTML"), activeElement: null };
+const { mayTakeFocus } = await import(process.argv[2]);
+const cases = {
+  nothing: [null, form], body: [body, form], notebook: [nb, form], cell_in_command_mode: [c0.c, form],
+  button: [button, form], own_cell_editor: [c1.editor, form], empty_editor_below: [c2.editor, form],
+  editor_above: [c0.editor, form], another_form_in_same_output: [otherInput, form],
+  input_elsewhere: [bodyInput, form], voila_button: [button, lonely], voila_typing: [bodyInput, lonely],
+};
+const out = {};
+for (const [name, [active, box]] of Object.entries(cases)) {
+  document.activeElement = active; out[name] = mayTakeFocus(box);
+}
+c2.editor.textContent = "x = 1";
+document.activeElement = c2.editor; out.typed_editor_below = mayTakeFocus(form);
+console.log(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
+def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
+    module = tmp_path / "keys.mjs"
+    module.write_text(KeyCatcher._esm)
+    driver = tmp_path / "driver.mjs"
+    driver.write_text(FAKE_DOM)
+    run = subprocess.run(
+        ["node", str(driver), module.as_uri()], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert json.loads(run.stdout) == {
+        # nothing is being edited: take focus
+        "nothing": True,
+        "body": True,
+        "notebook": True,
+        "cell_in_command_mode": True,
+        "button": True,
+        "voila_button": True,
+        # the person just ran the form's cell (Ctrl+Enter; Shift+Enter on the last cell)
+        "own_cell_editor": True,
+        "empty_editor_below": True,
+        # someone is typing elsewhere: leave them alone
+        "editor_above": False,
+        "typed_editor_below": False,
+        "another_form_in_same_output": False,
+        "input_elsewhere": False,
+        "voila_typing": False,
+    }
+
+
+def test_the_esm_checks_the_focus_rule_before_focusing() -> None:
+    esm = KeyCatcher._esm
+    assert "if (mayTakeFocus(box)) first.focus(" in esm
+    assert "Focus rule:" in esm  # documented where it is implemented
+
+
+def test_the_css_lets_wrapped_radio_titles_grow_and_titles_wrap_in_their_column() -> None:
+    css = KeyCatcher._css
+    radio_label = css.split(".widget-radio-box label")[1].split("}")[0]
+    assert "height: auto" in radio_label and "white-space: normal" in radio_label
+    assert "margin-bottom: 0 !important" in css  # the stock view's padding assumes one-line options
+    title = css.split(".widget-inline-hbox > .widget-label")[1].split("}")[0]
+    assert "white-space: normal" in title and "height: auto" in title
+    assert f"margin-right: {TITLE_GAP}" in title
