@@ -1,0 +1,1523 @@
+"""The notebook MCP client: connect to servers, call them, and let a person answer their questions.
+
+The only module that drives the MCP SDK session. Every connection's `mcp.Client` lives on one asyncio event
+loop in a daemon thread ("mcp-widgets-client"), so the kernel's own loop never runs SDK code and a blocked
+cell cannot stall the protocol. An elicitation arrives on that loop; it becomes a `PendingRequest`, is handed
+to the kernel's main thread (`_bridge.post`), which builds the form in the calling cell's container and runs
+the handler, and the loop awaits the request's `reply` future. The calling cell waits on a future too:
+`await` (`_bridge.wait_async`), blocking (`_bridge.wait_sync`) or not at all (`Call`).
+
+    main thread                        client thread (asyncio)
+    -----------                        -----------------------
+    call_tool()  -- submit -------->   Client.call_tool()
+    container shown in the cell          elicitation callback -> PendingRequest
+    _present(): form, handler  <-- post --'  awaits request.reply
+    click -> request.settle()  -------->   reply sent / call retried with the answer
+    wait_async / wait_sync     <--------   result
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import contextvars
+import html
+import inspect
+import logging
+import os
+import shlex
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from urllib.parse import urlsplit
+
+import mcp_types
+from mcp import Client, StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+from . import _bridge
+from ._exceptions import MCPWidgetsError, SchemaError
+from ._outcome import Action, Outcome, Reason
+from ._requests import PendingRequest
+from ._version import __version__
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+if TYPE_CHECKING:
+    import ipywidgets
+
+__all__ = [
+    "Call",
+    "ConnectError",
+    "ConnectionClosedError",
+    "RequestTimeout",
+    "Server",
+    "ServerError",
+    "ToolList",
+    "connect",
+    "connect_sync",
+    "get_default_handler",
+    "set_default_handler",
+]
+
+log = logging.getLogger("mcp_widgets")
+
+T = TypeVar("T")
+Handler = Callable[[Any], Awaitable[None]]
+"""`handler(card)`: acts as the person on a form (or URL card); may fill, accept, decline or cancel it."""
+Mode = Literal["auto", "legacy"] | str
+TransportName = Literal["auto", "stdio", "http", "sse"]
+
+LOOK_GRACE = 1.5
+"""Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
+CONNECT_TIMEOUT = 60.0
+"""Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
+_MODERN = "2026-07-28"
+_LEGACY_HINT = (
+    "This server asks its questions the 2025-11-25 way (elicitation/create during the call): "
+    'connect with mode="legacy".'
+)
+
+
+# --------------------------------------------------------------------------- errors
+# Proposed for _exceptions.py (one tree); kept here until the lead moves them.
+
+
+class ServerError(MCPWidgetsError):
+    """A server answered a request with a JSON-RPC error."""
+
+    def __init__(self, message: str, *, code: int, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
+
+
+class ConnectionClosedError(ServerError, ConnectionError):
+    """The connection to the server ended while a request was in flight."""
+
+
+class ConnectError(MCPWidgetsError, ConnectionError):
+    """Connecting to a server failed."""
+
+
+class RequestTimeout(MCPWidgetsError, TimeoutError):
+    """A request got no answer within `timeout=` (time spent waiting for a person is never counted)."""
+
+
+# --------------------------------------------------------------------------- the client thread
+
+_loop_lock = threading.Lock()
+_loop_box: list[asyncio.AbstractEventLoop] = []
+
+
+def _client_loop() -> asyncio.AbstractEventLoop:
+    """The shared event loop every connection runs on (started on first use)."""
+    with _loop_lock:
+        if _loop_box and not _loop_box[0].is_closed():
+            return _loop_box[0]
+        loop = asyncio.new_event_loop()
+        ready = threading.Event()
+
+        def run() -> None:
+            asyncio.set_event_loop(loop)
+            loop.call_soon(ready.set)
+            loop.run_forever()
+
+        threading.Thread(target=run, name="mcp-widgets-client", daemon=True).start()
+        ready.wait()
+        _loop_box[:] = [loop]
+        return loop
+
+
+def _submit(coro: Coroutine[Any, Any, T]) -> concurrent.futures.Future[T]:
+    return asyncio.run_coroutine_threadsafe(coro, _client_loop())
+
+
+def _in_client_thread() -> bool:
+    return bool(_loop_box) and threading.current_thread().name == "mcp-widgets-client"
+
+
+# --------------------------------------------------------------------------- handlers
+
+_default_handler: list[Handler | None] = [None]
+
+
+def set_default_handler(handler: Handler | None) -> None:
+    """Use `handler` for every server connected without `handler=` (None: the person answers again)."""
+    _default_handler[0] = handler
+
+
+def get_default_handler() -> Handler | None:
+    """The handler `set_default_handler` installed, or None."""
+    return _default_handler[0]
+
+
+def _handler_name(handler: Any) -> str:
+    return str(getattr(handler, "__name__", None) or type(handler).__name__)
+
+
+_warned_env: set[str] = set()
+
+
+def _env_policy() -> tuple[Handler, str] | None:
+    """The headless policy chosen by MCP_WIDGETS_HANDLER, if any."""
+    value = os.environ.get("MCP_WIDGETS_HANDLER", "").strip()
+    if not value:
+        return None
+    from . import handlers
+
+    policy = handlers.POLICIES.get(value.lower())
+    if policy is None:
+        if value not in _warned_env:
+            _warned_env.add(value)
+            log.warning(
+                "MCP_WIDGETS_HANDLER=%r is not one of %s; ignored",
+                value,
+                ", ".join(sorted(handlers.POLICIES)),
+            )
+        return None
+    return policy, f"MCP_WIDGETS_HANDLER={value.lower()}"
+
+
+def _pick_handler(handler: Handler | None) -> tuple[Handler, Reason, str] | None:
+    """Who answers instead of the person: this handler, else the default one, else MCP_WIDGETS_HANDLER."""
+    handler = handler or _default_handler[0]
+    if handler is not None:
+        return handler, Reason.HANDLER, _handler_name(handler)
+    policy = _env_policy()
+    if policy is not None:
+        return policy[0], Reason.POLICY, policy[1]
+    return None
+
+
+class _HandlerRun:
+    """Drive `handler(card)` on the main thread, step by step, in every calling style.
+
+    A blocked cell never returns to the kernel's event loop, so the handler's coroutine is stepped here:
+    each step runs in a posted callback, and a future it awaits resumes it (through `post`) when done.
+    Handlers that do not really suspend (the built-in ones) finish in the first step. In a blocked cell
+    (`can_suspend=False`) the kernel's event loop cannot run, so a handler awaiting one of its futures
+    would never resume: it gets a RuntimeError instead of hanging the call.
+    """
+
+    def __init__(
+        self,
+        handler: Handler,
+        card: Any,
+        reason: Reason,
+        by: str,
+        done: Callable[[BaseException | None], None],
+        *,
+        can_suspend: bool = True,
+    ) -> None:
+        self.handler = handler
+        self.card = card
+        self.reason = reason
+        self.by = by
+        self.done = done
+        self.can_suspend = can_suspend
+        self._it: Generator[Any, Any, Any] | None = None
+
+    def _interrupted(self) -> None:
+        self.card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+
+    def start(self) -> None:
+        try:
+            with self.card.acting_as(self.reason, by=self.by):
+                awaitable = self.handler(self.card)
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise  # the waiting cell must see it
+        except BaseException as exc:
+            self.done(exc)
+            return
+        if awaitable is None:  # a plain function is fine too
+            self.done(None)
+            return
+        if not inspect.isawaitable(awaitable):
+            self.done(TypeError(f"handler {self.by!r} returned {type(awaitable).__name__}, not an awaitable"))
+            return
+        self._it = awaitable.__await__()
+        self._step(None)
+
+    def _step(self, exc: BaseException | None) -> None:
+        assert self._it is not None
+        try:
+            with self.card.acting_as(self.reason, by=self.by):
+                yielded = self._it.send(None) if exc is None else self._it.throw(exc)
+        except StopIteration:
+            self.done(None)
+            return
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise
+        except BaseException as error:
+            self.done(error)
+            return
+        if yielded is None:  # a bare yield (asyncio.sleep(0)): just continue soon
+            _bridge.post(partial(self._step, None))
+            return
+        add_done = getattr(yielded, "add_done_callback", None)
+        if add_done is None:
+            self._step(
+                RuntimeError(f"handler {self.by!r} awaited {type(yielded).__name__}, which cannot be driven")
+            )
+            return
+        if not self.can_suspend and hasattr(yielded, "get_loop"):
+            yielded.cancel()
+            self._step(
+                RuntimeError(
+                    f"handler {self.by!r} waited on the event loop inside a blocking call, where it cannot "
+                    "run; use `await srv.call_tool(...)` or call_tool_background for handlers that wait"
+                )
+            )
+            return
+        add_done(lambda fut: _bridge.post(partial(self._resume, fut)))
+
+    def _resume(self, fut: Any) -> None:
+        if hasattr(fut, "_asyncio_future_blocking"):
+            fut._asyncio_future_blocking = False  # what asyncio's Task does before resuming a coroutine
+        self._step(None)
+
+
+# --------------------------------------------------------------------------- calls
+
+
+_CURRENT: contextvars.ContextVar[_CallRecord | None] = contextvars.ContextVar(
+    "mcp_widgets_call", default=None
+)
+
+
+@dataclass(eq=False)
+class _CallRecord:
+    """One call in flight (tools/call, prompts/get, resources/read, ...)."""
+
+    server: Server
+    kind: str
+    name: str
+    style: Literal["await", "sync", "background"] = "await"
+    """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
+    container: Any = None
+    """A VBox shown in the calling cell when the call started; forms are added to it later."""
+    status: Any = None
+    """A Label showing a background call's state (also shown by the `Call` handle)."""
+    future: concurrent.futures.Future[Any] | None = None
+    pending: set[PendingRequest] = field(default_factory=set)
+    interrupted: bool = False
+    why: str = ""
+    """Why it was interrupted (for the forms' closing line)."""
+    schema_error: SchemaError | None = None
+    started: float = field(default_factory=time.monotonic)
+    think_total: float = 0.0
+    think_since: float | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.name!r} on {self.server.name!r}"
+
+    def add(self, request: PendingRequest) -> None:
+        with self.lock:
+            if not self.pending:
+                self.think_since = time.monotonic()
+            self.pending.add(request)
+
+    def discard(self, request: PendingRequest) -> None:
+        with self.lock:
+            if request not in self.pending:
+                return
+            self.pending.discard(request)
+            if not self.pending and self.think_since is not None:
+                self.think_total += time.monotonic() - self.think_since
+                self.think_since = None
+
+    def busy_seconds(self) -> float:
+        """Time since the call started, minus the time a question was waiting for its answer."""
+        with self.lock:
+            now = time.monotonic()
+            think = self.think_total + (now - self.think_since if self.think_since is not None else 0.0)
+            return now - self.started - think
+
+    def waiting_for_answer(self) -> bool:
+        with self.lock:
+            return bool(self.pending)
+
+
+class Call:
+    """A call running in the background: displays its state, then its result.
+
+    `await call` gives the result, `call.result()` blocks for it like `call_tool_sync`; either one, when
+    interrupted, interrupts the call.
+    """
+
+    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any]) -> None:
+        self._record = record
+        self._future = future
+
+    @property
+    def state(self) -> str:
+        """One of: running, waiting for an answer, done, failed, cancelled."""
+        fut = self._future
+        if fut.cancelled():
+            return "cancelled"
+        if fut.done():
+            return "failed" if fut.exception() is not None else "done"
+        return "waiting for an answer" if self._record.waiting_for_answer() else "running"
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def cancel(self) -> bool:
+        """Stop the call (its open questions end as interrupted)."""
+        if self._future.done():
+            return False
+        self._record.server._interrupt(self._record, "the call was cancelled")
+        return True
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Block until the call ends and return its result (raises what the call raised).
+
+        Raises:
+            TimeoutError: `timeout` passed first (the call keeps running).
+        """
+        return self._record.server._block(self._record, self._future, timeout=timeout)
+
+    def exception(self) -> BaseException | None:
+        """The call's error once done (None while running or when it succeeded)."""
+        if not self._future.done() or self._future.cancelled():
+            return None
+        return self._future.exception()
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self._record.server._await(self._record, self._future).__await__()
+
+    def __repr__(self) -> str:
+        return f"<Call {self._record.describe()}: {self.state}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
+        status = self._record.status
+        if status is None or getattr(status, "comm", None) is None:
+            return {"text/plain": repr(self)}
+        bundle = status._repr_mimebundle_(**kwargs)
+        if isinstance(bundle, dict):
+            bundle["text/plain"] = repr(self)
+        return bundle
+
+
+# --------------------------------------------------------------------------- tool listings
+
+
+class ToolList(list):  # type: ignore[type-arg]
+    """The server's tools (a list of `mcp_types.Tool`), shown as a table: name, title, description, inputs."""
+
+    def rows(self) -> list[tuple[str, str, str, str]]:
+        rows = []
+        for tool in self:
+            description = (tool.description or "").strip().splitlines()[0:1]
+            rows.append((tool.name, tool.title or "", description[0] if description else "", _inputs(tool)))
+        return rows
+
+    def __repr__(self) -> str:
+        header = ("name", "title", "description", "inputs")
+        rows = [header, *((_clip(c, 60) for c in row) for row in self.rows())]
+        rows = [tuple(r) for r in rows]
+        widths = [max(len(r[i]) for r in rows) for i in range(4)]
+        lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
+        lines.insert(1, "  ".join("-" * w for w in widths))
+        return "\n".join(lines) if self else "(no tools)"
+
+    def _repr_html_(self) -> str:
+        # Every cell is server text: escaped, never interpreted.
+        head = "".join(f"<th>{h}</th>" for h in ("name", "title", "description", "inputs"))
+        body = "".join(
+            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self.rows()
+        )
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _inputs(tool: mcp_types.Tool) -> str:
+    schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else {}
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return ""
+    required = set(schema.get("required") or ())
+    parts = []
+    for name, prop in props.items():
+        kind = prop.get("type", "any") if isinstance(prop, Mapping) else "any"
+        if isinstance(kind, list):
+            kind = "|".join(str(k) for k in kind)
+        parts.append(f"{name}: {kind}{'' if name in required else '?'}")
+    return ", ".join(parts)
+
+
+def _clip(text: str, limit: int) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+# --------------------------------------------------------------------------- targets and names
+
+
+@dataclass
+class _Target:
+    """What to connect to, resolved from `connect(target, ...)`; repr-safe (no secrets)."""
+
+    kind: Literal["stdio", "http", "inproc", "transport"]
+    name: str
+    where: str
+    """For reprs: the command's program, the URL without query or credentials, or the server's name."""
+    params: StdioServerParameters | None = None
+    url: str | None = None
+    obj: Any = None
+
+
+_INTERPRETERS = {"python", "python3", "node", "npx", "uv", "uvx", "deno", "bun", "bunx", "pipx", "docker"}
+
+
+def _command_name(argv: Sequence[str]) -> str:
+    """A short, secret-free name for a command: the program, or what an interpreter runs."""
+    program = PurePath(argv[0]).name
+    base = program.split(".exe")[0]
+    if base.rstrip("0123456789.") in _INTERPRETERS or base in _INTERPRETERS:
+        rest = list(argv[1:])
+        while rest:
+            arg = rest.pop(0)
+            if arg in ("-m", "run", "exec", "--from", "tool"):
+                continue
+            if arg.startswith("-"):
+                continue
+            if arg.startswith("@"):  # a scoped npm package, not a path
+                return arg
+            return PurePath(arg).name
+    return program
+
+
+def _url_name(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    host = parts.hostname or url
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    where = f"{parts.scheme}://{host}{parts.path}" + ("?…" if parts.query else "")
+    return host, where
+
+
+def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
+    if isinstance(target, str) and target.startswith(("http://", "https://")):
+        host, where = _url_name(target)
+        return _Target("http", host, where, url=target)
+    if isinstance(target, (str, list, tuple)):
+        argv = shlex.split(target) if isinstance(target, str) else [str(a) for a in target]
+        if not argv:
+            raise ValueError("an empty command line")
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(env) if env else None)
+        return _Target("stdio", _command_name(argv), PurePath(argv[0]).name, params=params)
+    if isinstance(target, StdioServerParameters):
+        if env:
+            target = target.model_copy(update={"env": {**(target.env or {}), **env}})
+        argv = [target.command, *target.args]
+        return _Target("stdio", _command_name(argv), PurePath(target.command).name, params=target)
+    from mcp.server import Server as LowLevelServer
+    from mcp.server.mcpserver import MCPServer
+
+    if isinstance(target, (MCPServer, LowLevelServer)):
+        name = str(getattr(target, "name", None) or "in-process")
+        return _Target("inproc", name, f"in-process {name!r}", obj=target)
+    if hasattr(target, "__aenter__"):  # an SDK Transport
+        return _Target("transport", type(target).__name__, type(target).__name__, obj=target)
+    raise TypeError(
+        f"cannot connect to a {type(target).__name__}: pass a command line, an http(s) URL, "
+        "StdioServerParameters or an MCP server object"
+    )
+
+
+# --------------------------------------------------------------------------- display helpers (main thread)
+
+
+def _display(obj: Any) -> None:
+    _bridge.display(obj)
+
+
+def _label(text: str) -> Any:
+    import ipywidgets as w
+
+    return w.Label(value=_clip(text, 500))
+
+
+# --------------------------------------------------------------------------- the server object
+
+
+class Server:
+    """A connected MCP server. Create it with `connect` / `connect_sync`.
+
+    Attributes:
+        name: The name we know it by: `name=`, else the URL's host or the command.
+        declared_name: What the server calls itself (its `serverInfo.name`), or None.
+        protocol_version: The negotiated protocol version.
+    """
+
+    def __init__(
+        self,
+        target: Any,
+        *,
+        name: str | None = None,
+        handler: Handler | None = None,
+        mode: Mode = "auto",
+        timeout: float | None = None,
+        answer_timeout: float | None = None,
+        headers: Mapping[str, str] | None = None,
+        auth: Any = None,
+        env: Mapping[str, str] | None = None,
+        output: ipywidgets.Output | None = None,
+        transport: TransportName = "auto",
+    ) -> None:
+        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+            raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+        self._target = _resolve_target(target, env)
+        if transport in ("http", "sse") and self._target.kind != "http":
+            raise ValueError(f"transport={transport!r} needs an http(s) URL")
+        self.name = name or self._target.name
+        self.declared_name: str | None = None
+        self.protocol_version: str | None = None
+        self.handler = handler
+        self.mode = mode
+        self.timeout = timeout
+        self.answer_timeout = answer_timeout
+        self.output = output
+        self._transport = transport
+        self._via = "sse" if transport == "sse" else self._target.kind
+        self._headers = dict(headers) if headers else {}
+        self._auth = auth
+        self._has_secrets = bool(headers or auth or env)
+        self._client: Client | None = None
+        self._state: Literal["new", "connecting", "connected", "closed", "lost"] = "new"
+        self._calls: list[_CallRecord] = []  # client thread only
+        self._pending: dict[PendingRequest, _CallRecord | None] = {}  # client thread only
+        self._closing: asyncio.Event | None = None
+        self._runner: concurrent.futures.Future[None] | None = None
+        self._errlog: Any = None
+        self._tools: ToolList | None = None
+
+    # -- connecting (client thread) -----------------------------------------------------------------------
+
+    def _start(self) -> concurrent.futures.Future[None]:
+        """Start connecting; the future resolves once the handshake is done."""
+        ready: concurrent.futures.Future[None] = concurrent.futures.Future()
+        self._state = "connecting"
+        self._runner = _submit(self._run(ready))
+        return ready
+
+    def _transport_for(self, via: str) -> Any:
+        target = self._target
+        if target.kind == "inproc":
+            return target.obj
+        if target.kind == "transport":
+            return target.obj
+        if target.kind == "stdio":
+            from mcp.client.stdio import stdio_client
+
+            assert target.params is not None
+            # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
+            self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
+            return _watched(stdio_client(target.params, errlog=self._errlog), self._stream_ended)
+        assert target.url is not None
+        return _http_transport(target.url, self._headers, self._auth, sse=(via == "sse"))
+
+    async def _run(self, ready: concurrent.futures.Future[None]) -> None:
+        """The connection's life: enter the SDK client, serve until closed, exit (client thread)."""
+        self._closing = asyncio.Event()
+        vias = [self._via]
+        if self._target.kind == "http" and self._transport == "auto":
+            vias.append("sse")  # fallback for servers that only speak the older HTTP+SSE transport
+        first_error: BaseException | None = None
+        try:
+            for via in vias:
+                try:
+                    client = Client(
+                        self._transport_for(via),
+                        mode=self.mode,
+                        elicitation_callback=self._on_elicit,
+                        message_handler=self._on_message,
+                        client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
+                    )
+                    async with client:
+                        self._via = via
+                        await self._connected(client, ready)
+                        await self._closing.wait()
+                    return
+                except Exception as exc:
+                    if ready.done():
+                        raise
+                    first_error = first_error or exc
+                    log.debug("connecting to %s via %s failed", self.name, via, exc_info=True)
+            if not ready.done():
+                ready.set_exception(self._connect_error(first_error))
+        except BaseException as exc:
+            if not ready.done():
+                ready.set_exception(self._connect_error(exc))
+            elif not isinstance(exc, asyncio.CancelledError):
+                log.debug("connection to %s ended with an error", self.name, exc_info=True)
+        finally:
+            self._client = None
+            if self._state != "lost":
+                self._state = "closed"
+            if self._errlog is not None:
+                self._errlog.close()
+                self._errlog = None
+
+    async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:
+        self._client = client
+        info = client.server_info
+        self.declared_name = info.name if info is not None and info.name else None
+        self.protocol_version = client.protocol_version
+        if client.server_capabilities.tools is not None:
+            try:
+                listing = await asyncio.wait_for(client.list_tools(), self.timeout or CONNECT_TIMEOUT)
+                self._tools = ToolList(listing.tools)
+            except Exception:
+                log.debug("listing the tools of %s failed", self.name, exc_info=True)
+        self._state = "connected"
+        ready.set_result(None)
+
+    def _connect_error(self, exc: BaseException | None) -> BaseException:
+        if isinstance(exc, asyncio.CancelledError):
+            return ConnectError(f"connecting to {self.name!r} was cancelled")
+        detail = _describe_exc(exc) if exc is not None else "unknown error"
+        if self._target.url:  # the URL may carry a token in its query or userinfo
+            detail = detail.replace(self._target.url, self._target.where)
+        tail = self._stderr_tail()
+        text = f"could not connect to {self.name!r} ({self._via}): {detail}"
+        if tail:
+            text += f"\nserver stderr (last lines):\n{tail}"
+        error = ConnectError(text)
+        error.__cause__ = exc
+        return error
+
+    def _stderr_tail(self, lines: int = 8) -> str:
+        errlog = self._errlog
+        if errlog is None:
+            return ""
+        try:
+            errlog.flush()
+            errlog.seek(0)
+            return "\n".join(errlog.read().splitlines()[-lines:])
+        except (OSError, ValueError):
+            return ""
+
+    async def _on_message(self, message: Any) -> None:
+        if isinstance(message, Exception):
+            log.debug("transport error from %s: %s", self.name, _describe_exc(message))
+        await asyncio.sleep(0)
+
+    # -- elicitation (client thread) ----------------------------------------------------------------------
+
+    def _guess_call(self) -> _CallRecord | None:
+        """The call a 2025-11-25 request belongs to (the protocol does not say).
+
+        One call in flight: that one. Several: the oldest that has no open question, else the newest.
+        """
+        calls = [c for c in self._calls if c.future is None or not c.future.done()]
+        if not calls:
+            return None
+        if len(calls) == 1:
+            return calls[0]
+        idle = [c for c in calls if not c.waiting_for_answer()]
+        return idle[0] if idle else calls[-1]
+
+    async def _on_elicit(
+        self, context: Any, params: mcp_types.ElicitRequestParams
+    ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
+        record = _CURRENT.get() or self._guess_call()
+        version = self.protocol_version or "2025-11-25"
+        if isinstance(params, mcp_types.ElicitRequestURLParams):
+            request = PendingRequest(
+                server=self.name,
+                kind="url",
+                message=params.message,
+                protocol_version=version,
+                url=params.url,
+                elicitation_id=params.elicitation_id,
+            )
+        else:
+            request = PendingRequest(
+                server=self.name,
+                kind="form",
+                message=params.message,
+                protocol_version=version,
+                schema=dict(params.requested_schema),
+            )
+        loop = asyncio.get_running_loop()
+        if record is not None:
+            record.add(request)
+        self._pending[request] = record
+        _bridge.post(partial(self._present, request, record))
+        timer = None
+        if self.answer_timeout is not None:
+            timer = loop.call_later(
+                self.answer_timeout, _bridge.post, partial(self._answer_timed_out, request)
+            )
+        try:
+            return await asyncio.wrap_future(request.reply)
+        except asyncio.CancelledError:
+            # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped. Decide
+            # which a moment later, when the call has seen the same event.
+            loop.call_later(0.1, _bridge.post, partial(self._withdrawn, request, record))
+            raise
+        finally:
+            if timer is not None:
+                timer.cancel()
+            self._pending.pop(request, None)
+            if record is not None:
+                record.discard(request)
+
+    # -- elicitation (main thread) ------------------------------------------------------------------------
+
+    def _present(self, request: PendingRequest, record: _CallRecord | None) -> None:
+        """Build the view of a request in the calling cell and decide who answers it."""
+        if request.done():
+            return
+        if record is not None and record.interrupted:
+            self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why)
+            return
+        if request.kind == "url":
+            _url_request(self, request, record)
+            return
+        from .widgets import ElicitationForm
+
+        try:
+            form = ElicitationForm(
+                request.message,
+                request.schema or {},
+                server=self.name,
+                declared_name=self.declared_name,
+            )
+        except SchemaError as exc:
+            self._refuse_schema(request, record, exc)
+            return
+        except Exception as exc:
+            log.exception("building the form for a request from %s failed", self.name)
+            request.settle(
+                mcp_types.ErrorData(
+                    code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
+                ),
+                Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__),
+            )
+            return
+        request.view = form
+        form.add_done_callback(partial(self._view_done, request, record))
+        try:
+            _bridge.track_views(form)
+            self._place(record, form)
+            self._choose_answerer(request, record, form)
+        except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
+            if isinstance(exc, KeyboardInterrupt):
+                form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+            else:
+                form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
+            raise
+
+    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+        chosen = _pick_handler(self.handler)
+        if chosen is None:
+            self._await_person(request, record, card)
+            return
+        handler, reason, by = chosen
+        done = partial(self._handler_done, request, record, card, by)
+        blocked = record is not None and record.style == "sync" and _bridge.kernel_support() != "none"
+        _HandlerRun(handler, card, reason, by, done, can_suspend=not blocked).start()
+
+    def _handler_done(
+        self,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        card: Any,
+        by: str,
+        exc: BaseException | None,
+    ) -> None:
+        if exc is not None:
+            if card.finish(
+                Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
+            ):
+                self._place(record, _label(f"Handler {by!r} failed: {_describe_exc(exc)}"))
+            log.warning("handler %r failed on a request from %s", by, self.name, exc_info=exc)
+            return
+        if card.outcome is None:  # left pending: the person answers, if anyone is looking
+            self._await_person(request, record, card)
+
+    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+        """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
+        support = _bridge.kernel_support()
+        if support == "none":
+            from . import _console
+
+            if _console.available():
+                _console.ask(card)
+                return
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="headless",
+                note="no notebook or terminal to ask in; pass handler= or set MCP_WIDGETS_HANDLER",
+            )
+            return
+        if support == "background" and record is not None and record.style != "background":
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="mcp-widgets",
+                note="this kernel cannot deliver clicks to a running cell; use call_tool_background",
+            )
+            return
+        _decline_if_unseen(card)
+
+    def _view_done(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+        request.outcome = card.outcome
+        if record is not None and record.interrupted and not request.legacy:
+            return  # 2026-07-28: the call is dropped, nothing is sent
+        request.settle(card.result, card.outcome)
+
+    def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
+        if record is not None and not request.legacy:
+            record.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
+        request.settle(
+            mcp_types.ErrorData(code=exc.code, message=str(exc)),
+            Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc)),
+        )
+        self._place(record, _label(f"{self.name} sent a request that cannot be shown: {exc}"))
+
+    def _settle_without_view(
+        self, request: PendingRequest, action: Action, reason: Reason, note: str
+    ) -> None:
+        request.settle(mcp_types.ElicitResult(action=action.value), Outcome(action, reason, note=note))
+
+    def _answer_timed_out(self, request: PendingRequest) -> None:
+        note = f"no answer within {self.answer_timeout:g} s"
+        view = request.view
+        if view is not None:
+            view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
+        else:
+            self._settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note)
+
+    def _withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
+        if record is not None and record.interrupted:
+            reason, note = (
+                Reason.INTERRUPT,
+                record.why + ("" if request.legacy else "; the call was dropped"),
+            )
+        elif self._state == "lost":
+            reason, note = Reason.WITHDRAWN, "the server disconnected"
+        elif self._state == "closed" or (self._closing is not None and self._closing.is_set()):
+            reason, note = Reason.WITHDRAWN, "the connection was closed"
+        else:
+            reason, note = Reason.WITHDRAWN, "the server withdrew the request"
+        view = request.view
+        if view is not None and view.outcome is None:
+            view.finish(Action.CANCEL, reason=reason, note=note)
+        if request.outcome is None:
+            request.outcome = Outcome(Action.CANCEL, reason, note=note)
+        with contextlib.suppress(concurrent.futures.InvalidStateError):
+            request.reply.cancel()
+
+    def _place(self, record: _CallRecord | None, widget: Any) -> None:
+        """Show `widget` in the call's container (the calling cell, or its `output=`)."""
+        container = record.container if record is not None else None
+        if container is not None:
+            container.children = (*container.children, widget)
+        elif self.output is not None:
+            self.output.append_display_data(widget)
+        elif _bridge.kernel_support() != "none":
+            _display(widget)
+
+    # -- calling (main thread) ----------------------------------------------------------------------------
+
+    def _begin(
+        self, kind: str, name: str, output: Any, *, style: Literal["await", "sync", "background"]
+    ) -> _CallRecord:
+        self._require_connected()
+        record = _CallRecord(self, kind, name, style)
+        background = style == "background"
+        out = output if output is not None else self.output
+        if _bridge.kernel_support() == "none" and out is None:
+            return record
+        import ipywidgets as w
+
+        children: tuple[Any, ...] = ()
+        if background:
+            record.status = w.Label(value=f"{record.describe()}: running")
+            children = (record.status,)
+        record.container = w.VBox(children=children)
+        if out is not None:
+            out.append_display_data(record.container)
+        elif _bridge.in_comm_handler():
+            log.warning(
+                "a call started from a widget callback has nowhere to show its forms: pass output= "
+                "(an ipywidgets Output) to connect() or to the call"
+            )
+        else:
+            _display(record.container)
+        return record
+
+    def _launch(
+        self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]
+    ) -> concurrent.futures.Future[T]:
+        future = _submit(self._call(record, fn))
+        record.future = future
+        future.add_done_callback(lambda _: _bridge.post(partial(self._finished, record)))
+        return future
+
+    def _finished(self, record: _CallRecord) -> None:
+        """Main thread, after a call ended: update a background call's status; drop an empty container."""
+        fut = record.future
+        assert fut is not None
+        if record.status is not None:
+            if fut.cancelled():
+                text = "cancelled"
+            elif fut.exception() is not None:
+                text = f"failed: {_describe_exc(fut.exception())}"
+            else:
+                text = "done" + _result_summary(fut.result())
+            record.status.value = _clip(f"{record.describe()}: {text}", 300)
+        container = record.container
+        if container is not None and not container.children:
+            container.close()
+            record.container = None
+
+    async def _call(self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
+        """Run one request on the client thread, bounded by `timeout` minus think time."""
+        client = self._client
+        if client is None:
+            raise ConnectionClosedError(f"{self.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED)
+        _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
+        self._calls.append(record)
+        try:
+            return await self._bounded(record, fn(client))
+        except MCPError as exc:
+            raise self._error(exc, record) from exc
+        except BaseExceptionGroup as group:  # a callback raised inside an input-required round
+            if record.schema_error is not None:
+                raise record.schema_error from group
+            raise
+        finally:
+            self._calls.remove(record)
+
+    async def _bounded(self, record: _CallRecord, awaitable: Awaitable[T]) -> T:
+        if self.timeout is None:
+            return await awaitable
+        task = asyncio.ensure_future(awaitable)
+        try:
+            while True:
+                if record.waiting_for_answer():
+                    wait = 0.25  # the person's think time is not counted: look again soon
+                else:
+                    wait = self.timeout - record.busy_seconds()
+                    if wait <= 0:
+                        break
+                done, _ = await asyncio.wait({task}, timeout=wait)
+                if done:
+                    return task.result()
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
+        task.cancel()
+        with contextlib.suppress(BaseException):
+            await task
+        raise RequestTimeout(f"{record.describe()} got no answer within {self.timeout:g} s")
+
+    def _error(self, exc: MCPError, record: _CallRecord) -> BaseException:
+        if record.schema_error is not None:
+            return record.schema_error
+        code = exc.error.code
+        message = exc.error.message
+        if code == mcp_types.CONNECTION_CLOSED and self._closing is not None and self._closing.is_set():
+            return ConnectionClosedError(
+                f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
+            )
+        if code == mcp_types.CONNECTION_CLOSED:
+            self._connection_lost()
+            return ConnectionClosedError(
+                f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data
+            )
+        text = f"{record.describe()} failed: {message} (code {code})"
+        modern = (self.protocol_version or "") >= _MODERN
+        if modern and (
+            "back-channel" in message
+            or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
+        ):
+            text += f". {_LEGACY_HINT}"
+        return ServerError(text, code=code, data=exc.error.data)
+
+    def _stream_ended(self) -> None:
+        """The server's output ended (client thread): unless we are closing, the server is gone."""
+        if self._state == "connected" and not (self._closing is not None and self._closing.is_set()):
+            self._connection_lost()
+
+    def _connection_lost(self) -> None:
+        """The server went away (client thread): no open question can be answered any more."""
+        self._state = "lost"
+        for request, record in list(self._pending.items()):
+            _bridge.post(partial(self._withdrawn, request, record))
+
+    def _require_connected(self) -> None:
+        if self._state == "connected" and self._client is not None:
+            return
+        if self._state == "lost":
+            raise ConnectionClosedError(
+                f"the server {self.name!r} disconnected; connect again", code=mcp_types.CONNECTION_CLOSED
+            )
+        raise ConnectError(f"{self.name!r} is {self._state}, not connected")
+
+    def _interrupt(self, record: _CallRecord, why: str = "the kernel was interrupted") -> None:
+        """The kernel was interrupted while waiting (or the call was cancelled): end the call cleanly.
+
+        2025-11-25: open forms answer cancel, then the call is cancelled. 2026-07-28: the call is dropped
+        at once (no retry), and its open forms say so.
+        """
+        record.interrupted = True
+        record.why = why
+        fut = record.future
+        with record.lock:
+            requests = sorted(record.pending, key=lambda r: r.id)
+        legacy = (self.protocol_version or "") < _MODERN
+        if fut is not None and not legacy:
+            fut.cancel()
+        for request in requests:
+            view = request.view
+            note = why + ("" if request.legacy else "; the call was dropped")
+            if view is not None and view.outcome is None:
+                view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
+            if request.legacy and not request.done():  # no view yet: the server still gets its answer
+                self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note)
+        if fut is not None and legacy:
+            # After the answers: the callback sends "cancel" before the call itself is cancelled.
+            _client_loop().call_soon_threadsafe(fut.cancel)
+
+    async def _await(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
+        try:
+            return await _bridge.wait_async(future)
+        except (KeyboardInterrupt, asyncio.CancelledError):
+            if not future.done():
+                self._interrupt(record)
+            raise
+
+    def _block(
+        self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
+    ) -> T:
+        try:
+            return _bridge.wait_sync(future, timeout=timeout)
+        except KeyboardInterrupt:
+            if not future.done():
+                self._interrupt(record)
+            raise
+
+    # -- the public calls ---------------------------------------------------------------------------------
+
+    async def call_tool(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.CallToolResult:
+        """Call a tool; its questions appear as forms in this cell; returns the tool's result.
+
+        Raises:
+            SchemaError: On 2026-07-28, the server asked with an invalid schema (nothing was sent back).
+            ServerError: The server answered with a protocol error.
+            ConnectionClosedError: The server went away during the call.
+            RequestTimeout: No answer within `timeout=` (the person's think time not counted).
+        """
+        args = dict(arguments) if arguments is not None else None
+        record = self._begin("tool", name, output, style="await")
+        future = self._launch(record, lambda c: c.call_tool(name, args))
+        return await self._await(record, future)
+
+    def call_tool_sync(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.CallToolResult:
+        """`call_tool` for synchronous code: blocks the cell, while clicks still reach the form.
+
+        Raises:
+            BlockingCallError: Inside a widget callback (use `call_tool_background` there), or on a kernel
+                that cannot deliver clicks to a blocked cell.
+        """
+        _check_can_block()
+        args = dict(arguments) if arguments is not None else None
+        record = self._begin("tool", name, output, style="sync")
+        future = self._launch(record, lambda c: c.call_tool(name, args))
+        return self._block(record, future)
+
+    def call_tool_background(
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> Call:
+        """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
+        args = dict(arguments) if arguments is not None else None
+        record = self._begin("tool", name, output, style="background")
+        return Call(record, self._launch(record, lambda c: c.call_tool(name, args)))
+
+    async def get_prompt(
+        self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
+    ) -> mcp_types.GetPromptResult:
+        """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
+        args = dict(arguments) if arguments is not None else None
+        record = self._begin("prompt", name, output, style="await")
+        future = self._launch(record, lambda c: c.get_prompt(name, args))
+        return await self._await(record, future)
+
+    def get_prompt_sync(
+        self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
+    ) -> mcp_types.GetPromptResult:
+        """`get_prompt` for synchronous code."""
+        _check_can_block()
+        args = dict(arguments) if arguments is not None else None
+        record = self._begin("prompt", name, output, style="sync")
+        return self._block(record, self._launch(record, lambda c: c.get_prompt(name, args)))
+
+    async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
+        """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
+        record = self._begin("resource", uri, output, style="await")
+        future = self._launch(record, lambda c: c.read_resource(uri))
+        return await self._await(record, future)
+
+    def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
+        """`read_resource` for synchronous code."""
+        _check_can_block()
+        record = self._begin("resource", uri, output, style="sync")
+        return self._block(record, self._launch(record, lambda c: c.read_resource(uri)))
+
+    async def list_tools(self) -> ToolList:
+        """Fetch the tool listing again (also refreshes `tools`)."""
+        self._require_connected()
+        record = _CallRecord(self, "list", "tools")
+
+        async def fetch(client: Client) -> ToolList:
+            tools: list[mcp_types.Tool] = []
+            cursor = None
+            for _ in range(100):
+                page = await client.list_tools(cursor=cursor, cache_mode="refresh")
+                tools.extend(page.tools)
+                cursor = page.next_cursor
+                if cursor is None:
+                    break
+            return ToolList(tools)
+
+        self._tools = await self._await(record, self._launch(record, fetch))
+        return self._tools
+
+    @property
+    def tools(self) -> ToolList:
+        """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
+        return self._tools if self._tools is not None else ToolList()
+
+    @property
+    def connected(self) -> bool:
+        return self._state == "connected"
+
+    # -- closing ------------------------------------------------------------------------------------------
+
+    def _signal_close(self) -> concurrent.futures.Future[None] | None:
+        runner = self._runner
+        closing = self._closing
+        if runner is None or runner.done():
+            self._state = "closed" if self._state != "lost" else "lost"
+            return None
+        if closing is not None:
+            _client_loop().call_soon_threadsafe(closing.set)
+        else:
+            runner.cancel()
+        return runner
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
+        runner = self._signal_close()
+        if runner is not None:
+            concurrent.futures.wait([runner], timeout=timeout)
+            if not runner.done():
+                runner.cancel()
+
+    async def aclose(self) -> None:
+        """`close` for async code."""
+        runner = self._signal_close()
+        if runner is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.wrap_future(runner), 10.0)
+
+    async def __aenter__(self) -> Server:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        head = f"<Server {self.name!r}"
+        if self.declared_name and self.declared_name != self.name:
+            head += f" (calls itself {self.declared_name!r})"
+        parts = [head, f"{self._via} {self._target.where}"]
+        if self.protocol_version:
+            parts.append(f"protocol {self.protocol_version}")
+        if self._tools is not None:
+            parts.append(f"{len(self._tools)} tools")
+        if self._has_secrets:
+            parts.append("credentials redacted")
+        parts.append(self._state)
+        return " · ".join(parts) + ">"
+
+
+def _decline_if_unseen(card: Any) -> None:
+    """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
+
+    def check() -> None:
+        if card.outcome is None and not _bridge.is_viewed(card):
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="headless",
+                note="no frontend showed the form; pass handler= or set MCP_WIDGETS_HANDLER",
+            )
+
+    loop = _client_loop()
+    loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, _bridge.post, check)
+
+
+def _result_summary(result: Any) -> str:
+    content = getattr(result, "content", None)
+    if isinstance(content, list):
+        texts = [c.text for c in content if isinstance(c, mcp_types.TextContent)]
+        error = " (the tool reported an error)" if getattr(result, "is_error", False) else ""
+        return f"{error}: {_clip(' '.join(texts), 200)}" if texts else error
+    return ""
+
+
+def _describe_exc(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {_clip(text, 300)}" if text else type(exc).__name__
+
+
+def _check_can_block() -> None:
+    """Refuse a blocking call where it would freeze (before the call starts, so nothing is left running)."""
+    if _in_client_thread():
+        raise MCPWidgetsError("a blocking call from inside the client thread (a handler?) would deadlock")
+    from ._exceptions import BlockingCallError
+
+    if _bridge.in_comm_handler():
+        raise BlockingCallError(
+            "a blocking call inside a widget callback would freeze the kernel; use call_tool_background "
+            "(with output=) instead"
+        )
+    if not _bridge.blocking_supported():
+        raise BlockingCallError(
+            f"ipykernel {_bridge.kernel_version()} cannot deliver widget clicks to a blocked cell; "
+            "use call_tool_background and let the cell finish"
+        )
+
+
+# --------------------------------------------------------------------------- URL mode (seam)
+
+
+def _url_request(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
+    """URL-mode requests: the URL card is not wired yet; decline, saying why (main thread)."""
+    note = "URL mode not supported yet"
+    request.settle(
+        mcp_types.ElicitResult(action="decline"),
+        Outcome(Action.DECLINE, Reason.POLICY, by="mcp-widgets", note=note),
+    )
+    server._place(record, _label(f"{server.name} asked to open a web page; declined ({note})"))
+
+
+# --------------------------------------------------------------------------- transports
+
+
+@contextlib.asynccontextmanager
+async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
+    """`transport`, telling `on_end` when the server's side of it ends (a stdio server exiting).
+
+    On 2026-07-28 nothing is pending at the server while a person thinks, so without this a dead server is
+    only noticed when the answer is sent.
+    """
+    import anyio
+
+    async with transport as (read, write):
+        send, receive = anyio.create_memory_object_stream[Any](0)
+
+        async def forward() -> None:
+            try:
+                async with send:
+                    async for item in read:
+                        await send.send(item)
+            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
+                pass
+            finally:
+                on_end()
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(forward)
+            try:
+                async with receive:
+                    yield receive, write
+            finally:
+                tg.cancel_scope.cancel()
+
+
+@contextlib.asynccontextmanager
+async def _http_transport(url: str, headers: Mapping[str, str], auth: Any, *, sse: bool) -> Any:
+    import httpx2
+
+    hdrs = dict(headers)
+    if isinstance(auth, str):
+        hdrs["Authorization"] = f"Bearer {auth}"
+        auth = None
+    # A person may think for minutes while a response stream stays open: no short read timeout.
+    timeout = httpx2.Timeout(30.0, read=3600.0)
+    if sse:
+        from mcp.client.sse import sse_client
+
+        async with sse_client(url, headers=hdrs or None, auth=auth, sse_read_timeout=3600.0) as streams:
+            yield streams
+        return
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(headers=hdrs, auth=auth, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
+
+
+# --------------------------------------------------------------------------- connect
+
+
+class _Connecting:
+    """What `connect` returns: awaitable (`srv = await connect(...)`) and an async context manager."""
+
+    def __init__(self, server: Server) -> None:
+        self._server = server
+        self._ready: concurrent.futures.Future[None] | None = None
+
+    def _begin(self) -> concurrent.futures.Future[None]:
+        if self._ready is None:
+            self._ready = self._server._start()
+        return self._ready
+
+    async def _open(self) -> Server:
+        ready = self._begin()
+        limit = self._server.timeout or CONNECT_TIMEOUT
+        try:
+            await asyncio.wait_for(_bridge.wait_async(ready), limit)
+        except asyncio.TimeoutError:
+            self._server._signal_close()
+            raise ConnectError(f"connecting to {self._server.name!r} took longer than {limit:g} s") from None
+        except BaseException:
+            self._server._signal_close()
+            raise
+        return self._server
+
+    def __await__(self) -> Generator[Any, None, Server]:
+        return self._open().__await__()
+
+    async def __aenter__(self) -> Server:
+        return await self._open()
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self._server.aclose()
+
+
+def connect(
+    target: Any,
+    *,
+    name: str | None = None,
+    handler: Handler | None = None,
+    mode: Mode = "auto",
+    timeout: float | None = None,
+    answer_timeout: float | None = None,
+    headers: Mapping[str, str] | None = None,
+    auth: Any = None,
+    env: Mapping[str, str] | None = None,
+    output: Any = None,
+    transport: TransportName = "auto",
+) -> _Connecting:
+    """Connect to an MCP server: `srv = await connect(...)` or `async with connect(...) as srv:`.
+
+    Args:
+        target: A command line (string or argv list: stdio), an http(s) URL (streamable HTTP, falling back
+            to SSE), `StdioServerParameters`, or an MCP server object (in-process).
+        name: The name forms show for this server (default: the URL's host or the command).
+        handler: Answers this server's questions instead of the person (see `mcp_widgets.handlers`).
+        mode: "auto" (the newest protocol both sides speak) or "legacy" (force 2025-11-25).
+        timeout: Seconds each request may take, never counting a person's think time (and the connect).
+        answer_timeout: Seconds a person may take to answer a question (then it is cancelled).
+        headers: HTTP headers (never shown in reprs or outputs).
+        auth: A bearer token string or an `httpx2.Auth` (never shown).
+        env: Extra environment for a stdio server (never shown).
+        output: An ipywidgets `Output` where forms go (for calls made from widget callbacks).
+        transport: "auto", or force "http" / "sse" for URLs.
+
+    Raises:
+        ConnectError: The server could not be reached or the handshake failed.
+    """
+    server = Server(
+        target,
+        name=name,
+        handler=handler,
+        mode=mode,
+        timeout=timeout,
+        answer_timeout=answer_timeout,
+        headers=headers,
+        auth=auth,
+        env=env,
+        output=output,
+        transport=transport,
+    )
+    return _Connecting(server)
+
+
+def connect_sync(
+    target: Any,
+    *,
+    name: str | None = None,
+    handler: Handler | None = None,
+    mode: Mode = "auto",
+    timeout: float | None = None,
+    answer_timeout: float | None = None,
+    headers: Mapping[str, str] | None = None,
+    auth: Any = None,
+    env: Mapping[str, str] | None = None,
+    output: Any = None,
+    transport: TransportName = "auto",
+) -> Server:
+    """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
+    server = Server(
+        target,
+        name=name,
+        handler=handler,
+        mode=mode,
+        timeout=timeout,
+        answer_timeout=answer_timeout,
+        headers=headers,
+        auth=auth,
+        env=env,
+        output=output,
+        transport=transport,
+    )
+    ready = server._start()
+    limit = timeout or CONNECT_TIMEOUT
+    try:
+        if _bridge.in_comm_handler() or _in_client_thread():
+            ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
+        else:
+            _bridge.wait_sync(ready, timeout=limit)
+    except (TimeoutError, concurrent.futures.TimeoutError):
+        server._signal_close()
+        raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None
+    except BaseException:
+        server._signal_close()
+        raise
+    return server

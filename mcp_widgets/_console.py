@@ -1,0 +1,154 @@
+"""Asking in a terminal (IPython or python on a TTY, no notebook): the same form, one field at a time.
+
+The form is still built (it holds the rules and makes the content); the console only types into it and
+presses its buttons, as a person would. First who asks and the message (Enter answers, `n` declines, `q`
+cancels), then each field with its title, default and choices. A value the field refuses is asked again, up
+to three times (then the request is cancelled); a required field left empty declines.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from typing import Any
+
+__all__ = ["ask", "available"]
+
+TRIES = 3
+_YES = {"y", "yes", "true", "t", "1", "on"}
+_NO = {"n", "no", "false", "f", "0", "off"}
+
+
+def available() -> bool:
+    """True when a person can be asked on this process's terminal."""
+    try:
+        return sys.stdin.isatty() and sys.stdout.isatty()
+    except (AttributeError, ValueError):  # closed or replaced streams
+        return False
+
+
+def ask(
+    card: Any, *, read: Callable[[str], str] | None = None, write: Callable[[str], object] | None = None
+) -> None:
+    """Ask `card`'s question on the terminal and answer it (decline, cancel or accept).
+
+    Args:
+        card: An `ElicitationForm`.
+        read: Reads one line after showing a prompt (default `input`).
+        write: Shows one line (default `print`).
+    """
+    read = read or input
+    write = write or print
+    try:
+        _ask(card, read, write)
+    except (EOFError, KeyboardInterrupt):
+        write("")
+        card.cancel()
+
+
+def _ask(card: Any, read: Callable[[str], str], write: Callable[[str], object]) -> None:
+    header = f"Request from {card.server}"
+    if card.declared_name and card.declared_name != card.server:
+        header += f" (calls itself “{card.declared_name}”)"
+    write(header)
+    if card.message:
+        write(card.message)
+    first = read("[Enter] answer · n decline · q cancel: ").strip().lower()
+    if first in ("n", "no"):
+        card.decline()
+        return
+    if first in ("q", "quit", "cancel"):
+        card.cancel()
+        return
+    for spec in card.spec.fields:
+        if not _ask_field(card, spec, read, write):
+            return
+    if not card.accept():
+        for name, message in sorted(card.errors.items()):
+            write(f"  {name}: {message}")
+        write("The answers are not valid; cancelled.")
+        card.cancel()
+        return
+    write(f"Sent to {card.server}.")
+
+
+def _ask_field(card: Any, spec: Any, read: Callable[[str], str], write: Callable[[str], object]) -> bool:
+    """Ask one field until it is valid; False when the request ended instead."""
+    from ._schema import MISSING
+
+    label = spec.title + (" *" if spec.required else "")
+    if spec.description:
+        write(f"  {spec.description}")
+    choices = list(spec.choices)
+    if choices:
+        for number, choice in enumerate(choices, 1):
+            write(f"    {number}) {choice.title}")
+    if spec.kind == "multi":
+        label += " (numbers, comma-separated)"
+    if spec.kind == "boolean":
+        label += " (y/n)"
+    if spec.default is not MISSING:
+        label += f" [{_show_default(spec)}]"
+    for _ in range(TRIES):
+        text = read(f"{label}: ").strip()
+        if not text:
+            if spec.default is not MISSING or not spec.required:
+                return True  # the form already holds the default (or nothing, for an optional field)
+            write("A required field was left empty; declined.")
+            card.decline()
+            return False
+        try:
+            value = _parse(spec, text, choices)
+            card.fill(**{spec.name: value})
+        except (TypeError, ValueError) as exc:
+            write(f"  {_reason(exc, spec)}; try again.")
+            continue
+        error = card.errors.get(spec.name)
+        if error is None:
+            return True
+        write(f"  {error}; try again.")
+    write(f"No valid answer for {spec.title!r}; cancelled.")
+    card.cancel()
+    return False
+
+
+def _show_default(spec: Any) -> str:
+    default = spec.default
+    if spec.kind == "boolean":
+        return "y" if default else "n"
+    titles = {c.value: c.title for c in spec.choices}
+    if spec.kind == "multi":
+        return ", ".join(titles.get(v, str(v)) for v in default)
+    return titles.get(default, str(default))
+
+
+def _parse(spec: Any, text: str, choices: list[Any]) -> Any:
+    if spec.kind == "boolean":
+        word = text.lower()
+        if word in _YES:
+            return True
+        if word in _NO:
+            return False
+        raise ValueError("answer y or n")
+    if spec.kind == "choice":
+        return _choice(text, choices)
+    if spec.kind == "multi":
+        return [_choice(part.strip(), choices) for part in text.split(",") if part.strip()]
+    return text  # text, numbers and dates: the field parses them as a browser would
+
+
+def _choice(text: str, choices: list[Any]) -> Any:
+    if text.isdigit() and 1 <= int(text) <= len(choices):
+        return choices[int(text) - 1].value
+    for choice in choices:
+        if text in (choice.value, choice.title):
+            return choice.value
+    raise ValueError("not one of the choices")
+
+
+def _reason(exc: Exception, spec: Any) -> str:
+    # Our own messages are safe to show; a control's error may quote the input, so keep to the field's kind.
+    text = str(exc)
+    if text in ("answer y or n", "not one of the choices"):
+        return text
+    return f"not a valid {spec.kind} value"

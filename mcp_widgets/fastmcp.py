@@ -1,0 +1,95 @@
+"""Use mcp-widgets forms as a fastmcp `Client`'s elicitation handler (fastmcp is an optional extra).
+
+    from fastmcp import Client
+    from mcp_widgets.fastmcp import elicitation_handler
+
+    async with Client(url, elicitation_handler=elicitation_handler(server="weather")) as client:
+        await client.call_tool("forecast", {})
+
+fastmcp runs its client on the notebook's own event loop, in the cell that awaits it, so the form is shown
+in that cell and the handler awaits the answer there (pumping widget messages on kernels that need it).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any
+
+from . import _bridge
+from ._client import Handler, _decline_if_unseen, _display, _HandlerRun, _pick_handler
+from ._outcome import Action, Reason
+
+__all__ = ["elicitation_handler"]
+
+
+def elicitation_handler(
+    *, server: str, handler: Handler | None = None, output: Any = None
+) -> Callable[..., Awaitable[Any]]:
+    """A fastmcp elicitation handler that shows each request as a form.
+
+    Args:
+        server: The name the form shows for the server that asks.
+        handler: Answers instead of the person (as `connect(..., handler=)`); else the default handler,
+            then MCP_WIDGETS_HANDLER, then the person.
+        output: An ipywidgets `Output` to show forms in (instead of the current cell).
+
+    Returns:
+        `async def handle(message, response_type, params, context)`: returns the accepted content as a dict,
+        or fastmcp's `ElicitResult` for decline / cancel.
+
+    Raises (from the returned handler):
+        SchemaError: the server's schema is invalid (fastmcp reports it to the server as an error).
+    """
+
+    async def handle(message: str, response_type: Any, params: Any, context: Any) -> Any:
+        schema = getattr(params, "requested_schema", None)
+        if schema is None:
+            schema = getattr(params, "requestedSchema", None)
+        if schema is None:  # a URL-mode request: not supported yet
+            return _result("decline", None)
+        from .widgets import ElicitationForm
+
+        form = ElicitationForm(message, dict(schema), server=server)  # SchemaError propagates
+        _bridge.track_views(form)
+        if output is not None:
+            output.append_display_data(form)
+        elif _bridge.kernel_support() != "none":
+            _display(form)
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        form.add_done_callback(lambda f: done.set_result(f.result))
+        chosen = _pick_handler(handler)
+        if chosen is None:
+            _after(form, None)
+        else:
+            fn, reason, by = chosen
+            _HandlerRun(fn, form, reason, by, partial(_after, form)).start()
+        try:
+            result = await _bridge.wait_async(done)
+        except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
+            form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+            raise
+        if result.action == "accept":
+            return dict(result.content or {})
+        return _result(result.action, None)
+
+    return handle
+
+
+def _after(form: Any, exc: BaseException | None) -> None:
+    """A handler finished (or there is none): a failure cancels; a form nobody can see is declined."""
+    if exc is not None:
+        form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"handler failed: {type(exc).__name__}")
+    elif form.outcome is None and _bridge.kernel_support() == "none":
+        form.finish(Action.DECLINE, reason=Reason.POLICY, by="headless", note="no notebook to ask in")
+    elif form.outcome is None:
+        _decline_if_unseen(form)
+
+
+def _result(action: str, content: Any) -> Any:
+    try:
+        from fastmcp.client.elicitation import ElicitResult
+    except ImportError:  # without fastmcp (tests): the SDK's own type has the same fields
+        from mcp_types import ElicitResult
+    return ElicitResult(action=action, content=content)

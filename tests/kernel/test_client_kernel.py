@@ -1,0 +1,384 @@
+"""The client inside real kernels: a person answers forms while the calling cell awaits, blocks, or returns.
+
+The test acts as the browser: it reports the form as rendered (`_view_count`, as the widget manager does),
+types into fields, and clicks buttons, all while the cell is still running; it interrupts the kernel and
+queues cells behind a waiting one. Every release the kernel fixtures know is covered.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import pytest
+
+from .harness import CellResult, KernelFrontend, WidgetModel
+
+pytestmark = pytest.mark.kernel
+
+FORM_CLASS = "mcp-widgets-form"
+
+
+def setup_code(target: str = "build_server()", mode: str = "auto", extra: str = "") -> str:
+    return f"""
+import asyncio, os
+import ipywidgets as W
+from IPython.display import display
+import mcp_widgets._client as mwc
+from mcp_widgets import handlers
+from mcp_widgets._exceptions import BlockingCallError
+from mcp_widgets._requests import pending_requests
+from tests.servers.demo import build_server, parse
+from tests.servers.launch import stdio_command
+mwc.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+srv = mwc.connect_sync({target}, mode={mode!r}{extra})
+print("connected", srv.protocol_version)
+"""
+
+
+def ok(cell: CellResult) -> CellResult:
+    assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-3000:])
+    return cell
+
+
+def connect(fe: KernelFrontend, mode: str = "auto", target: str = "build_server()", extra: str = "") -> None:
+    cell = ok(fe.run(setup_code(target, mode, extra), timeout=180))
+    assert "connected" in cell.stdout
+
+
+def model_id(ref: str) -> str:
+    return ref.replace("IPY_MODEL_", "")
+
+
+@dataclass
+class Form:
+    """A pending form as the frontend sees it: its model, text fields and buttons."""
+
+    fe: KernelFrontend
+    model: WidgetModel
+
+    def child(self, ref: str) -> WidgetModel:
+        return self.fe.widgets[model_id(ref)]
+
+    def kids(self) -> list[WidgetModel]:
+        return [self.child(r) for r in self.model.state.get("children", []) if model_id(r) in self.fe.widgets]
+
+    def seen(self) -> Form:
+        """Report one rendered view, as JupyterLab's widget manager does."""
+        self.fe.update(self.model, {"_view_count": 1})
+        return self
+
+    def type(self, description: str, value: object) -> Form:
+        field = next(k for k in self.kids() if k.state.get("description") == description)
+        self.fe.update(field, {"value": value})
+        return self
+
+    def click(self, label: str) -> None:
+        hbox = next(k for k in self.kids() if k.model_name == "HBoxModel")
+        for ref in hbox.state["children"]:
+            button = self.child(ref)
+            if button.state.get("description") == label:
+                self.fe.click(button)
+                return
+        raise AssertionError(f"no {label} button")
+
+
+def pending_form(fe: KernelFrontend, *, exclude: set[str] | None = None, timeout: float = 90) -> Form:
+    """Wait for a form that still has its buttons (an answered form keeps only one line)."""
+    skip = exclude if exclude is not None else set()
+
+    def pending(w: WidgetModel) -> bool:
+        if FORM_CLASS not in w.state.get("_dom_classes", ()) or w.comm_id in skip:
+            return False
+        kids = [fe.widgets.get(model_id(r)) for r in w.state.get("children", [])]
+        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+
+    model = fe.wait_widget("VBoxModel", where=pending, timeout=timeout)
+    skip.add(model.comm_id)
+    return Form(fe, model)
+
+
+def final_line(fe: KernelFrontend, words: str, timeout: float = 60) -> WidgetModel:
+    """The one line a resolved form leaves behind, containing `words`."""
+    return fe.wait_widget(
+        "LabelModel", where=lambda w: words in str(w.state.get("value", "")), timeout=timeout
+    )
+
+
+def assert_shown_in(cell: CellResult, form: Form) -> None:
+    """The form is (or soon will be) shown in `cell`'s output (the container's update may still be coming)."""
+    fe = form.fe
+    fe.wait_until(
+        lambda: shown_in(cell, form.model.comm_id, fe), timeout=30, what="the form in the calling cell"
+    )
+
+
+def shown_in(cell: CellResult, widget_id: str, fe: KernelFrontend) -> bool:
+    """True when `widget_id` is displayed in `cell`'s output, directly or inside a displayed container."""
+    for data in cell.results:
+        view = data.get("application/vnd.jupyter.widget-view+json")
+        if not view:
+            continue
+        shown = view["model_id"]
+        if shown == widget_id:
+            return True
+        container = fe.widgets.get(shown)
+        if container is not None and f"IPY_MODEL_{widget_id}" in container.state.get("children", []):
+            return True
+    return False
+
+
+# --------------------------------------------------------------------------- the three calling styles
+
+CALLS = {
+    "await": "r = await srv.call_tool('ask_name')\nprint(parse(r))",
+    "sync": "r = srv.call_tool_sync('ask_name')\nprint(parse(r))",
+}
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("style", list(CALLS))
+def test_person_answers_while_the_cell_waits(frontend: KernelFrontend, style: str, mode: str) -> None:
+    connect(frontend, mode)
+    msg_id = frontend.execute(CALLS[style])
+    form = pending_form(frontend).seen()
+    form.type("Name *", "Ada").click("Accept")
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert cell.stdout == "{'action': 'accept', 'content': {'name': 'Ada'}}\n"
+    # The form rendered in the calling cell, and what was typed is gone from it.
+    assert_shown_in(cell, form)
+    final_line(frontend, "accepted by the person")
+    assert all(w.state.get("value") != "Ada" for w in frontend.widgets.values())
+
+
+def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')\ncall"))
+    form = pending_form(frontend).seen()
+    assert_shown_in(calling, form)
+    # Another cell runs while the question waits; then the person answers.
+    assert ok(frontend.run("print(call.state)")).stdout == "waiting for an answer\n"
+    form.type("Name *", "Bea").click("Decline")
+    cell = ok(frontend.run("print(parse(call.result()), call.state)"))
+    assert cell.stdout == "{'action': 'decline'} done\n"
+    # The handle's status line (shown in the calling cell) ends with the result.
+    final = frontend.wait_widget(
+        "LabelModel",
+        where=lambda w: str(w.state.get("value", "")).startswith("tool 'ask_name' on 'demo': done"),
+    )
+    assert '"decline"' in final.state["value"]
+
+
+def test_await_on_a_background_call(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    ok(frontend.run("call = srv.call_tool_background('ask_name')"))
+    msg_id = frontend.execute("print(parse(await call))")
+    pending_form(frontend).seen().type("Name *", "Cy").click("Accept")
+    assert (
+        ok(frontend.wait_cell(msg_id, timeout=60)).stdout
+        == "{'action': 'accept', 'content': {'name': 'Cy'}}\n"
+    )
+
+
+def test_late_question_renders_in_the_calling_cell(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_later', {'delay': 2})"))
+    # Other cells run before the server asks; the form still goes to the calling cell.
+    other = ok(frontend.run("import time\ntime.sleep(0.5)\nprint('other')"))
+    form = pending_form(frontend).seen()
+    assert_shown_in(calling, form)
+    assert not shown_in(other, form.model.comm_id, frontend)
+    form.click("Cancel")
+    assert ok(frontend.run("print(parse(call.result()))")).stdout == "{'action': 'cancel'}\n"
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_two_forms_at_once(frontend: KernelFrontend, mode: str) -> None:
+    connect(frontend, mode)
+    msg_id = frontend.execute("print(parse(await srv.call_tool('ask_both')))")
+    seen: set[str] = set()
+    forms = [pending_form(frontend, exclude=seen).seen(), pending_form(frontend, exclude=seen).seen()]
+    for form in forms:
+        labels = [k.state.get("value") for k in form.kids() if k.model_name == "LabelModel"]
+        if "Question A" in labels:
+            form.type("Name *", "Al").click("Accept")
+        else:
+            form.click("Decline")
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert (
+        cell.stdout == "{'a': {'action': 'accept', 'content': {'name': 'Al'}}, 'b': {'action': 'decline'}}\n"
+    )
+
+
+# --------------------------------------------------------------------------- interrupts and queues
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("style", list(CALLS))
+def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str) -> None:
+    connect(frontend, mode)
+    msg_id = frontend.execute(CALLS[style])
+    pending_form(frontend).seen()
+    queued = frontend.execute("print('after')")
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    assert cell.status == "error"
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError")
+    line = final_line(frontend, "interrupted")
+    assert line.state["value"].startswith("Request from demo: cancelled")
+    if mode == "auto":
+        assert "the call was dropped" in line.state["value"]
+    # The kernel stays usable; the queued cell ran (or was aborted by the error), never inside the wait.
+    after = frontend.wait_cell(queued, timeout=30)
+    assert after.status in ("ok", "aborted")
+    assert (
+        ok(frontend.run("print(srv.call_tool_sync('echo', {'text': 'fine'}).content[0].text)")).stdout
+        == "fine\n"
+    )
+
+
+def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    waiting = frontend.execute(CALLS["sync"])
+    form = pending_form(frontend).seen()
+    first = frontend.execute("order = ['first']")
+    second = frontend.execute("order.append('second'); print(order)")
+    frontend.settle(0.5)
+    assert not frontend.cells[first].done  # queued, not run inside the wait
+    form.type("Name *", "Q").click("Accept")
+    ok(frontend.wait_cell(waiting, timeout=60))
+    ok(frontend.wait_cell(first, timeout=30))
+    assert ok(frontend.wait_cell(second, timeout=30)).stdout == "['first', 'second']\n"
+
+
+# --------------------------------------------------------------------------- nobody looking, server leaving
+
+
+def test_unseen_form_is_declined(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    cell = ok(frontend.run("mwc.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))", timeout=60))
+    assert cell.stdout == "{'action': 'decline'}\n"
+    final_line(frontend, "no frontend showed the form")
+
+
+def test_env_policy_in_kernel(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    code = (
+        "os.environ['MCP_WIDGETS_HANDLER'] = 'accept_defaults'\n"
+        "print(parse(srv.call_tool_sync('ask_defaults')))"
+    )
+    cell = ok(frontend.run(code, timeout=60))
+    assert cell.stdout == "{'action': 'accept', 'content': {'color': 'red', 'fast': True, 'size': 3}}\n"
+    final_line(frontend, "accepted by policy 'MCP_WIDGETS_HANDLER=accept_defaults'")
+
+
+def test_handler_runs_on_the_main_thread(frontend: KernelFrontend) -> None:
+    connect(frontend, extra=", handler=handlers.scripted([{'name': 'H'}])")
+    code = (
+        "import threading\n"
+        "threads = []\n"
+        "orig = srv.handler\n"
+        "async def spy(card):\n"
+        "    threads.append(threading.current_thread() is threading.main_thread())\n"
+        "    await orig(card)\n"
+        "srv.handler = spy\n"
+        "a = parse(await srv.call_tool('ask_name'))\n"
+        "srv.handler = handlers.scripted(['cancel'])\n"
+        "b = parse(srv.call_tool_sync('ask_name'))\n"
+        "print(a, b, threads)"
+    )
+    cell = ok(frontend.run(code, timeout=60))
+    assert cell.stdout == "{'action': 'accept', 'content': {'name': 'H'}} {'action': 'cancel'} [True]\n"
+
+
+def test_waiting_handler_in_a_blocking_call_fails_cleanly(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    code = (
+        "async def slow(card):\n"
+        "    await asyncio.sleep(0.1)\n"
+        "    card.accept()\n"
+        "srv.handler = slow\n"
+        "print(parse(srv.call_tool_sync('ask_defaults')))\n"
+        "print(parse(await srv.call_tool('ask_defaults'))['action'])"
+    )
+    cell = ok(frontend.run(code, timeout=90))
+    # Blocked: the handler cannot wait, the request is cancelled and the cell says why; awaited: it works.
+    assert cell.stdout == "{'action': 'cancel'}\naccept\n"
+    final_line(frontend, "Handler 'slow' failed: RuntimeError")
+
+
+def test_server_withdraws_in_kernel(frontend: KernelFrontend) -> None:
+    connect(frontend, "legacy")
+    msg_id = frontend.execute("print(srv.call_tool_sync('withdraw', {'after': 1.0}).content[0].text)")
+    assert ok(frontend.wait_cell(msg_id, timeout=60)).stdout == "withdrawn\n"
+    final_line(frontend, "the server withdrew the request")
+
+
+def test_stdio_server_in_kernel_and_restart(frontend: KernelFrontend) -> None:
+    connect(frontend, "legacy", target="stdio_command()")
+    pid = int(ok(frontend.run("print(srv.call_tool_sync('pid').content[0].text)")).stdout)
+    msg_id = frontend.execute(CALLS["await"])
+    pending_form(frontend).seen().type("Name *", "Sd").click("Accept")
+    assert "'Sd'" in ok(frontend.wait_cell(msg_id, timeout=60)).stdout
+    # A restarted kernel leaves no server process behind.
+    assert frontend.km is not None
+    frontend.km.restart_kernel(now=True)
+    deadline = time.monotonic() + 30
+    while _alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(pid)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a zombie waiting for its parent counts as gone
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split()[2] != "Z"
+    except OSError:
+        return False
+
+
+# --------------------------------------------------------------------------- widget callbacks
+
+
+def test_calls_from_widget_callbacks(frontend: KernelFrontend) -> None:
+    connect(frontend)
+    code = (
+        "out = W.Output()\n"
+        "errors, calls = [], []\n"
+        "block = W.Button(description='block')\n"
+        "start = W.Button(description='start')\n"
+        "def blocking(_):\n"
+        "    try:\n"
+        "        srv.call_tool_sync('ask_name')\n"
+        "    except BlockingCallError as exc:\n"
+        "        errors.append(type(exc).__name__)\n"
+        "block.on_click(blocking)\n"
+        "start.on_click(lambda _: calls.append(srv.call_tool_background('ask_name', output=out)))\n"
+        "display(block, start, out)"
+    )
+    ok(frontend.run(code))
+    frontend.click(frontend.wait_widget(where=lambda w: w.state.get("description") == "block"))
+    assert ok(frontend.run("print(errors, pending_requests())")).stdout == "['BlockingCallError'] []\n"
+    frontend.click(frontend.wait_widget(where=lambda w: w.state.get("description") == "start"))
+    # The form goes into the Output (inside the call's container), not into some cell.
+    out = frontend.wait_widget("OutputModel")
+    frontend.wait_until(lambda: bool(out.state.get("outputs")), timeout=60, what="the Output to get the call")
+    view = out.state["outputs"][0]["data"]["application/vnd.jupyter.widget-view+json"]
+    container = frontend.widgets[model_id(view["model_id"])]
+    forms: list[WidgetModel] = []
+
+    def form_inside() -> bool:
+        kids = [frontend.widgets.get(model_id(r)) for r in container.state.get("children", [])]
+        forms[:] = [k for k in kids if k is not None and FORM_CLASS in k.state.get("_dom_classes", ())]
+        return bool(forms)
+
+    frontend.wait_until(form_inside, timeout=60, what="the form in the Output")
+    form = Form(frontend, forms[0]).seen()
+    form.type("Name *", "Cb").click("Accept")
+    cell = ok(frontend.run("print(parse(calls[0].result()))"))
+    assert cell.stdout == "{'action': 'accept', 'content': {'name': 'Cb'}}\n"

@@ -1,0 +1,1 @@
+"""Small real MCP servers for the client tests (written with the SDK's MCPServer)."""

@@ -1,0 +1,126 @@
+"""Asking on a terminal: the real form, answered field by field from scripted console input."""
+
+from __future__ import annotations
+
+import builtins
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mcp_widgets import _console
+from mcp_widgets._client import connect_sync
+from mcp_widgets._outcome import Action, Reason
+from mcp_widgets.widgets import ElicitationForm
+from tests.servers.demo import PROFILE_SCHEMA, build_server, parse
+
+
+class Terminal:
+    """Scripted lines in, shown lines out."""
+
+    def __init__(self, *lines: str) -> None:
+        self.lines = list(lines)
+        self.shown: list[str] = []
+
+    def read(self, prompt: str) -> str:
+        self.shown.append(prompt)
+        if not self.lines:
+            raise EOFError
+        return self.lines.pop(0)
+
+    def write(self, text: str) -> None:
+        self.shown.append(text)
+
+
+@pytest.fixture
+def profile() -> Iterator[ElicitationForm]:
+    form = ElicitationForm("Tell us about you", PROFILE_SCHEMA, server="demo", declared_name="Demo Inc")
+    yield form
+    form.close()
+
+
+def ask(form: ElicitationForm, *lines: str) -> Terminal:
+    term = Terminal(*lines)
+    _console.ask(form, read=term.read, write=term.write)
+    return term
+
+
+def test_field_by_field_with_a_retry(profile: ElicitationForm) -> None:
+    term = ask(profile, "", "Ada", "old", "40", "3", "y")
+    assert profile.outcome is not None and profile.outcome.action is Action.ACCEPT
+    assert profile.outcome.reason is Reason.PERSON
+    assert profile.result is not None
+    assert profile.result.content == {"name": "Ada", "age": 40, "color": "blue", "subscribe": True}
+    shown = "\n".join(term.shown)
+    assert "Request from demo (calls itself “Demo Inc”)" in shown
+    assert "Tell us about you" in shown
+    assert "age [30]: " in shown and "color [green]: " in shown and "(y/n) [n]" in shown
+    assert "not a valid" in shown or "must be" in shown
+    assert (
+        "old" not in shown.replace("old", "", 0) or shown.count("old") == 0
+    )  # what was typed is never echoed
+
+
+def test_enter_keeps_defaults(profile: ElicitationForm) -> None:
+    ask(profile, "", "Bo", "", "", "")
+    assert profile.result is not None
+    assert profile.result.content == {"name": "Bo", "age": 30, "color": "green", "subscribe": False}
+
+
+@pytest.mark.parametrize(("first", "action"), [("n", Action.DECLINE), ("q", Action.CANCEL)])
+def test_decline_and_cancel_up_front(profile: ElicitationForm, first: str, action: Action) -> None:
+    ask(profile, first)
+    assert profile.outcome is not None and profile.outcome.action is action
+
+
+def test_required_left_empty_declines(profile: ElicitationForm) -> None:
+    term = ask(profile, "", "")
+    assert profile.outcome is not None and profile.outcome.action is Action.DECLINE
+    assert "A required field was left empty; declined." in term.shown
+
+
+def test_three_bad_values_cancel(profile: ElicitationForm) -> None:
+    term = ask(profile, "", "Cy", "x", "-5", "999")
+    assert profile.outcome is not None and profile.outcome.action is Action.CANCEL
+    assert term.shown[-1] == "No valid answer for 'age'; cancelled."
+    assert not any("999" in line for line in term.shown)
+
+
+def test_end_of_input_cancels(profile: ElicitationForm) -> None:
+    ask(profile, "", "Di")
+    assert profile.outcome is not None and profile.outcome.action is Action.CANCEL
+
+
+def test_choices_by_title_and_multi() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "size": {
+                "type": "string",
+                "oneOf": [{"const": "s", "title": "Small"}, {"const": "l", "title": "Large"}],
+            },
+            "tags": {"type": "array", "items": {"enum": ["a", "b", "c"]}},
+        },
+    }
+    form = ElicitationForm("Pick", schema, server="demo")
+    try:
+        ask(form, "", "Large", "1, c")
+        assert form.result is not None
+        assert form.result.content == {"size": "l", "tags": ["a", "c"]}
+    finally:
+        form.close()
+
+
+def test_client_asks_on_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    lines = iter(["", "Eve"])
+    monkeypatch.setattr(_console, "available", lambda: True)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    monkeypatch.setattr(builtins, "print", lambda *a, **k: None)
+    with connect_sync(build_server()) as srv:
+        assert parse(srv.call_tool_sync("ask_name")) == {"action": "accept", "content": {"name": "Eve"}}
+
+
+def test_no_terminal_declines(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(_console, "available", lambda: False)
+    with connect_sync(build_server()) as srv:
+        assert parse(srv.call_tool_sync("ask_name")) == {"action": "decline"}
