@@ -1,0 +1,98 @@
+"""A server written with fastmcp (the standalone package) asking with `ctx.elicit`, for the interop tests.
+
+    python fastmcp_server.py stdio
+    python fastmcp_server.py http        (127.0.0.1, a free port; prints "PORT <n>" first)
+
+`ctx.elicit` sends elicitation/create mid-call, which only the 2025-11-25 generation allows: fastmcp refuses
+it on 2026-07-28. Each tool asks with one of fastmcp's response-type forms (a model; the list / dict
+shorthands for the enum shapes; a scalar) and returns JSON text {"action", "data"}: what fastmcp handed the
+tool after validating the answer against its own type.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import sys
+from typing import Any, Literal
+
+from fastmcp import Context, FastMCP
+from pydantic import BaseModel
+
+
+class Person(BaseModel):
+    name: str
+    age: int
+    height: float
+    member: bool = False
+    color: Literal["red", "green", "blue"] = "green"
+    nickname: str = "Ada"
+
+
+def _echo(result: Any) -> str:
+    data = getattr(result, "data", None)
+    if isinstance(data, BaseModel):
+        data = data.model_dump()
+    return json.dumps({"action": result.action, "data": data})
+
+
+def build_server() -> FastMCP:
+    server = FastMCP("fastmcp-interop")
+
+    @server.tool
+    async def person(ctx: Context) -> str:
+        """Ask for a person (a pydantic model)."""
+        return _echo(await ctx.elicit("Who are you?", Person))
+
+    @server.tool
+    async def pick(ctx: Context) -> str:
+        """Single choice, untitled (list shorthand)."""
+        return _echo(await ctx.elicit("Color?", ["red", "green", "blue"]))
+
+    @server.tool
+    async def pick_titled(ctx: Context) -> str:
+        """Single choice, titled (dict shorthand)."""
+        titles = {"r": {"title": "Red"}, "g": {"title": "Green"}, "b": {"title": "Blue"}}
+        return _echo(await ctx.elicit("Color?", titles))
+
+    @server.tool
+    async def pick_many(ctx: Context) -> str:
+        """Multiple choice, untitled (nested list shorthand)."""
+        return _echo(await ctx.elicit("Colors?", [["red", "green", "blue"]]))
+
+    @server.tool
+    async def pick_many_titled(ctx: Context) -> str:
+        """Multiple choice, titled."""
+        return _echo(await ctx.elicit("Colors?", [{"r": {"title": "Red"}, "b": {"title": "Blue"}}]))
+
+    @server.tool
+    async def count(ctx: Context) -> str:
+        """A scalar (wrapped by fastmcp in a "value" field)."""
+        return _echo(await ctx.elicit("How many?", int))
+
+    @server.tool
+    async def confirm(ctx: Context) -> str:
+        """A yes/no question."""
+        return _echo(await ctx.elicit("Sure?", bool))
+
+    return server
+
+
+def main() -> None:
+    server = build_server()
+    if sys.argv[1:] == ["stdio"]:
+        server.run("stdio", show_banner=False)
+        return
+    import anyio
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)  # before "PORT": connections made meanwhile wait in the backlog instead of failing
+    config = uvicorn.Config(server.http_app(), log_level="warning", lifespan="on")
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    anyio.run(uvicorn.Server(config).serve, [sock])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,103 @@
+"""Interop with a server written with the TypeScript SDK (tests/interop/server.mjs), over stdio and HTTP.
+
+The server asks for every field type and all five enum shapes (shapes.json). Its SDK validates accepted
+content against the schema (ajv, formats checked) and echoes both the parsed content and the raw JSON-RPC
+response as it arrived, so the exact JSON types on the wire are checked (30 and 30.0 are the same number to
+JavaScript, not to these tests). The round trips themselves are in roundtrip.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import json
+import subprocess
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from mcp_widgets import _bridge, handlers
+from mcp_widgets._client import Server, connect_sync
+from mcp_widgets._outcome import Action, Reason
+from mcp_widgets._requests import pending_requests
+from tests.interop import roundtrip
+from tests.interop.nodejs import HERE, SDK, node_or_skip
+
+SERVER = HERE / "server.mjs"
+
+
+@pytest.fixture(scope="module", params=["stdio", "http"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    node = node_or_skip(SDK)
+    if request.param == "stdio":
+        connected = connect_sync([node, str(SERVER), "stdio"], name="ts", timeout=60)
+        try:
+            yield connected
+        finally:
+            connected.close()
+        return
+    proc = subprocess.Popen([node, str(SERVER), "http", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("PORT "), "the TypeScript server did not start"
+        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+        connected = connect_sync(url, name="ts", timeout=60, transport="http")
+        try:
+            yield connected
+        finally:
+            connected.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_negotiates_2025_11_25(server: Server) -> None:
+    # The TypeScript SDK speaks 2025-11-25 at most: the auto mode falls back to it.
+    assert server.protocol_version == "2025-11-25"
+    assert server.declared_name == "ts-interop-server"
+    assert [t.name for t in server.tools] == ["elicit", "elicit_url"]
+
+
+test_every_field_type_round_trips = roundtrip.test_every_field_type_round_trips
+test_defaults_are_sent_as_prefilled = roundtrip.test_defaults_are_sent_as_prefilled
+test_optional_fields_left_empty_are_omitted = roundtrip.test_optional_fields_left_empty_are_omitted
+test_numbers = roundtrip.test_numbers
+test_enum_shapes_send_values_not_titles = roundtrip.test_enum_shapes_send_values_not_titles
+test_decline_and_cancel_round_trip = roundtrip.test_decline_and_cancel_round_trip
+
+
+def test_server_withdraws_a_pending_form(server: Server) -> None:
+    # Nobody answers; the TypeScript SDK's request timeout sends notifications/cancelled, which ends the form.
+    cards: list[Any] = []
+
+    async def leave_it_open(card: Any) -> None:
+        cards.append(card)
+        await card.wait()
+
+    server.handler = leave_it_open
+    result = asyncio.run(server.call_tool("elicit", {"shape": "numbers", "timeout_ms": 1000}))
+    assert result.is_error
+    assert "timed out" in result.content[0].text
+    assert cards, "the form was never handed to the handler"
+    (card,) = cards
+    # Without a kernel, posted callbacks only run inside a wait: give the withdrawal one to land in.
+    ended: concurrent.futures.Future[None] = concurrent.futures.Future()
+    card.add_done_callback(lambda _card: ended.set_result(None))
+    _bridge.wait_sync(ended, timeout=60)
+    assert card.outcome.action == Action.CANCEL
+    assert card.outcome.reason == Reason.WITHDRAWN
+    assert not [r for r in pending_requests() if r.server == server.name]
+
+
+def test_url_mode_request_is_answered(server: Server) -> None:
+    # The client declares URL mode, so the TypeScript SDK sends it; a declining handler answers it.
+    server.handler = handlers.decline
+    result = server.call_tool_sync("elicit_url", {})
+    assert not result.is_error, result.content
+    assert json.loads(result.content[0].text) == {"action": "decline"}
