@@ -9,44 +9,96 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._exceptions import FieldNotFound, FormStateError, MCPWidgetsError, SchemaError
+from ._exceptions import (
+    BlockingCallError,
+    ConnectError,
+    ConnectionClosedError,
+    FieldNotFound,
+    FormStateError,
+    MCPWidgetsError,
+    RequestTimeout,
+    SchemaError,
+    ServerError,
+)
 from ._outcome import Action, Outcome, Reason
 from ._schema import Problem, check_schema, validate_schema
+from ._urls import UrlCheck, inspect_url
 from ._version import __version__
 
 if TYPE_CHECKING:
-    from .widgets import ElicitationForm, FormState, preview
+    from . import handlers
+    from ._client import (
+        Call,
+        Server,
+        ToolList,
+        connect,
+        connect_sync,
+        get_default_handler,
+        set_default_handler,
+    )
+    from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, UrlCard, preview
 
-# name -> module that defines it; imported on first access.
+# name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
+    "Call": "mcp_widgets._client",
+    "Server": "mcp_widgets._client",
+    "ToolList": "mcp_widgets._client",
+    "connect": "mcp_widgets._client",
+    "connect_sync": "mcp_widgets._client",
+    "get_default_handler": "mcp_widgets._client",
+    "set_default_handler": "mcp_widgets._client",
     "ElicitationForm": "mcp_widgets.widgets",
     "FormState": "mcp_widgets.widgets",
+    "HistoryPanel": "mcp_widgets.widgets",
+    "Preview": "mcp_widgets.widgets",
+    "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
 }
+_LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
 
 __all__ = [
     "Action",
+    "BlockingCallError",
+    "Call",
+    "ConnectError",
+    "ConnectionClosedError",
     "ElicitationForm",
     "FieldNotFound",
     "FormState",
     "FormStateError",
+    "HistoryPanel",
     "MCPWidgetsError",
     "Outcome",
+    "Preview",
     "Problem",
     "Reason",
+    "RequestTimeout",
     "SchemaError",
+    "Server",
+    "ServerError",
+    "ToolList",
+    "UrlCard",
+    "UrlCheck",
     "__version__",
     "check_schema",
+    "connect",
+    "connect_sync",
+    "get_default_handler",
+    "handlers",
+    "inspect_url",
     "preview",
+    "set_default_handler",
     "validate_schema",
 ]
 
 
 def __getattr__(name: str) -> Any:
-    module = _LAZY.get(name)
-    if module is None:
+    if name in _LAZY_MODULES:
+        value = import_module(_LAZY_MODULES[name])
+    elif name in _LAZY:
+        value = getattr(import_module(_LAZY[name]), name)
+    else:
         raise AttributeError(f"module 'mcp_widgets' has no attribute {name!r}")
-    value = getattr(import_module(module), name)
     globals()[name] = value
     return value
 

@@ -43,7 +43,14 @@ from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from . import _bridge
-from ._exceptions import MCPWidgetsError, SchemaError
+from ._exceptions import (
+    ConnectError,
+    ConnectionClosedError,
+    MCPWidgetsError,
+    RequestTimeout,
+    SchemaError,
+    ServerError,
+)
 from ._outcome import Action, Outcome, Reason
 from ._requests import PendingRequest
 from ._version import __version__
@@ -85,31 +92,6 @@ _LEGACY_HINT = (
     "This server asks its questions the 2025-11-25 way (elicitation/create during the call): "
     'connect with mode="legacy".'
 )
-
-
-# --------------------------------------------------------------------------- errors
-# Proposed for _exceptions.py (one tree); kept here until the lead moves them.
-
-
-class ServerError(MCPWidgetsError):
-    """A server answered a request with a JSON-RPC error."""
-
-    def __init__(self, message: str, *, code: int, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.data = data
-
-
-class ConnectionClosedError(ServerError, ConnectionError):
-    """The connection to the server ended while a request was in flight."""
-
-
-class ConnectError(MCPWidgetsError, ConnectionError):
-    """Connecting to a server failed."""
-
-
-class RequestTimeout(MCPWidgetsError, TimeoutError):
-    """A request got no answer within `timeout=` (time spent waiting for a person is never counted)."""
 
 
 # --------------------------------------------------------------------------- the client thread

@@ -4,7 +4,11 @@
     ├── SchemaError            a requested schema breaks a rule (JSON-RPC -32602)
     ├── FieldNotFound          fill() named a field the form does not have (also a KeyError)
     ├── FormStateError         misuse of a form's lifecycle (also a RuntimeError)
-    └── BlockingCallError      a blocking wait where it would freeze the kernel (also a RuntimeError)
+    ├── BlockingCallError      a blocking wait where it would freeze the kernel (also a RuntimeError)
+    ├── ConnectError           connecting to a server failed (also a ConnectionError)
+    ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
+    └── ServerError            a server answered with a JSON-RPC error (.code, .data)
+        └── ConnectionClosedError   the connection ended while a request was in flight
 
 Messages never carry what a person typed: only field names, rules and actions.
 """
@@ -12,12 +16,22 @@ Messages never carry what a person typed: only field names, rules and actions.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ._schema import Problem
 
-__all__ = ["BlockingCallError", "FieldNotFound", "FormStateError", "MCPWidgetsError", "SchemaError"]
+__all__ = [
+    "BlockingCallError",
+    "ConnectError",
+    "ConnectionClosedError",
+    "FieldNotFound",
+    "FormStateError",
+    "MCPWidgetsError",
+    "RequestTimeout",
+    "SchemaError",
+    "ServerError",
+]
 
 INVALID_PARAMS = -32602
 
@@ -57,3 +71,24 @@ class FormStateError(MCPWidgetsError, RuntimeError):
 
 class BlockingCallError(MCPWidgetsError, RuntimeError):
     """A blocking wait was started where it would freeze the kernel (a widget callback, a nested wait)."""
+
+
+class ServerError(MCPWidgetsError):
+    """A server answered a request with a JSON-RPC error."""
+
+    def __init__(self, message: str, *, code: int, data: Any = None) -> None:
+        super().__init__(message)
+        self.code = code
+        self.data = data
+
+
+class ConnectionClosedError(ServerError, ConnectionError):
+    """The connection to the server ended while a request was in flight."""
+
+
+class ConnectError(MCPWidgetsError, ConnectionError):
+    """Connecting to a server failed."""
+
+
+class RequestTimeout(MCPWidgetsError, TimeoutError):
+    """A request got no answer within `timeout=` (time spent waiting for a person is never counted)."""
