@@ -36,6 +36,7 @@ if TYPE_CHECKING:
         get_default_handler,
         set_default_handler,
     )
+    from .playground import playground
     from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, UrlCard, preview
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
@@ -53,6 +54,7 @@ _LAZY = {
     "Preview": "mcp_widgets.widgets",
     "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
+    "playground": "mcp_widgets.playground",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
 
@@ -86,6 +88,7 @@ __all__ = [
     "get_default_handler",
     "handlers",
     "inspect_url",
+    "playground",
     "preview",
     "set_default_handler",
     "validate_schema",

@@ -432,7 +432,7 @@ def _finish_now(awaitable: Any) -> None:
 
 
 _kernel_lock = threading.Lock()
-_kernel_cache: list[_Kernel | None] = []  # empty until detected
+_kernel_cache: list[_Kernel] = []  # empty until a kernel is found
 _warned_background = False
 
 
@@ -446,14 +446,13 @@ def _get_kernel() -> _Kernel | None:
         with contextlib.suppress(Exception):
             shell = ipython.get_ipython()
     kernel_obj = getattr(shell, "kernel", None) if shell is not None else None
+    if kernel_obj is None:
+        return None  # not cached: a kernel may still start around us (imported from sitecustomize, say)
     with _kernel_lock:
         if not _kernel_cache:
-            found: _Kernel | None = None
-            if kernel_obj is not None:
-                import ipykernel
+            import ipykernel
 
-                found = _Kernel(kernel_obj, getattr(ipykernel, "__version__", ""))
-            _kernel_cache.append(found)
+            _kernel_cache.append(_Kernel(kernel_obj, getattr(ipykernel, "__version__", "")))
     return _kernel_cache[0]
 
 

@@ -1,0 +1,152 @@
+"""playground(): edit a requestedSchema as JSON and see its live form, problems and answers as you type.
+
+Pure ipywidgets callbacks (no top-level await, no kernel internals), so it works the same in JupyterLab,
+classic notebooks and Voila.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+import ipywidgets as w
+
+from .widgets._preview import Preview
+
+__all__ = ["EXAMPLE_SCHEMA", "Playground", "playground"]
+
+EXAMPLE_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        "title": {
+            "type": "string",
+            "title": "Title",
+            "description": "One line: what went wrong?",
+            "minLength": 5,
+            "maxLength": 80,
+        },
+        "severity": {
+            "type": "string",
+            "title": "Severity",
+            "oneOf": [
+                {"const": "low", "title": "Low: cosmetic"},
+                {"const": "high", "title": "High: something is broken"},
+                {"const": "critical", "title": "Critical: data is lost"},
+            ],
+            "default": "low",
+        },
+        "areas": {
+            "type": "array",
+            "title": "Areas",
+            "items": {"type": "string", "enum": ["forms", "url mode", "history", "docs"]},
+            "minItems": 1,
+            "maxItems": 2,
+            "default": ["forms"],
+        },
+        "reproducible": {"type": "boolean", "title": "I can reproduce it", "default": True},
+        "occurrences": {"type": "integer", "title": "How often (per week)", "minimum": 0, "maximum": 100},
+        "contact": {
+            "title": "Contact email",
+            "description": 'No "type" here: the playground warns, and the form shows it as text.',
+            "format": "email",
+        },
+    },
+    "required": ["title", "severity"],
+}
+"""A schema with most field kinds and one warning (a property without "type")."""
+
+
+class Playground(w.VBox):
+    """A JSON text area for a requestedSchema, and under it the live `preview` of what it would ask.
+
+    Every edit re-parses the text: valid JSON replaces the preview (its form, its problems and the JSON each
+    button would send); text that is not JSON keeps the last preview and says why, as plain text.
+    """
+
+    def __init__(self, schema: Mapping[str, Any] | str | None = None, *, message: str = "") -> None:
+        if schema is None:
+            schema = EXAMPLE_SCHEMA
+        source = schema if isinstance(schema, str) else json.dumps(schema, indent=2, ensure_ascii=False)
+        self.heading = w.Label(
+            value="requestedSchema (JSON): edit it, and the form below follows as you type",
+            style={"font_weight": "bold"},
+        )
+        self.editor = w.Textarea(
+            value=source,
+            continuous_update=True,
+            layout=w.Layout(width="100%", height="22em"),
+        )
+        self.message = w.Text(
+            value=message,
+            description="message",
+            continuous_update=True,
+            layout=w.Layout(width="100%"),
+            style={"description_width": "initial"},
+        )
+        self.status = w.Label(value="")  # plain text: JSON errors quote the typed text
+        self.preview: Preview | None = None
+        self._shown: tuple[str, str] | None = None  # (normalised schema JSON, message) of the preview
+        self._slot = w.VBox()
+        super().__init__(children=(self.heading, self.editor, self.message, self.status, self._slot))
+        self.editor.observe(self._on_edit, names="value")
+        self.message.observe(self._on_edit, names="value")
+        self._refresh()
+
+    @property
+    def error(self) -> str | None:
+        """Why the text is not a usable schema right now (JSON syntax), or None."""
+        return self.status.value or None
+
+    def _on_edit(self, _change: Any = None) -> None:
+        self._refresh()
+
+    def _refresh(self) -> None:
+        try:
+            schema = json.loads(self.editor.value)
+        except json.JSONDecodeError as exc:
+            self.status.value = f"Not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
+            self.status.value += "the preview below is of the last valid schema."
+            return
+        self.status.value = ""
+        key = (json.dumps(schema, sort_keys=True), self.message.value)
+        if key == self._shown:
+            return  # whitespace or key order only: keep the form and what was typed in it
+        self._shown = key
+        # A non-object (a list, a number) is still previewed: the preview reports it as a schema error.
+        new = Preview(schema, message=self.message.value)
+        old, self.preview = self.preview, new
+        self._slot.children = (new,)
+        if old is not None:
+            old.close()
+
+    def close(self) -> None:
+        """Close the preview and every widget of the playground."""
+        preview = getattr(self, "preview", None)
+        if preview is not None:
+            preview.close()
+        for name in ("heading", "editor", "message", "status", "_slot"):
+            widget = getattr(self, name, None)
+            if widget is not None:
+                for part in (getattr(widget, "layout", None), getattr(widget, "style", None), widget):
+                    if part is not None:
+                        part.close()
+        layout = getattr(self, "layout", None)
+        super().close()
+        if layout is not None:
+            layout.close()
+
+    def __repr__(self) -> str:
+        problems = len(self.preview.problems) if getattr(self, "preview", None) is not None else 0
+        broken = getattr(self, "status", None) is not None and self.error is not None
+        return f"<Playground problems={problems} json_error={broken}>"
+
+
+def playground(schema: Mapping[str, Any] | str | None = None, *, message: str = "") -> Playground:
+    """Edit a requestedSchema and see, as you type, its form, every spec problem and each button's JSON.
+
+    Args:
+        schema: The starting schema, as a dict or JSON text (default: `EXAMPLE_SCHEMA`: one warning).
+        message: The message shown with the form (editable in the playground too).
+    """
+    return Playground(schema, message=message)

@@ -1,0 +1,271 @@
+"""Every notebook in notebooks/ runs top to bottom with nobody clicking, and shows what it should.
+
+Each notebook runs under nbclient in a real kernel of this test environment's python. Who answers the forms is
+chosen from OUTSIDE the notebook, through the kernel's environment (`MCP_WIDGETS_HANDLER`), exactly as a CI
+run would; the notebooks themselves set no handler, so in JupyterLab they wait for the person.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import nbclient
+import nbformat
+import pytest
+from jupyter_client.kernelspec import KernelSpecManager
+from jupyter_client.manager import KernelManager
+
+pytestmark = pytest.mark.kernel
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+NAMES = ("quickstart", "schema_playground", "teaching")
+HOSTILE = "<img src=x onerror=alert(1)>"
+"""The markup the teaching notebook sends as a server message: it must only ever appear as plain text."""
+
+# Tags our own HTML outputs may use (tables, simple text markup). Anything else in an HTML output or an HTML
+# widget means some text was rendered as markup.
+SAFE_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "caption", "div", "span", "p", "br", "small"}
+SAFE_TAGS |= {"b", "i", "em", "strong", "code", "pre", "ul", "li"}
+SAFE_TAGS |= {"style"}  # our own CSS (the history panel); server text in it is still caught as HOSTILE below
+
+
+def _kernel_manager(workdir: Path) -> KernelManager:
+    """A kernel manager for a kernel run by this python (the .venv), whatever `python` is on PATH."""
+    spec_dir = workdir / "kernels" / "mcpw-notebooks"
+    spec_dir.mkdir(parents=True)
+    spec = {
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "mcp-widgets notebooks",
+        "language": "python",
+    }
+    (spec_dir / "kernel.json").write_text(json.dumps(spec))
+    ksm = KernelSpecManager(kernel_dirs=[str(spec_dir.parent)])
+    return KernelManager(
+        kernel_name="mcpw-notebooks",
+        kernel_spec_manager=ksm,
+        transport="ipc",
+        ip=str(workdir / "kernel"),
+        connection_file=str(workdir / "kernel.json"),
+    )
+
+
+def run_notebook(name: str, policy: str) -> Any:
+    """Execute notebooks/<name>.ipynb with `MCP_WIDGETS_HANDLER=policy` in the kernel's environment."""
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    env = dict(os.environ, MCP_WIDGETS_HANDLER=policy)
+    with tempfile.TemporaryDirectory(prefix="mcpw-nb-") as tmp:
+        km = _kernel_manager(Path(tmp))
+        client = nbclient.NotebookClient(
+            nb, km=km, timeout=120, allow_errors=True, store_widget_state=True, record_timing=False
+        )
+        client.execute(env=env, cwd=str(NOTEBOOKS))
+    return nb
+
+
+@pytest.fixture(scope="module")
+def executed() -> Iterator[dict[tuple[str, str], Any]]:
+    cache: dict[tuple[str, str], Any] = {}
+
+    def get(name: str, policy: str = "accept_defaults") -> Any:
+        if (name, policy) not in cache:
+            cache[(name, policy)] = run_notebook(name, policy)
+        return cache[(name, policy)]
+
+    yield get  # type: ignore[misc]
+
+
+# -- reading executed notebooks ------------------------------------------------------------------------------
+
+
+def errors(nb: Any) -> list[str]:
+    found = []
+    for index, cell in enumerate(nb.cells):
+        for out in cell.get("outputs", []):
+            if out.output_type == "error":
+                found.append(f"cell {index}: {out.ename}: {out.evalue}")
+            elif out.output_type == "stream" and out.name == "stderr" and "Traceback" in out.text:
+                found.append(f"cell {index}: traceback on stderr: {out.text[-500:]}")
+    return found
+
+
+def texts(nb: Any) -> str:
+    """Every plain-text output (streams, text/plain) and every widget's string state, joined."""
+    parts: list[str] = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type == "stream":
+                parts.append(out.text)
+            elif out.output_type in ("execute_result", "display_data"):
+                parts.append(str(out.data.get("text/plain", "")))
+    for model in widget_models(nb):
+        parts.extend(v for v in model["state"].values() if isinstance(v, str))
+    return "\n".join(parts)
+
+
+def widget_models(nb: Any) -> list[dict[str, Any]]:
+    state = nb.metadata.get("widgets", {}).get("application/vnd.jupyter.widget-state+json", {})
+    return list(state.get("state", {}).values())
+
+
+def html_outputs(nb: Any) -> list[str]:
+    """Every piece of output a browser would interpret as HTML or Markdown."""
+    found: list[str] = []
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.output_type in ("execute_result", "display_data"):
+                for mime in ("text/html", "text/markdown", "image/svg+xml"):
+                    if mime in out.data:
+                        found.append(str(out.data[mime]))
+    for model in widget_models(nb):
+        state = model["state"]
+        if model.get("model_name") in ("HTMLModel", "HTMLMathModel"):
+            found.append(str(state.get("value", "")))
+        if state.get("description_allow_html"):
+            found.append(str(state.get("description", "")))
+        for option in state.get("_options_labels", []) if state.get("description_allow_html") else []:
+            found.append(str(option))
+    return found
+
+
+class _TagCheck(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.bad: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag not in SAFE_TAGS:
+            self.bad.append(f"<{tag}>")
+        self.bad.extend(
+            f"{tag}[{name}]" for name, _ in attrs if name.lower().startswith("on") or name == "src"
+        )
+
+
+def unsafe_markup(nb: Any) -> list[str]:
+    bad: list[str] = []
+    for text in html_outputs(nb):
+        if HOSTILE in text:
+            bad.append(f"unescaped server text in HTML: {text[:200]!r}")
+        check = _TagCheck()
+        check.feed(text)
+        bad.extend(check.bad)
+    return bad
+
+
+def stripped(name: str) -> bool:
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    nbformat.validate(nb)
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    return all(not c.outputs and c.execution_count is None for c in code) and "widgets" not in nb.metadata
+
+
+# -- the tests ----------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_committed_without_outputs(name: str) -> None:
+    assert stripped(name), f"{name}.ipynb has outputs or widget state: strip them before committing"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_sets_no_handler_itself(name: str) -> None:
+    # Headless runs choose who answers from outside; in JupyterLab the notebook must wait for the person.
+    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+    source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    for needle in ("MCP_WIDGETS_HANDLER", "set_default_handler", "handler="):
+        assert needle not in source, f"{name}.ipynb answers its own forms ({needle})"
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_runs_headless_without_errors(executed: Any, name: str) -> None:
+    nb = executed(name)
+    assert errors(nb) == []
+    assert all(c.execution_count is not None for c in nb.cells if c.cell_type == "code")
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_no_server_text_rendered_as_html(executed: Any, name: str) -> None:
+    assert unsafe_markup(executed(name)) == []
+
+
+def test_quickstart_shows_results(executed: Any) -> None:
+    out = texts(executed("quickstart"))
+    assert "(calls itself 'mcp-widgets-demo')" in out  # who is asking, and what it calls itself
+    assert "delete_files" in out and "register" in out  # the tool table
+    # accept_defaults: the confirmation is accepted, so the simulated .tmp files go to the trash ...
+    assert "'deleted': ['cache.tmp', 'draft.tmp', 'scratch.tmp']" in out
+    # ... registration has required fields without defaults, so it is declined; weather falls back to Paris
+    assert "{'done': False, 'action': 'decline'}" in out
+    assert "'city': 'Paris'" in out
+    assert "'flavour': 'vanilla'" in out  # choose: every field's default
+    assert "not ticked: nothing deleted" in out  # background call: the checkbox confirmation
+
+
+def test_quickstart_when_everything_is_declined(executed: Any) -> None:
+    nb = executed("quickstart", "decline")
+    assert errors(nb) == []
+    out = texts(nb)
+    assert "'deleted': ['cache.tmp'" not in out  # nothing moved without a yes
+    assert "{'done': False, 'action': 'decline'}" in out
+    assert "the trash is empty" in out
+    assert "'city': 'Paris'" in out
+    assert "MCP_WIDGETS_HANDLER=decline" in out  # each form's last line says who answered
+
+
+def test_playground_shows_form_problems_and_json(executed: Any) -> None:
+    out = texts(executed("schema_playground"))
+    assert "property-type-missing" in out  # the example's one warning
+    assert "Accept →" in out and "Decline →" in out and "Cancel →" in out
+    assert '{"action": "decline"}' in out
+    assert "property-type" in out and "-32602" in out  # validate_schema on a schema with an error
+    assert '"title": "Crash when saving"' in out  # filled from Python: the exact JSON Accept would send
+
+
+def test_teaching_shows_what_the_server_sees(executed: Any) -> None:
+    nb = executed("teaching")
+    out = texts(nb)
+    for action in ("accept", "decline", "cancel"):
+        assert f'"action": "{action}"' in out or f"'action': '{action}'" in out
+    assert "2026-07-28" in out and "2025-11-25" in out  # both protocol generations
+    assert (
+        "'content': {'name': 'Ada', 'cups': 2}" in out
+    )  # echo_elicit: the reply exactly as the server got it
+    assert HOSTILE in out  # the hostile message is shown, as plain text only (see the HTML test)
+    # The history names what was asked and how it ended, never what was sent.
+    assert "echo_elicit: asked for name, cups -> accept by MCP_WIDGETS_HANDLER=accept_defaults" in out
+    history = [text for text in html_outputs(nb) if "echo_elicit" in text]
+    assert history, "the history panel was not rendered"
+    assert any(html.escape(HOSTILE, quote=False) in text for text in history)  # escaped, not interpreted
+    assert not any("Ada" in text for text in history)
+
+
+def test_quickstart_history_shows_the_questions_without_values(executed: Any) -> None:
+    history = [text for text in html_outputs(executed("quickstart")) if "delete_files" in text]
+    assert history, "the history panel was not rendered"
+    assert "cache.tmp" in history[-1]  # the server's message names the files: that is kept
+    assert "vanilla" not in history[-1]  # the values sent (choose's defaults) are not
+
+
+def test_the_markup_check_catches_unescaped_server_text() -> None:
+    def nb_with(html_text: str, widget_html: str = "") -> Any:
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("x")
+        cell.outputs = [nbformat.v4.new_output("display_data", data={"text/html": html_text})]
+        nb.cells = [cell]
+        state = {"m": {"model_name": "HTMLModel", "state": {"value": widget_html}}}
+        nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": state}}
+        return nb
+
+    assert unsafe_markup(nb_with(f"<table><tr><td>{html.escape(HOSTILE)}</td></tr></table>")) == []
+    assert unsafe_markup(nb_with(f"<td>{HOSTILE}</td>")) != []
+    assert unsafe_markup(nb_with("<p>fine</p>", f"<div>{HOSTILE}</div>")) != []
+    assert unsafe_markup(nb_with('<a href="javascript:x">x</a>')) == ["<a>"]
+    assert unsafe_markup(nb_with('<div onclick="x">x</div>')) == ["div[onclick]"]
