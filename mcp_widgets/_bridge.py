@@ -174,7 +174,7 @@ def _comm_scope() -> Iterator[None]:
         _local.comm_depth -= 1
 
 
-def _wrap_comm_handler(handler: Callable[..., Any], owner: _Kernel) -> Callable[..., Any]:
+def _wrap_comm_handler(handler: Callable[..., Any], owner: _Kernel | None = None) -> Callable[..., Any]:
     if getattr(handler, "_mcp_widgets_wrapped", False):
         return handler
 
@@ -183,7 +183,7 @@ def _wrap_comm_handler(handler: Callable[..., Any], owner: _Kernel) -> Callable[
             try:
                 return handler(*args, **kwargs)
             finally:
-                if owner.cell_parent is not None and len(args) >= 3:
+                if owner is not None and owner.cell_parent is not None and len(args) >= 3:
                     owner.comm_handled_during_cell(args[2])
 
     comm_handler._mcp_widgets_wrapped = True  # type: ignore[attr-defined]
