@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test]" 2>&1 | grep -v "is ignored" || true
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,bench]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import mcp_widgets, ipywidgets, mcp" # fail early if the install did not take
 
 # Debian's Chromium + JupyterLab + pinned Playwright for the real-browser tests.

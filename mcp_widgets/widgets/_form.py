@@ -345,12 +345,14 @@ class ElicitationForm(w.VBox):
             self._result = mcp_types.ElicitResult.model_validate(to_wire(action, content))
             callbacks, self._callbacks = self._callbacks, []
             waiters, self._waiters = self._waiters, []
-        self._leave_one_line(leave_line)
+        # The answer goes out first (a done callback sends it to the server); tidying up the widgets
+        # afterwards costs a dozen comm messages that the server need not wait for.
         for loop, future in waiters:
             with contextlib.suppress(RuntimeError):  # that loop is closed: nobody is waiting there any more
                 loop.call_soon_threadsafe(_settle, future, self._result)
         for fn in callbacks:
             self._call(fn)
+        self._leave_one_line(leave_line and self.comm is not None)
         return True
 
     def _leave_one_line(self, leave_line: bool = True) -> None:

@@ -1,0 +1,246 @@
+"""Scale: many elicitations in one process and in one kernel (live widget models, memory), and the history
+panel over 10,000 records."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import time
+from typing import Any
+
+from ._report import Row, median_ms, rss_mb
+from .schemas import NAME
+
+GROUP = "scale"
+RSS_TARGET_MB = 5.0
+PANEL_TARGET_MS = 100.0
+
+
+def _live_models() -> int:
+    from ipywidgets.widgets.widget import _instances
+
+    return len(_instances)
+
+
+def _in_process(n: int) -> list[Row]:
+    from mcp_widgets import handlers
+    from mcp_widgets._client import connect_sync
+    from mcp_widgets.demo import create_server
+
+    warm = 20
+    srv = connect_sync(
+        create_server(), handler=handlers.scripted([{"name": "Ada"}] * (n + warm)), name="bench"
+    )
+    args = {"requested_schema": NAME}
+    try:
+        for _ in range(warm):
+            srv.call_tool_sync("echo_elicit", args)
+        gc.collect()
+        models0, rss0 = _live_models(), rss_mb()
+        start = time.perf_counter()
+        for _ in range(n):
+            srv.call_tool_sync("echo_elicit", args)
+        took = time.perf_counter() - start
+        gc.collect()
+        models, rss = _live_models() - models0, rss_mb() - rss0
+    finally:
+        srv.close()
+    return [
+        Row(
+            GROUP,
+            f"{n:,} elicitations in-process: live models added",
+            models,
+            unit="models",
+            baseline=models0,
+            baseline_name="live before",
+            target="0",
+            ok=models == 0,
+            note=f"{took / n * 1e3:.1f} ms each",
+        ),
+        Row(
+            GROUP,
+            f"{n:,} elicitations in-process: RSS growth",
+            rss,
+            unit="MB",
+            baseline=rss0,
+            baseline_name="RSS before",
+            target=f"< {RSS_TARGET_MB:g} MB",
+            ok=rss < RSS_TARGET_MB,
+        ),
+    ]
+
+
+KERNEL_SETUP = """
+import gc, os
+import mcp_widgets._client as mwc
+from mcp_widgets import handlers
+from ipywidgets.widgets.widget import _instances
+from benchmarks import _probe
+answers = handlers.scripted([{"name": "Ada"}] * 100000)
+srv = mwc.connect_sync(_probe.build_server(), name="bench", handler=answers)
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) / 1024 for l in f if l.startswith("VmRSS:"))
+for _ in range(20):
+    await srv.call_tool("ask")
+gc.collect()
+before = (len(_instances), rss())
+print("ready")
+"""
+KERNEL_RUN = """
+import time
+t0 = time.perf_counter()
+for _ in range({n}):
+    await srv.call_tool("ask")
+took = time.perf_counter() - t0
+gc.collect()
+print(len(_instances) - before[0], rss() - before[1], before[0], before[1], took)
+"""
+
+
+def _in_kernel(n: int) -> list[Row]:
+    from tests.kernel.harness import KernelFrontend
+
+    with KernelFrontend(sys.executable) as fe:
+        cell = fe.run(KERNEL_SETUP, timeout=120)
+        if cell.status != "ok":
+            raise RuntimeError(f"kernel setup failed: {cell.ename}: {cell.evalue}")
+        cell = fe.run(KERNEL_RUN.format(n=n), timeout=600)
+        if cell.status != "ok":
+            raise RuntimeError(f"kernel run failed: {cell.ename}: {cell.evalue}")
+        added, rss, models0, rss0, took = (float(x) for x in cell.stdout.split())
+    return [
+        Row(
+            GROUP,
+            f"{n:,} elicitations in a kernel (await): live models added",
+            added,
+            unit="models",
+            baseline=models0,
+            baseline_name="live before",
+            target="0",
+            ok=added == 0,
+            note=f"{took / n * 1e3:.1f} ms each; {added / n:.1f} models per call",
+        ),
+        Row(
+            GROUP,
+            f"{n:,} elicitations in a kernel (await): RSS growth",
+            rss,
+            unit="MB",
+            baseline=rss0,
+            baseline_name="RSS before",
+            target=f"< {RSS_TARGET_MB:g} MB",
+            ok=rss < RSS_TARGET_MB,
+        ),
+    ]
+
+
+def _history(n: int) -> Any:
+    from mcp_widgets._history import History
+    from mcp_widgets._outcome import Action, Outcome, Reason
+
+    history = History(max_records=max(n, 1))
+    outcomes = [
+        Outcome(Action.ACCEPT, Reason.PERSON),
+        Outcome(Action.DECLINE, Reason.HANDLER, by="scripted"),
+        Outcome(Action.CANCEL, Reason.TIMEOUT, note="no answer within 60 s"),
+        None,
+    ]
+    fields = [("name", "Name", True), ("email", "Email", False), ("age", "Age", False)]
+    for i in range(n):
+        history.begin_request(
+            server=f"server-{i % 5}",
+            mode="form",
+            message=f"Question number {i}: please tell us a few things about you <b>now</b>.",
+            source=("tool", f"tool_{i % 7}"),
+            fields=fields,
+            outcome=outcomes[i % len(outcomes)],
+        )
+    return history
+
+
+def _panel(quick: bool) -> list[Row]:
+    from mcp_widgets.widgets._history import HistoryPanel
+
+    runs = 5 if quick else 15
+    big, small = _history(10_000), _history(20)
+    panels: list[Any] = []
+
+    def build(history: Any) -> Any:
+        def make() -> None:
+            panels.append(HistoryPanel(history))
+
+        return make
+
+    def closing() -> None:
+        while panels:
+            panels.pop().close()
+
+    rows = []
+    t_big = median_ms(build(big), runs=runs)
+    closing()
+    t_small = median_ms(build(small), runs=runs)
+    closing()
+    rows.append(
+        Row(
+            GROUP,
+            "HistoryPanel, 10,000 records: build + first page",
+            t_big,
+            baseline=t_small,
+            baseline_name="20 records",
+            target=f"≤ {PANEL_TARGET_MS:g} ms",
+            ok=t_big <= PANEL_TARGET_MS,
+        )
+    )
+    # Filtering a rare outcome far down the store: the worst page to find.
+    panel, little = HistoryPanel(big), HistoryPanel(small)
+    toggle = iter(range(10**9))
+
+    def refilter(p: Any) -> Any:
+        return lambda: p.set_filter(outcome="timeout" if next(toggle) % 2 else "pending")
+
+    t_filter = median_ms(refilter(panel), runs=runs)
+    t_filter_small = median_ms(refilter(little), runs=runs)
+    rows.append(
+        Row(
+            GROUP,
+            "HistoryPanel, 10,000 records: change filter",
+            t_filter,
+            baseline=t_filter_small,
+            baseline_name="20 records",
+            target=f"≤ {PANEL_TARGET_MS:g} ms",
+            ok=t_filter <= PANEL_TARGET_MS,
+        )
+    )
+
+    def add(history: Any) -> Any:
+        def one() -> None:
+            history.begin_request(server="server-1", mode="form", message="live", fields=[("x", "X", True)])
+
+        return one
+
+    panel.set_filter(outcome=None)
+    little.set_filter(outcome=None)
+    t_add = median_ms(add(big), runs=runs)
+    t_add_small = median_ms(add(small), runs=runs)
+    rows.append(
+        Row(
+            GROUP,
+            "HistoryPanel, 10,000 records: live update on a new record",
+            t_add,
+            baseline=t_add_small,
+            baseline_name="20 records",
+            target=f"≤ {PANEL_TARGET_MS:g} ms",
+            ok=t_add <= PANEL_TARGET_MS,
+        )
+    )
+    panel.close()
+    little.close()
+    return rows
+
+
+def run(quick: bool) -> list[Row]:
+    rows = _in_process(100 if quick else 1000)
+    if not quick:  # a second kernel start costs more than --quick can afford on a loaded machine
+        rows += _in_kernel(1000)
+    rows += _panel(quick)
+    return rows

@@ -1,0 +1,161 @@
+"""Waiting for a person in a real kernel (tests/kernel/harness.py plays the browser): the kernel's CPU while a
+form waits, and click-to-server latency for `await`, blocking (`call_tool_sync`) and background calls."""
+
+from __future__ import annotations
+
+import statistics
+import sys
+import time
+from typing import Any
+
+from ._report import Row
+
+GROUP = "waiting"
+FORM_CLASS = "mcp-widgets-form"
+CPU_TARGET = 0.5  # % of one core
+LATENCY_TARGET = 5.0  # ms, kernel-side
+
+SETUP = """
+import os, time
+import mcp_widgets._client as mwc
+from benchmarks import _probe
+_probe.stamp_clicks()
+mwc.LOOK_GRACE = 3600  # the simulated frontend reports views itself
+srv = mwc.connect_sync(_probe.build_server(), name="bench")
+print(os.getpid())
+"""
+CALLS = {
+    "await": "r = await srv.call_tool('ask')",
+    "sync": "r = srv.call_tool_sync('ask')",
+    "background": "call = srv.call_tool_background('ask')",
+}
+
+
+def _cpu_seconds(pid: int) -> float:
+    """CPU time of a whole process (every thread), in seconds: the sum of each thread's schedstat (ns).
+
+    /proc/PID/stat counts in 10 ms ticks, too coarse for a mostly idle process over a few seconds.
+    """
+    import os
+
+    total = 0
+    for tid in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{tid}/schedstat") as f:
+                total += int(f.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            pass  # a thread that just ended
+    return total / 1e9
+
+
+def _cpu_percent(pid: int, seconds: float, fe: Any) -> float:
+    """CPU of `pid` over `seconds` as % of one core; the frontend keeps reading (as a browser would)."""
+    c0, t0 = _cpu_seconds(pid), time.monotonic()
+    fe.settle(seconds)
+    return 100 * (_cpu_seconds(pid) - c0) / (time.monotonic() - t0)
+
+
+def _ref(ref: str) -> str:
+    return ref.replace("IPY_MODEL_", "")
+
+
+def _pending_form(fe: Any, seen: set[str]) -> Any:
+    def pending(w: Any) -> bool:
+        if FORM_CLASS not in w.state.get("_dom_classes", ()) or w.comm_id in seen:
+            return False
+        kids = [fe.widgets.get(_ref(r)) for r in w.state.get("children", [])]
+        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+
+    form = fe.wait_widget("VBoxModel", where=pending, timeout=60)
+    seen.add(form.comm_id)
+    return form
+
+
+def _answer(fe: Any, form: Any) -> None:
+    """Report the form rendered, type a name, click Accept: what JupyterLab sends."""
+    fe.update(form, {"_view_count": 1})
+    kids = [fe.widgets[_ref(r)] for r in form.state["children"] if _ref(r) in fe.widgets]
+    name = next(k for k in kids if k.state.get("description") == "Name *")
+    fe.update(name, {"value": "Ada"})
+    fe.settle(0.2)  # let the kernel take the update (and enable Accept) before the click
+    hbox = next(k for k in kids if k.model_name == "HBoxModel")
+    accept = next(
+        fe.widgets[_ref(r)]
+        for r in hbox.state["children"]
+        if fe.widgets[_ref(r)].state.get("description") == "Accept"
+    )
+    fe.click(accept)
+
+
+def _ok(cell: Any) -> Any:
+    if cell.status != "ok":
+        raise RuntimeError(f"kernel cell failed: {cell.ename}: {cell.evalue}\n{cell.stderr[-2000:]}")
+    return cell
+
+
+def _latency(fe: Any) -> float:
+    out = _ok(fe.run("print((_probe.STAMPS['server'] - _probe.STAMPS['click']) * 1e3)")).stdout
+    return float(out.strip())
+
+
+def run(quick: bool) -> list[Row]:
+    from tests.kernel.harness import KernelFrontend
+
+    runs = 2 if quick else 7
+    wait_s = 2.0 if quick else 10.0
+    rows: list[Row] = []
+    seen: set[str] = set()
+    with KernelFrontend(sys.executable) as fe:
+        pid = int(_ok(fe.run(SETUP, timeout=120)).stdout.split()[-1])
+        fe.settle(1.0)
+        idle = _cpu_percent(pid, wait_s, fe)
+        # CPU while a form waits: an awaiting cell (native) and a blocked one (the pump).
+        for style in ("await", "sync"):
+            msg_id = fe.execute(CALLS[style])
+            form = _pending_form(fe, seen)
+            fe.update(form, {"_view_count": 1})
+            fe.settle(0.5)
+            waiting = _cpu_percent(pid, wait_s, fe)
+            _answer(fe, form)
+            _ok(fe.wait_cell(msg_id, timeout=60))
+            rows.append(
+                Row(
+                    GROUP,
+                    f"kernel CPU, form waiting {wait_s:g} s ({style})",
+                    waiting,
+                    unit="%",
+                    baseline=idle,
+                    baseline_name="idle kernel",
+                    target=f"≤ {CPU_TARGET:g}% of a core",
+                    ok=waiting <= CPU_TARGET,
+                )
+            )
+        # Click to server, kernel-side: the click handled -> the answer inside the tool.
+        raw = _ok(fe.run("import asyncio\nprint(await _probe.raw_round_trips(20))", timeout=60)).stdout
+        raw_ms = statistics.median(float(x) for x in raw.strip().strip("[]").split(","))
+        for style in ("await", "sync", "background"):
+            samples = []
+            for _ in range(runs):
+                msg_id = fe.execute(CALLS[style])
+                if style == "background":
+                    _ok(fe.wait_cell(msg_id, timeout=60))
+                form = _pending_form(fe, seen)
+                _answer(fe, form)
+                if style == "background":
+                    _ok(fe.run("call.result(timeout=30)", timeout=60))
+                else:
+                    _ok(fe.wait_cell(msg_id, timeout=60))
+                samples.append(_latency(fe))
+            value = statistics.median(samples)
+            rows.append(
+                Row(
+                    GROUP,
+                    f"click to server, kernel-side ({style})",
+                    value,
+                    baseline=raw_ms,
+                    baseline_name="SDK callback to server",
+                    target=f"≤ {LATENCY_TARGET:g} ms",
+                    ok=value <= LATENCY_TARGET,
+                )
+            )
+    return rows
