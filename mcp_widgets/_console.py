@@ -53,6 +53,9 @@ def _ask(card: Any, read: Callable[[str], str], write: Callable[[str], object]) 
     write(header)
     if card.message:
         write(card.message)
+    if not hasattr(card, "spec"):  # a URL card: consent first, and only then the address to open
+        _ask_url(card, read, write)
+        return
     first = read("[Enter] answer · n decline · q cancel: ").strip().lower()
     if first in ("n", "no"):
         card.decline()
@@ -70,6 +73,22 @@ def _ask(card: Any, read: Callable[[str], str], write: Callable[[str], object]) 
         card.cancel()
         return
     write(f"Sent to {card.server}.")
+
+
+def _ask_url(card: Any, read: Callable[[str], str], write: Callable[[str], object]) -> None:
+    check = card.check
+    write(f"It asks you to open a page on: {check.host_unicode or check.host}")
+    write(f"Full address: {check.display}")
+    for warning in check.warnings:
+        write(f"Warning: {warning}")
+    answer = read("y open the page · n decline · q cancel: ").strip().lower()
+    if answer in ("y", "yes"):
+        card.accept()
+        write(f"Open this address in your browser: {check.display}")
+    elif answer in ("q", "quit", "cancel"):
+        card.cancel()
+    else:
+        card.decline()
 
 
 def _ask_field(card: Any, spec: Any, read: Callable[[str], str], write: Callable[[str], object]) -> bool:

@@ -124,3 +124,23 @@ def test_no_terminal_declines(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(_console, "available", lambda: False)
     with connect_sync(build_server()) as srv:
         assert parse(srv.call_tool_sync("ask_name")) == {"action": "decline"}
+
+
+@pytest.mark.parametrize(
+    ("typed", "action"), [("y", Action.ACCEPT), ("n", Action.DECLINE), ("q", Action.CANCEL)]
+)
+def test_a_url_card_on_the_terminal_shows_the_host_and_asks_for_consent(typed: str, action: Action) -> None:
+    from mcp_widgets.widgets import UrlCard
+
+    card = UrlCard("Sign in, please", "https://xn--80ak6aa92e.com/login?t=1", server="demo")
+    try:
+        term = ask(card, typed)  # type: ignore[arg-type]
+        assert card.outcome is not None and card.outcome.action is action
+        shown = "\n".join(term.shown)
+        assert "It asks you to open a page on: аррӏе.com" in shown  # the decoded host, next to the raw one
+        assert "Full address: https://xn--80ak6aa92e.com/login?t=1" in shown
+        assert "Punycode" in shown or "internationalised" in shown.lower()
+        # The address to open is only given after consent.
+        assert ("Open this address" in shown) is (action is Action.ACCEPT)
+    finally:
+        card.close()

@@ -240,8 +240,11 @@ def test_a_handler_acting_for_the_person_is_recorded() -> None:
 
 def test_ready_made_handlers_treat_it_as_a_url_card() -> None:
     c = card()
-    asyncio.run(handlers.accept_defaults(c))
+    # As the client runs a handler: its clicks are recorded as the handler's.
+    with c.acting_as(Reason.HANDLER, by="accept_defaults"):
+        asyncio.run(handlers.accept_defaults(c))
     assert c.result.action == "decline"
+    assert c.outcome.reason == Reason.HANDLER
     assert c.outcome.by == "accept_defaults"
     c2 = card()
     asyncio.run(handlers.cancel(c2))
