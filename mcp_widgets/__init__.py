@@ -38,6 +38,7 @@ if TYPE_CHECKING:
     )
     from .playground import playground
     from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, UrlCard, preview
+    from .widgets._history import history
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
@@ -54,6 +55,7 @@ _LAZY = {
     "Preview": "mcp_widgets.widgets",
     "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
+    "history": "mcp_widgets.widgets._history",
     "playground": "mcp_widgets.playground",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
@@ -87,6 +89,7 @@ __all__ = [
     "connect_sync",
     "get_default_handler",
     "handlers",
+    "history",
     "inspect_url",
     "playground",
     "preview",

@@ -26,6 +26,7 @@ import html
 import inspect
 import logging
 import os
+import re
 import shlex
 import sys
 import tempfile
@@ -51,6 +52,7 @@ from ._exceptions import (
     SchemaError,
     ServerError,
 )
+from ._history import default_history
 from ._outcome import Action, Outcome, Reason
 from ._requests import PendingRequest
 from ._version import __version__
@@ -60,6 +62,8 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 if TYPE_CHECKING:
     import ipywidgets
+
+    from .widgets import HistoryPanel
 
 __all__ = [
     "Call",
@@ -88,6 +92,8 @@ LOOK_GRACE = 1.5
 CONNECT_TIMEOUT = 60.0
 """Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
 _MODERN = "2026-07-28"
+_NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
+"""How servers say they cannot ask mid-call on 2026-07-28 (SDK NoBackChannelError; fastmcp ctx.elicit)."""
 _LEGACY_HINT = (
     "This server asks its questions the 2025-11-25 way (elicitation/create during the call): "
     'connect with mode="legacy".'
@@ -293,10 +299,14 @@ class _CallRecord:
     """A Label showing a background call's state (also shown by the `Call` handle)."""
     future: concurrent.futures.Future[Any] | None = None
     pending: set[PendingRequest] = field(default_factory=set)
+    requests: list[PendingRequest] = field(default_factory=list)
+    """Every request of this call, answered or not (to close views left open when the call ends)."""
     interrupted: bool = False
     why: str = ""
     """Why it was interrupted (for the forms' closing line)."""
     schema_error: SchemaError | None = None
+    hinted: bool = False
+    """The mode="legacy" hint was shown for this call."""
     started: float = field(default_factory=time.monotonic)
     think_total: float = 0.0
     think_since: float | None = None
@@ -310,6 +320,7 @@ class _CallRecord:
             if not self.pending:
                 self.think_since = time.monotonic()
             self.pending.add(request)
+            self.requests.append(request)
 
     def discard(self, request: PendingRequest) -> None:
         with self.lock:
@@ -585,6 +596,8 @@ class Server:
         self._runner: concurrent.futures.Future[None] | None = None
         self._errlog: Any = None
         self._tools: ToolList | None = None
+        self._history: HistoryPanel | None = None
+        self._warned_legacy = False
 
     # -- connecting (client thread) -----------------------------------------------------------------------
 
@@ -695,6 +708,10 @@ class Server:
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
             log.debug("transport error from %s: %s", self.name, _describe_exc(message))
+        else:
+            from . import _url_flow
+
+            _url_flow.on_message(self, message)  # notifications/elicitation/complete
         await asyncio.sleep(0)
 
     # -- elicitation (client thread) ----------------------------------------------------------------------
@@ -765,7 +782,7 @@ class Server:
         if request.done():
             return
         if record is not None and record.interrupted:
-            self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why)
+            self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
             return
         if request.kind == "url":
             _url_request(self, request, record)
@@ -784,14 +801,15 @@ class Server:
             return
         except Exception as exc:
             log.exception("building the form for a request from %s failed", self.name)
-            request.settle(
-                mcp_types.ErrorData(
-                    code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
-                ),
-                Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__),
+            outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
+            error = mcp_types.ErrorData(
+                code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
             )
+            if request.settle(error, outcome):
+                self._record_request(request, record, outcome)
             return
         request.view = form
+        self._record_view(request, record, form)
         form.add_done_callback(partial(self._view_done, request, record))
         try:
             _bridge.track_views(form)
@@ -799,7 +817,8 @@ class Server:
             self._choose_answerer(request, record, form)
         except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
             if isinstance(exc, KeyboardInterrupt):
-                form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+                note = "the kernel was interrupted" + ("" if request.legacy else "; the call was dropped")
+                form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             else:
                 form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
             raise
@@ -867,16 +886,52 @@ class Server:
     def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
             record.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
-        request.settle(
-            mcp_types.ErrorData(code=exc.code, message=str(exc)),
-            Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc)),
-        )
+        outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
+        if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
+            self._record_request(request, record, outcome)
         self._place(record, _label(f"{self.name} sent a request that cannot be shown: {exc}"))
 
     def _settle_without_view(
-        self, request: PendingRequest, action: Action, reason: Reason, note: str
-    ) -> None:
-        request.settle(mcp_types.ElicitResult(action=action.value), Outcome(action, reason, note=note))
+        self,
+        request: PendingRequest,
+        action: Action,
+        reason: Reason,
+        note: str,
+        *,
+        record: _CallRecord | None = None,
+        by: str | None = None,
+    ) -> bool:
+        """Answer a request that has no view (and record it); False when it was already settled."""
+        outcome = Outcome(action, reason, by, note=note)
+        if not request.settle(mcp_types.ElicitResult(action=action.value), outcome):
+            return False
+        self._record_request(request, record, outcome)
+        return True
+
+    def _record_view(self, request: PendingRequest, record: _CallRecord | None, view: Any) -> None:
+        """Record the request a form or URL card shows in the process-wide history; the view finishes it."""
+        source = (record.kind, record.name) if record is not None else None
+        try:
+            default_history().begin(view, source=source, started=request.created)
+        except Exception:  # the history must never stop a question from being asked
+            log.exception("recording a request from %s in the history failed", self.name)
+
+    def _record_request(self, request: PendingRequest, record: _CallRecord | None, outcome: Outcome) -> None:
+        """Record a request that ended without a view (refused, withdrawn or answered before one existed)."""
+        try:
+            default_history().begin_request(
+                server=self.name,
+                mode="url" if request.kind == "url" else "form",
+                message=request.message,
+                declared_name=self.declared_name,
+                source=(record.kind, record.name) if record is not None else None,
+                url=request.url,
+                schema=request.schema,
+                started=request.created,
+                outcome=outcome,
+            )
+        except Exception:
+            log.exception("recording a request from %s in the history failed", self.name)
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
         note = f"no answer within {self.answer_timeout:g} s"
@@ -884,7 +939,8 @@ class Server:
         if view is not None:
             view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
         else:
-            self._settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note)
+            record = self._pending.get(request)
+            self._settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
     def _withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
         if record is not None and record.interrupted:
@@ -903,6 +959,8 @@ class Server:
             view.finish(Action.CANCEL, reason=reason, note=note)
         if request.outcome is None:
             request.outcome = Outcome(Action.CANCEL, reason, note=note)
+            if view is None:  # withdrawn before any view was built: only the history tells
+                self._record_request(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()
 
@@ -964,7 +1022,10 @@ class Server:
                 text = f"failed: {_describe_exc(fut.exception())}"
             else:
                 text = "done" + _result_summary(fut.result())
+                if (self.protocol_version or "") >= _MODERN and _tool_needs_legacy(fut.result()):
+                    text += f". {_LEGACY_HINT}"
             record.status.value = _clip(f"{record.describe()}: {text}", 300)
+        self._end_views(record)
         container = record.container
         if container is not None and not container.children:
             container.close()
@@ -978,9 +1039,13 @@ class Server:
         _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
         self._calls.append(record)
         try:
-            return await self._bounded(record, fn(client))
+            from . import _url_flow  # -32042 (2025-11-25): the required pages, then one retry
+
+            return await _url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
-            raise self._error(exc, record) from exc
+            error = self._error(exc, record)
+            # A redacted error's cause would still quote the typed value in a traceback.
+            raise error from (None if REDACTED in str(error) else exc)
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
@@ -1028,11 +1093,16 @@ class Server:
         text = f"{record.describe()} failed: {message} (code {code})"
         modern = (self.protocol_version or "") >= _MODERN
         if modern and (
-            "back-channel" in message
+            _asks_the_legacy_way(message)
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
         ):
             text += f". {_LEGACY_HINT}"
-        return ServerError(text, code=code, data=exc.error.data)
+        data = exc.error.data
+        typed = _typed_pattern(record)
+        if typed is not None and (typed.search(text) or typed.search(repr(data))):
+            # The server's error quotes what the person typed (e.g. a validation error's input): drop it.
+            return ServerError(typed.sub(REDACTED, text), code=code, data=_scrub(data, typed))
+        return ServerError(text, code=code, data=data)
 
     def _stream_ended(self) -> None:
         """The server's output ended (client thread): unless we are closing, the server is gone."""
@@ -1074,28 +1144,68 @@ class Server:
             if view is not None and view.outcome is None:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note)
+                self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
         if fut is not None and legacy:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
             _client_loop().call_soon_threadsafe(fut.cancel)
 
     async def _await(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
         try:
-            return await _bridge.wait_async(future)
+            return self._check_result(record, await _bridge.wait_async(future))
         except (KeyboardInterrupt, asyncio.CancelledError):
             if not future.done():
                 self._interrupt(record)
             raise
+        finally:
+            if future.done():
+                self._end_views(record)
 
     def _block(
         self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
     ) -> T:
         try:
-            return _bridge.wait_sync(future, timeout=timeout)
+            return self._check_result(record, _bridge.wait_sync(future, timeout=timeout))
         except KeyboardInterrupt:
             if not future.done():
                 self._interrupt(record)
             raise
+        finally:
+            if future.done():
+                self._end_views(record)
+
+    def _check_result(self, record: _CallRecord, result: T) -> T:
+        """Pass `result` through; a tool error saying the server cannot ask on 2026-07-28 gets the hint.
+
+        Such servers (fastmcp's `ctx.elicit`) report it as a tool error, not a protocol error, so the call
+        still returns its result; the hint goes to the cell (and the log, once per server).
+        """
+        if record.hinted or (self.protocol_version or "") < _MODERN or not _tool_needs_legacy(result):
+            return result
+        record.hinted = True
+        hint = f"{record.describe()} could not ask its question: {_LEGACY_HINT}"
+        if not self._warned_legacy:
+            self._warned_legacy = True
+            log.warning("%s", hint)
+        try:
+            self._place(record, _label(hint))
+        except Exception:
+            log.debug("showing the legacy-mode hint failed", exc_info=True)
+        return result
+
+    def _end_views(self, record: _CallRecord) -> None:
+        """The call ended: end its questions still open at once (main thread).
+
+        A withdrawn question's view is normally ended a moment later by a posted `_withdrawn`; without a
+        kernel nothing runs posted work once the caller stops waiting, so it would stay pending forever.
+        """
+        for request in list(record.requests):
+            view = request.view
+            if view is not None and view.outcome is not None:
+                continue
+            if request.done():  # withdrawn (or settled without a view): say so now
+                self._withdrawn(request, record)
+            elif view is not None:  # nobody can use this answer any more
+                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
 
     # -- the public calls ---------------------------------------------------------------------------------
 
@@ -1103,6 +1213,10 @@ class Server:
         self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
     ) -> mcp_types.CallToolResult:
         """Call a tool; its questions appear as forms in this cell; returns the tool's result.
+
+        A server that can only ask mid-call (fastmcp's `ctx.elicit`) answers a 2026-07-28 connection with a
+        tool error result, returned as is; the cell then shows (and the log says, once per server) to
+        connect with mode="legacy".
 
         Raises:
             SchemaError: On 2026-07-28, the server asked with an invalid schema (nothing was sent back).
@@ -1193,6 +1307,16 @@ class Server:
         return self._tools if self._tools is not None else ToolList()
 
     @property
+    def history(self) -> HistoryPanel:
+        """A `HistoryPanel` of this server's questions (when, which call, outcome; never a value)."""
+        panel = self._history
+        if panel is None or getattr(panel, "_closed", False):
+            from .widgets import HistoryPanel
+
+            panel = self._history = HistoryPanel(server=self.name)
+        return panel
+
+    @property
     def connected(self) -> bool:
         return self._state == "connected"
 
@@ -1268,6 +1392,54 @@ def _decline_if_unseen(card: Any) -> None:
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, _bridge.post, check)
 
 
+REDACTED = "[redacted]"
+"""Stands in for a typed value quoted in a server's error."""
+
+
+def _typed_pattern(record: _CallRecord) -> re.Pattern[str] | None:
+    """A pattern matching what the person sent in this call's answers (values of 2+ characters), or None."""
+    values: set[str] = set()
+    for request in list(record.requests):
+        content = getattr(getattr(request.view, "result", None), "content", None)
+        if not isinstance(content, Mapping):
+            continue
+        for value in content.values():
+            for item in value if isinstance(value, list) else [value]:
+                if not isinstance(item, bool) and len(str(item)) >= 2:
+                    values.add(str(item))
+    if not values:
+        return None
+    # Whole tokens only, so a short value does not cut words of the message apart.
+    alternatives = "|".join(re.escape(v) for v in sorted(values, key=len, reverse=True))
+    return re.compile(rf"(?<!\w)(?:{alternatives})(?!\w)")
+
+
+def _scrub(data: Any, typed: re.Pattern[str]) -> Any:
+    """`data` (JSON-like) with every string match of `typed` replaced, and numbers equal to one dropped."""
+    if isinstance(data, str):
+        return typed.sub(REDACTED, data)
+    if isinstance(data, Mapping):
+        return {_scrub(k, typed): _scrub(v, typed) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [_scrub(v, typed) for v in data]
+    if isinstance(data, (int, float)) and not isinstance(data, bool) and typed.fullmatch(str(data)):
+        return REDACTED
+    return data
+
+
+def _asks_the_legacy_way(text: str) -> bool:
+    """True when an error text says the server wanted to ask with a mid-call request (2025-11-25 only)."""
+    return any(marker in text for marker in _NO_BACK_CHANNEL)
+
+
+def _tool_needs_legacy(result: Any) -> bool:
+    """A tool error result saying the server could not ask mid-call (fastmcp's way of reporting it)."""
+    content = getattr(result, "content", None)
+    if not getattr(result, "is_error", False) or not isinstance(content, list):
+        return False
+    return any(isinstance(c, mcp_types.TextContent) and _asks_the_legacy_way(c.text) for c in content)
+
+
 def _result_summary(result: Any) -> str:
     content = getattr(result, "content", None)
     if isinstance(content, list):
@@ -1306,13 +1478,10 @@ def _check_can_block() -> None:
 
 
 def _url_request(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
-    """URL-mode requests: the URL card is not wired yet; decline, saying why (main thread)."""
-    note = "URL mode not supported yet"
-    request.settle(
-        mcp_types.ElicitResult(action="decline"),
-        Outcome(Action.DECLINE, Reason.POLICY, by="mcp-widgets", note=note),
-    )
-    server._place(record, _label(f"{server.name} asked to open a web page; declined ({note})"))
+    """URL-mode requests: a URL card, shown and answered like a form (main thread; see `_url_flow`)."""
+    from . import _url_flow
+
+    _url_flow.present(server, request, record)
 
 
 # --------------------------------------------------------------------------- transports

@@ -12,7 +12,9 @@ import contextlib
 import logging
 import os
 import signal
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import mcp_types
@@ -30,6 +32,7 @@ from mcp_widgets._client import (
     set_default_handler,
 )
 from mcp_widgets._exceptions import SchemaError
+from mcp_widgets._history import default_history
 from mcp_widgets._outcome import Action, Reason
 from mcp_widgets._requests import pending_requests
 from tests.servers.demo import build_server, parse
@@ -659,3 +662,128 @@ def test_calls_need_a_connection() -> None:
     srv.close()
     with pytest.raises(ConnectError, match="closed"):
         srv.call_tool_sync("echo", {"text": "x"})
+
+
+# --------------------------------------------------------------------------- history, call end, legacy hints
+
+
+def _newest(server: str) -> dict[str, Any]:
+    return default_history().records(server)[0]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_every_form_is_recorded_in_the_history(mode: str) -> None:
+    name = f"hist-form-{mode}"
+    script = handlers.scripted([{"name": "Ada"}])
+    with connect_sync(build_server(), name=name, handler=script, mode=mode) as srv:
+        srv.call_tool_sync("ask_name")
+        record = _newest(name)
+        assert record["source"] == {"kind": "tool", "name": "ask_name"}
+        assert record["mode"] == "form"
+        assert [f["name"] for f in record["fields"]] == ["name"]
+        assert record["outcome"]["action"] == "accept"
+        assert record["outcome"]["reason"] == "handler"
+        assert record["answered_by"] == client._handler_name(script)
+        assert record["duration"] is not None
+        srv.get_prompt_sync("greeting", {})
+        assert _newest(name)["source"] == {"kind": "prompt", "name": "greeting"}
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_refused_schema_is_recorded_without_a_view(mode: str) -> None:
+    name = f"hist-schema-{mode}"
+    srv = connect_sync(build_server(), name=name, handler=handlers.accept_defaults, mode=mode)
+    with srv, contextlib.suppress(SchemaError):
+        srv.call_tool_sync("bad_schema")
+    (record,) = default_history().records(name)
+    assert record["outcome"]["action"] == "decline"
+    assert record["outcome"]["reason"] == "invalid-schema"
+    assert record["source"] == {"kind": "tool", "name": "bad_schema"}
+    assert "address" in [f["name"] for f in record["fields"]]  # read leniently from the raw schema
+
+
+def test_srv_history_is_one_cached_panel_of_that_server() -> None:
+    from mcp_widgets.widgets import HistoryPanel
+    from mcp_widgets.widgets._history import history
+
+    with (
+        connect_sync(build_server(), name="hist-a", handler=handlers.decline) as a,
+        connect_sync(build_server(), name="hist-b", handler=handlers.decline) as b,
+    ):
+        a.call_tool_sync("ask_name")
+        b.call_tool_sync("ask_name")
+        panel = a.history
+        assert isinstance(panel, HistoryPanel)
+        assert panel is a.history
+        assert panel.server_filter == "hist-a"
+        assert {r["server"] for r in panel.records()} == {"hist-a"}
+        before = panel.total
+        a.call_tool_sync("ask_name")
+        assert panel.total == before + 1  # live
+        panel.close()
+        assert a.history is not panel  # a closed panel is replaced
+        everything = history(page_size=5)
+        assert everything.page_size == 5
+        assert {"hist-a", "hist-b"} <= {r["server"] for r in everything.records()}
+        a.history.close()
+        everything.close()
+
+
+@pytest.mark.parametrize("kind", ["inproc", "stdio"])
+@pytest.mark.parametrize("style", ["await", "sync"])
+def test_a_withdrawn_form_ends_when_the_call_returns(kind: str, style: str, http_url: str) -> None:
+    # No kernel: nothing runs posted work once the caller stops waiting, so the call's end must do it.
+    holder = Holder()
+
+    async def scenario() -> None:
+        name = f"hist-withdraw-{kind}-{style}"
+        async with connect(target(kind, http_url), name=name, handler=holder, mode="legacy") as srv:
+            if style == "await":
+                result = await srv.call_tool("withdraw", {"after": 0.3})
+            else:
+                result = srv.call_tool_sync("withdraw", {"after": 0.3})
+            assert text(result) == "withdrawn"
+            (card,) = holder.cards
+            assert card.outcome is not None, "the form was left pending"
+            assert card.outcome.action is Action.CANCEL
+            assert card.outcome.reason is Reason.WITHDRAWN
+            assert _newest(name)["outcome"]["reason"] == "withdrawn"
+
+    run(scenario())
+
+
+FASTMCP_SERVER = [sys.executable, str(Path(__file__).parent / "interop" / "fastmcp_server.py"), "stdio"]
+
+
+def test_fastmcp_on_2026_gets_the_legacy_hint(caplog: pytest.LogCaptureFixture) -> None:
+    pytest.importorskip("fastmcp")
+    caplog.set_level(logging.WARNING, logger="mcp_widgets")
+    with connect_sync(FASTMCP_SERVER, handler=handlers.decline, timeout=60) as srv:
+        assert srv.protocol_version == "2026-07-28"
+        first = srv.call_tool_sync("person")
+        assert first.is_error  # the result is returned unchanged
+        assert "2026-07-28" in text(first)
+        srv.call_tool_sync("pick")
+    hints = [r for r in caplog.records if 'mode="legacy"' in r.getMessage()]
+    assert len(hints) == 1  # once per server
+    assert "person" in hints[0].getMessage()
+    caplog.clear()
+    with connect_sync(FASTMCP_SERVER, handler=handlers.decline, timeout=60, mode="legacy") as srv:
+        assert not srv.call_tool_sync("person").is_error
+    assert not [r for r in caplog.records if 'mode="legacy"' in r.getMessage()]
+
+
+def test_legacy_hint_detection() -> None:
+    def result(text_: str, *, is_error: bool = True) -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(
+            content=[mcp_types.TextContent(type="text", text=text_)], is_error=is_error
+        )
+
+    fastmcp_text = "elicitation via server-initiated requests is unavailable on 2026-07-28 connections."
+    sdk_text = (
+        "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated"
+    )
+    assert client._tool_needs_legacy(result(fastmcp_text))
+    assert client._tool_needs_legacy(result(sdk_text))
+    assert not client._tool_needs_legacy(result(fastmcp_text, is_error=False))
+    assert not client._tool_needs_legacy(result("this tool always fails"))

@@ -25,7 +25,7 @@ from ._fields import Kit
 
 W = TypeVar("W", bound=w.Widget)
 
-__all__ = ["HistoryPanel"]
+__all__ = ["HistoryPanel", "history"]
 
 MESSAGE_SHOWN = 300
 """Messages longer than this are cut in the table (`records()` keeps up to the store's limit)."""
@@ -390,3 +390,11 @@ def _press(button: w.Button) -> bool:
         return False
     button._handle_custom_msg({"event": "click"}, [])
     return True
+
+
+def history(*, page_size: int = 20) -> HistoryPanel:
+    """A live panel of every question any server of this kernel asked, newest first; never a value.
+
+    `srv.history` shows one server's. Export plain records with `panel.records()`.
+    """
+    return HistoryPanel(page_size=page_size)

@@ -1,0 +1,331 @@
+"""URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
+
+`_client.py` calls in at three places: `present` (a URL-mode request, main thread), `on_message` (a server
+notification, client thread) and `retrying` (around a call, client thread, for error -32042).
+
+- Every URL is checked with `inspect_url` first. A refused one is declined at once (Reason.REFUSED_URL): the
+  card shows only its closing line saying why, and no handler or person is asked.
+- An allowed one becomes a `UrlCard`, placed and answered exactly like a form (handler, else the person).
+- 2025-11-25: an accepted card with an elicitation id waits for `notifications/elicitation/complete` with
+  that id (unknown or finished ids are ignored); when the call ends first, it ends with "the call ended".
+- 2025-11-25, -32042: each required URL gets a card; after consent the card asks "I've finished — try
+  again" (answered by the person, or by the completion notification); once every card ended accepted the
+  call is retried once with the same arguments. A decline or cancel ends it: the caller gets the error.
+- 2026-07-28: when the next round of the same call asks for the URL a waiting card shows, that card asks
+  again instead of a new card stacking up; each round is answered by the handler or the person, never
+  by us, so no round is spent without them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import weakref
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import mcp_types
+from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
+
+from . import _bridge
+from ._outcome import Action, Outcome, Reason
+from ._requests import PendingRequest
+
+if TYPE_CHECKING:
+    from ._client import Server, _CallRecord
+    from .widgets import UrlCard
+
+__all__ = ["on_message", "present", "retrying"]
+
+log = logging.getLogger("mcp_widgets")
+
+T = TypeVar("T")
+_MODERN = "2026-07-28"
+
+
+@dataclass(eq=False)
+class _Flow:
+    """One server's URL cards (main thread only)."""
+
+    by_id: dict[str, UrlCard] = field(default_factory=dict)
+    """2025-11-25: accepted cards still waiting for their completion notification, by elicitation id."""
+    by_call: weakref.WeakKeyDictionary[Any, list[UrlCard]] = field(default_factory=weakref.WeakKeyDictionary)
+    """The cards each call showed: reused for a repeated URL, ended when the call ends."""
+
+    def adopt(self, record: _CallRecord | None, card: UrlCard) -> None:
+        if record is None:
+            return
+        cards = self.by_call.get(record)
+        if cards is None:
+            cards = self.by_call[record] = []
+            if record.future is not None:
+                ended = partial(self.call_ended, record)
+                record.future.add_done_callback(lambda _fut: _bridge.post(ended))
+        cards.append(card)
+
+    def reusable(self, record: _CallRecord | None, request: PendingRequest) -> UrlCard | None:
+        """2026-07-28: the card of this call waiting on the same URL, if any."""
+        if record is None or request.legacy:
+            return None
+        for card in self.by_call.get(record, ()):
+            if card.url == request.url and card.can_ask_again:
+                return card
+        return None
+
+    def remember(self, card: UrlCard) -> None:
+        """A round of `card` ended: after consent, wait for its completion notification (2025-11-25)."""
+        if card.elicitation_id and card.waiting:
+            self.by_id[card.elicitation_id] = card
+
+    def completed(self, elicitation_id: str) -> None:
+        card = self.by_id.pop(elicitation_id, None)
+        if card is None:
+            log.debug("ignored notifications/elicitation/complete for an unknown or finished id")
+            return
+        card.complete()
+
+    def call_ended(self, record: _CallRecord) -> None:
+        """The call is over: its cards stop waiting, and later notifications for them are ignored."""
+        for card in self.by_call.pop(record, []):
+            if card.elicitation_id and self.by_id.get(card.elicitation_id) is card:
+                del self.by_id[card.elicitation_id]
+            if card.waiting:
+                card.complete(note="the call ended")
+
+
+_flows: weakref.WeakKeyDictionary[Server, _Flow] = weakref.WeakKeyDictionary()
+
+
+def _flow(server: Server) -> _Flow:
+    flow = _flows.get(server)
+    if flow is None:
+        flow = _flows[server] = _Flow()
+    return flow
+
+
+# --------------------------------------------------------------------------- requests (main thread)
+
+
+def present(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
+    """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it."""
+    flow = _flow(server)
+    card = flow.reusable(record, request)
+    if card is not None:
+        card.ask_again(request.message)
+        server._record_view(request, record, card)  # a new round is a new history entry
+        _answer(server, request, record, card, placed=True)
+        return
+    card = _build(server, request, record)
+    if card is not None and card.check.allowed:
+        _answer(server, request, record, card, placed=False)
+
+
+def _build(server: Server, request: PendingRequest, record: _CallRecord | None) -> UrlCard | None:
+    """The card for `request`; a refused URL's card is already declined and shown (None on failure)."""
+    from .widgets import UrlCard
+
+    try:
+        card = UrlCard(
+            request.message,
+            request.url or "",
+            server=server.name,
+            declared_name=server.declared_name,
+            elicitation_id=request.elicitation_id,
+        )
+    except Exception as exc:
+        log.exception("building the URL card for a request from %s failed", server.name)
+        outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
+        error = mcp_types.ErrorData(
+            code=mcp_types.INTERNAL_ERROR, message="the client could not show the request"
+        )
+        if request.settle(error, outcome):
+            server._record_request(request, record, outcome)
+        return None
+    request.view = card
+    server._record_view(request, record, card)  # a refused URL is recorded as finished at once
+    if not card.check.allowed:
+        # Declined already (Reason.REFUSED_URL): its closing line says why; nobody is asked.
+        server._view_done(request, record, card)
+        server._place(record, card)
+        return card
+    _flow(server).adopt(record, card)
+    return card
+
+
+def _answer(
+    server: Server, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+) -> None:
+    """Wire the card's current round to `request`, show the card, and ask the handler or the person."""
+    request.view = card
+    card.add_done_callback(partial(server._view_done, request, record))
+    card.add_done_callback(_flow(server).remember)
+    _run(server, request, record, card, placed=placed)
+
+
+def _run(
+    server: Server, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+) -> None:
+    try:
+        if not placed:
+            _bridge.track_views(card)
+            server._place(record, card)
+        server._choose_answerer(request, record, card)
+    except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
+        if isinstance(exc, KeyboardInterrupt):
+            card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+        else:
+            card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
+        raise
+
+
+# --------------------------------------------------------------------------- notifications (client thread)
+
+
+def on_message(server: Server, message: Any) -> None:
+    """Route `notifications/elicitation/complete` to the waiting card (posted to the main thread)."""
+    root = getattr(message, "root", message)
+    if isinstance(root, mcp_types.ElicitCompleteNotification):
+        _bridge.post(partial(_completed, server, root.params.elicitation_id))
+
+
+def _completed(server: Server, elicitation_id: str) -> None:
+    _flow(server).completed(elicitation_id)
+
+
+# --------------------------------------------------------------------------- -32042 (client thread)
+
+
+async def retrying(server: Server, record: _CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
+    """`attempt()`; on -32042 (2025-11-25), show the required pages, then retry once if all were done."""
+    try:
+        return await attempt()
+    except MCPError as exc:
+        needed = _required(server, exc)
+        if not needed:
+            raise
+        failed = exc
+    if not await _visit(server, record, needed):
+        raise failed
+    return await attempt()  # once: a second -32042 reaches the caller as an error
+
+
+def _required(server: Server, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or (server.protocol_version or "") >= _MODERN:
+        return []
+    try:
+        return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)
+    except Exception:
+        log.debug("a -32042 error from %s without a readable list of URLs", server.name, exc_info=True)
+        return []
+
+
+async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]) -> bool:
+    """Show a card per required URL; True once every one ended accepted (and finished)."""
+    version = server.protocol_version or "2025-11-25"
+    requests = [
+        PendingRequest(
+            server=server.name,
+            kind="url",
+            message=p.message,
+            protocol_version=version,
+            url=p.url,
+            elicitation_id=p.elicitation_id,
+        )
+        for p in needed
+    ]
+    for request in requests:
+        record.add(request)
+        server._pending[request] = record
+    _bridge.post(partial(_present_required, server, requests, record))
+    timers = []
+    if server.answer_timeout is not None:
+        loop = asyncio.get_running_loop()
+        for request in requests:
+            timed_out = partial(server._answer_timed_out, request)
+            timers.append(loop.call_later(server.answer_timeout, _bridge.post, timed_out))
+    try:
+        waiting = {asyncio.wrap_future(r.reply) for r in requests}
+        while waiting:
+            done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
+            if not all(not f.cancelled() and _accepted(f.result()) for f in done):
+                for request in requests:
+                    _bridge.post(partial(_drop, request, "another required page was not agreed to"))
+                if waiting:
+                    await asyncio.wait(waiting)
+                return False
+        return True
+    except asyncio.CancelledError:
+        for request in requests:
+            _bridge.post(partial(server._withdrawn, request, record))
+        raise
+    finally:
+        for timer in timers:
+            timer.cancel()
+        for request in requests:
+            server._pending.pop(request, None)
+            record.discard(request)
+
+
+def _accepted(result: Any) -> bool:
+    return isinstance(result, mcp_types.ElicitResult) and result.action == "accept"
+
+
+def _present_required(server: Server, requests: list[PendingRequest], record: _CallRecord) -> None:
+    """Main thread: a card per required URL; after consent it asks "I've finished — try again"."""
+    for request in requests:
+        if request.done():
+            continue
+        if record.interrupted:
+            server._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
+            continue
+        card = _build(server, request, record)
+        if card is None or not card.check.allowed:
+            continue
+        card.add_done_callback(partial(_consented, server, request, record))
+        _run(server, request, record, card, placed=False)
+
+
+def _consented(server: Server, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+    """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
+    if card.outcome is None or card.outcome.action is not Action.ACCEPT:
+        server._view_done(request, record, card)
+        return
+    _flow(server).remember(card)
+    # Later, so the handler that consented finishes first (it is asked again for the new round).
+    _bridge.post(partial(_ask_finished, server, request, record, card))
+
+
+def _ask_finished(server: Server, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+    if request.done():
+        return
+    if card.completed:  # the completion notification came first: the server says it is done
+        request.settle(
+            mcp_types.ElicitResult(action="accept"),
+            Outcome(Action.ACCEPT, Reason.POLICY, by="elicitation/complete"),
+        )
+        return
+    if not card.can_ask_again:  # hidden with Done before finishing
+        request.settle(
+            mcp_types.ElicitResult(action="cancel"),
+            Outcome(Action.CANCEL, Reason.PERSON, note="the card was hidden before the page was finished"),
+        )
+        return
+    card.ask_again()
+    card.add_done_callback(partial(server._view_done, request, record))
+    _run(server, request, record, card, placed=True)
+
+
+def _drop(request: PendingRequest, note: str) -> None:
+    """End a required URL's card that is no longer needed (nothing is retried)."""
+    card = request.view
+    if card is not None:
+        if card.outcome is None:
+            card.finish(Action.CANCEL, reason=Reason.POLICY, by="mcp-widgets", note=note)
+        elif card.waiting:
+            card.complete(note=note)
+    if not request.done():
+        request.settle(
+            mcp_types.ElicitResult(action="cancel"), Outcome(Action.CANCEL, Reason.POLICY, note=note)
+        )

@@ -1,0 +1,77 @@
+"""URL cards inside real kernels: the person consents, signs in on the demo page, and says when finished.
+
+The test acts as the browser: it reports the card as rendered, clicks its buttons while the cell waits, and
+opens the page only through the link the card shows after consent.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import urllib.request
+
+import pytest
+
+from .harness import KernelFrontend, WidgetModel
+from .test_client_kernel import Form, connect, final_line, model_id, ok
+
+pytestmark = pytest.mark.kernel
+
+URL_CLASS = "mcp-widgets-url"
+
+
+def pending_card(fe: KernelFrontend, button: str, timeout: float = 90) -> Form:
+    """Wait for a URL card offering `button`."""
+
+    def offers(w: WidgetModel) -> bool:
+        if URL_CLASS not in w.state.get("_dom_classes", ()):
+            return False
+        for ref in w.state.get("children", []):
+            kid = fe.widgets.get(model_id(ref))
+            if kid is not None and kid.model_name == "HBoxModel":
+                labels = [fe.widgets[model_id(r)].state.get("description") for r in kid.state["children"]]
+                if button in labels:
+                    return True
+        return False
+
+    return Form(fe, fe.wait_widget("VBoxModel", where=offers, timeout=timeout))
+
+
+def link(card: Form) -> str | None:
+    """The href of the card's one live link, if it shows one."""
+    for kid in card.kids():
+        if kid.model_name == "HTMLModel":
+            found = re.search(r'href="([^"]+)"', str(kid.state.get("value", "")))
+            if found:
+                return html.unescape(found.group(1))
+    return None
+
+
+def sign_in(url: str) -> None:
+    request = urllib.request.Request(url + "/complete", data=b"", method="POST")
+    with urllib.request.urlopen(request, timeout=10) as page:
+        assert b"Signed in" in page.read()
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_person_consents_signs_in_and_the_call_finishes(frontend: KernelFrontend, mode: str) -> None:
+    target = "__import__('mcp_widgets.demo', fromlist=['x']).create_server(sign_in_port=0)"
+    connect(frontend, mode, target=target)
+    msg_id = frontend.execute(
+        "r = await srv.call_tool('sign_in', {'timeout': 60})\nprint(r.structured_content)"
+    )
+    card = pending_card(frontend, "Open page").seen()
+    assert link(card) is None  # nothing to navigate to before consent
+    card.click("Open page")
+    frontend.wait_until(lambda: link(card) is not None, timeout=30, what="the link after consent")
+    url = link(card)
+    assert url is not None and url.startswith("http://127.0.0.1:")
+    sign_in(url)
+    if mode == "auto":  # 2026-07-28: the next round asks again on the same card
+        again = pending_card(frontend, "I've finished — try again")
+        assert again.model.comm_id == card.model.comm_id
+        again.click("I've finished — try again")
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert cell.stdout == "{'done': True, 'user': 'demo-user'}\n"
+    ending = "the server reported it finished" if mode == "legacy" else "the call ended"
+    final_line(frontend, ending)
