@@ -603,6 +603,10 @@ class Server:
 
     def _start(self) -> concurrent.futures.Future[None]:
         """Start connecting; the future resolves once the handshake is done."""
+        # Load the widget code now, on the caller's thread: not on the first question, where it would
+        # delay the form by up to a second.
+        from . import widgets  # noqa: F401
+
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._state = "connecting"
         self._runner = _submit(self._run(ready))
@@ -882,6 +886,11 @@ class Server:
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
+        shown = (record is not None and record.container is not None) or self.output is not None
+        if not shown and hasattr(card, "spec") and _bridge.kernel_support() == "none":
+            # Plain python: nothing displays a form's closing line, so its models would only pile up.
+            # (A URL card lives on after consent: it waits for the server to say it is done.)
+            card.close()
 
     def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
