@@ -23,3 +23,13 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
         report.longrepr = f"skipped under MCP_WIDGETS_STRICT=1 (an install step is missing?): {reason}"
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Run the real-browser tests last.
+
+    Playwright's sync API keeps an event loop running on the main thread for as long as its (session-scoped)
+    browser lives, and `asyncio.run` refuses to start under a running loop: tests after it would fail for a
+    reason that has nothing to do with them.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)

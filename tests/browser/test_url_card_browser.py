@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -62,11 +63,15 @@ def not_pwned(nb: NotebookPage) -> None:
     assert nb.output(CARD).locator("img, script").count() == 0
 
 
-def test_the_url_is_text_and_nothing_is_fetched_or_opened_before_consent(open_notebook: OpenNotebook) -> None:
+def test_the_url_is_text_and_nothing_is_fetched_or_opened_before_consent(
+    open_notebook: OpenNotebook, screenshots: Path
+) -> None:
     from playwright.sync_api import expect
 
     nb, traffic = show_card(open_notebook, HOSTILE_URL, "Sign in " + HOSTILE)
     out = nb.output(CARD)
+    nb.page.mouse.move(0, 0)  # no hover effects in the picture
+    out.screenshot(path=str(screenshots / "url-card.png"))  # for the README
     expect(out.get_by_text("Sign in " + HOSTILE, exact=True)).to_be_visible()
     expect(out.get_by_text(f"Opens a page on: {HOST}", exact=True)).to_be_visible()
     expect(out.get_by_text(f"Full address: {HOSTILE_URL}", exact=True)).to_be_visible()
