@@ -1,12 +1,11 @@
-"""The fastmcp adapter, called the way a fastmcp Client calls its elicitation handler.
-
-fastmcp itself is not installed here (it is an optional extra): the handler is driven directly with the
-SDK's own request parameters, which carry the same fields.
+"""The fastmcp adapter: driven directly with the SDK's request parameters (which carry the fields fastmcp
+passes), and once through fastmcp's own Client against a fastmcp server (fastmcp is in the test extra).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Any
 
 import mcp_types
@@ -50,3 +49,36 @@ def test_url_requests_are_declined() -> None:
 def test_invalid_schema_raises() -> None:
     with pytest.raises(SchemaError):
         call(elicitation_handler(server="w", handler=handlers.decline), BAD_SCHEMA)
+
+
+def test_a_real_fastmcp_client_answers_through_our_form() -> None:
+    """fastmcp's own Client, in-process against a fastmcp server that asks with `ctx.elicit` (2025-11-25)."""
+    fastmcp = pytest.importorskip("fastmcp")
+    from tests.interop.fastmcp_server import build_server
+
+    seen: list[Any] = []
+
+    async def person(card: Any) -> None:
+        seen.append(card)
+        card.fill(name="Ada", age=36, height=1.7)
+        card.accept()
+
+    handle = elicitation_handler(server="fastmcp-interop", handler=person)
+
+    async def scenario() -> str:
+        async with fastmcp.Client(build_server(), elicitation_handler=handle, mode="legacy") as client:
+            result = await client.call_tool("person", {})
+            return str(result.content[0].text)
+
+    answer = json.loads(asyncio.run(scenario()))
+    (form,) = seen
+    assert form.server == "fastmcp-interop" and form.outcome.action == "accept"
+    assert answer["action"] == "accept"
+    assert answer["data"] == {
+        "name": "Ada",
+        "age": 36,
+        "height": 1.7,
+        "member": False,
+        "color": "green",
+        "nickname": "Ada",
+    }
