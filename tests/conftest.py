@@ -32,4 +32,11 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     browser lives, and `asyncio.run` refuses to start under a running loop: tests after it would fail for a
     reason that has nothing to do with them.
     """
-    items.sort(key=lambda item: item.get_closest_marker("browser") is not None)
+    items.sort(key=_browser_order)
+
+
+def _browser_order(item: pytest.Item) -> int:
+    if item.get_closest_marker("browser") is None:
+        return 0
+    # Browser tests elsewhere start and stop a Playwright of their own: before the shared one starts.
+    return 2 if item.nodeid.startswith("tests/browser/") else 1

@@ -58,6 +58,7 @@ def _serve_http(server: DemoServer, host: str, port: int) -> None:
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
+    sock.listen(128)  # connections that come before uvicorn starts wait in the backlog instead of failing
     app = server.streamable_http_app(host=host)
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     bound_host, bound_port = sock.getsockname()[:2]
