@@ -388,13 +388,7 @@ class _Kernel:
             self.drain_socket()
             if fut.done():
                 return
-            timeout = _WAKE_INTERVAL
-            if deadline is not None:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise TimeoutError("timed out waiting for the result")
-                timeout = min(timeout, remaining)
-            poller.poll(timeout * 1000)
+            poller.poll(_next_slice(deadline) * 1000)
 
     # -- the asyncio-side interception (pump kernels, `wait_async`)
 
@@ -636,19 +630,23 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
     return fut.result()
 
 
+def _next_slice(deadline: float | None) -> float:
+    """How long a wait may sleep before it looks again: the wake-up interval, cut short by the deadline."""
+    if deadline is None:
+        return _WAKE_INTERVAL
+    remaining = deadline - time.monotonic()
+    if remaining <= 0:
+        raise TimeoutError("timed out waiting for the result")
+    return min(_WAKE_INTERVAL, remaining)
+
+
 def _wait_plain(fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
     while True:
         _waker.drain()
         _run_posted()
         if fut.done():
             return
-        timeout = _WAKE_INTERVAL
-        if deadline is not None:
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError("timed out waiting for the result")
-            timeout = min(timeout, remaining)
-        select.select([_waker.fileno()], [], [], timeout)
+        select.select([_waker.fileno()], [], [], _next_slice(deadline))
 
 
 def _result(fut: concurrent.futures.Future[T], deadline: float | None) -> T:
