@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # What the real-browser tests (tests/browser) need: Debian's Chromium and the `browser` extra (JupyterLab,
-# a pinned Playwright). Idempotent; runs unattended as root (CI). Playwright drives /usr/bin/chromium: never
-# run `playwright install`, which downloads a browser of its own.
+# Notebook 7, Voila, a pinned Playwright). Idempotent; runs unattended as root (CI). Playwright drives
+# /usr/bin/chromium: never run `playwright install`, which downloads a browser of its own.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,4 +18,4 @@ fi
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,browser]" 2>&1 | grep -v "is ignored" || true
-.venv/bin/python -c "import playwright, jupyterlab" # fail early if the install did not take
+.venv/bin/python -c "import playwright, jupyterlab, notebook, voila" # fail early if the install did not take

@@ -1,5 +1,5 @@
-"""Fixtures for the real-browser tests: one JupyterLab server and one Chromium per session, a fresh notebook
-file and a fresh browser context per test, and every kernel session ended after each test.
+"""Fixtures for the real-browser tests: one Jupyter server (JupyterLab, Notebook 7, Voila) and one Chromium
+per session, a fresh notebook file and a fresh browser context per test, every kernel ended after each test.
 
 Needs /usr/bin/chromium and the `browser` extra (`bash scripts/browser-deps.sh` installs both); without them
 the tests skip and say so.
@@ -16,7 +16,18 @@ from typing import Any
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, ROOT, UI_MS, LabServer, NotebookPage, slug
+from .harness import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAB,
+    ROOT,
+    UI_MS,
+    LabServer,
+    NotebookPage,
+    VoilaPage,
+    VoilaServer,
+    slug,
+)
 
 INSTALL_HINT = "run `bash scripts/browser-deps.sh`"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -27,8 +38,9 @@ def _missing() -> str | None:
         return f"no Chromium at {CHROMIUM}: {INSTALL_HINT}"
     if importlib.util.find_spec("playwright") is None:
         return f"playwright is not installed: {INSTALL_HINT}"
-    if importlib.util.find_spec("jupyterlab") is None and shutil.which("jupyter-lab") is None:
-        return f"jupyterlab is not installed: {INSTALL_HINT}"
+    for module in ("jupyterlab", "notebook", "voila"):
+        if importlib.util.find_spec(module) is None:
+            return f"{module} is not installed: {INSTALL_HINT}"
     return None
 
 
@@ -59,30 +71,82 @@ def browser(lab_server: LabServer) -> Iterator[Any]:
             chromium.close()
 
 
+# Notebook 7.6 throws these by itself on start-up, with or without our widgets: its keyboard-shortcut settings
+# read a plugin whose settings load lazily, and one of its plugins asks for JupyterLab's file browser.
+NOTEBOOK7_OWN_ERRORS = frozenset(
+    {
+        "Cannot read properties of undefined (reading 'schema')",
+        "Command 'filebrowser:open-path' not registered.",
+    }
+)
+
+
+def _notebook7_own_error(message: str, stack: str) -> bool:
+    """A known Notebook 7 start-up error, thrown with only Notebook 7's own bundle on the stack."""
+    frames = [line for line in stack.splitlines() if line.strip().startswith("at ") and "://" in line]
+    return message in NOTEBOOK7_OWN_ERRORS and all("/static/notebook/" in line for line in frames)
+
+
 class OpenNotebook:
-    """Opens fresh notebooks for one test and cleans up after it (pages, contexts, kernel sessions)."""
+    """Opens fresh notebooks for one test and cleans up after it (pages, contexts, kernels)."""
 
     def __init__(self, browser: Any, server: LabServer, name: str) -> None:
         self.browser = browser
         self.server = server
         self.name = name
         self.contexts: list[Any] = []
+        self.voila_servers: list[VoilaServer] = []
         self.page_errors: list[str] = []
         """Uncaught exceptions in any page of this test (a widget view that fails to render shows here)."""
         self.console_errors: list[str] = []
 
-    def __call__(self, cells: Sequence[str], *, suffix: str = "") -> NotebookPage:
+    def __call__(self, cells: Sequence[str], *, suffix: str = "", ui: str = LAB) -> NotebookPage:
+        """A new notebook of these code cells open in `ui` (JupyterLab or Notebook 7), kernel idle."""
+        path = self.server.write_notebook(f"{self.name}{suffix}", cells)
+        started = time.perf_counter()
+        notebook = NotebookPage(self._page(), self.server, path, ui).open()
+        print(f"[{ui}: page load to kernel idle {time.perf_counter() - started:.2f} s]", end=" ")
+        return notebook
+
+    def voila(
+        self,
+        cells: Sequence[str] = (),
+        *,
+        copy_of: Path | None = None,
+        standalone: bool = False,
+        suffix: str = "",
+    ) -> VoilaPage:
+        """A new notebook (these code cells, or a copy of the notebook `copy_of`) rendered by Voila: by the
+        Jupyter server's Voila extension, or with `standalone` by a `voila NOTEBOOK` process of its own."""
+        if copy_of is not None:
+            path = f"{self.name}{suffix}.ipynb"
+            shutil.copyfile(copy_of, self.server.root / path)
+        else:
+            path = self.server.write_notebook(f"{self.name}{suffix}", cells)
+        started = time.perf_counter()
+        if standalone:
+            voila = VoilaServer(self.server, path)
+            self.voila_servers.append(voila)
+            voila.start()
+            url = voila.url + "/"
+        else:
+            url = self.server.voila_url(path)
+        page = VoilaPage(self._page(), url).open()
+        print(f"[voila: start to widgets {time.perf_counter() - started:.2f} s]", end=" ")
+        return page
+
+    def _page(self) -> Any:
         context = self.browser.new_context(viewport={"width": 1280, "height": 1000})
         context.set_default_timeout(15_000)
         self.contexts.append(context)
         page = context.new_page()
-        page.on("pageerror", lambda error: self.page_errors.append(str(error)))
+        page.on("pageerror", self._page_error)
         page.on("console", lambda msg: self._console(msg))
-        path = self.server.write_notebook(f"{self.name}{suffix}", cells)
-        started = time.perf_counter()
-        notebook = NotebookPage(page, self.server, path).open()
-        print(f"[page load to kernel idle {time.perf_counter() - started:.2f} s]", end=" ")
-        return notebook
+        return page
+
+    def _page_error(self, error: Any) -> None:
+        if not _notebook7_own_error(str(error), str(error.stack or "")):
+            self.page_errors.append(f"{error}\n{error.stack}")
 
     def _console(self, msg: Any) -> None:
         if msg.type == "error":
@@ -91,14 +155,18 @@ class OpenNotebook:
     def close(self) -> None:
         for context in self.contexts:
             context.close()
+        for voila in self.voila_servers:
+            voila.stop()
         self.server.delete_sessions()
+        left = self.server.api("GET", "/api/kernels")
+        assert not left, f"kernels still running after the test: {left}"
 
 
 @pytest.fixture
 def open_notebook(
     browser: Any, lab_server: LabServer, request: pytest.FixtureRequest
-) -> Iterator[Callable[..., NotebookPage]]:
-    """`open_notebook([source, ...])` opens a new notebook of those code cells, kernel idle."""
+) -> Iterator[OpenNotebook]:
+    """`open_notebook([source, ...], ui=LAB)` opens a new notebook of those code cells, kernel idle."""
     opener = OpenNotebook(browser, lab_server, slug(request.node.name))
     try:
         yield opener
@@ -106,6 +174,12 @@ def open_notebook(
         opener.close()
     # An uncaught exception in the page (e.g. a widget view that failed to render) fails the test.
     assert not opener.page_errors, f"uncaught errors in the page: {opener.page_errors}"
+
+
+@pytest.fixture
+def open_voila(open_notebook: OpenNotebook) -> Callable[..., VoilaPage]:
+    """`open_voila([source, ...])` or `open_voila(copy_of=path)`: a new notebook rendered by Voila."""
+    return open_notebook.voila
 
 
 @pytest.fixture

@@ -1,4 +1,9 @@
-"""A real JupyterLab server and a notebook page driven by Playwright, for the real-browser tests.
+"""A real Jupyter server and its pages driven by Playwright, for the real-browser tests.
+
+One server serves the three UIs tested: JupyterLab (`/lab/tree/...`), Notebook 7 (`/notebooks/...`) and Voila
+(`/voila/render/...`, Voila's server extension; `VoilaServer` is `voila NOTEBOOK` on its own). `NotebookPage`
+drives a notebook in JupyterLab or Notebook 7 (same cells, widgets and toolbar; only the status bar differs);
+`VoilaPage` is a notebook rendered as an app.
 
 Recipe and pitfalls: ../shared/notes/browser-tests.md. Synchronisation is always a condition the page shows
 (Playwright's `expect` / `wait_for`), never a sleep. The only polling is for the server's HTTP port to open.
@@ -37,6 +42,24 @@ KERNEL_READY_MS = 60_000
 """Page load to kernel idle (measured 2.5–4.5 s; CI machines can be slower)."""
 UI_MS = 15_000
 """A click or a run to its visible effect (measured 0.1–0.5 s)."""
+VOILA_MS = 90_000
+"""Page load to widgets shown in Voila: it runs every cell before it sends the page (measured 3–8 s)."""
+
+LAB = "lab"
+NOTEBOOK = "notebook"
+UIS = (LAB, NOTEBOOK)
+"""The notebook UIs `NotebookPage` drives: JupyterLab and Notebook 7."""
+
+# The kernel of the notebook on show is connected and idle. The toolbar's indicator says "idle" before the
+# kernel is connected (runs sent then are dropped), and Notebook 7 has no status bar: ask the app itself
+# (exposed as window.jupyterapp by the server, see LabServer.start).
+KERNEL_IDLE_JS = """() => {
+  const app = window.jupyterapp;
+  const widget = app && app.shell && app.shell.currentWidget;
+  const session = widget && widget.sessionContext && widget.sessionContext.session;
+  const kernel = session && session.kernel;
+  return !!kernel && kernel.connectionStatus === "connected" && kernel.status === "idle";
+}"""
 
 DARK_THEME = "JupyterLab Dark"
 LIGHT_THEME = "JupyterLab Light"
@@ -127,7 +150,11 @@ class LabServer:
             f"--ServerApp.port={self.port}",
             "--ServerApp.port_retries=0",
             f"--ServerApp.root_dir={self.root}",
-            "--LabApp.expose_app_in_browser=True",  # lets tests run JupyterLab commands (theme)
+            # window.jupyterapp: tests run JupyterLab commands (theme) and read the kernel's state.
+            "--LabApp.expose_app_in_browser=True",
+            "--JupyterNotebookApp.expose_app_in_browser=True",
+            # Voila runs as this server's extension (/voila/render/...); a failing cell shows its traceback.
+            "--VoilaConfiguration.show_tracebacks=True",
             "--LabServerApp.workspaces_dir=" + str(self.base / "workspaces"),
         ]
         if hasattr(os, "geteuid") and os.geteuid() == 0:
@@ -195,9 +222,16 @@ class LabServer:
         self.api("POST", "/api/sessions", body)
 
     def delete_sessions(self) -> None:
-        """End every session and its kernel (each test starts from none)."""
+        """End every session and every kernel, also those without a session (Voila's): each test starts
+        from none."""
         for session in self.sessions():
             self.api("DELETE", f"/api/sessions/{session['id']}")
+        for kernel in self.api("GET", "/api/kernels"):
+            try:
+                self.api("DELETE", f"/api/kernels/{kernel['id']}")
+            except urllib.error.HTTPError as exc:
+                if exc.code != 404:  # it ended by itself meanwhile
+                    raise
 
     def write_notebook(self, name: str, cells: Sequence[str]) -> str:
         """A fresh .ipynb (nbformat 4.5) with one code cell per source; returns its file name."""
@@ -231,6 +265,20 @@ class LabServer:
     def lab_url(self, path: str) -> str:
         return f"{self.url}/lab/tree/{path}?reset&token={self.token}"
 
+    def notebook_url(self, path: str) -> str:
+        """The page of `path` in Notebook 7 (one notebook per page, no workspace to reset)."""
+        return f"{self.url}/notebooks/{path}?token={self.token}"
+
+    def voila_url(self, path: str) -> str:
+        return f"{self.url}/voila/render/{path}?token={self.token}"
+
+    def page_url(self, path: str, ui: str) -> str:
+        if ui == LAB:
+            return self.lab_url(path)
+        if ui == NOTEBOOK:
+            return self.notebook_url(path)
+        raise ValueError(f"unknown notebook UI {ui!r} (one of {UIS})")
+
 
 def slug(text: str) -> str:
     """A file-name-safe version of a test's node id."""
@@ -238,19 +286,24 @@ def slug(text: str) -> str:
 
 
 class NotebookPage:
-    """One notebook open in JupyterLab: run cells, find what they show, read what they print."""
+    """One notebook open in JupyterLab or Notebook 7: run cells, find what they show, read what they print.
 
-    def __init__(self, page: Any, server: LabServer, path: str) -> None:
+    Both UIs are JupyterLab components: the cells, outputs, widgets and notebook toolbar have the same
+    selectors (checked). Only JupyterLab has the status bar.
+    """
+
+    def __init__(self, page: Any, server: LabServer, path: str, ui: str = LAB) -> None:
         self.page = page
         self.server = server
         self.path = path
+        self.ui = ui
 
     def open(self) -> NotebookPage:
         from playwright.sync_api import expect
 
-        # Start the kernel now, so it boots while the page loads; JupyterLab joins the session of the path.
+        # Start the kernel now, so it boots while the page loads; the page joins the session of the path.
         self.server.start_session(self.path)
-        self.page.goto(self.server.lab_url(self.path))
+        self.page.goto(self.server.page_url(self.path, self.ui))
         expect(self.cells.first).to_be_visible(timeout=KERNEL_READY_MS)
         self.wait_idle(timeout=KERNEL_READY_MS)
         return self
@@ -284,10 +337,17 @@ class NotebookPage:
 
     # -- doing things ----------------------------------------------------------------------------------------
     def wait_idle(self, timeout: float = KERNEL_READY_MS) -> None:
-        """The status bar says the kernel is connected and idle (the toolbar indicator says so too early)."""
+        """The kernel is connected and idle (the toolbar indicator says so too early)."""
         from playwright.sync_api import expect
 
-        expect(self.page.locator("#jp-main-statusbar")).to_contain_text("| Idle", timeout=timeout)
+        self.page.wait_for_function(KERNEL_IDLE_JS, timeout=timeout)
+        if self.ui == LAB:  # what a person reads there
+            expect(self.page.locator("#jp-main-statusbar")).to_contain_text("| Idle", timeout=timeout)
+
+    def interrupt(self) -> None:
+        """Click the notebook toolbar's stop button ("Interrupt the kernel")."""
+        toolbar = self.page.locator(".jp-NotebookPanel-toolbar")
+        toolbar.locator('jp-button[data-command="notebook:interrupt-kernel"]').click()
 
     def run(self, index: int) -> float:
         """Run a cell as a person does (click its prompt, Control+Enter); returns when the run was taken.
@@ -311,7 +371,7 @@ class NotebookPage:
         expect(self.prompt(index)).to_have_text(re.compile(r"^\[\d+\]:$"), timeout=timeout)
 
     def run_command(self, command: str, args: dict[str, Any] | None = None) -> None:
-        """Run a JupyterLab command (the server exposes the app as window.jupyterapp)."""
+        """Run a JupyterLab / Notebook 7 command (the server exposes the app as window.jupyterapp)."""
         self.page.evaluate(
             "([id, args]) => window.jupyterapp.commands.execute(id, args)", [command, args or {}]
         )
@@ -323,3 +383,102 @@ class NotebookPage:
         light = "true" if theme == LIGHT_THEME else "false"
         expect(self.page.locator("body")).to_have_attribute("data-jp-theme-light", light, timeout=UI_MS)
         expect(self.page.locator("body")).to_have_attribute("data-jp-theme-name", theme, timeout=UI_MS)
+
+
+@dataclass
+class VoilaServer:
+    """`voila NOTEBOOK` as its own server process, as Voila apps are usually served; it uses the Jupyter
+    directories (and so the kernel) of `lab`. Stopping it ends its kernel."""
+
+    lab: LabServer
+    path: str
+    port: int = field(default_factory=free_port)
+    proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def log_path(self) -> Path:
+        return self.lab.base / f"voila-{self.port}.log"
+
+    def start(self) -> None:
+        args = [
+            str(python()),
+            "-m",
+            "voila",
+            str(self.lab.root / self.path),
+            "--no-browser",
+            f"--port={self.port}",
+            "--Voila.ip=127.0.0.1",
+            "--Voila.port_retries=0",
+            "--show_tracebacks=True",
+        ]
+        log = self.log_path.open("wb")
+        self.proc = subprocess.Popen(
+            args,
+            cwd=self.lab.root,
+            env=self.lab._env(),
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + SERVER_START_TIMEOUT
+        while True:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"voila exited with {self.proc.returncode}:\n{self.log_tail()}")
+            try:
+                # A static file: the page itself would start a kernel and run the notebook.
+                with urllib.request.urlopen(self.url + "/voila/static/voila.js", timeout=10):
+                    return
+            except (urllib.error.URLError, ConnectionError, OSError):
+                if time.monotonic() > deadline:
+                    self.stop()
+                    raise RuntimeError(f"voila did not answer in time:\n{self.log_tail()}") from None
+                time.sleep(0.1)  # waiting for a port to open: nothing in a page to wait on yet
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        self.proc.terminate()  # Voila shuts its kernels down on SIGTERM
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    def log_tail(self, chars: int = 4000) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")[-chars:]
+        except OSError:
+            return "(no log)"
+
+
+class VoilaPage:
+    """A notebook rendered by Voila: its cells ran at page load; what is left to do is use its widgets.
+
+    Voila's kernel lives as long as the page or its server (the fixtures end it after the test).
+    """
+
+    def __init__(self, page: Any, url: str) -> None:
+        self.page = page
+        self.url = url
+
+    def open(self) -> VoilaPage:
+        from playwright.sync_api import expect
+
+        self.page.goto(self.url, timeout=VOILA_MS)
+        # Widget views render only once the page's widget manager is connected to the kernel: a view on
+        # show means clicks and typing reach the kernel.
+        expect(self.widgets.first).to_be_visible(timeout=VOILA_MS)
+        return self
+
+    @property
+    def widgets(self) -> Any:
+        return self.page.locator(".jp-OutputArea-output .jupyter-widgets")
+
+    @property
+    def outputs(self) -> Any:
+        """The output areas, one per code cell with output (markdown cells have none)."""
+        return self.page.locator(".jp-OutputArea")
