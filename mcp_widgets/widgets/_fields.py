@@ -10,15 +10,20 @@ value or None, and a tuple of values for multi-select.
 from __future__ import annotations
 
 import datetime as dt
+import functools
+import threading
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as w
 
 from .._schema import MISSING, FieldSpec
 
-__all__ = ["Field", "Kit", "make_field", "title_width"]
+__all__ = ["Field", "Kit", "known_keys", "make_field", "shared_models", "title_width"]
+
+Validator = Callable[[FieldSpec, Any], "str | None"]
+"""Checks a field's value: the error message, or None."""
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -33,11 +38,86 @@ TITLE_GAP = "8px"
 """Between the title column and the controls (the form's CSS sets it as the titles' `margin-right`)."""
 
 
-class Kit:
-    """Creates every widget model of one form, shares Layout and Style models, and closes them all.
+_SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
+_SHARED_LOCK = threading.Lock()
 
-    Every model is a message to the browser, so widgets of one form share one Layout per purpose and one Style
-    per style class instead of getting their own.
+
+def shared_models() -> tuple[w.Widget, ...]:
+    """The process-wide Layout and Style models every `Kit` shares, those open now.
+
+    One per purpose, style class and title width: a fixed few per process however many forms are built.
+    """
+    with _SHARED_LOCK:
+        return tuple(m for m in _SHARED.values() if m.comm is not None)
+
+
+def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
+    """The shared model of `cls` with these traits, made the first time it is needed."""
+    key = (cls, traits)
+    model = _SHARED.get(key)
+    if model is not None and model.comm is not None:
+        return model  # type: ignore[return-value]
+    with _SHARED_LOCK:
+        model = _SHARED.get(key)
+        if model is None or model.comm is None:  # new, or closed from outside (e.g. Widget.close_all())
+            model = _SHARED[key] = cls(**dict(traits))
+        return model  # type: ignore[return-value]
+
+
+@functools.cache
+def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
+    if purpose == "hidden":
+        return (("display", "none"),)
+    if purpose == "note" and width != "initial":
+        # The stock widget margin on three sides; on the left, the title column and its gap.
+        margin = (
+            "var(--jp-widgets-margin) var(--jp-widgets-margin) var(--jp-widgets-margin) "
+            f"calc(var(--jp-widgets-margin) + {width} + {TITLE_GAP})"
+        )
+        return (("margin", margin),)
+    return ()  # "default", and a note without a title column
+
+
+@functools.cache
+def _style_traits(widget_cls: type[w.Widget], variant: str, width: str) -> tuple[tuple[str, Any], ...]:
+    style_cls = _style_class(widget_cls)
+    assert style_cls is not None
+    traits: list[tuple[str, Any]] = []
+    # A Label shows no title, so its Style needs no title width (and serves every form).
+    if "description_width" in style_cls.class_traits() and not issubclass(widget_cls, w.Label):
+        traits.append(("description_width", width))
+    if variant == "bold":
+        traits.append(("font_weight", "bold"))
+    return tuple(traits)
+
+
+@functools.cache
+def _sync_keys(widget_cls: type[w.Widget]) -> tuple[str, ...] | None:
+    """The names of a widget class's synced traits, or None when instances add traits of their own (an
+    anywidget whose `_esm` is not declared)."""
+    names = tuple(widget_cls.class_traits(sync=True))
+    return None if hasattr(widget_cls, "_esm") and "_esm" not in names else names
+
+
+def known_keys(widget_cls: type[w.Widget]) -> dict[str, Any]:
+    """`keys=` for a new widget: its synced traits, found once per class (each widget looks again, slowly)."""
+    names = _sync_keys(widget_cls)
+    return {} if names is None else {"keys": list(names)}
+
+
+@functools.cache
+def _style_class(widget_cls: type[w.Widget]) -> type[w.Widget] | None:
+    """The Style class of a widget class, or None (looking it up in the class traits is slow)."""
+    trait = widget_cls.class_traits().get("style")
+    return None if trait is None else trait.klass
+
+
+class Kit:
+    """Creates and closes every widget model of one form; its Layout and Style models are shared.
+
+    Every model is a message to the browser. Layouts and Styles hold presentation only (display, margins, the
+    title width, bold), never anything typed, so every Kit in the process shares one per purpose and style
+    class (and title width): created the first time they are needed, never closed by a Kit.
 
     Args:
         description_width: The width of every control's title (a CSS length, see `title_width`), so the
@@ -47,52 +127,33 @@ class Kit:
     def __init__(self, description_width: str = "initial") -> None:
         self.models: list[w.Widget] = []
         self.description_width = description_width
-        self._layouts: dict[str, w.Layout] = {}
-        self._styles: dict[tuple[type, str], w.Widget] = {}
 
     def layout(self, purpose: str = "default") -> w.Layout:
         """The shared Layout for "default", "hidden" (display none: takes no space) or "note".
 
         A "note" (the line under a control) starts where the controls start, under the title column.
         """
-        if purpose not in self._layouts:
-            traits: dict[str, Any] = {}
-            if purpose == "hidden":
-                traits["display"] = "none"
-            elif purpose == "note" and self.description_width != "initial":
-                # The stock widget margin on three sides; on the left, the title column and its gap.
-                traits["margin"] = (
-                    "var(--jp-widgets-margin) var(--jp-widgets-margin) var(--jp-widgets-margin) "
-                    f"calc(var(--jp-widgets-margin) + {self.description_width} + {TITLE_GAP})"
-                )
-            self._layouts[purpose] = self.track(w.Layout(**traits))
-        return self._layouts[purpose]
+        return _shared(w.Layout, _layout_traits(purpose, self.description_width))
 
     def style(self, widget_cls: type[w.Widget], variant: str = "") -> w.Widget:
         """The shared Style of a widget class (every title as wide as `description_width`)."""
-        style_cls = widget_cls.class_traits()["style"].klass
-        key = (style_cls, variant)
-        if key not in self._styles:
-            traits: dict[str, Any] = {}
-            if "description_width" in style_cls.class_traits():
-                traits["description_width"] = self.description_width
-            if variant == "bold":
-                traits["font_weight"] = "bold"
-            self._styles[key] = self.track(style_cls(**traits))
-        return self._styles[key]
+        style_cls = _style_class(widget_cls)
+        if style_cls is None:
+            raise TypeError(f"{widget_cls.__name__} has no style")
+        return _shared(style_cls, _style_traits(widget_cls, variant, self.description_width))
 
     def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
         """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
-        if "style" in cls.class_traits():
+        if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
-        return self.track(cls(layout=self.layout(layout), **traits))
+        return self.track(cls(layout=self.layout(layout), **known_keys(cls), **traits))
 
     def track(self, widget: W) -> W:
         self.models.append(widget)
         return widget
 
     def close(self, *, keep: Iterable[w.Widget] = ()) -> None:
-        """Close every model except `keep`, and forget them."""
+        """Close every model it made except `keep`, and forget them (the shared ones stay open)."""
         kept = {id(k) for k in keep}
         for model in self.models:
             if id(model) not in kept:
@@ -109,7 +170,9 @@ class Field:
 
     control_cls: ClassVar[type[w.Widget]] = w.Text
 
-    def __init__(self, spec: FieldSpec, kit: Kit) -> None:
+    def __init__(
+        self, spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
+    ) -> None:
         self.spec = spec
         self.touched = False
         """Whether the value changed since the form was built (errors show once touched or non-empty)."""
@@ -118,10 +181,17 @@ class Field:
             self.control_cls,
             description=display_title(spec),
             tooltip=spec.description or spec.title,
+            _dom_classes=classes,
             **self._traits(),
         )
-        self.note: w.Label = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS,))
         self._kit = kit
+        # The note is built as it first shows (with `validate`), not updated right after: one message less.
+        self.error = None if validate is None else validate(spec, self.value)
+        """The value's error when last checked (`validate`, `show`), or None; the note shows it once due."""
+        text = self._note_text(self.error)
+        self.note: w.Label = kit.make(
+            w.Label, layout="note" if text else "hidden", value=text, _dom_classes=(WRAP_CLASS,)
+        )
 
     # -- per kind --------------------------------------------------------------------------------------------
     def _traits(self) -> dict[str, Any]:
@@ -146,6 +216,12 @@ class Field:
     # -- shared ----------------------------------------------------------------------------------------------
     def show(self, error: str | None) -> None:
         """Update the note: description, the word "required", and the error once it should be visible."""
+        self.error = error
+        text = self._note_text(error)
+        self.note.value = text
+        self.note.layout = self._kit.layout("note" if text else "hidden")
+
+    def _note_text(self, error: str | None) -> str:
         visible_error = error if error and (self.touched or not _is_empty(self.value)) else None
         parts = []
         if self.spec.required:
@@ -157,8 +233,7 @@ class Field:
         text = " ".join(parts)
         if visible_error:
             text = f"{text} — ⚠ Error: {visible_error}" if text else f"⚠ Error: {visible_error}"
-        self.note.value = text
-        self.note.layout = self._kit.layout("note" if text else "hidden")
+        return text
 
 
 class TextField(Field):
@@ -286,9 +361,11 @@ class ChoiceField(Field):
     MAX_RADIO: ClassVar[int] = 5
     NO_ANSWER: ClassVar[str] = "(no answer)"
 
-    def __init__(self, spec: FieldSpec, kit: Kit) -> None:
+    def __init__(
+        self, spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
+    ) -> None:
         self.control_cls = w.RadioButtons if len(spec.choices) <= self.MAX_RADIO else w.Dropdown
-        super().__init__(spec, kit)
+        super().__init__(spec, kit, classes=classes, validate=validate)
 
     def _options(self) -> list[tuple[str, Any]]:
         options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]
@@ -351,9 +428,14 @@ _BY_KIND: dict[str, type[Field]] = {
 }
 
 
-def make_field(spec: FieldSpec, kit: Kit) -> Field:
-    """The field adapter for a FieldSpec (unknown kinds are shown as text)."""
-    return _BY_KIND.get(spec.kind, TextField)(spec, kit)
+def make_field(
+    spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
+) -> Field:
+    """The field adapter for a FieldSpec (unknown kinds are shown as text).
+
+    `classes` go on its control; with `validate`, the note shows the first check's result from the start.
+    """
+    return _BY_KIND.get(spec.kind, TextField)(spec, kit, classes=classes, validate=validate)
 
 
 def display_title(spec: FieldSpec) -> str:
@@ -425,3 +507,37 @@ def _parse_datetime(text: Any) -> dt.datetime | None:
         return None
     # A date-time without an offset is not valid JSON Schema; read it as UTC rather than drop the default.
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
+
+
+# -- tool forms (mcp_widgets._tool_schema): fields elicitation never has ------------------------------------
+class JsonField(Field):
+    """The "json" and "lines" kinds (tool forms only): a Textarea of JSON text, or of strings one per line.
+
+    Its value is the text as typed; `_tool_schema.check_arguments` parses it. `hint` says why the argument is
+    edited as text ("nested object: edit as JSON") and shows in the note line.
+    """
+
+    control_cls = w.Textarea
+
+    def __init__(self, spec: FieldSpec, kit: Kit, *, hint: str = "", placeholder: str = "") -> None:
+        self._hint_text = hint
+        self._placeholder = placeholder
+        super().__init__(spec, kit)
+
+    def _traits(self) -> dict[str, Any]:
+        value = self.spec.default if isinstance(self.spec.default, str) else ""
+        rows = min(max(value.count("\n") + 1, 2), 8)
+        return {"value": value, "placeholder": self._placeholder, "rows": rows, "continuous_update": True}
+
+    def _hint(self) -> str:
+        return self._hint_text
+
+
+class SecretField(TextField):
+    """A string the tool marks secret (`"format": "password"` or `writeOnly`, pydantic's SecretStr): masked.
+
+    Tool forms only. The value is still in the control's state (and a notebook saved with widget state)
+    until the form is closed.
+    """
+
+    control_cls = w.Password

@@ -2,49 +2,34 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import logging
-import threading
-from collections.abc import Callable, Iterator, Mapping
-from enum import Enum
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as w
-import mcp_types
 
 from .. import _bridge
 from .._exceptions import FieldNotFound, FormStateError
-from .._outcome import Action, Outcome, Reason, to_wire
+from .._outcome import Action, Reason
 from .._schema import FormSpec, validate_schema
 from .._validation import validate_content, validate_field
-from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, WRAP_CLASS, Field, Kit, make_field, title_width
+from ._answerable import Answerable, FormState
+from ._fields import (
+    FIRST_CLASS,
+    FORM_CLASS,
+    LAST_CLASS,
+    WRAP_CLASS,
+    Field,
+    Kit,
+    known_keys,
+    make_field,
+    title_width,
+)
 from ._keys import KeyCatcher
 
 __all__ = ["ElicitationForm", "FormState"]
 
-log = logging.getLogger("mcp_widgets")
 
-DoneCallback = Callable[["ElicitationForm"], object]
-
-
-class FormState(str, Enum):
-    """Where a form is in its life: pending, then exactly one of the three answers."""
-
-    PENDING = "pending"
-    ACCEPTED = "accepted"
-    DECLINED = "declined"
-    CANCELLED = "cancelled"
-
-
-_STATE_OF = {
-    Action.ACCEPT: FormState.ACCEPTED,
-    Action.DECLINE: FormState.DECLINED,
-    Action.CANCEL: FormState.CANCELLED,
-}
-
-
-class ElicitationForm(w.VBox):
+class ElicitationForm(Answerable):
     """A form for one elicitation request, shown inline where the request was made.
 
     It names the server that asks, shows the message and one control per field (as plain text: a server
@@ -81,14 +66,7 @@ class ElicitationForm(w.VBox):
         return form
 
     def _setup(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
-        self._lock = threading.RLock()
-        self._state = FormState.PENDING
-        self._outcome: Outcome | None = None
-        self._result: mcp_types.ElicitResult | None = None
-        self._callbacks: list[DoneCallback] = []
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[mcp_types.ElicitResult]]] = []
-        self._acting: tuple[Reason, str | None] = (Reason.PERSON, None)
-        self._press_resolved = False
+        self._start()
         self._changed: list[Callable[[], object]] = []
         self.spec = spec
         self.server = server
@@ -105,6 +83,7 @@ class ElicitationForm(w.VBox):
             raise
 
     def _build(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
+        # Every model is created in its first state (no update message right after it opens).
         kit = self._kit
         self._header = header = f"Request from {server}"
         if declared_name and declared_name != server:
@@ -114,14 +93,23 @@ class ElicitationForm(w.VBox):
             top.append(kit.make(w.Label, value=message, tooltip=message, _dom_classes=(WRAP_CLASS,)))
 
         self._fields: dict[str, Field] = {}
-        for spec_field in spec.fields:
-            self._fields[spec_field.name] = make_field(spec_field, kit)
+        last = len(spec.fields) - 1
+        for i, spec_field in enumerate(spec.fields):
+            classes = (FIRST_CLASS,) * (i == 0) + (LAST_CLASS,) * (i == last)
+            self._fields[spec_field.name] = make_field(
+                spec_field, kit, classes=classes, validate=validate_field
+            )
         fields = list(self._fields.values())
-        if fields:
-            fields[0].control.add_class(FIRST_CLASS)
-            fields[-1].control.add_class(LAST_CLASS)
 
-        self._accept = kit.make(w.Button, description="Accept", button_style="primary", icon="check")
+        disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
+        self._accept = kit.make(
+            w.Button,
+            description="Accept",
+            button_style="primary",
+            icon="check",
+            disabled=disabled,
+            tooltip=tooltip,
+        )
         self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
         self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
         for action, button in self._buttons().items():
@@ -132,7 +120,6 @@ class ElicitationForm(w.VBox):
 
         for field in fields:
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
-        self._refresh()
 
         children = [*top]
         for field in fields:
@@ -142,14 +129,10 @@ class ElicitationForm(w.VBox):
             layout=kit.layout(),
             _view_count=0,
             _dom_classes=(FORM_CLASS,),
+            **known_keys(type(self)),
         )
 
     # -- what the form shows ---------------------------------------------------------------------------------
-    @property
-    def state(self) -> FormState:
-        """PENDING until answered, then ACCEPTED, DECLINED or CANCELLED for good."""
-        return self._state
-
     @property
     def field_names(self) -> tuple[str, ...]:
         """The fields, in the schema's order."""
@@ -166,21 +149,6 @@ class ElicitationForm(w.VBox):
             if error:
                 found[name] = error
         return found
-
-    @property
-    def result(self) -> mcp_types.ElicitResult | None:
-        """What the server receives, or None while pending."""
-        return self._result
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the request ended, or None while pending."""
-        return self._outcome
-
-    @property
-    def view_count(self) -> int | None:
-        """How many views the browser has rendered (0 until some front-end shows the form)."""
-        return self._view_count
 
     def __repr__(self) -> str:
         return f"<ElicitationForm server={self.server!r} fields={len(self.spec.fields)} {self._state.value}>"
@@ -209,83 +177,7 @@ class ElicitationForm(w.VBox):
         """Click Accept; does nothing (False) while it is disabled or once the form is resolved."""
         return self._press(self._accept)
 
-    def decline(self) -> bool:
-        """Click Decline; False once the form is resolved."""
-        return self._press(self._decline)
-
-    def cancel(self) -> bool:
-        """Click Cancel; False once the form is resolved."""
-        return self._press(self._cancel)
-
-    @contextlib.contextmanager
-    def acting_as(self, reason: Reason | str, by: str | None = None) -> Iterator[ElicitationForm]:
-        """Clicks made inside are recorded as `reason` / `by` (e.g. a handler) instead of the person."""
-        previous = self._acting
-        self._acting = (Reason(reason), by)
-        try:
-            yield self
-        finally:
-            self._acting = previous
-
-    def finish(
-        self,
-        action: Action | str,
-        *,
-        reason: Reason | str = Reason.HANDLER,
-        by: str | None = None,
-        note: str = "",
-    ) -> bool:
-        """End the form without a click (server withdrew, timeout, interrupt, policy).
-
-        An accept only succeeds when the form is valid. Returns whether this call resolved the form.
-        """
-        return self._resolve(Action(action), Reason(reason), by, note)
-
-    # -- waiting for the answer ------------------------------------------------------------------------------
-    async def wait(self) -> mcp_types.ElicitResult:
-        """The result, once the form resolves (from any asyncio loop, in any thread)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[mcp_types.ElicitResult] = loop.create_future()
-        with self._lock:
-            if self._result is not None:
-                return self._result
-            self._waiters.append((loop, future))
-        return await future
-
-    def add_done_callback(self, fn: DoneCallback) -> None:
-        """Call `fn(form)` once when the form resolves (at once if it already has)."""
-        with self._lock:
-            if self._state is FormState.PENDING:
-                self._callbacks.append(fn)
-                return
-        self._call(fn)
-
-    def close(self) -> None:
-        """Close every model the form still holds (a pending form is cancelled first)."""
-        if getattr(self, "_state", None) is FormState.PENDING and self.comm is not None:
-            # No closing line: everything goes (and nothing new is created, even from __del__).
-            self._resolve(Action.CANCEL, Reason.HANDLER, None, "the form was closed", leave_line=False)
-        kit = getattr(self, "_kit", None)
-        if kit is not None:
-            kit.close()
-        super().close()
-
     # -- internals -------------------------------------------------------------------------------------------
-    def _press(self, button: w.Button) -> bool:
-        """Click a button through its front-end message path; a disabled button does nothing."""
-        if self._state is not FormState.PENDING or button.disabled:
-            return False
-        self._press_resolved = False
-        button._handle_custom_msg({"event": "click"}, [])
-        return self._press_resolved
-
-    def _clicked(self, action: Action) -> None:
-        button = self._buttons()[action]
-        if button.disabled:  # a stale click from a browser that had not yet seen the update
-            return
-        reason, by = self._acting
-        self._press_resolved = self._resolve(action, reason, by, "")
-
     def _buttons(self) -> dict[Action, w.Button]:
         return {Action.ACCEPT: self._accept, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
 
@@ -313,14 +205,16 @@ class ElicitationForm(w.VBox):
             field.show(error)
             if error:
                 invalid.append(field.spec.title)
-        ok = self.spec.ok and not invalid
-        self._accept.disabled = not ok
+        with self._accept.hold_sync():  # one message for both
+            self._accept.disabled, self._accept.tooltip = self._accept_state(invalid)
+
+    def _accept_state(self, invalid: list[str]) -> tuple[bool, str]:
+        """Whether Accept is disabled, and its tooltip, given the titles of the invalid fields."""
         if not self.spec.ok:
-            self._accept.tooltip = "This request cannot be accepted: its schema is invalid"
-        elif invalid:
-            self._accept.tooltip = "Still to fix: " + ", ".join(invalid)
-        else:
-            self._accept.tooltip = f"Send the answers to {self.server}"
+            return True, "This request cannot be accepted: its schema is invalid"
+        if invalid:
+            return True, "Still to fix: " + ", ".join(invalid)
+        return False, f"Send the answers to {self.server}"
 
     def _values(self) -> dict[str, Any]:
         return {name: field.value for name, field in self._fields.items()}
@@ -340,18 +234,10 @@ class ElicitationForm(w.VBox):
                     self._refresh()
                     return False
                 content = checked.content
-            self._state = _STATE_OF[action]
-            self._outcome = Outcome(action, reason, by, note)
-            self._result = mcp_types.ElicitResult.model_validate(to_wire(action, content))
-            callbacks, self._callbacks = self._callbacks, []
-            waiters, self._waiters = self._waiters, []
+            settled = self._settle(action, reason, by, note, content)
         # The answer goes out first (a done callback sends it to the server); tidying up the widgets
         # afterwards costs a dozen comm messages that the server need not wait for.
-        for loop, future in waiters:
-            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody is waiting there any more
-                loop.call_soon_threadsafe(_settle, future, self._result)
-        for fn in callbacks:
-            self._call(fn)
+        self._deliver(settled)
         self._leave_one_line(leave_line and self.comm is not None)
         return True
 
@@ -363,21 +249,10 @@ class ElicitationForm(w.VBox):
             text = f"{self._header}: {self._outcome.describe()}"
             line = kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS,))
             self.children = (line,)
-            kit.close(keep=(line, kit.layout(), kit.style(w.Label)))
+            kit.close(keep=(line,))
         else:
             self.children = ()
             kit.close()
         # Drop every reference to what was typed.
         self._fields = {}
         self._changed = []
-
-    def _call(self, fn: DoneCallback) -> None:
-        try:
-            fn(self)
-        except Exception:
-            log.exception("a done callback of an elicitation form failed")
-
-
-def _settle(future: asyncio.Future[mcp_types.ElicitResult], result: mcp_types.ElicitResult) -> None:
-    if not future.done():
-        future.set_result(result)

@@ -13,11 +13,14 @@ form's title column, and a radio option whose title wraps grows instead of overl
 
 from __future__ import annotations
 
+from typing import Any
+
 import anywidget
+import traitlets as t
 
 from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
 
-__all__ = ["KeyCatcher"]
+__all__ = ["DeclaredAnyWidget", "KeyCatcher"]
 
 _ESM = f"""
 // Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
@@ -204,11 +207,25 @@ _CSS = f"""
 """
 
 
-class KeyCatcher(anywidget.AnyWidget):  # type: ignore[misc]
+class DeclaredAnyWidget(anywidget.AnyWidget):  # type: ignore[misc]
+    """An anywidget that declares `_esm`, `_css` and `_anywidget_id` as traits of its class.
+
+    Otherwise AnyWidget.__init__ adds them to every instance, which makes a new class for each widget.
+    """
+
+    def add_traits(self, **traits: Any) -> None:
+        """Add only traits the class does not declare (AnyWidget.__init__ adds `_anywidget_id` every time)."""
+        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        if new:
+            super().add_traits(**new)
+
+
+class KeyCatcher(DeclaredAnyWidget):
     """Invisible helper of one form; custom messages from it go to the form's handler."""
 
-    _esm = _ESM
-    _css = _CSS
+    _esm = t.Unicode(_ESM, help="Focus and keys (see the module docstring).").tag(sync=True)
+    _css = t.Unicode(_CSS, help="The CSS of every form.").tag(sync=True)
+    _anywidget_id = t.Unicode(f"{__name__}.KeyCatcher", help="anywidget's name for the class.").tag(sync=True)
 
     def __repr__(self) -> str:
         return "<KeyCatcher>"

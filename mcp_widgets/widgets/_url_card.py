@@ -20,41 +20,25 @@ the note says why) and shows only its closing line: clients normally check `insp
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import html
-import logging
-import threading
-from collections.abc import Callable, Iterator
 from typing import Any
 
 import ipywidgets as w
-import mcp_types
 
 from .._exceptions import FormStateError
-from .._outcome import Action, Outcome, Reason, to_wire
+from .._outcome import Action, Outcome, Reason
 from .._urls import UrlCheck, inspect_url, visible
+from ._answerable import Answerable, FormState
 from ._fields import WRAP_CLASS, Kit
-from ._form import FormState
 from ._keys import KeyCatcher
 
 __all__ = ["UrlCard"]
 
-log = logging.getLogger("mcp_widgets")
-
-DoneCallback = Callable[["UrlCard"], object]
-
 # JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
 _LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
 
-_STATE_OF = {
-    Action.ACCEPT: FormState.ACCEPTED,
-    Action.DECLINE: FormState.DECLINED,
-    Action.CANCEL: FormState.CANCELLED,
-}
 
-
-class UrlCard(w.VBox):
+class UrlCard(Answerable):
     """Asks the person whether to open a server's web page; shown inline where the request was made.
 
     It names the server that asks, shows the message and the full URL as plain text, the host on its own
@@ -70,6 +54,9 @@ class UrlCard(w.VBox):
         elicitation_id: The request's `elicitationId` (2025-11-25), kept for the client; not shown.
     """
 
+    _NOUN = "card"
+    _WHAT = "a URL card"
+
     def __init__(
         self,
         message: str,
@@ -79,15 +66,8 @@ class UrlCard(w.VBox):
         declared_name: str | None = None,
         elicitation_id: str | None = None,
     ) -> None:
-        self._lock = threading.RLock()
-        self._state = FormState.PENDING
-        self._outcome: Outcome | None = None
-        self._result: mcp_types.ElicitResult | None = None
+        self._start()
         self._outcomes: list[Outcome] = []
-        self._callbacks: list[DoneCallback] = []
-        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[mcp_types.ElicitResult]]] = []
-        self._acting: tuple[Reason, str | None] = (Reason.PERSON, None)
-        self._press_resolved = False
         self._round = 1
         self._ended = False  # the card is down to its closing line (or closed)
         self._completed = False
@@ -153,21 +133,6 @@ class UrlCard(w.VBox):
 
     # -- what the card shows ---------------------------------------------------------------------------------
     @property
-    def state(self) -> FormState:
-        """The current round: PENDING until answered, then ACCEPTED, DECLINED or CANCELLED."""
-        return self._state
-
-    @property
-    def result(self) -> mcp_types.ElicitResult | None:
-        """What the server receives for the current round (accept has no content); None while pending."""
-        return self._result
-
-    @property
-    def outcome(self) -> Outcome | None:
-        """How the current round ended, or None while pending."""
-        return self._outcome
-
-    @property
     def outcomes(self) -> tuple[Outcome, ...]:
         """How every round so far ended, oldest first."""
         return tuple(self._outcomes)
@@ -187,11 +152,6 @@ class UrlCard(w.VBox):
         """True once `complete` ended the waiting."""
         return self._completed
 
-    @property
-    def view_count(self) -> int | None:
-        """How many views the browser has rendered (0 until some front-end shows the card)."""
-        return self._view_count
-
     def __repr__(self) -> str:
         waiting = " waiting" if self.waiting else ""
         return (
@@ -201,15 +161,7 @@ class UrlCard(w.VBox):
     # -- driving it as a person would ------------------------------------------------------------------------
     def accept(self) -> bool:
         """Click "Open page" (consent); False once the round is resolved or the URL was refused."""
-        return self._press(self._button(Action.ACCEPT))
-
-    def decline(self) -> bool:
-        """Click Decline; False once the round is resolved."""
-        return self._press(self._button(Action.DECLINE))
-
-    def cancel(self) -> bool:
-        """Click Cancel; False once the round is resolved."""
-        return self._press(self._button(Action.CANCEL))
+        return self._press(self._buttons().get(Action.ACCEPT))
 
     def dismiss(self) -> bool:
         """Click Done while waiting: the card shrinks to its closing line, nothing is sent. Else False."""
@@ -218,30 +170,6 @@ class UrlCard(w.VBox):
         assert self._done is not None
         self._done._handle_custom_msg({"event": "click"}, [])
         return self._ended
-
-    @contextlib.contextmanager
-    def acting_as(self, reason: Reason | str, by: str | None = None) -> Iterator[UrlCard]:
-        """Clicks made inside are recorded as `reason` / `by` (e.g. a handler) instead of the person."""
-        previous = self._acting
-        self._acting = (Reason(reason), by)
-        try:
-            yield self
-        finally:
-            self._acting = previous
-
-    def finish(
-        self,
-        action: Action | str,
-        *,
-        reason: Reason | str = Reason.HANDLER,
-        by: str | None = None,
-        note: str = "",
-    ) -> bool:
-        """End the pending round without a click (server withdrew, timeout, interrupt, policy).
-
-        Returns whether this call resolved the round (False when it was not pending).
-        """
-        return self._resolve(Action(action), Reason(reason), by, note)
 
     # -- after consent: the two protocol generations ---------------------------------------------------------
     def complete(self, *, note: str = "the server reported it finished") -> bool:
@@ -313,34 +241,10 @@ class UrlCard(w.VBox):
         )
         self.children = (*self._top, self._link, self._status, self._button_row, self._keys)
 
-    # -- waiting for the answer ------------------------------------------------------------------------------
-    async def wait(self) -> mcp_types.ElicitResult:
-        """The result of the current round, once it resolves (from any asyncio loop, in any thread)."""
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[mcp_types.ElicitResult] = loop.create_future()
-        with self._lock:
-            if self._result is not None:
-                return self._result
-            self._waiters.append((loop, future))
-        return await future
-
-    def add_done_callback(self, fn: DoneCallback) -> None:
-        """Call `fn(card)` once when the current round resolves (at once if it already has)."""
-        with self._lock:
-            if self._state is FormState.PENDING:
-                self._callbacks.append(fn)
-                return
-        self._call(fn)
-
     def close(self) -> None:
         """Close every model the card still holds (a pending round is cancelled first)."""
-        if getattr(self, "_state", None) is FormState.PENDING and self.comm is not None:
-            self._resolve(Action.CANCEL, Reason.HANDLER, None, "the card was closed", leave_line=False)
-        self._ended = True
-        kit = getattr(self, "_kit", None)
-        if kit is not None:
-            kit.close()
         super().close()
+        self._ended = True
 
     # -- internals -------------------------------------------------------------------------------------------
     def _buttons(self) -> dict[Action, w.Button]:
@@ -348,20 +252,8 @@ class UrlCard(w.VBox):
             return {}
         return {Action.ACCEPT: self._open, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
 
-    def _button(self, action: Action) -> w.Button | None:
-        return self._buttons().get(action)
-
-    def _press(self, button: w.Button | None) -> bool:
-        """Click a button through its front-end message path."""
-        if button is None or self._state is not FormState.PENDING or self._ended:
-            return False
-        self._press_resolved = False
-        button._handle_custom_msg({"event": "click"}, [])
-        return self._press_resolved
-
-    def _clicked(self, action: Action) -> None:
-        reason, by = self._acting
-        self._press_resolved = self._resolve(action, reason, by, "")
+    def _answerable(self) -> bool:
+        return self._state is FormState.PENDING and not self._ended
 
     def _done_clicked(self) -> None:
         if self.waiting:
@@ -384,26 +276,18 @@ class UrlCard(w.VBox):
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
     ) -> bool:
         with self._lock:
-            if self._state is not FormState.PENDING or self._ended:
+            if not self._answerable():
                 return False
             if action is Action.ACCEPT and not self.check.allowed:
                 return False
-            self._state = _STATE_OF[action]
-            self._outcome = Outcome(action, reason, by, note)
+            settled = self._settle(action, reason, by, note, None)
+            assert self._outcome is not None
             self._outcomes.append(self._outcome)
-            self._result = mcp_types.ElicitResult.model_validate(to_wire(action))
-            result = self._result
-            callbacks, self._callbacks = self._callbacks, []
-            waiters, self._waiters = self._waiters, []
         if action is Action.ACCEPT:
             self._show_waiting()
         else:
             self._end(leave_line=leave_line)
-        for loop, future in waiters:
-            with contextlib.suppress(RuntimeError):  # that loop is closed: nobody is waiting there any more
-                loop.call_soon_threadsafe(_settle, future, result)
-        for fn in callbacks:
-            self._call(fn)
+        self._deliver(settled)
         return True
 
     def _show_waiting(self) -> None:
@@ -439,20 +323,9 @@ class UrlCard(w.VBox):
             text = f"{text}; {suffix}"
         line = self._label(text)
         self.children = (line,)
-        kit.close(keep=(line, kit.layout(), kit.style(w.Label)))
+        kit.close(keep=(line,))
         self._link = None
 
     def _where(self) -> str:
         host = visible(self.check.host)
         return f"open a page on {host}" if host else "open a page"
-
-    def _call(self, fn: DoneCallback) -> None:
-        try:
-            fn(self)
-        except Exception:
-            log.exception("a done callback of a URL card failed")
-
-
-def _settle(future: asyncio.Future[mcp_types.ElicitResult], result: mcp_types.ElicitResult) -> None:
-    if not future.done():
-        future.set_result(result)

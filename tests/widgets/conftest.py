@@ -9,6 +9,8 @@ from typing import Any
 import ipywidgets
 import pytest
 
+from mcp_widgets.widgets._fields import shared_models
+
 HOSTILE = "<img src=x onerror=alert(1)><script>alert(2)</script>"
 
 
@@ -19,19 +21,30 @@ def live_models() -> dict[str, ipywidgets.Widget]:
         return dict(ipywidgets.Widget.widgets)
 
 
+def own_models() -> dict[str, ipywidgets.Widget]:
+    """Every widget model open now except the process-wide shared Layouts and Styles (`shared_models`).
+
+    Those are created once per process (a fixed few), hold no user data and are never closed by a form; the
+    tests that count models count the others, and `test_form` checks the shared ones on their own.
+    """
+    shared = {id(m) for m in shared_models()}
+    return {key: m for key, m in live_models().items() if id(m) not in shared}
+
+
 @pytest.fixture(autouse=True)
 def _close_new_models() -> Iterator[None]:
-    """Close whatever a test left open, so tests that count models start from a clean slate."""
+    """Close what a test left open (not the shared models), so tests that count start from a clean slate."""
     before = set(live_models())
     yield
-    for model_id, widget in live_models().items():
+    for model_id, widget in own_models().items():
         if model_id not in before:
             widget.close()
 
 
 @pytest.fixture
 def baseline() -> int:
-    return len(live_models())
+    """How many models (not counting the shared ones) are open before the test."""
+    return len(own_models())
 
 
 def schema(properties: dict[str, Any], required: list[str] | None = None) -> dict[str, Any]:

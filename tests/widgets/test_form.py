@@ -15,8 +15,9 @@ import pytest
 from mcp_widgets._exceptions import FieldNotFound, FormStateError, SchemaError
 from mcp_widgets._outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState
+from mcp_widgets.widgets._fields import shared_models
 
-from .conftest import ALL_KINDS, HOSTILE, live_models, schema
+from .conftest import ALL_KINDS, HOSTILE, live_models, own_models, schema
 
 SIGNUP = schema(
     {
@@ -85,7 +86,7 @@ def test_an_invalid_schema_raises_and_leaves_no_models(baseline: int) -> None:
     with pytest.raises(SchemaError) as info:
         ElicitationForm("x", bad, server="s")
     assert info.value.code == -32602
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_view_count_is_tracked_from_the_start_and_the_form_is_displayable() -> None:
@@ -190,16 +191,16 @@ def test_a_stale_click_on_a_disabled_accept_does_nothing() -> None:
 
 def test_resolution_leaves_one_line_and_closes_every_other_model(baseline: int) -> None:
     form = signup()
-    created = len(live_models()) - baseline
+    created = len(own_models()) - baseline
     form.fill(name="Ada", age=36)
     form.accept()
     assert labels(form) == ["Request from shop: accepted by the person"]
     assert len(form.children) == 1
-    remaining = len(live_models()) - baseline
-    assert remaining == 4, "the form, its line, one Layout and one LabelStyle"
+    remaining = len(own_models()) - baseline
+    assert remaining == 2, "the form and its line (and the shared Layout and LabelStyle)"
     assert created > remaining
     form.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_closing_a_pending_form_cancels_it_and_closes_everything(baseline: int) -> None:
@@ -209,7 +210,7 @@ def test_closing_a_pending_form_cancels_it_and_closes_everything(baseline: int) 
     form.close()
     assert form.state is FormState.CANCELLED
     assert seen == [Outcome(Action.CANCEL, Reason.HANDLER, note="the form was closed")]
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_fill_an_unknown_field_raises_field_not_found() -> None:
@@ -297,23 +298,6 @@ def test_a_failing_done_callback_is_logged_and_the_others_still_run(caplog: pyte
     assert "done callback" in caplog.text
 
 
-def test_wait_returns_the_result_resolved_from_another_thread() -> None:
-    form = signup()
-
-    async def main() -> mcp_types.ElicitResult:
-        waiting = asyncio.ensure_future(form.wait())
-        await asyncio.sleep(0)
-        assert not waiting.done()
-        thread = threading.Thread(target=form.finish, args=("decline",), kwargs={"reason": "timeout"})
-        thread.start()
-        result = await waiting
-        thread.join()
-        return result
-
-    assert asyncio.run(main()) == mcp_types.ElicitResult(action="decline")
-    assert form.outcome == Outcome(Action.DECLINE, Reason.TIMEOUT)
-
-
 def test_wait_from_two_loops_and_after_resolution() -> None:
     form = signup()
     results: list[mcp_types.ElicitResult] = []
@@ -366,12 +350,12 @@ TWELVE = schema(
 
 def test_a_twelve_field_form_is_light(baseline: int) -> None:
     form = ElicitationForm("Twelve questions", TWELVE, server="s")
-    count = len(live_models()) - baseline
+    count = len(own_models()) - baseline
     print(f"\nwidget models for a 12-field form: {count}")
     assert len(form.field_names) == 12
-    assert count <= 45
+    assert count <= 40
     form.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_a_thousand_forms_leave_no_model_behind(baseline: int) -> None:
@@ -390,7 +374,47 @@ def test_a_thousand_forms_leave_no_model_behind(baseline: int) -> None:
             form.finish("cancel", reason="timeout")
         # kind 4: closed while pending
         form.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
+
+
+def test_every_form_shares_a_fixed_few_layouts_and_styles_that_hold_nothing_typed(baseline: int) -> None:
+    canary = "canary-shared-5e21"
+    before = set(live_models())
+
+    def answer(n: int) -> set[str]:
+        used = set()
+        for _ in range(n):
+            form = ElicitationForm("m", ALL_KINDS, server="s")
+            for model in (form, *form._kit.models):
+                used |= {m.model_id for m in (model.layout, getattr(model, "style", None)) if m is not None}
+            form.fill(name=canary, email=f"{canary}@example.com", site=f"https://{canary}.example")
+            assert form.accept()
+            form.close()
+        return used
+
+    used = answer(1)
+    print(f"\nshared Layout/Style models of a form with every kind of field: {len(used)}")
+    assert len(used) <= 9  # 3 Layouts (default, hidden, note); 6 Styles (2 for labels, 4 for controls)
+    shared = {m.model_id: m for m in shared_models()}
+    assert used <= set(shared)
+    # The same models, none added, none closed: the only models left are shared ones.
+    assert answer(50) == used
+    assert {m.model_id for m in shared_models()} == set(shared)
+    assert set(live_models()) - before <= set(shared)
+    assert len(own_models()) == baseline
+    for model in shared.values():
+        assert isinstance(model, (w.Layout, w.Style)), type(model).__name__
+        assert canary not in json.dumps(model.get_state(), default=str)
+
+
+def test_a_shared_model_closed_from_outside_is_made_again() -> None:
+    first = ElicitationForm("m", SIGNUP, server="s")
+    layout = first.layout
+    layout.close()  # e.g. Widget.close_all()
+    second = ElicitationForm("m", SIGNUP, server="s")
+    assert second.layout is not layout and second.layout.comm is not None
+    first.close()
+    second.close()
 
 
 def test_hostile_server_text_only_reaches_plain_text_widgets() -> None:

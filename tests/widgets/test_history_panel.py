@@ -19,7 +19,7 @@ from mcp_widgets._outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
 from mcp_widgets.widgets._history import COLUMNS
 
-from .conftest import HOSTILE, live_models, schema
+from .conftest import HOSTILE, live_models, own_models, schema
 
 CANARY = "canary-hist-5e1d"
 # Strings that only what the person entered can contain (choice values are server-sent, but never recorded).
@@ -364,15 +364,15 @@ def test_ten_thousand_records_render_one_page(capsys: pytest.CaptureFixture[str]
 def test_the_panel_has_a_fixed_handful_of_models_and_closes_them(baseline: int) -> None:
     history = History()
     empty = HistoryPanel(history)
-    count = len(live_models()) - baseline
+    count = len(own_models()) - baseline
     empty.close()
-    assert len(live_models()) == baseline and history._listeners == []
+    assert len(own_models()) == baseline and history._listeners == []
     for _ in range(500):
         add(history)
     full = HistoryPanel(history)
-    assert len(live_models()) - baseline == count <= 15  # 15: see the module docstring
+    assert len(own_models()) - baseline == count <= 15  # 15: see the module docstring
     full.close()
-    assert len(live_models()) == baseline and history._listeners == []
+    assert len(own_models()) == baseline and history._listeners == []
     add(history)  # a closed panel no longer listens (and nothing fails)
 
 

@@ -21,6 +21,10 @@ form = ElicitationForm(
 )
 display(form)
 """
+SHARED = """
+from mcp_widgets.widgets._fields import shared_models
+print(" ".join(m.model_id for m in shared_models()))
+"""
 
 
 @pytest.fixture
@@ -53,13 +57,15 @@ def test_typing_and_clicking_over_the_wire_answers_and_closes_the_models(fe: Ker
     assert json.loads(cell.stdout.split(" ", 2)[2]) == {"action": "accept", "content": {"name": CANARY}}
     left = set(fe.widgets) & opened
     assert root in left
-    assert len(set(fe.widgets)) == 4, "the form, its line, one Layout, one LabelStyle"
+    shared = set(fe.run(SHARED).stdout.split())
+    assert shared and shared <= set(fe.widgets)
+    assert len(set(fe.widgets) - shared) == 2, "the form and its line (and the shared Layouts and Styles)"
     lines = [w.state["value"] for w in fe.widgets.values() if w.model_name == "LabelModel"]
     assert lines == ["Request from shop: accepted by the person"]
     assert all(CANARY not in json.dumps(w.state) for w in fe.widgets.values())
     fe.run("form.close()")
     fe.settle(0.2)
-    assert not fe.widgets
+    assert set(fe.widgets) == shared
 
 
 def test_escape_from_the_keyboard_helper_cancels(fe: KernelFrontend) -> None:

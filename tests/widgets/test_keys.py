@@ -18,6 +18,10 @@ from mcp_widgets.widgets._keys import KeyCatcher
 
 from .conftest import schema
 
+# The front-end code and CSS, as the class declares them (the traits every KeyCatcher syncs).
+ESM: str = KeyCatcher.class_traits()["_esm"].default_value
+CSS: str = KeyCatcher.class_traits()["_css"].default_value
+
 FORM = schema(
     {"first": {"type": "string"}, "middle": {"type": "integer"}, "last": {"type": "string"}},
     required=["first"],
@@ -46,7 +50,7 @@ def test_first_and_last_fields_are_marked_for_focus_and_enter() -> None:
 
 
 def test_the_esm_listens_on_the_parent_and_sends_only_escape_and_enter() -> None:
-    esm = KeyCatcher._esm
+    esm = ESM
     assert "el.parentElement" in esm
     # capture phase: stock text inputs stop keydown from bubbling
     assert 'addEventListener("keydown", onKey, true)' in esm
@@ -55,7 +59,7 @@ def test_the_esm_listens_on_the_parent_and_sends_only_escape_and_enter() -> None
     assert 'model.send({ key: "Escape" })' in esm
     assert 'model.send({ key: "Enter", in_last_field: true })' in esm
     assert "export default" in esm
-    assert f".{WRAP_CLASS}" in KeyCatcher._css
+    assert f".{WRAP_CLASS}" in CSS
 
 
 def test_escape_cancels_as_the_person() -> None:
@@ -157,7 +161,7 @@ console.log(JSON.stringify(out));
 @pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
 def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
     module = tmp_path / "keys.mjs"
-    module.write_text(KeyCatcher._esm)
+    module.write_text(ESM)
     driver = tmp_path / "driver.mjs"
     driver.write_text(FAKE_DOM)
     run = subprocess.run(
@@ -184,13 +188,13 @@ def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
 
 
 def test_the_esm_checks_the_focus_rule_before_focusing() -> None:
-    esm = KeyCatcher._esm
+    esm = ESM
     assert "if (mayTakeFocus(box)) first.focus(" in esm
     assert "Focus rule:" in esm  # documented where it is implemented
 
 
 def test_the_css_lets_wrapped_radio_titles_grow_and_titles_wrap_in_their_column() -> None:
-    css = KeyCatcher._css
+    css = CSS
     radio_label = css.split(".widget-radio-box label")[1].split("}")[0]
     assert "height: auto" in radio_label and "white-space: normal" in radio_label
     assert "margin-bottom: 0 !important" in css  # the stock view's padding assumes one-line options

@@ -9,7 +9,7 @@ import ipywidgets as w
 from mcp_widgets._schema import check_schema
 from mcp_widgets.widgets import ElicitationForm, FormState, Preview, preview
 
-from .conftest import HOSTILE, live_models, schema
+from .conftest import HOSTILE, live_models, own_models, schema
 
 GOOD = schema(
     {"name": {"type": "string", "minLength": 2}, "n": {"type": "integer", "default": 3}},
@@ -67,14 +67,14 @@ def test_after_an_answer_the_preview_keeps_no_values(baseline: int) -> None:
     for model in live_models().values():
         assert canary not in json.dumps(model.get_state(), default=str)
     view.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_closing_a_pending_preview_closes_everything(baseline: int) -> None:
     view = preview(BAD, message="m")
     view.close()
     assert view.form.state is FormState.CANCELLED
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_preview_text_is_plain() -> None:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import threading
 from html.parser import HTMLParser
 from typing import Any
 
@@ -18,7 +17,7 @@ from mcp_widgets._outcome import Action, Outcome, Reason
 from mcp_widgets._urls import inspect_url
 from mcp_widgets.widgets import FormState, UrlCard
 
-from .conftest import HOSTILE, live_models
+from .conftest import HOSTILE, live_models, own_models
 
 URL = "https://auth.example.com/connect?elicitationId=42&token=SECRET#frag"
 
@@ -440,29 +439,12 @@ def test_a_refused_url_is_declined_at_once_and_never_offered(url: str) -> None:
 
 def test_a_refused_card_is_light(baseline: int) -> None:
     c = card("javascript:alert(1)")
-    assert len(live_models()) - baseline <= 4  # the box, its line, a layout, a style
+    assert len(own_models()) - baseline <= 2  # the box and its line (plus the shared Layout and Style)
     c.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 # -- waiting for the answer ----------------------------------------------------------------------------------
-def test_wait_returns_the_result_resolved_from_another_thread() -> None:
-    c = card()
-
-    async def main() -> mcp_types.ElicitResult:
-        waiting = asyncio.ensure_future(c.wait())
-        await asyncio.sleep(0)
-        assert not waiting.done()
-        thread = threading.Thread(target=c.finish, args=("decline",), kwargs={"reason": "policy", "by": "x"})
-        thread.start()
-        result = await waiting
-        thread.join()
-        return result
-
-    assert asyncio.run(main()) == mcp_types.ElicitResult(action="decline")
-    assert asyncio.run(c.wait()) == mcp_types.ElicitResult(action="decline")  # already resolved: at once
-
-
 def test_a_failing_done_callback_is_logged_not_raised(caplog: pytest.LogCaptureFixture) -> None:
     c = card()
 
@@ -477,27 +459,27 @@ def test_a_failing_done_callback_is_logged_not_raised(caplog: pytest.LogCaptureF
 # -- models --------------------------------------------------------------------------------------------------
 def test_a_card_is_light_and_leaves_only_its_line(baseline: int) -> None:
     c = card()
-    created = len(live_models()) - baseline
+    created = len(own_models()) - baseline
     print(f"\nwidget models for a URL card: {created}")
     assert created <= 16
     c.accept()
-    assert len(live_models()) - baseline <= created + 4
+    assert len(own_models()) - baseline <= created + 4
     c.complete()
-    assert len(live_models()) - baseline == 4  # the box, its line, the shared layout and label style
+    assert len(own_models()) - baseline == 2  # the box and its line (plus the shared Layout and LabelStyle)
     c.close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_closing_a_pending_or_waiting_card_closes_everything(baseline: int) -> None:
     c = card()
     c.close()
     assert c.result.action == "cancel" and c.outcome.note == "the card was closed"
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
     c2 = card()
     c2.accept()
     c2.close()
     assert not c2.waiting and c2.complete() is False
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_a_thousand_cards_leave_no_model_behind(baseline: int) -> None:
@@ -524,7 +506,7 @@ def test_a_thousand_cards_leave_no_model_behind(baseline: int) -> None:
         c.close()
     for url in ("javascript:x", "http://example.com"):
         UrlCard("refused", url, server="s").close()
-    assert len(live_models()) == baseline
+    assert len(own_models()) == baseline
 
 
 def test_the_repr_is_cheap_and_never_shows_the_path_or_query() -> None:
