@@ -9,14 +9,16 @@ project notes, kernel-waiting.md):
   the event loop, so the wait also makes SIGINT wake the loop (and wakes every 0.25 s regardless).
 - ipykernel 6.31 ... 7.3 queue them behind the running cell ("pump"): `wait_async` takes over the main
   shell stream's receive callback while it awaits, handles comm messages at once and passes everything
-  else on to the kernel's own queue, in order.
+  else on to the kernel's own queue, in order. Comm messages the kernel queued before the wait began
+  (the cell had already yielded to the event loop) are taken out of its queue when the wait starts.
 - A blocking wait (`wait_sync`) stops the event loop on every version, so it always pumps: it reads the
   main shell socket itself on the main thread, dispatches comm messages, runs posted callbacks, and
   hands every other request (execute, complete, ...) to the kernel's own queue, where it runs after the
   wait, in arrival order, never re-entrantly.
 
 The pump relies on private ipykernel attributes (`ZMQStream._recv_callback`, `kernel._parent_ident`,
-`kernel.shell_handlers`, the subshell manager's socket pair on 7.x). They are used nowhere else in the
+`kernel.shell_handlers`, the subshell manager's socket pair on 7.x; for what the kernel queued, 6.x's
+`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used nowhere else in the
 package, are checked before use, and the real-kernel tests in tests/kernel pin them per release.
 """
 
@@ -46,12 +48,15 @@ __all__ = [
     "attach",
     "blocking_supported",
     "call_on_main",
+    "deliver_comms",
     "display",
+    "display_as",
     "in_comm_handler",
     "is_viewed",
     "kernel_support",
     "kernel_version",
     "post",
+    "seen_by_now",
     "track_views",
     "viewed_future",
     "wait_async",
@@ -67,6 +72,7 @@ _NATIVE_SINCE = (7, 4)  # comms dispatched while a cell awaits
 _PUMP_SINCE = (6, 31)  # oldest release the pump is tested against
 _COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
 _WAKE_INTERVAL = 0.25  # bounds interrupt latency without a busy poll
+_SETTLE = 0.1  # lets the kernel's loop run the messages it has read but not dispatched yet
 
 _log = logging.getLogger("mcp_widgets")
 
@@ -179,6 +185,8 @@ def _wrap_comm_handler(handler: Callable[..., Any], owner: _Kernel | None = None
         return handler
 
     def comm_handler(*args: Any, **kwargs: Any) -> Any:
+        if owner is not None and len(args) >= 3 and owner.handled_early(args[2]):
+            return None  # we dispatched it from the kernel's queue already (see deliver_queued_comms)
         with _comm_scope():
             try:
                 return handler(*args, **kwargs)
@@ -219,6 +227,9 @@ class _Kernel:
         self._tasks: set[asyncio.Future[Any]] = set()
         self._saved_recv: tuple[Callable[..., Any], bool] | None = None
         self._stream: Any = None
+        self._early: set[str] = set()  # msg_ids of comm messages taken from 7.x's queue (still in it)
+        self._incoming: deque[list[Any]] = deque()  # comm messages an async wait received, not handled yet
+        self._flush_due = False
         self.pump_problem = self._check_pump()
         # The parent message of the cell now running, or None between cells (see comm_handled_during_cell).
         # We may be attached by the very cell that is running, after its pre_run_cell event.
@@ -263,15 +274,16 @@ class _Kernel:
         that widget's next updates meanwhile: without this, only a person's first keystroke per control
         would ever reach the kernel while a cell waits.
         """
-        publish = getattr(self.kernel, "_publish_status", None)
-        if publish is None or not isinstance(msg, dict) or "header" not in msg:
-            return
+        if isinstance(msg, dict) and "header" in msg:
+            self.publish_status("idle", msg)
+            self.publish_status("busy", self.cell_parent)  # the kernel indicator stays busy: the cell runs on
+
+    def publish_status(self, state: str, parent: dict[str, Any] | None) -> None:
+        """Publish a shell status ("busy"/"idle") on IOPub for `parent`."""
         try:
-            publish("idle", "shell", parent=msg)
-            # Keep the kernel indicator busy: the cell is still running.
-            publish("busy", "shell", parent=self.cell_parent)
+            self.kernel._publish_status(state, "shell", parent=parent)
         except Exception:
-            _log.debug("mcp_widgets: could not publish status for a comm message", exc_info=True)
+            _log.debug("mcp_widgets: could not publish a status", exc_info=True)
 
     def _check_pump(self) -> str | None:
         """Return why the pump cannot work on this kernel, or None when it can."""
@@ -336,12 +348,20 @@ class _Kernel:
         except Exception:
             _log.error("mcp_widgets: could not hand a shell message to the kernel", exc_info=True)
 
-    def dispatch_comm(self, frames: list[Any]) -> None:
+    def dispatch_comm(self, frames: list[Any], *, early: bool = False) -> None:
+        """Run the kernel's handler for a comm message, under that message as the parent.
+
+        `early`: the kernel still holds the message and dispatches it itself later; leave its signature
+        unrecorded (else the kernel rejects it as a replay) and make that later dispatch a no-op.
+        """
         k = self.kernel
         session = k.session
         idents, rest = session.feed_identities(frames, copy=False)
         try:
-            msg = session.deserialize(rest, content=True, copy=False)
+            # content=False checks the signature without recording it.
+            msg = session.deserialize(rest, content=not early, copy=False)
+            if early:
+                msg["content"] = session.unpack(msg["content"])
         except Exception:
             _log.error("mcp_widgets: invalid comm message", exc_info=True)
             return
@@ -352,6 +372,10 @@ class _Kernel:
         saved_parent = k.get_parent("shell")
         saved_ident = k._parent_ident["shell"]
         k.set_parent(idents, msg, channel="shell")
+        # Between cells nobody else says busy/idle for it (during a cell, comm_handled_during_cell does).
+        between_cells = self.cell_parent is None
+        if between_cells:
+            self.publish_status("busy", msg)
         try:
             result = handler(self.stream(), idents, msg)
             if inspect.isawaitable(result):
@@ -360,6 +384,84 @@ class _Kernel:
             _log.error("mcp_widgets: exception in comm handler", exc_info=True)
         finally:
             k.set_parent(saved_ident, saved_parent, channel="shell")
+            if between_cells:
+                self.publish_status("idle", msg)
+            if early:  # only now: the wrapped handler skips ids in this set
+                self._early.add(str(msg["header"].get("msg_id")))
+
+    def handled_early(self, msg: Any) -> bool:
+        """True (once) for the kernel's own dispatch of a comm message `dispatch_comm(early=True)` handled."""
+        if not self._early or not isinstance(msg, dict):
+            return False
+        msg_id = str(msg.get("header", {}).get("msg_id"))
+        if msg_id in self._early:
+            self._early.discard(msg_id)
+            return True
+        return False
+
+    # -- comm messages the kernel queued behind the running cell (pump kernels)
+
+    def deliver_queued_comms(self) -> None:
+        """Handle the comm messages the kernel already queued behind the running cell, in arrival order.
+
+        Whatever reached the kernel after the cell started and before a wait took over the stream sits in
+        the kernel's own queue: ipykernel 6.x's `msg_queue`, or on 7.x tasks blocked on the main shell
+        lock, one per message. Without this a click in that window would wait for the cell to end, which
+        waits for the click. Everything else (execute, complete, ...) stays queued, in order.
+        """
+        try:
+            if hasattr(self.kernel, "msg_queue"):
+                self._deliver_from_msg_queue()
+            elif hasattr(self.kernel, "_main_asyncio_lock"):
+                self._deliver_from_lock_waiters()
+        except Exception:
+            _log.error("mcp_widgets: could not take queued comm messages from the kernel", exc_info=True)
+
+    def _deliver_from_msg_queue(self) -> None:
+        # 6.x: a tornado Queue of (index, dispatch, args); the running cell's dispatch already left it.
+        queue = self.kernel.msg_queue
+        dispatch = getattr(self.kernel, "dispatch_shell", None)
+        comms: list[list[Any]] = []
+        keep: list[Any] = []
+        for item in [queue.get_nowait() for _ in range(queue.qsize())]:
+            try:
+                _, fn, args = item
+                is_comm = fn == dispatch and len(args) == 1 and self.msg_type(args[0]) in _COMM_TYPES
+            except Exception:  # an unknown shape: not ours, and it must go back
+                is_comm = False
+            if is_comm:
+                comms.append(args[0])
+            else:
+                keep.append(item)
+        for item in keep:
+            queue.put_nowait(item)  # same order, same index
+        for frames in comms:
+            self.dispatch_comm(frames)
+
+    def _deliver_from_lock_waiters(self) -> None:
+        # 7.x: each message became a task running `shell_main(None, msg)`, waiting in FIFO order on the
+        # main lock the running cell holds. They stay there (cancelling would log noise); the comm
+        # messages among them are handled now and skipped when the kernel gets to them.
+        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
+        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
+        if not waiters or shell_main is None or self.loop is None:
+            return
+        tasks = {
+            id(waiter): task
+            for task in asyncio.all_tasks(self.loop)
+            if (waiter := getattr(task, "_fut_waiter", None)) is not None
+        }
+        for waiter in waiters:
+            task = tasks.get(id(waiter))
+            coro = task.get_coro() if task is not None else None
+            frame = getattr(coro, "cr_frame", None)
+            if frame is None or frame.f_code is not shell_main:
+                continue
+            local = frame.f_locals
+            frames = local.get("msg")
+            main_shell = local.get("subshell_id") is None and isinstance(frames, list)
+            if main_shell and self.msg_type(frames) in _COMM_TYPES:
+                self.dispatch_comm(frames, early=True)
 
     # -- the blocking pump
 
@@ -382,6 +484,9 @@ class _Kernel:
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
         poller.register(_waker.fileno(), zmq.POLLIN)
+        if self.support == "pump":
+            self.flush_incoming()  # older than anything still on the socket
+            self.deliver_queued_comms()
         while True:
             _waker.drain()
             _run_posted()
@@ -396,11 +501,38 @@ class _Kernel:
         stream = self.stream()
         if self.async_waiters == 0:
             self._saved_recv = (stream._recv_callback, stream._recv_copy)
-            stream.on_recv(self.receive, copy=False)
+            stream.on_recv(self.receive_soon, copy=False)
         self.async_waiters += 1
+
+    def receive_soon(self, frames: list[Any]) -> None:
+        """The stream's callback during async waits: `receive`, with comm messages kept in arrival order.
+
+        On 7.x a message the kernel read just before the wait began is still on its way to the kernel's
+        queue (through two tasks) for a couple of loop turns; a comm message read now must not overtake
+        it (a click before the typing that preceded it). So comm messages are handled two turns later,
+        after what the kernel queued meanwhile.
+        """
+        if self.msg_type(frames) not in _COMM_TYPES:
+            self.hand_over(frames)
+            return
+        self._incoming.append(frames)
+        if not self._flush_due and self.loop is not None:
+            self._flush_due = True
+            self.loop.call_soon(self.loop.call_soon, self.flush_incoming)
+
+    def flush_incoming(self) -> None:
+        """Handle what the kernel queued, then the comm messages `receive_soon` kept, in order."""
+        self._flush_due = False
+        if self.async_waiters == 0 and not self._incoming:
+            return  # the wait is over: the kernel handles its queue itself
+        self.deliver_queued_comms()
+        while self._incoming:
+            self.dispatch_comm(self._incoming.popleft())
 
     def release(self) -> None:
         self.async_waiters -= 1
+        if self.async_waiters == 0:
+            self.flush_incoming()  # nothing received during the wait may be left behind
         if self.async_waiters == 0 and self._saved_recv is not None:
             callback, copy = self._saved_recv
             self._saved_recv = None
@@ -497,6 +629,60 @@ def blocking_supported() -> bool:
     if kernel is None:
         return True
     return kernel.support != "background" and kernel.pump_problem is None
+
+
+def deliver_comms() -> None:
+    """Handle now the widget messages that already reached the kernel; other requests stay queued.
+
+    A frontend's messages wait behind a running cell unless it waits through this module (behind any
+    cell on ipykernel 6.31-7.3; behind a busy synchronous cell on every release), and just after such a
+    cell they may still be unread. Call this before deciding on what a frontend has said, such as whether
+    it showed a form. A no-op off the kernel's main thread, inside a widget callback, or without a kernel.
+    """
+    kernel = _get_kernel()
+    if (
+        kernel is None
+        or kernel.support not in ("native", "pump")
+        or kernel.pump_problem is not None
+        or in_comm_handler()
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return
+    if kernel.support == "pump":
+        kernel.deliver_queued_comms()  # older than anything still on the socket
+    try:
+        kernel.drain_socket()
+    finally:
+        kernel.rearm()
+
+
+def seen_by_now(widget: Any) -> concurrent.futures.Future[bool]:
+    """Whether a frontend has rendered `widget`, judged once what frontends sent so far was handled.
+
+    A view report can wait behind a busy cell, or be read but not yet dispatched when the cell ends;
+    asking `is_viewed` at an arbitrary moment can then miss it. This delivers pending widget messages,
+    and if the widget still looks unseen, lets the kernel run what it has already read and looks again.
+    The future resolves on the kernel's main thread (at once without a kernel). Needs `track_views`.
+    """
+    fut: concurrent.futures.Future[bool] = concurrent.futures.Future()
+
+    def second() -> None:
+        deliver_comms()
+        fut.set_result(is_viewed(widget))
+
+    def first() -> None:
+        deliver_comms()
+        kernel = _get_kernel()
+        if is_viewed(widget) or kernel is None or kernel.loop is None:
+            fut.set_result(is_viewed(widget))
+        else:
+            kernel.loop.call_later(_SETTLE, post, second)
+
+    if _get_kernel() is None:
+        fut.set_result(is_viewed(widget))
+    else:
+        post(first)
+    return fut
 
 
 # --------------------------------------------------------------------------- waits
@@ -688,6 +874,7 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
     if pumping:
         assert kernel is not None
         kernel.intercept()
+        kernel.deliver_queued_comms()  # what arrived before the wait; newer messages now come to us
     if plain:
         _plain_loops.append(loop)
         loop.call_soon(_run_posted)
@@ -695,6 +882,10 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
         with _waking_sigint(loop):
             while not waited.done():
                 await asyncio.wait({waited}, timeout=_WAKE_INTERVAL)
+                if pumping and kernel is not None and not waited.done():
+                    # On 7.x a message read just before the wait began reaches the kernel's queue a few
+                    # loop turns later (it goes through two tasks first): look again at every wake-up.
+                    kernel.flush_incoming()
     finally:
         if pumping:
             assert kernel is not None
@@ -712,6 +903,16 @@ def display(obj: Any) -> None:
     from IPython.display import display as ipython_display
 
     ipython_display(obj)
+
+
+def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False) -> None:
+    """Show a mimebundle under `display_id`; with `update`, replace every output shown under that id.
+
+    A later cell may send the update: frontends route `update_display_data` by id, not by cell.
+    """
+    from IPython.display import display as ipython_display
+
+    ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
 def track_views(widget: Any) -> None:

@@ -174,6 +174,16 @@ def test_view_tracking_follows_the_frontend_count() -> None:
     button.close()
 
 
+def test_seen_by_now_without_a_kernel_answers_at_once() -> None:
+    button = W.Button(description="x")
+    _bridge.track_views(button)
+    _bridge.deliver_comms()  # nothing to deliver, and no error
+    assert _bridge.seen_by_now(button).result(timeout=0) is False
+    button.set_state({"_view_count": 1})
+    assert _bridge.seen_by_now(button).result(timeout=0) is True
+    button.close()
+
+
 class _BareKernel:
     """Stands in for a kernel of an unknown make: none of the attributes the pump needs."""
 

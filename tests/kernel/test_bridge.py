@@ -411,3 +411,78 @@ def test_blocking_wait_while_a_background_wait_is_pending(frontend: KernelFronte
     assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "got now\n"
     assert ok(frontend.wait_cell(queued, timeout=20)).stdout == "queued\n"
     assert ok(frontend.run("print(await asyncio.wait_for(task, 10))", timeout=20)).stdout == "later\n"
+
+
+# Cells that yield to the event loop before they start waiting. What the frontend sends meanwhile reaches
+# the kernel while the cell runs; ipykernel 6.31-7.3 queue it behind the cell, so the wait must fetch it.
+LATE_WAITS = {
+    "async": "await asyncio.wait_for(_bridge.wait_async(fut), 20)",
+    "sync-in-async-cell": "_bridge.wait_sync(fut, timeout=20)",
+}
+
+
+@pytest.mark.parametrize("style", list(LATE_WAITS))
+def test_messages_sent_before_the_wait_begins_reach_it(
+    frontend: KernelFrontend, kernel_version: tuple[int, ...], style: str
+) -> None:
+    setup(frontend)
+    ok(frontend.run("order = []"))
+    msg_id = frontend.execute(
+        "text = W.Text(description='early-text')\n"
+        "clicks = []\n"
+        "fut = concurrent.futures.Future()\n"
+        "b = W.Button(description='early')\n"
+        "b.on_click(lambda _: clicks.append(text.value) or fut.done() or fut.set_result(text.value))\n"
+        "display(text, b)\n"
+        "await asyncio.sleep(2)  # the frontend types and clicks in here\n"
+        "before = fut.done()\n"
+        f"value = {LATE_WAITS[style]}\n"
+        "order.append('A')\n"
+        "print(before, value)"
+    )
+    text = frontend.wait_widget("TextModel", where=lambda w: w.state.get("description") == "early-text")
+    typed = frontend.comm_msg(text, {"method": "update", "state": {"value": "Ada"}, "buffer_paths": []})
+    queued = frontend.execute("order.append('B')")  # sent between the two comm messages: stays queued
+    clicked = frontend.comm_msg(
+        button(frontend, "early"), {"method": "custom", "content": {"event": "click"}}
+    )
+    cell = ok(frontend.wait_cell(msg_id, timeout=40))
+    # ipykernel 7.4 handles comm messages while a cell awaits; older ones queue them until the wait drains.
+    assert cell.stdout == f"{kernel_version >= (7, 4)} Ada\n"
+    assert ok(frontend.wait_cell(queued, timeout=20)).reply_time > cell.reply_time  # type: ignore[operator]
+    # Each was handled once, in order, and acknowledged ("idle"), so the frontend sends the next update.
+    assert ok(frontend.run("print(order, clicks)")).stdout == "['A', 'B'] ['Ada']\n"
+    frontend.wait_until(
+        lambda: idle_for(frontend, typed) and idle_for(frontend, clicked), timeout=10, what="idle"
+    )
+
+
+@pytest.mark.parametrize("busy", ["time.sleep(3)", "await asyncio.sleep(3)"])
+def test_seen_by_now_counts_a_view_reported_while_a_cell_was_busy(
+    frontend: KernelFrontend, busy: str
+) -> None:
+    """The "is anyone looking?" check must not miss a view report stuck behind a busy cell."""
+    setup(frontend)
+    ok(
+        frontend.run(
+            "b = W.Button(description='looked-at')\n"
+            "_bridge.track_views(b)\n"
+            "display(b)\n"
+            "decided = []\n"
+            "def check():\n"
+            "    _bridge.seen_by_now(b).add_done_callback(lambda f: decided.append(f.result()))"
+        )
+    )
+    model = frontend.wait_widget(
+        where=lambda w: w.state.get("description") == "looked-at" and w.state.get("_view_count") == 0
+    )
+    # The person runs another cell; meanwhile the frontend reports the rendered view, and a moment
+    # later (while the cell still runs) the check is posted to the main thread.
+    busy_id = frontend.execute(f"threading.Timer(1, _bridge.post, [check]).start()\n{busy}")
+    reported = frontend.comm_msg(model, {"method": "update", "state": {"_view_count": 1}, "buffer_paths": []})
+    ok(frontend.wait_cell(busy_id, timeout=20))
+    cell = frontend.run(
+        "for _ in range(200):\n    if decided: break\n    await asyncio.sleep(0.05)\nprint(decided)"
+    )
+    assert ok(cell).stdout == "[True]\n"
+    frontend.wait_until(lambda: idle_for(frontend, reported), timeout=10, what="idle for the view report")
