@@ -30,21 +30,24 @@ if TYPE_CHECKING:
     from ._client import (
         Call,
         Server,
-        ToolList,
         connect,
         connect_sync,
         get_default_handler,
         set_default_handler,
     )
+    from ._listings import PromptList, ResourceList, ServerInfo, ToolList
     from .playground import playground
-    from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, UrlCard, preview
+    from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, ToolForm, UrlCard, preview
     from .widgets._history import history
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
     "Call": "mcp_widgets._client",
     "Server": "mcp_widgets._client",
-    "ToolList": "mcp_widgets._client",
+    "ToolList": "mcp_widgets._listings",
+    "ResourceList": "mcp_widgets._listings",
+    "PromptList": "mcp_widgets._listings",
+    "ServerInfo": "mcp_widgets._listings",
     "connect": "mcp_widgets._client",
     "connect_sync": "mcp_widgets._client",
     "get_default_handler": "mcp_widgets._client",
@@ -53,6 +56,7 @@ _LAZY = {
     "FormState": "mcp_widgets.widgets",
     "HistoryPanel": "mcp_widgets.widgets",
     "Preview": "mcp_widgets.widgets",
+    "ToolForm": "mcp_widgets.widgets",
     "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
     "history": "mcp_widgets.widgets._history",
@@ -75,11 +79,15 @@ __all__ = [
     "Outcome",
     "Preview",
     "Problem",
+    "PromptList",
     "Reason",
     "RequestTimeout",
+    "ResourceList",
     "SchemaError",
     "Server",
     "ServerError",
+    "ServerInfo",
+    "ToolForm",
     "ToolList",
     "UrlCard",
     "UrlCheck",
@@ -111,3 +119,10 @@ def __getattr__(name: str) -> Any:
 
 def __dir__() -> list[str]:
     return sorted(__all__)
+
+
+def load_ipython_extension(ipython: Any) -> None:
+    """`%load_ext mcp_widgets`: registers the `%mcp` magics (see `mcp_widgets.magics`)."""
+    from .magics import load_ipython_extension as load
+
+    load(ipython)
