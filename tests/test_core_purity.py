@@ -9,7 +9,13 @@ import sys
 import pytest
 
 HEAVY = ["ipywidgets", "ipykernel", "IPython", "mcp", "mcp_types", "comm", "traitlets", "zmq", "anyio"]
-CORE = ["mcp_widgets._schema", "mcp_widgets._validation", "mcp_widgets._outcome", "mcp_widgets._exceptions"]
+CORE = [
+    "mcp_widgets._schema",
+    "mcp_widgets._validation",
+    "mcp_widgets._outcome",
+    "mcp_widgets._exceptions",
+    "mcp_widgets._tool_schema",
+]
 
 
 def loaded_after(code: str) -> set[str]:

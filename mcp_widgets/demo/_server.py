@@ -14,7 +14,8 @@ import hashlib
 import json
 import random
 import warnings
-from typing import Annotated, Any
+from enum import Enum
+from typing import Annotated, Any, Literal
 
 import anyio
 import anyio.from_thread
@@ -26,6 +27,7 @@ from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, UrlElicitationRequiredError
 from pydantic import BaseModel, Field
 
+from .._version import __version__
 from . import _schemas as schemas
 from ._asking import Asker, converse
 from ._checking import problems
@@ -43,6 +45,8 @@ sign_in: URL mode, completed on a local page. long_task: progress and logs. weat
 echo_elicit: asks with any requestedSchema you pass and returns the answer verbatim.
 private_notes / sign_out: needs the sign-in (2025-11-25: error -32042, URL elicitation required).
 list_files / reset_files: look at or restore the simulated files (they ask nothing).
+search_files: a rich signature (enum, optional, nested model) to try `srv.form("search_files")`.
+Resources: demo://files (the file store) and demo://files/{name}. Prompts: tidy_up, explain_tool.
 """
 
 SEED_FILES: dict[str, int] = {
@@ -59,7 +63,7 @@ class DemoServer(MCPServer[Any]):
     """The demo `MCPServer`, plus the in-memory state its tools act on (inspect it in tests and notebooks)."""
 
     def __init__(self, name: str, *, sign_in: SignInPages) -> None:
-        super().__init__(name, title="mcp-widgets demo", instructions=INSTRUCTIONS)
+        super().__init__(name, title="mcp-widgets demo", instructions=INSTRUCTIONS, version=__version__)
         self.sign_in = sign_in
         self.files: dict[str, int] = {}
         """The simulated file store: name -> size in bytes."""
@@ -98,6 +102,8 @@ def create_server(
     _add_form_tools(server)
     _add_sign_in(server)
     _add_other_tools(server)
+    _add_search_tool(server)
+    _add_resources_and_prompts(server)
     return server
 
 
@@ -521,3 +527,101 @@ def _unsendable_on_2026(schema: dict[str, Any]) -> str | None:
     ):
         return 'the SDK cannot send it on 2026-07-28: "required" must be a list of strings'
     return None
+
+
+# -- resources and prompts (they ask nothing; here so clients have something to list) -----------------------
+
+
+def _add_resources_and_prompts(server: DemoServer) -> None:
+    @server.resource(
+        "demo://files",
+        name="files",
+        title="Simulated files",
+        description="The demo's simulated file store and trash, as JSON (what list_files returns).",
+        mime_type="application/json",
+    )
+    def files() -> str:
+        return json.dumps({"files": server.files, "trash": server.trash}, sort_keys=True)
+
+    @server.resource(
+        "demo://files/{name}",
+        name="file",
+        title="One simulated file",
+        description="The size in bytes of one simulated file, as JSON.",
+        mime_type="application/json",
+    )
+    def file(name: str) -> str:
+        if name not in server.files:
+            raise ValueError(f"no simulated file named {name!r}")
+        return json.dumps({"name": name, "size": server.files[name]})
+
+    @server.prompt(title="Tidy up", description="Ask the model to suggest which simulated files to delete.")
+    def tidy_up(keep: str = "*.pdf") -> str:
+        return (
+            f"These are my files: {json.dumps(server.files, sort_keys=True)}. Which ones can I delete with "
+            f"delete_files? Keep everything matching {keep}."
+        )
+
+    @server.prompt(title="Explain a tool", description="Ask the model to explain one of this server's tools.")
+    def explain_tool(tool: str, audience: str = "a newcomer") -> str:
+        return f"Explain the MCP tool {tool!r} of the mcp-widgets demo server to {audience}."
+
+
+# -- a tool with a rich signature, for tool forms (`srv.form("search_files")`) -------------------------------
+
+
+class FileKind(str, Enum):
+    """What a simulated file is, from its extension."""
+
+    TEXT = "text"
+    DOCUMENT = "document"
+    TEMPORARY = "temporary"
+    LOG = "log"
+
+
+_KIND_OF = {
+    ".txt": FileKind.TEXT,
+    ".pdf": FileKind.DOCUMENT,
+    ".tmp": FileKind.TEMPORARY,
+    ".log": FileKind.LOG,
+}
+
+
+class SearchOptions(BaseModel):
+    """Finer control of `search_files` (a nested model: a tool form edits it as JSON)."""
+
+    case_sensitive: bool = False
+    min_size: Annotated[int, Field(ge=0, description="Smallest size in bytes")] = 0
+
+
+def _add_search_tool(server: DemoServer) -> None:
+    @server.tool(
+        title="Search files",
+        description=(
+            "Search the simulated files by name: a glob (*.tmp) or a part of the name. Asks nothing. Its "
+            "arguments show every shape a tool form handles: an enum, optional values, a list and a model."
+        ),
+        annotations=t.ToolAnnotations(read_only_hint=True),
+    )
+    async def search_files(
+        query: Annotated[str, Field(min_length=1, max_length=100, description="A glob or part of a name")],
+        kind: Annotated[FileKind | None, Field(description="Only files of this kind")] = None,
+        limit: Annotated[int, Field(ge=1, le=100, description="At most this many results")] = 10,
+        sort_by: Literal["name", "size"] = "name",
+        tags: Annotated[list[str] | None, Field(description="Words that must all be in the name")] = None,
+        options: Annotated[SearchOptions | None, Field(description="Finer control")] = None,
+    ) -> Result:
+        opts = options or SearchOptions()
+        fold = (lambda s: s) if opts.case_sensitive else str.casefold
+        pattern = query if any(c in query for c in "*?[") else f"*{query}*"
+        found = []
+        for name, size in server.files.items():
+            if not fnmatch.fnmatchcase(fold(name), fold(pattern)) or size < opts.min_size:
+                continue
+            if kind is not None and _KIND_OF.get(name[name.rfind(".") :]) is not kind:
+                continue
+            if tags and not all(fold(tag) in fold(name) for tag in tags):
+                continue
+            found.append({"name": name, "size": size})
+        found.sort(key=lambda f: (f["size"], f["name"]) if sort_by == "size" else (f["name"],))
+        return {"matches": found[:limit], "total": len(found)}

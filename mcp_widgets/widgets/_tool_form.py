@@ -1,0 +1,461 @@
+"""ToolForm: a form built from a tool's inputSchema; a person fills the arguments and runs the tool.
+
+The result (and any form the tool raises while it runs) appears in an Output under the form, as plain text.
+Unlike an elicitation form, a tool form keeps what was typed after running, so the tool can be run again
+with the same or edited arguments: the values stay in the widgets (and in a notebook saved with widget
+state) until the form is closed. They go to the server when Run is pressed, and nowhere else: never to a
+log, a repr or an error message.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import logging
+from collections.abc import Mapping
+from typing import Any
+
+import anywidget
+import ipywidgets as w
+import traitlets as t
+
+from .. import _bridge
+from .._exceptions import FieldNotFound, FormStateError
+from .._tool_schema import (
+    ARGUMENTS,
+    JSON,
+    LINES,
+    ArgumentCheck,
+    ToolFormSpec,
+    check_arguments,
+    parse_tool_schema,
+    widget_value,
+)
+from ._fields import (
+    FIRST_CLASS,
+    FORM_CLASS,
+    LAST_CLASS,
+    WRAP_CLASS,
+    Field,
+    JsonField,
+    Kit,
+    SecretField,
+    make_field,
+    title_width,
+)
+from ._keys import _CSS
+
+__all__ = ["ToolForm", "format_result", "tool_form"]
+
+log = logging.getLogger("mcp_widgets")
+
+TOOL_FORM_CLASS = "mcp-widgets-tool-form"
+MAX_RESULT_TEXT = 200_000
+"""Result text beyond this many characters is cut (the full result stays in `form.result`)."""
+
+
+class FormStyle(anywidget.AnyWidget):  # type: ignore[misc]
+    """Invisible: brings the forms' CSS (wrapping labels, the title column) without the form's keyboard.
+
+    A tool form takes no KeyCatcher: its result area holds the tool's own elicitation forms, and a catcher
+    listening on the whole tool form would take their Escape and Enter.
+    """
+
+    _esm = t.Unicode("export default { render() {} };", help="Nothing to run.").tag(sync=True)
+    _css = t.Unicode(_CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)
+    _anywidget_id = t.Unicode(f"{__name__}.FormStyle", help="anywidget's name for this class.").tag(sync=True)
+
+    def add_traits(self, **traits: Any) -> None:
+        """Add only traits the class does not declare (AnyWidget.__init__ adds `_anywidget_id` every time)."""
+        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
+        if new:
+            super().add_traits(**new)
+
+    def __repr__(self) -> str:
+        return "<FormStyle>"
+
+
+class ToolForm(w.VBox):
+    """A form for one tool of a connected server: its arguments, a Run button, and the result below.
+
+    Server text (the tool's title and description, field titles, the result) is shown as plain text.
+    Running uses `server.call_tool_background(..., output=...)`: forms the tool raises appear in the
+    result area, and the form can be run again once the call has ended.
+
+    Args:
+        server: A connected `mcp_widgets.Server` (anything with `name` and `call_tool_background`).
+        tool: The tool (an `mcp_types.Tool`, or anything with `name`, `title`, `description` and
+            `input_schema`).
+    """
+
+    def __init__(self, server: Any, tool: Any) -> None:
+        self.server = server
+        self.tool = tool
+        self.tool_name: str = str(tool.name)
+        schema = getattr(tool, "input_schema", None)
+        if schema is None:
+            schema = getattr(tool, "inputSchema", None)
+        self.spec: ToolFormSpec = parse_tool_schema(schema if schema is not None else {})
+        self._call: Any = None
+        self._done: concurrent.futures.Future[Any] | None = None
+        self._result: Any = None
+        self._running = False
+        self._closed = False
+        _bridge.attach()  # keystrokes reach the form even while a cell awaits
+        kit = self._kit = Kit(description_width=title_width([f.spec for f in self.spec.fields]))
+        try:
+            self._build()
+        except BaseException:
+            kit.close()
+            raise
+
+    def _build(self) -> None:
+        kit = self._kit
+        tool = self.tool
+        server_name = str(getattr(self.server, "name", "server"))
+        title = getattr(tool, "title", None) or getattr(getattr(tool, "annotations", None), "title", None)
+        header = f"Tool {self.tool_name} on {server_name}"
+        if title and title != self.tool_name:
+            header = f"{title} — tool {self.tool_name} on {server_name}"
+        top: list[w.Widget] = [kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,))]
+        description = getattr(tool, "description", None)
+        if description:
+            text = " ".join(str(description).split())
+            top.append(kit.make(w.Label, value=text, tooltip=text[:500], _dom_classes=(WRAP_CLASS,)))
+        for note in self.spec.notes:
+            top.append(kit.make(w.Label, value=f"Note: {note}.", _dom_classes=(WRAP_CLASS,)))
+
+        self._fields: dict[str, Field] = {}
+        for tool_field in self.spec.fields:
+            spec = tool_field.spec
+            if spec.kind in (JSON, LINES):
+                made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
+            elif spec.kind == "text" and _is_secret(spec.schema):
+                made = SecretField(spec, kit)
+            else:
+                made = make_field(spec, kit)
+            self._fields[spec.name] = made
+        fields = list(self._fields.values())
+        if fields:
+            fields[0].control.add_class(FIRST_CLASS)
+            fields[-1].control.add_class(LAST_CLASS)
+
+        self._problem = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS,))
+        self._run = kit.make(w.Button, description="Run", button_style="primary", icon="play")
+        self._stop = kit.make(w.Button, description="Stop", icon="stop", tooltip="Cancel the running call")
+        self._run.on_click(lambda _b: self._clicked())
+        self._stop.on_click(lambda _b: self._stop_clicked())
+        buttons = kit.make(w.HBox, children=(self._run, self._stop))
+        self._out = kit.make(w.Output)
+        style = kit.make(FormStyle, layout="hidden")
+
+        for field in fields:
+            field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
+        self._refresh()
+
+        children = [*top]
+        for field in fields:
+            children += [field.control, field.note]
+        super().__init__(
+            children=(*children, self._problem, buttons, self._out, style),
+            layout=kit.layout(),
+            _dom_classes=(FORM_CLASS, TOOL_FORM_CLASS),
+        )
+
+    # -- what the form shows ---------------------------------------------------------------------------------
+    @property
+    def field_names(self) -> tuple[str, ...]:
+        """The arguments, in the schema's order."""
+        return tuple(f.name for f in self.spec.fields)
+
+    @property
+    def errors(self) -> dict[str, str]:
+        """Every current problem: field -> message ("" for the arguments as a whole); untouched ones too."""
+        return dict(self._check().errors)
+
+    @property
+    def arguments(self) -> dict[str, Any] | None:
+        """The arguments Run would send now, or None while the form is invalid."""
+        return self._check().arguments
+
+    @property
+    def running(self) -> bool:
+        """A call started from this form has not ended yet."""
+        return self._running
+
+    @property
+    def call(self) -> Any:
+        """The `Call` of the last run (None before the first)."""
+        return self._call
+
+    @property
+    def result(self) -> Any:
+        """The `CallToolResult` of the last run that succeeded (None before, or while it runs)."""
+        return self._result
+
+    @property
+    def result_text(self) -> str:
+        """The plain text the result area shows (not the forms and status line the call adds there)."""
+        outputs = self._out.outputs if not self._closed else ()
+        return "".join(o.get("text", "") for o in outputs if o.get("output_type") == "stream")
+
+    def __repr__(self) -> str:
+        server = getattr(self.server, "name", "?")
+        state = "running" if self._running else "closed" if self._closed else "ready"
+        return f"<ToolForm tool={self.tool_name!r} server={server!r} fields={len(self.spec.fields)} {state}>"
+
+    # -- driving it as a person would ------------------------------------------------------------------------
+    def fill(self, **values: Any) -> None:
+        """Enter argument values as a person would (through each control's front-end path).
+
+        JSON fields take the text a person types or any value JSON can hold; one-per-line fields take a str
+        or a list of str; other fields take what the elicitation form takes.
+
+        Raises:
+            FieldNotFound: A name the tool has no argument for.
+            FormStateError: The form is closed.
+            TypeError, ValueError: A value no person could enter in that control (nothing is set then).
+        """
+        if self._closed:
+            raise FormStateError("the tool form is closed")
+        states = []
+        for name, value in values.items():
+            if name not in self._fields:
+                raise FieldNotFound(name, self.field_names)
+            field = self._fields[name]
+            states.append((field, field.state_for(widget_value(self.spec.field(name), value))))
+        for field, state in states:
+            field.control.set_state(state)
+
+    def run(self) -> Any:
+        """Click Run; returns the new `Call`, or None when Run is disabled (invalid, running, closed)."""
+        if self._closed or self._run.disabled:
+            return None
+        before = self._call
+        self._run._handle_custom_msg({"event": "click"}, [])
+        return self._call if self._call is not before else None
+
+    def stop(self) -> bool:
+        """Click Stop: cancel the running call (False when nothing runs)."""
+        if self._closed or self._stop.disabled:
+            return False
+        self._stop._handle_custom_msg({"event": "click"}, [])
+        return True
+
+    async def wait(self) -> Any:
+        """The last run's `CallToolResult` once the call has ended and its result is shown.
+
+        Raises:
+            FormStateError: The form has not been run.
+            Exception: What the call raised (also shown in the result area).
+        """
+        if self._done is None:
+            raise FormStateError("the tool form has not been run")
+        return await _bridge.wait_async(self._done)
+
+    def close(self) -> None:
+        """Close every model the form created, and what the last call left in the result area."""
+        if getattr(self, "_closed", True):
+            super().close()
+            return
+        self._closed = True
+        call = self._call
+        if call is not None and not call.done():
+            call.cancel()
+        self._clear_result()
+        self._fields = {}
+        self._kit.close()
+        super().close()
+
+    # -- internals -------------------------------------------------------------------------------------------
+    def _values(self) -> dict[str, Any]:
+        return {name: field.value for name, field in self._fields.items()}
+
+    def _check(self) -> ArgumentCheck:
+        return check_arguments(self.spec, self._values())
+
+    def _on_change(self, field: Field) -> None:
+        if self._closed:
+            return
+        field.touched = True
+        self._refresh()
+
+    def _refresh(self, check: ArgumentCheck | None = None) -> ArgumentCheck:
+        """Re-validate: every note, the whole-arguments line, and Run enabled only when all is well."""
+        check = check or self._check()
+        for name, field in self._fields.items():
+            field.show(check.errors.get(name))
+        lines = []
+        if ARGUMENTS in check.errors:
+            lines.append(f"⚠ Error: {check.errors[ARGUMENTS]}")
+        lines += [f"Note: {warning}." for warning in check.warnings]
+        self._problem.value = " ".join(lines)
+        self._problem.layout = self._kit.layout("default" if lines else "hidden")
+        self._run.disabled = self._running or not check.ok
+        self._stop.disabled = not self._running
+        if self._running:
+            self._run.tooltip = "The tool is running"
+        elif not check.ok:
+            titles = [self._title(name) for name in check.errors]
+            self._run.tooltip = "Still to fix: " + ", ".join(titles)
+        else:
+            self._run.tooltip = f"Call {self.tool_name} on {getattr(self.server, 'name', 'the server')}"
+        return check
+
+    def _title(self, name: str) -> str:
+        if name == ARGUMENTS:
+            return "the arguments"
+        return self._fields[name].spec.title if name in self._fields else name
+
+    def _clicked(self) -> None:
+        if self._closed or self._running or self._run.disabled:
+            return  # a stale click from a browser that had not yet seen the update
+        for field in self._fields.values():
+            field.touched = True
+        check = self._refresh()
+        if not check.ok or check.arguments is None:
+            return
+        self._start(check.arguments)
+
+    def _start(self, arguments: dict[str, Any]) -> None:
+        self._clear_result()
+        self._result = None
+        done: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self._done = done
+        try:
+            call = self.server.call_tool_background(self.tool_name, arguments, output=self._out)
+        except Exception as exc:  # not connected, ...: said in the result area, the form stays usable
+            self._out.append_stdout(_plain(f"⚠ Could not run the tool: {exc}") + "\n")
+            done.set_exception(exc)
+            self._refresh()
+            return
+        self._call = call
+        self._running = True
+        self._refresh()
+        call.add_done_callback(lambda c: self._finished(c, done))
+
+    def _stop_clicked(self) -> None:
+        call = self._call
+        if call is not None and self._running:
+            call.cancel()
+
+    def _finished(self, call: Any, done: concurrent.futures.Future[Any]) -> None:
+        """Main thread, once the call ended: show its result (or why it failed) and allow another run."""
+        cancelled = call.state == "cancelled"
+        error = None if cancelled else call.exception()
+        result = None if cancelled or error is not None else call.result()  # done: returns at once
+        try:
+            if self._closed or call is not self._call:
+                return
+            if cancelled:
+                self._out.append_stdout("The call was cancelled.\n")
+            elif error is not None:
+                self._out.append_stdout(_plain(f"⚠ {_describe(error)}") + "\n")
+            else:
+                self._result = result
+                self._out.append_stdout(format_result(result))
+        except Exception:
+            log.exception("showing a tool result failed")
+        finally:
+            if call is self._call:
+                self._running = False
+            if not self._closed:
+                self._refresh()
+            if cancelled:
+                done.cancel()
+            elif error is not None:
+                done.set_exception(error)
+            else:
+                done.set_result(result)
+
+    def _clear_result(self) -> None:
+        """Empty the result area (the previous call closed its own widgets when it ended)."""
+        self._out.outputs = ()
+
+
+def _is_secret(schema: Mapping[str, Any]) -> bool:
+    """pydantic's SecretStr: `"format": "password"` and `"writeOnly": true`."""
+    return schema.get("format") == "password" or schema.get("writeOnly") is True
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 2000 else text[:1999] + "…"
+
+
+_CONTROL = {c: chr(0x2400 + c) for c in range(32) if c not in (9, 10)}
+_CONTROL[0x7F] = "␡"
+
+
+def _plain(text: str) -> str:
+    """Server text for a stream output: control characters (terminal escapes, \\r) shown, not obeyed."""
+    return text.translate(_CONTROL)
+
+
+def format_result(result: Any) -> str:
+    """A `CallToolResult` as plain text: text blocks, a line for other content, then structured content.
+
+    Structured content is left out when a text block already holds the same JSON (MCPServer sends both).
+    """
+    parts: list[str] = []
+    if getattr(result, "is_error", False):
+        parts.append("⚠ The tool reported an error:")
+    texts: list[str] = []
+    for block in getattr(result, "content", None) or ():
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            texts.append(block.text)
+            parts.append(block.text)
+        elif kind in ("image", "audio"):
+            size = len(getattr(block, "data", "") or "") * 3 // 4
+            parts.append(f"[{kind}: {getattr(block, 'mime_type', '?')}, about {size:,} bytes]")
+        elif kind == "resource_link":
+            parts.append(f"[resource link: {getattr(block, 'uri', '')}]")
+        elif kind == "resource":
+            resource = getattr(block, "resource", None)
+            parts.append(f"[resource: {getattr(resource, 'uri', '')}]")
+            if isinstance(getattr(resource, "text", None), str):
+                parts.append(resource.text)
+        else:
+            parts.append(f"[{kind or 'unknown'} content]")
+    structured = getattr(result, "structured_content", None)
+    if structured is not None and not any(_same_json(t, structured) for t in texts):
+        parts.append("Structured content:")
+        parts.append(json.dumps(structured, indent=2, ensure_ascii=False, default=str))
+    if not parts:
+        parts.append("(the tool returned nothing)")
+    text = "\n".join(parts)
+    if len(text) > MAX_RESULT_TEXT:
+        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
+    return _plain(text) + "\n"
+
+
+def _same_json(text: str, value: Any) -> bool:
+    """Whether a text block already says what `value` holds (as JSON, or MCPServer's {"result": ...} wrap)."""
+    if isinstance(value, dict) and list(value) == ["result"] and value["result"] == text:
+        return True
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return bool(
+        parsed == value
+        or (isinstance(value, dict) and list(value) == ["result"] and parsed == value["result"])
+    )
+
+
+def tool_form(server: Any, name: str) -> ToolForm:
+    """A `ToolForm` for the tool `name` of `server` (from the listing made when it connected).
+
+    Raises:
+        KeyError: The server lists no tool of that name (the message lists the ones it has).
+    """
+    tools: list[Any] = list(getattr(server, "tools", None) or ())
+    for tool in tools:
+        if getattr(tool, "name", None) == name:
+            return ToolForm(server, tool)
+    known = ", ".join(str(getattr(t, "name", "?")) for t in tools[:50]) or "none"
+    raise KeyError(
+        f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} (tools: {known}); "
+        "if it was added since connecting, run `await srv.list_tools()` first"
+    )

@@ -1,0 +1,355 @@
+"""ToolForm against the real in-process demo server: fill, run, see the result; bad input refused inline.
+
+No kernel here: the tool's own questions are answered by handlers (a real kernel shows them in the result
+area: tests/kernel/test_tool_form_kernel.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Iterator
+from typing import Annotated, Any, Literal
+
+import ipywidgets as w
+import mcp_types
+import pytest
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field, SecretStr
+
+from mcp_widgets import handlers
+from mcp_widgets._client import Server, connect_sync
+from mcp_widgets._exceptions import FieldNotFound, FormStateError
+from mcp_widgets.demo import create_server
+from mcp_widgets.widgets._tool_form import ToolForm, format_result, tool_form
+
+from .conftest import HOSTILE, own_models
+
+CANARY = "canary-tool-9c41e"
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@pytest.fixture
+def srv() -> Iterator[Server]:
+    demo = create_server(sign_in_port=0)
+    server = connect_sync(demo, handler=handlers.scripted([{"city": "Oslo"}]))
+    yield server
+    server.close()
+    demo.sign_in.close()
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+async def ran(form: ToolForm) -> Any:
+    call = form.run()
+    assert call is not None, form.errors
+    return await form.wait()
+
+
+def labels(form: ToolForm) -> list[str]:
+    return [c.value for c in form.children if isinstance(c, w.Label) and c.value]
+
+
+# --------------------------------------------------------------------------- building
+
+
+def test_the_form_shows_the_tool_and_its_arguments(srv: Server) -> None:
+    form = tool_form(srv, "search_files")
+    assert labels(form)[:2] == [
+        "Search files — tool search_files on mcp-widgets-demo",
+        srv.tools[[t.name for t in srv.tools].index("search_files")].description,
+    ]
+    controls = {f.spec.name: f.control for f in form._fields.values()}
+    assert isinstance(controls["query"], w.Text) and controls["query"].description == "Query *"
+    assert isinstance(controls["kind"], w.RadioButtons)
+    assert controls["kind"].options[0] == ("(no answer)", None)  # optional: it can be left empty (null)
+    assert isinstance(controls["limit"], w.Text) and controls["limit"].value == "10"
+    assert isinstance(controls["tags"], w.Textarea) and isinstance(controls["options"], w.Textarea)
+    assert "Nested object: edit as JSON." in form._fields["options"].note.value
+    assert "One item per line." in form._fields["tags"].note.value
+    assert form.errors == {"query": "required"} and form._run.disabled
+    assert form._stop.disabled and not form.running and form.result is None
+    form.close()
+
+
+def test_unknown_tool_names_the_known_ones(srv: Server) -> None:
+    with pytest.raises(KeyError, match="search_files"):
+        tool_form(srv, "no_such_tool")
+
+
+# --------------------------------------------------------------------------- running
+
+
+def test_fill_run_and_see_the_result(srv: Server) -> None:
+    async def scenario() -> None:
+        form = tool_form(srv, "search_files")
+        form.fill(query="tmp", kind="temporary", limit=2, sort_by="size", options={"min_size": 100})
+        assert form.arguments == {
+            "query": "tmp",
+            "kind": "temporary",
+            "limit": 2,
+            "sort_by": "size",
+            "tags": None,
+            "options": {"min_size": 100},
+        }
+        result = await ran(form)
+        assert isinstance(result, mcp_types.CallToolResult) and form.result is result
+        assert result.structured_content == {
+            "matches": [{"name": "draft.tmp", "size": 310}, {"name": "cache.tmp", "size": 4096}],
+            "total": 2,
+        }
+        assert '"name": "draft.tmp"' in form.result_text and "Structured content" not in form.result_text
+        assert not form.running and not form._run.disabled and form._stop.disabled
+        # The values stay (a tool form is meant to be run again), and a new run replaces the result.
+        assert form._fields["query"].control.value == "tmp"
+        form.fill(query="notes", kind=None, options="")
+        again = await ran(form)
+        assert again.structured_content == {"matches": [{"name": "notes.txt", "size": 1204}], "total": 1}
+        assert "draft.tmp" not in form.result_text and form.result_text.count("matches") == 1
+        form.close()
+
+    run(scenario())
+
+
+def test_a_tool_that_asks_runs_from_the_form(srv: Server) -> None:
+    async def scenario() -> None:
+        form = tool_form(srv, "weather")
+        assert form.field_names == ("city",) and form.arguments == {"city": None}
+        result = await ran(form)  # no city: the tool asks, the scripted handler answers "Oslo"
+        assert result.structured_content["city"] == "Oslo"
+        assert '"city": "Oslo"' in form.result_text
+        form.close()
+
+    run(scenario())
+
+
+def test_stop_cancels_and_the_form_runs_again(srv: Server) -> None:
+    async def scenario() -> None:
+        form = tool_form(srv, "long_task")
+        form.fill(seconds=60, steps=2)
+        call = form.run()
+        assert form.running and form._run.disabled and not form._stop.disabled
+        assert form.run() is None  # Run is disabled while the call runs
+        assert form.stop()
+        with pytest.raises(asyncio.CancelledError):
+            await form.wait()
+        assert call.state == "cancelled" and "cancelled" in form.result_text
+        assert not form.running and not form._run.disabled
+        form.fill(seconds=0, steps=1)
+        assert (await ran(form)).structured_content == {"done": True, "steps": 1}
+        form.close()
+
+    run(scenario())
+
+
+def test_a_failed_call_is_shown_and_the_form_stays_usable() -> None:
+    demo = create_server(sign_in_port=0)
+    server = connect_sync(demo)
+    try:
+        form = tool_form(server, "search_files")
+        form.fill(query="x")
+    finally:
+        server.close()
+        demo.sign_in.close()
+
+    async def scenario() -> None:
+        assert form.run() is None  # started nothing ...
+        with pytest.raises(Exception, match=r"not connected|closed"):
+            await form.wait()
+        assert form.result_text.startswith("⚠ Could not run the tool:")  # ... and says why
+        assert not form.running and not form._run.disabled
+
+    run(scenario())
+    form.close()
+
+
+# --------------------------------------------------------------------------- refused inline
+
+
+def test_invalid_json_and_values_are_refused_inline(srv: Server) -> None:
+    form = tool_form(srv, "search_files")
+    form.fill(query="q", options='{"min_size": ' + CANARY)
+    note = form._fields["options"].note.value
+    assert "⚠ Error: not valid JSON (" in note and CANARY not in note
+    assert form._run.disabled and form.run() is None and form.call is None
+    assert "options" in form._run.tooltip
+    form.fill(options='{"min_size": -1}')
+    assert "min_size: must be at least 0" in form._fields["options"].note.value
+    form.fill(options='{"case_sensitive": "' + CANARY + '"}', limit="1000")
+    assert form.errors == {
+        "options": "case_sensitive: must be true or false",
+        "limit": "must be at most 100",
+    }
+    assert "Limit" in form._run.tooltip
+    form.fill(limit=5, options={"case_sensitive": True})
+    assert form.errors == {} and not form._run.disabled
+    assert CANARY not in repr(form) and CANARY not in form._run.tooltip
+    form.close()
+
+
+def test_fill_refuses_what_no_person_could_enter(srv: Server) -> None:
+    form = tool_form(srv, "search_files")
+    with pytest.raises(FieldNotFound, match="query"):
+        form.fill(nope=1)
+    with pytest.raises(TypeError):
+        form.fill(tags=[1, 2])
+    with pytest.raises(ValueError):
+        form.fill(kind="not-a-kind")
+    form.close()
+    with pytest.raises(FormStateError):
+        form.fill(query="x")
+    assert form.run() is None
+
+
+# --------------------------------------------------------------------------- server text is text
+
+
+PICKS = ("<b>bold</b>", "<script>x()</script>")
+
+
+def hostile_server() -> MCPServer:
+    server = MCPServer("hostile")
+
+    @server.tool(title=HOSTILE, description=HOSTILE)
+    def evil(
+        pick: Literal["<b>bold</b>", "<script>x()</script>"],  # = PICKS
+        note: Annotated[str, Field(title=HOSTILE, description=HOSTILE)] = "",
+        blob: Annotated[dict[str, int] | None, Field(description=HOSTILE)] = None,
+    ) -> str:
+        return HOSTILE + "\x1b[31m red \r over"
+
+    @server.tool(description="Always fails, quoting its input.")
+    def broken(text: str) -> str:
+        raise ToolError(f"cannot handle {HOSTILE}")
+
+    return server
+
+
+def test_hostile_text_is_shown_as_text() -> None:
+    server = connect_sync(hostile_server())
+    try:
+
+        async def scenario() -> None:
+            form = tool_form(server, "evil")
+            assert labels(form)[:2] == [f"{HOSTILE} — tool evil on hostile", HOSTILE]
+            models = form._kit.models
+            assert not [m for m in models if isinstance(m, w.HTML | w.HTMLMath)]
+            for model in models:
+                if "description_allow_html" in model.trait_names():
+                    assert model.description_allow_html is False
+            assert form._fields["pick"].control.options == tuple((v, v) for v in PICKS)
+            form.fill(pick="<b>bold</b>")
+            await ran(form)
+            out = form._out.outputs
+            streams = [o for o in out if o.get("output_type") == "stream"]
+            assert streams and all(set(o) == {"output_type", "name", "text"} for o in streams)
+            assert not any("text/html" in o.get("data", {}) for o in out)
+            assert HOSTILE in form.result_text
+            # Terminal escapes and carriage returns are shown, not obeyed.
+            assert "\x1b" not in form.result_text and "\r" not in form.result_text
+            assert "␛[31m red ␍ over" in form.result_text
+            form.close()
+
+            failing = tool_form(server, "broken")
+            failing.fill(text="x")
+            result = await ran(failing)
+            assert result.is_error
+            assert failing.result_text.startswith("⚠ The tool reported an error:\n")
+            failing.close()
+
+        run(scenario())
+    finally:
+        server.close()
+
+
+def test_secrets_are_masked() -> None:
+    server = MCPServer("keys")
+
+    @server.tool(description="Uses an API key.")
+    def use_key(key: SecretStr, label: str = "") -> str:
+        return f"key of {len(key.get_secret_value())} characters"
+
+    srv = connect_sync(server)
+    try:
+
+        async def scenario() -> None:
+            form = tool_form(srv, "use_key")
+            assert isinstance(form._fields["key"].control, w.Password)
+            assert not isinstance(form._fields["label"].control, w.Password)
+            form.fill(key=CANARY)
+            assert CANARY not in repr(form._fields["key"].control)
+            await ran(form)
+            assert form.result_text == f"key of {len(CANARY)} characters\n"
+            form.close()
+
+        run(scenario())
+    finally:
+        srv.close()
+
+
+def test_format_result_shapes() -> None:
+    result = mcp_types.CallToolResult(
+        content=[
+            mcp_types.TextContent(type="text", text="hello"),
+            mcp_types.ImageContent(type="image", data="AAAA", mime_type="image/png"),
+            mcp_types.ResourceLink(type="resource_link", uri="demo://x", name="x"),
+        ],
+        structured_content={"a": 1},
+    )
+    assert format_result(result).splitlines() == [
+        "hello",
+        "[image: image/png, about 3 bytes]",
+        "[resource link: demo://x]",
+        "Structured content:",
+        "{",
+        '  "a": 1',
+        "}",
+    ]
+    assert format_result(mcp_types.CallToolResult(content=[])) == "(the tool returned nothing)\n"
+
+
+# --------------------------------------------------------------------------- privacy and models
+
+
+def test_typed_arguments_are_not_logged_or_in_reprs(srv: Server, caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> None:
+        form = tool_form(srv, "search_files")
+        form.fill(query=CANARY, tags=[CANARY], options={"min_size": 1})
+        await ran(form)
+        assert CANARY not in repr(form) and CANARY not in repr(form.call) and CANARY not in repr(srv)
+        form.close()
+
+    with (
+        caplog.at_level(logging.DEBUG, logger="mcp_widgets"),
+        caplog.at_level(logging.DEBUG, logger="mcp.client"),
+    ):
+        run(scenario())
+    ours = [r for r in caplog.records if r.name.startswith(("mcp_widgets", "mcp.client"))]
+    assert not [r for r in ours if CANARY in r.getMessage()]
+
+
+def test_close_leaves_no_models(srv: Server, baseline: int) -> None:
+    async def scenario() -> None:
+        form = tool_form(srv, "search_files")
+        form.fill(query="tmp", options="{}")
+        await ran(form)
+        await ran(form)
+        form.close()
+        form.close()  # twice is fine
+
+    run(scenario())
+    assert len(own_models()) == baseline
+
+
+def test_model_count(srv: Server, baseline: int) -> None:
+    form = tool_form(srv, "search_files")
+    made = len(own_models()) - baseline
+    # 6 fields (a control and a note each), 2 header lines, the problem line, Run, Stop, their box, the
+    # result area, the CSS carrier and the form itself (Layouts and Styles are shared by every form).
+    assert made == 21, made
+    form.close()
+    assert len(own_models()) == baseline
