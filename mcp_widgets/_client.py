@@ -7,10 +7,15 @@ to the kernel's main thread (`_bridge.post`), which builds the form in the calli
 the handler, and the loop awaits the request's `reply` future. The calling cell waits on a future too:
 `await` (`_bridge.wait_async`), blocking (`_bridge.wait_sync`) or not at all (`Call`).
 
+Each call makes one display in its cell (by display id): empty text until the call has something to show
+(a form, progress, a log line), then the call's `CallPanel` box, and plain text again once the call ended,
+when every widget model of the call is closed. Progress and log notifications arrive on the client thread
+and are coalesced into at most one panel update per FLUSH_INTERVAL on the main thread.
+
     main thread                        client thread (asyncio)
     -----------                        -----------------------
     call_tool()  -- submit -------->   Client.call_tool()
-    container shown in the cell          elicitation callback -> PendingRequest
+    display made in the cell             elicitation callback -> PendingRequest
     _present(): form, handler  <-- post --'  awaits request.reply
     click -> request.settle()  -------->   reply sent / call retried with the answer
     wait_async / wait_sync     <--------   result
@@ -22,16 +27,20 @@ import asyncio
 import concurrent.futures
 import contextlib
 import contextvars
-import html
 import inspect
+import json
 import logging
 import os
 import re
 import shlex
+import signal
 import sys
 import tempfile
 import threading
 import time
+import uuid
+import warnings
+from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -41,7 +50,7 @@ from urllib.parse import urlsplit
 
 import mcp_types
 from mcp import Client, StdioServerParameters
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from . import _bridge
 from ._exceptions import (
@@ -53,6 +62,7 @@ from ._exceptions import (
     ServerError,
 )
 from ._history import default_history
+from ._listings import PromptList, ResourceList, ServerInfo, ToolList, _clip
 from ._outcome import Action, Outcome, Reason
 from ._requests import PendingRequest
 from ._version import __version__
@@ -64,6 +74,7 @@ if TYPE_CHECKING:
     import ipywidgets
 
     from .widgets import HistoryPanel
+    from .widgets._tool_form import ToolForm
 
 __all__ = [
     "Call",
@@ -92,6 +103,23 @@ LOOK_GRACE = 1.5
 CONNECT_TIMEOUT = 60.0
 """Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
 _MODERN = "2026-07-28"
+DEFAULT_LOG_LEVEL = "info"
+"""The server log messages a connection asks for by default (`connect(..., log_level=...)`; None: none)."""
+LOG_LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+_PY_LEVELS = {
+    "debug": logging.DEBUG,
+    "info": logging.INFO,
+    "notice": logging.INFO,
+    "warning": logging.WARNING,
+    "error": logging.ERROR,
+    "critical": logging.CRITICAL,
+    "alert": logging.CRITICAL,
+    "emergency": logging.CRITICAL,
+}
+FLUSH_INTERVAL = 0.05
+"""Seconds between two updates of a call's progress and log (a chatty server must not flood the frontend)."""
+LOG_KEEP = 200
+"""Log lines of a call buffered between two updates (older ones are counted, not kept)."""
 _NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
 """How servers say they cannot ask mid-call on 2026-07-28 (SDK NoBackChannelError; fastmcp ctx.elicit)."""
 _LEGACY_HINT = (
@@ -293,10 +321,16 @@ class _CallRecord:
     name: str
     style: Literal["await", "sync", "background"] = "await"
     """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
-    container: Any = None
-    """A VBox shown in the calling cell when the call started; forms are added to it later."""
-    status: Any = None
-    """A Label showing a background call's state (also shown by the `Call` handle)."""
+    panel: Any = None
+    """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""
+    display_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """The display in the calling cell (or the marker of the call's entry in its `out`)."""
+    out: Any = None
+    """The ipywidgets Output the call shows in (`output=`), else None: the calling cell."""
+    shown: Any = None
+    """The box shown now (None while the display holds text)."""
+    status_shown: bool = False
+    """The `Call` handle was displayed (under `display_id + "-status"`)."""
     future: concurrent.futures.Future[Any] | None = None
     pending: set[PendingRequest] = field(default_factory=set)
     requests: list[PendingRequest] = field(default_factory=list)
@@ -310,10 +344,57 @@ class _CallRecord:
     started: float = field(default_factory=time.monotonic)
     think_total: float = 0.0
     think_since: float | None = None
+    progress: tuple[float, float | None, str | None] | None = None
+    """The newest progress not yet shown (client thread -> main thread, under `lock`)."""
+    logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_KEEP))
+    """Log lines not yet shown (under `lock`)."""
+    log_count: int = 0
+    """How many log messages arrived since the last update (some may have left `logs`)."""
+    flush_due: bool = False
+    flushed_at: float = 0.0
+    ended: bool = False
+    """The call's display was turned into text: later progress and logs have nowhere to go."""
     lock: threading.Lock = field(default_factory=threading.Lock)
+    context: contextvars.Context | None = None
+    """The calling cell's context (taken in `_begin`): what the call shows later is sent as that cell's."""
 
     def describe(self) -> str:
         return f"{self.kind} {self.name!r} on {self.server.name!r}"
+
+    def post(self, fn: Callable[[], None]) -> None:
+        """`_bridge.post(fn)`, run in the calling cell's context.
+
+        ipykernel 7 keeps the message a cell answers in context variables: a callback posted from the client
+        thread would otherwise send its display updates as replies to an older message, which frontends that
+        follow replies by message (nbclient, Voila) drop.
+        """
+        context = self.context
+        _bridge.post(fn if context is None else partial(_run_in, context, fn))
+
+    def status_line(self) -> str:
+        """A background call's state in one line: running, then how it ended (with the result's text)."""
+        fut = self.future
+        if fut is None or not fut.done():
+            return f"{self.describe()}: running"
+        if fut.cancelled():
+            text = "cancelled"
+        elif fut.exception() is not None:
+            text = f"failed: {_describe_exc(fut.exception())}"  # type: ignore[arg-type]
+        else:
+            text = "done" + _result_summary(fut.result())
+            if (self.server.protocol_version or "") >= _MODERN and _tool_needs_legacy(fut.result()):
+                text += f". {_LEGACY_HINT}"
+        return _clip(f"{self.describe()}: {text}", 300)
+
+    def ending(self) -> Literal["done", "failed", "cancelled"]:
+        fut = self.future
+        if fut is None or not fut.done():
+            return "cancelled"  # given up on before it ended (interrupted)
+        if fut.cancelled():
+            return "cancelled"
+        if fut.exception() is not None or getattr(fut.result(), "is_error", False):
+            return "failed"  # a tool error result is a failed call to the person watching it
+        return "done"
 
     def add(self, request: PendingRequest) -> None:
         with self.lock:
@@ -388,71 +469,27 @@ class Call:
             return None
         return self._future.exception()
 
+    def add_done_callback(self, fn: Callable[[Call], None]) -> None:
+        """Run `fn(call)` on the main thread once the call has ended (at once if it has)."""
+        self._future.add_done_callback(lambda _: _bridge.post(partial(fn, self)))
+
     def __await__(self) -> Generator[Any, None, Any]:
         return self._record.server._await(self._record, self._future).__await__()
 
     def __repr__(self) -> str:
         return f"<Call {self._record.describe()}: {self.state}>"
 
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        status = self._record.status
-        if status is None or getattr(status, "comm", None) is None:
-            return {"text/plain": repr(self)}
-        bundle = status._repr_mimebundle_(**kwargs)
-        if isinstance(bundle, dict):
-            bundle["text/plain"] = repr(self)
-        return bundle
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return {"text/plain": repr(self)}
 
-
-# --------------------------------------------------------------------------- tool listings
-
-
-class ToolList(list):  # type: ignore[type-arg]
-    """The server's tools (a list of `mcp_types.Tool`), shown as a table: name, title, description, inputs."""
-
-    def rows(self) -> list[tuple[str, str, str, str]]:
-        rows = []
-        for tool in self:
-            description = (tool.description or "").strip().splitlines()[0:1]
-            rows.append((tool.name, tool.title or "", description[0] if description else "", _inputs(tool)))
-        return rows
-
-    def __repr__(self) -> str:
-        header = ("name", "title", "description", "inputs")
-        rows = [header, *((_clip(c, 60) for c in row) for row in self.rows())]
-        rows = [tuple(r) for r in rows]
-        widths = [max(len(r[i]) for r in rows) for i in range(4)]
-        lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
-        lines.insert(1, "  ".join("-" * w for w in widths))
-        return "\n".join(lines) if self else "(no tools)"
-
-    def _repr_html_(self) -> str:
-        # Every cell is server text: escaped, never interpreted.
-        head = "".join(f"<th>{h}</th>" for h in ("name", "title", "description", "inputs"))
-        body = "".join(
-            "<tr>" + "".join(f"<td>{html.escape(cell)}</td>" for cell in row) + "</tr>" for row in self.rows()
-        )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
-
-
-def _inputs(tool: mcp_types.Tool) -> str:
-    schema = tool.input_schema if isinstance(tool.input_schema, Mapping) else {}
-    props = schema.get("properties")
-    if not isinstance(props, Mapping):
-        return ""
-    required = set(schema.get("required") or ())
-    parts = []
-    for name, prop in props.items():
-        kind = prop.get("type", "any") if isinstance(prop, Mapping) else "any"
-        if isinstance(kind, list):
-            kind = "|".join(str(k) for k in kind)
-        parts.append(f"{name}: {kind}{'' if name in required else '?'}")
-    return ", ".join(parts)
-
-
-def _clip(text: str, limit: int) -> str:
-    text = " ".join(str(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    def _ipython_display_(self) -> None:
+        # Plain text kept up to date by id (no widget): it ends as the call's status line.
+        record = self._record
+        if _bridge.kernel_support() == "none":
+            print(repr(self))
+            return
+        _bridge.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
+        record.status_shown = True
 
 
 # --------------------------------------------------------------------------- targets and names
@@ -533,6 +570,38 @@ def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
 # --------------------------------------------------------------------------- display helpers (main thread)
 
 
+class _Deferred:
+    """What `_interrupt_deferred` saw: true once SIGINT arrived inside the block."""
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def __bool__(self) -> bool:
+        return self.hit
+
+
+@contextlib.contextmanager
+def _interrupt_deferred() -> Generator[_Deferred, None, None]:
+    """Hold SIGINT back for the block (main thread only); the caller raises it afterwards if it came."""
+    deferred = _Deferred()
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield deferred  # not ours to hold back (a handler set outside Python cannot be put back)
+        return
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: setattr(deferred, "hit", True))
+    except (ValueError, OSError):  # no signals here (embedded interpreters)
+        yield deferred
+        return
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _run_in(context: contextvars.Context, fn: Callable[[], None]) -> None:
+    context.copy().run(fn)  # a copy: the same context may already be entered (a pump inside the cell)
+
+
 def _display(obj: Any) -> None:
     _bridge.display(obj)
 
@@ -541,6 +610,52 @@ def _label(text: str) -> Any:
     import ipywidgets as w
 
     return w.Label(value=_clip(text, 500))
+
+
+def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
+    """Show `bundle` as the call's output, replacing what the call showed before (main thread).
+
+    In a cell: an update of the display made when the call started. In an `output=` widget: the call's
+    entry in its outputs (found by its marker), appended the first time.
+    """
+    out = record.out
+    if out is None:
+        _bridge.display_as(bundle, record.display_id, update=True)
+        return
+    entry = {
+        "output_type": "display_data",
+        "data": bundle,
+        "metadata": {"mcp_widgets_call": record.display_id},
+    }
+    outputs = list(out.outputs)
+    for i, old in enumerate(outputs):
+        if (
+            isinstance(old, Mapping)
+            and (old.get("metadata") or {}).get("mcp_widgets_call") == record.display_id
+        ):
+            outputs[i] = entry
+            break
+    else:
+        outputs.append(entry)
+    out.outputs = tuple(outputs)
+
+
+def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
+    """One line of a server log message: level, logger, and the data (JSON unless it is a string)."""
+    data = params.data
+    if not isinstance(data, str):
+        try:
+            data = json.dumps(data, ensure_ascii=False, default=str)
+        except (TypeError, ValueError):
+            data = repr(data)
+    source = f" {params.logger}" if params.logger else ""
+    return _clip(f"[{params.level}]{source}: {data}", 2000)
+
+
+def _scrubbed(record: _CallRecord, lines: list[str]) -> list[str]:
+    """`lines` with what the person typed in this call's answers redacted (a server may echo it in logs)."""
+    typed = _typed_pattern(record) if lines else None
+    return [typed.sub(REDACTED, line) for line in lines] if typed is not None else lines
 
 
 # --------------------------------------------------------------------------- the server object
@@ -569,9 +684,12 @@ class Server:
         env: Mapping[str, str] | None = None,
         output: ipywidgets.Output | None = None,
         transport: TransportName = "auto",
+        log_level: str | None = DEFAULT_LOG_LEVEL,
     ) -> None:
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+        if log_level is not None and log_level not in LOG_LEVELS:
+            raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         self._target = _resolve_target(target, env)
         if transport in ("http", "sse") and self._target.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
@@ -583,6 +701,7 @@ class Server:
         self.timeout = timeout
         self.answer_timeout = answer_timeout
         self.output = output
+        self.log_level = log_level
         self._transport = transport
         self._via = "sse" if transport == "sse" else self._target.kind
         self._headers = dict(headers) if headers else {}
@@ -596,6 +715,9 @@ class Server:
         self._runner: concurrent.futures.Future[None] | None = None
         self._errlog: Any = None
         self._tools: ToolList | None = None
+        self._resources: ResourceList | None = None
+        self._prompts: PromptList | None = None
+        self._info: ServerInfo | None = None
         self._history: HistoryPanel | None = None
         self._warned_legacy = False
 
@@ -642,11 +764,14 @@ class Server:
                         self._transport_for(via),
                         mode=self.mode,
                         elicitation_callback=self._on_elicit,
+                        logging_callback=self._on_log,
+                        log_level=self.log_level,  # type: ignore[arg-type]
                         message_handler=self._on_message,
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
                         self._via = via
+                        await self._ask_for_logs(client)
                         await self._connected(client, ready)
                         await self._closing.wait()
                     return
@@ -675,12 +800,19 @@ class Server:
         info = client.server_info
         self.declared_name = info.name if info is not None and info.name else None
         self.protocol_version = client.protocol_version
-        if client.server_capabilities.tools is not None:
-            try:
-                listing = await asyncio.wait_for(client.list_tools(), self.timeout or CONNECT_TIMEOUT)
-                self._tools = ToolList(listing.tools)
-            except Exception:
-                log.debug("listing the tools of %s failed", self.name, exc_info=True)
+        caps = client.server_capabilities
+        self._info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
+        # What the server offers, listed once now so `srv.tools` etc. show at once; a listing that fails
+        # (or never answers) leaves that one empty rather than failing the connection.
+        kinds: tuple[Literal["tools", "resources", "prompts"], ...] = ("tools", "resources", "prompts")
+        limit = self.timeout or CONNECT_TIMEOUT
+        fetched = await asyncio.gather(
+            *(asyncio.wait_for(self._fetch_listing(client, kind), limit) for kind in kinds),
+            return_exceptions=True,
+        )
+        for kind, outcome in zip(kinds, fetched, strict=True):
+            if isinstance(outcome, Exception):
+                log.debug("listing the %s of %s failed", kind, self.name, exc_info=outcome)
         self._state = "connected"
         ready.set_result(None)
 
@@ -759,7 +891,10 @@ class Server:
         if record is not None:
             record.add(request)
         self._pending[request] = record
-        _bridge.post(partial(self._present, request, record))
+        if record is not None:
+            record.post(partial(self._present, request, record))
+        else:
+            _bridge.post(partial(self._present, request, record))
         timer = None
         if self.answer_timeout is not None:
             timer = loop.call_later(
@@ -793,29 +928,34 @@ class Server:
             return
         from .widgets import ElicitationForm
 
+        # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
+        # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
+        with _interrupt_deferred() as deferred:
+            try:
+                form = ElicitationForm(
+                    request.message,
+                    request.schema or {},
+                    server=self.name,
+                    declared_name=self.declared_name,
+                )
+            except SchemaError as exc:
+                self._refuse_schema(request, record, exc)
+                return
+            except Exception as exc:
+                log.exception("building the form for a request from %s failed", self.name)
+                outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
+                error = mcp_types.ErrorData(
+                    code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
+                )
+                if request.settle(error, outcome):
+                    self._record_request(request, record, outcome)
+                return
+            request.view = form
+            self._record_view(request, record, form)
+            form.add_done_callback(partial(self._view_done, request, record))
         try:
-            form = ElicitationForm(
-                request.message,
-                request.schema or {},
-                server=self.name,
-                declared_name=self.declared_name,
-            )
-        except SchemaError as exc:
-            self._refuse_schema(request, record, exc)
-            return
-        except Exception as exc:
-            log.exception("building the form for a request from %s failed", self.name)
-            outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
-            error = mcp_types.ErrorData(
-                code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
-            )
-            if request.settle(error, outcome):
-                self._record_request(request, record, outcome)
-            return
-        request.view = form
-        self._record_view(request, record, form)
-        form.add_done_callback(partial(self._view_done, request, record))
-        try:
+            if deferred:
+                raise KeyboardInterrupt
             _bridge.track_views(form)
             self._place(record, form)
             self._choose_answerer(request, record, form)
@@ -849,7 +989,7 @@ class Server:
             if card.finish(
                 Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
             ):
-                self._place(record, _label(f"Handler {by!r} failed: {_describe_exc(exc)}"))
+                self._place(record, f"Handler {by!r} failed: {_describe_exc(exc)}")
             log.warning("handler %r failed on a request from %s", by, self.name, exc_info=exc)
             return
         if card.outcome is None:  # left pending: the person answers, if anyone is looking
@@ -886,7 +1026,7 @@ class Server:
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
-        shown = (record is not None and record.container is not None) or self.output is not None
+        shown = (record is not None and record.panel is not None) or self.output is not None
         if not shown and hasattr(card, "spec") and _bridge.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)
@@ -898,7 +1038,7 @@ class Server:
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
             self._record_request(request, record, outcome)
-        self._place(record, _label(f"{self.name} sent a request that cannot be shown: {exc}"))
+        self._place(record, f"{self.name} sent a request that cannot be shown: {exc}")
 
     def _settle_without_view(
         self,
@@ -974,42 +1114,179 @@ class Server:
             request.reply.cancel()
 
     def _place(self, record: _CallRecord | None, widget: Any) -> None:
-        """Show `widget` in the call's container (the calling cell, or its `output=`)."""
-        container = record.container if record is not None else None
-        if container is not None:
-            container.children = (*container.children, widget)
-        elif self.output is not None:
+        """Show `widget` (or a line of text) in the call's panel (the calling cell, or its `output=`)."""
+        panel = record.panel if record is not None else None
+        if record is not None and panel is not None and not panel.ended:
+            if isinstance(widget, str):
+                panel.note(_clip(widget, 500))
+            else:
+                panel.place(widget)
+            self._show_panel(record)
+            return
+        if self.output is None and _bridge.kernel_support() == "none":
+            return  # nothing could show it
+        if isinstance(widget, str):
+            widget = _label(widget)
+        if self.output is not None:
             self.output.append_display_data(widget)
-        elif _bridge.kernel_support() != "none":
+        else:
             _display(widget)
+
+    # -- the call's display (main thread) -------------------------------------------------------------------
+
+    def _show_panel(self, record: _CallRecord) -> None:
+        """Show the panel's box in the call's display once it exists (it replaces the text shown before)."""
+        box = record.panel.box if record.panel is not None else None
+        if box is not None and record.shown is not box:
+            record.shown = box
+            _show_call(record, box._repr_mimebundle_())
+
+    def _flush(self, record: _CallRecord) -> None:
+        """Show the progress and log lines that arrived since the last update (posted by `_feed`)."""
+        with record.lock:
+            record.flush_due = False
+            record.flushed_at = time.monotonic()
+            if record.ended:
+                return
+            progress, record.progress = record.progress, None
+            lines, count = list(record.logs), record.log_count
+            record.logs.clear()
+            record.log_count = 0
+        panel = record.panel
+        if panel is None or panel.ended:
+            return
+        panel.update(progress, _scrubbed(record, lines), count=count)
+        self._show_panel(record)
+
+    def _close_call(self, record: _CallRecord) -> None:
+        """The call ended: its display becomes plain text, and every widget model it made is closed.
+
+        Open questions end first (`_end_views`); each question already sent its answer when it resolved,
+        so closing its widgets loses nothing. Idempotent: the waiting cell and `_finished` both call it.
+        """
+        with record.lock:
+            if record.ended:
+                return
+            record.ended = True
+            progress, record.progress = record.progress, None
+            lines, count = list(record.logs), record.log_count
+            record.logs.clear()
+        self._end_views(record)
+        from . import _url_flow
+
+        _url_flow._flow(self).call_ended(record)  # URL cards waiting for their page end now, not later
+        panel = record.panel
+        if panel is None:
+            return
+        if panel.status is not None:
+            panel.set_status(record.status_line())
+        bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count)
+        if record.shown is not None or bundle["text/plain"]:
+            record.shown = None
+            _show_call(record, bundle)
+        if record.status_shown:
+            _bridge.display_as(
+                {"text/plain": record.status_line()}, record.display_id + "-status", update=True
+            )
+
+    # -- progress and logs (client thread) -------------------------------------------------------------------
+
+    def _feed(
+        self, record: _CallRecord, progress: tuple[float, float | None, str | None] | None, line: str | None
+    ) -> bool:
+        """Buffer a progress notification or a log line for the call's panel; False once the call ended.
+
+        At most one update is posted per FLUSH_INTERVAL: the panel shows the newest progress and every
+        buffered line at once.
+        """
+        with record.lock:
+            if record.ended or record.panel is None:
+                return False
+            if progress is not None:
+                record.progress = progress
+            if line is not None:
+                record.logs.append(line)
+                record.log_count += 1
+            if record.flush_due:
+                return True
+            record.flush_due = True
+            delay = max(0.0, record.flushed_at + FLUSH_INTERVAL - time.monotonic())
+        _client_loop().call_soon_threadsafe(
+            _client_loop().call_later, delay, record.post, partial(self._flush, record)
+        )
+        return True
+
+    def _progress_callback(self, record: _CallRecord) -> Any:
+        """The call's `progress_callback`, or None when nothing shows the call (the server is not asked)."""
+        if record.panel is None:
+            return None
+
+        async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+            self._feed(record, (progress, total, message), None)
+
+        return on_progress
+
+    async def _on_log(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
+        """A server log message: into the log of the call it belongs to, else the `mcp_widgets` logger.
+
+        Messages below `log_level` are dropped here too: 2025-11-25 servers may ignore logging/setLevel.
+        """
+        wanted = self.log_level
+        level = str(params.level)
+        if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
+            return
+        record = _CURRENT.get() or self._guess_call()
+        text = _log_line(params)
+        if record is not None:
+            if self._feed(record, None, text):
+                return
+            text = _scrubbed(record, [text])[0]  # the panel scrubs its lines when it shows them
+        log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.name, text)
+
+    async def _ask_for_logs(self, client: Client) -> None:
+        """2025-11-25: ask once for log messages at `log_level` (2026-07-28 asks per request instead)."""
+        level = self.log_level
+        if level is None or (client.protocol_version or "") >= _MODERN:
+            return
+        if client.server_capabilities.logging is None:
+            return
+        try:
+            with warnings.catch_warnings():  # deprecated as of 2026-07-28; still the 2025-11-25 way
+                warnings.simplefilter("ignore", MCPDeprecationWarning)
+                await asyncio.wait_for(client.set_logging_level(level), self.timeout or CONNECT_TIMEOUT)
+        except Exception:
+            log.debug("%s did not take logging/setLevel %s", self.name, level, exc_info=True)
 
     # -- calling (main thread) ----------------------------------------------------------------------------
 
     def _begin(
         self, kind: str, name: str, output: Any, *, style: Literal["await", "sync", "background"]
     ) -> _CallRecord:
-        self._require_connected()
-        record = _CallRecord(self, kind, name, style)
-        background = style == "background"
-        out = output if output is not None else self.output
-        if _bridge.kernel_support() == "none" and out is None:
-            return record
-        import ipywidgets as w
+        """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
-        children: tuple[Any, ...] = ()
-        if background:
-            record.status = w.Label(value=f"{record.describe()}: running")
-            children = (record.status,)
-        record.container = w.VBox(children=children)
-        if out is not None:
-            out.append_display_data(record.container)
-        elif _bridge.in_comm_handler():
-            log.warning(
-                "a call started from a widget callback has nowhere to show its forms: pass output= "
-                "(an ipywidgets Output) to connect() or to the call"
-            )
-        else:
-            _display(record.container)
+        Nothing but that display (empty text, or a background call's status line) exists until the call
+        has something to show: then its panel's box replaces the text, and when the call ends the text
+        comes back (`_close_call`).
+        """
+        self._require_connected()
+        record = _CallRecord(self, kind, name, style, context=contextvars.copy_context())
+        out = output if output is not None else self.output
+        if out is None and (_bridge.kernel_support() == "none" or _bridge.in_comm_handler()):
+            if _bridge.in_comm_handler():
+                log.warning(
+                    "a call started from a widget callback has nowhere to show its forms: pass output= "
+                    "(an ipywidgets Output) to connect() or to the call"
+                )
+            return record
+        from .widgets._call_panel import CallPanel
+
+        status = record.status_line() if style == "background" else None
+        record.panel = CallPanel(status=status)
+        record.out = out
+        if out is None:
+            _bridge.display_as({"text/plain": status or ""}, record.display_id)
+        elif status is not None:
+            _show_call(record, {"text/plain": status})
         return record
 
     def _launch(
@@ -1017,28 +1294,12 @@ class Server:
     ) -> concurrent.futures.Future[T]:
         future = _submit(self._call(record, fn))
         record.future = future
-        future.add_done_callback(lambda _: _bridge.post(partial(self._finished, record)))
+        future.add_done_callback(lambda _: record.post(partial(self._finished, record)))
         return future
 
     def _finished(self, record: _CallRecord) -> None:
-        """Main thread, after a call ended: update a background call's status; drop an empty container."""
-        fut = record.future
-        assert fut is not None
-        if record.status is not None:
-            if fut.cancelled():
-                text = "cancelled"
-            elif fut.exception() is not None:
-                text = f"failed: {_describe_exc(fut.exception())}"
-            else:
-                text = "done" + _result_summary(fut.result())
-                if (self.protocol_version or "") >= _MODERN and _tool_needs_legacy(fut.result()):
-                    text += f". {_LEGACY_HINT}"
-            record.status.value = _clip(f"{record.describe()}: {text}", 300)
-        self._end_views(record)
-        container = record.container
-        if container is not None and not container.children:
-            container.close()
-            record.container = None
+        """Main thread, after a call ended: its display becomes text (see `_close_call`)."""
+        self._close_call(record)
 
     async def _call(self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
         """Run one request on the client thread, bounded by `timeout` minus think time."""
@@ -1167,7 +1428,7 @@ class Server:
             raise
         finally:
             if future.done():
-                self._end_views(record)
+                self._close_call(record)
 
     def _block(
         self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
@@ -1180,7 +1441,7 @@ class Server:
             raise
         finally:
             if future.done():
-                self._end_views(record)
+                self._close_call(record)
 
     def _check_result(self, record: _CallRecord, result: T) -> T:
         """Pass `result` through; a tool error saying the server cannot ask on 2026-07-28 gets the hint.
@@ -1196,7 +1457,7 @@ class Server:
             self._warned_legacy = True
             log.warning("%s", hint)
         try:
-            self._place(record, _label(hint))
+            self._place(record, hint)
         except Exception:
             log.debug("showing the legacy-mode hint failed", exc_info=True)
         return result
@@ -1235,7 +1496,8 @@ class Server:
         """
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="await")
-        future = self._launch(record, lambda c: c.call_tool(name, args))
+        progress = self._progress_callback(record)
+        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
         return await self._await(record, future)
 
     def call_tool_sync(
@@ -1250,7 +1512,8 @@ class Server:
         _check_can_block()
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="sync")
-        future = self._launch(record, lambda c: c.call_tool(name, args))
+        progress = self._progress_callback(record)
+        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
         return self._block(record, future)
 
     def call_tool_background(
@@ -1259,7 +1522,10 @@ class Server:
         """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="background")
-        return Call(record, self._launch(record, lambda c: c.call_tool(name, args)))
+        progress = self._progress_callback(record)
+        return Call(
+            record, self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
+        )
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
@@ -1291,29 +1557,79 @@ class Server:
         record = self._begin("resource", uri, output, style="sync")
         return self._block(record, self._launch(record, lambda c: c.read_resource(uri)))
 
+    async def _fetch_listing(self, client: Client, kind: Literal["tools", "resources", "prompts"]) -> None:
+        """Fetch every page of one listing and keep it (client thread); none without the capability."""
+        if getattr(client.server_capabilities, kind) is None:
+            return
+        if kind == "tools":
+            self._tools = ToolList(await _all_pages(client.list_tools, "tools"))
+        elif kind == "prompts":
+            self._prompts = PromptList(await _all_pages(client.list_prompts, "prompts"))
+        else:
+            resources = await _all_pages(client.list_resources, "resources")
+            try:
+                templates = await _all_pages(client.list_resource_templates, "resource_templates")
+            except MCPError:  # a server may list resources but not implement templates
+                log.debug("listing the resource templates of %s failed", self.name, exc_info=True)
+                templates = []
+            self._resources = ResourceList([*resources, *templates])
+
+    async def _relist(self, kind: Literal["tools", "resources", "prompts"]) -> None:
+        self._require_connected()
+        record = _CallRecord(self, "list", kind)
+        await self._await(record, self._launch(record, lambda c: self._fetch_listing(c, kind)))
+
     async def list_tools(self) -> ToolList:
         """Fetch the tool listing again (also refreshes `tools`)."""
-        self._require_connected()
-        record = _CallRecord(self, "list", "tools")
+        await self._relist("tools")
+        return self.tools
 
-        async def fetch(client: Client) -> ToolList:
-            tools: list[mcp_types.Tool] = []
-            cursor = None
-            for _ in range(100):
-                page = await client.list_tools(cursor=cursor, cache_mode="refresh")
-                tools.extend(page.tools)
-                cursor = page.next_cursor
-                if cursor is None:
-                    break
-            return ToolList(tools)
+    async def list_resources(self) -> ResourceList:
+        """Fetch the resources and resource templates again (also refreshes `resources`)."""
+        await self._relist("resources")
+        return self.resources
 
-        self._tools = await self._await(record, self._launch(record, fetch))
-        return self._tools
+    async def list_prompts(self) -> PromptList:
+        """Fetch the prompt listing again (also refreshes `prompts`)."""
+        await self._relist("prompts")
+        return self.prompts
 
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
         return self._tools if self._tools is not None else ToolList()
+
+    @property
+    def resources(self) -> ResourceList:
+        """The resources and resource templates listed when connecting; displays as a table.
+
+        `await srv.list_resources()` refreshes; empty when the server has no resources capability.
+        """
+        return self._resources if self._resources is not None else ResourceList()
+
+    @property
+    def prompts(self) -> PromptList:
+        """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
+        return self._prompts if self._prompts is not None else PromptList()
+
+    @property
+    def info(self) -> ServerInfo:
+        """Who the server is (name, title, version), the protocol version and its capabilities, and its
+        instructions: as learned when connecting (still there after `close`)."""
+        if self._info is None:
+            self._require_connected()  # never connected: says so
+        assert self._info is not None
+        return self._info
+
+    def form(self, name: str) -> ToolForm:
+        """A form for the tool `name`: fill in its arguments, click Run, see the result below it.
+
+        Raises:
+            KeyError: The server lists no tool of that name (refresh with `await srv.list_tools()`).
+        """
+        from .widgets._tool_form import tool_form
+
+        return tool_form(self, name)
 
     @property
     def history(self) -> HistoryPanel:
@@ -1385,11 +1701,29 @@ class Server:
         return " · ".join(parts) + ">"
 
 
+async def _all_pages(list_page: Callable[..., Awaitable[Any]], items: str) -> list[Any]:
+    """Every item of a paginated listing (`list_page(cursor=...)`), bounded at 100 pages."""
+    out: list[Any] = []
+    cursor = None
+    for _ in range(100):
+        page = await list_page(cursor=cursor, cache_mode="refresh")
+        out.extend(getattr(page, items))
+        cursor = page.next_cursor
+        if cursor is None:
+            break
+    return out
+
+
 def _decline_if_unseen(card: Any) -> None:
     """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
 
     def check() -> None:
+        # A view report may still wait behind a cell that kept the kernel busy: judge after delivering it.
         if card.outcome is None and not _bridge.is_viewed(card):
+            _bridge.seen_by_now(card).add_done_callback(decide)
+
+    def decide(seen: concurrent.futures.Future[bool]) -> None:
+        if card.outcome is None and not seen.result():
             card.finish(
                 Action.DECLINE,
                 reason=Reason.POLICY,
@@ -1603,6 +1937,7 @@ def connect(
     env: Mapping[str, str] | None = None,
     output: Any = None,
     transport: TransportName = "auto",
+    log_level: str | None = DEFAULT_LOG_LEVEL,
 ) -> _Connecting:
     """Connect to an MCP server: `srv = await connect(...)` or `async with connect(...) as srv:`.
 
@@ -1619,6 +1954,9 @@ def connect(
         env: Extra environment for a stdio server (never shown).
         output: An ipywidgets `Output` where forms go (for calls made from widget callbacks).
         transport: "auto", or force "http" / "sse" for URLs.
+        log_level: The server log messages to ask for ("debug" ... "emergency"; default "info"; None: none).
+            They appear in a collapsed log under the call that caused them, else go to the `mcp_widgets`
+            Python logger.
 
     Raises:
         ConnectError: The server could not be reached or the handshake failed.
@@ -1635,6 +1973,7 @@ def connect(
         env=env,
         output=output,
         transport=transport,
+        log_level=log_level,
     )
     return _Connecting(server)
 
@@ -1652,6 +1991,7 @@ def connect_sync(
     env: Mapping[str, str] | None = None,
     output: Any = None,
     transport: TransportName = "auto",
+    log_level: str | None = DEFAULT_LOG_LEVEL,
 ) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
     server = Server(
@@ -1666,6 +2006,7 @@ def connect_sync(
         env=env,
         output=output,
         transport=transport,
+        log_level=log_level,
     )
     ready = server._start()
     limit = timeout or CONNECT_TIMEOUT

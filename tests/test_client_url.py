@@ -237,11 +237,11 @@ def test_refused_urls_are_declined_without_asking(url: str, why: str) -> None:
 
     run(scenario())
     assert person.seen == []  # the handler never saw it
-    (container,) = [o for o in _displayed(out)]
-    (card,) = container.children
-    assert isinstance(card, UrlCard) and card.outcome is not None
-    assert card.outcome.reason is Reason.REFUSED_URL and why in card.outcome.note
-    assert why in closing_line(card) and "alert" not in closing_line(card)
+    # The call's entry in the Output is plain text once the call ended: the card's closing line.
+    (entry,) = out.outputs
+    assert list(entry["data"]) == ["text/plain"]
+    line = entry["data"]["text/plain"]
+    assert why in line and "alert" not in line
 
 
 def test_an_allowed_url_reaches_the_handler() -> None:
@@ -456,7 +456,9 @@ def test_url_requests_enter_the_history_with_the_host_only() -> None:
 
     async def scenario() -> None:
         async with connect(url_server(), name=name, handler=person, mode="legacy") as srv:
-            await srv.call_tool("open_url", {"url": "https://pages.example.com/p/secret-path?token=CANARY#frag"})
+            await srv.call_tool(
+                "open_url", {"url": "https://pages.example.com/p/secret-path?token=CANARY#frag"}
+            )
             await srv.call_tool("open_url", {"url": "javascript:alert('CANARY')"})
 
     run(scenario())

@@ -1,0 +1,240 @@
+"""CallPanel: what one call shows in its cell while it runs, and the plain text it leaves when it ends.
+
+A call shows nothing until there is something to show: a question (form, URL card), a note, progress or a
+log message. Then one VBox holds, top to bottom: a background call's status line, the progress bar and its
+line, the collapsed log, and the questions. When the call ends, `end` returns the closing text (a status
+line, each question's one line, the final progress line, the log) and closes every model the call made:
+nothing of a finished call stays alive in the kernel or the browser.
+
+Server text (progress messages, log data) is plain text everywhere: Labels, a Textarea, and `html.escape`
+in the closing HTML.
+"""
+
+from __future__ import annotations
+
+import html
+from collections import deque
+from collections.abc import Iterable, Sequence
+from typing import Any, Literal
+
+import ipywidgets as w
+
+from ._fields import WRAP_CLASS, Kit
+
+__all__ = ["CallPanel", "Ending"]
+
+Ending = Literal["done", "failed", "cancelled"]
+Progress = tuple[float, float | None, str | None]
+"""(progress, total, message) of a progress notification."""
+
+LOG_KEEP = 200
+"""Log lines kept per call (the oldest go first; the count says how many there were)."""
+_LOG_ROWS = 8
+
+
+def _num(value: float) -> str:
+    return f"{value:g}"
+
+
+def progress_text(progress: float, total: float | None, message: str | None) -> str:
+    """One line for a progress notification: the message, the count, and a percentage if there is a total."""
+    message = " ".join((message or "").split())
+    if total is not None and total > 0:
+        percent = max(0, min(100, int(100 * progress / total)))
+        count = f"{_num(progress)}/{_num(total)}, {percent}%"
+    else:
+        count = _num(progress)  # no total: how far, not how much is left
+    return f"{message} ({count})" if message else f"({count})"
+
+
+class CallPanel:
+    """The live view of one call (main thread only). No widget model exists until something is shown.
+
+    Args:
+        status: A background call's status line (plain text until the panel needs its box).
+    """
+
+    def __init__(self, *, status: str | None = None) -> None:
+        self._kit: Kit | None = None
+        self.box: w.VBox | None = None
+        """The VBox shown in the cell, or None while nothing needed one."""
+        self.status = status
+        self._status_label: w.Label | None = None
+        self._placed: list[w.Widget] = []
+        self._progress: Progress | None = None
+        self._bar: w.FloatProgress | None = None
+        self._line: w.Label | None = None
+        self._log_lines: deque[str] = deque(maxlen=LOG_KEEP)
+        self._log_count = 0
+        self._log: w.Accordion | None = None
+        self._log_text: w.Textarea | None = None
+        self.ended = False
+
+    # -- building (lazily) -----------------------------------------------------------------------------------
+    def _ensure_box(self) -> w.VBox:
+        if self.box is None:
+            self._kit = Kit()
+            self.box = self._kit.make(w.VBox, _dom_classes=("mcp-widgets-call",))
+            if self.status is not None:
+                self._status_label = self._label(self.status)
+        return self.box
+
+    def _label(self, text: str) -> w.Label:
+        assert self._kit is not None
+        return self._kit.make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+
+    def _refresh(self) -> None:
+        assert self.box is not None
+        head = [self._status_label, self._bar, self._line, self._log]
+        self.box.children = (*(x for x in head if x is not None), *self._placed)
+
+    # -- what the client feeds it ----------------------------------------------------------------------------
+    def place(self, widget: w.Widget) -> w.VBox:
+        """Show `widget` (a form, a URL card, a note) below what is there; returns the box."""
+        box = self._ensure_box()
+        self._placed.append(widget)
+        self._refresh()
+        return box
+
+    def note(self, text: str) -> w.VBox:
+        """Show a line of plain text (a refused request, a failed handler, a hint)."""
+        self._ensure_box()
+        return self.place(self._label(text))
+
+    def set_status(self, text: str) -> None:
+        self.status = text
+        if self._status_label is not None:
+            self._status_label.value = self._status_label.tooltip = text
+
+    def _take(self, progress: Progress | None, log: Sequence[str], count: int | None) -> None:
+        if progress is not None:
+            self._progress = progress
+        if log:
+            self._log_lines.extend(log)
+            self._log_count += max(len(log), count or 0)
+
+    def update(
+        self, progress: Progress | None = None, log: Sequence[str] = (), *, count: int | None = None
+    ) -> w.VBox | None:
+        """Show the newest progress and append log lines; returns the box (None when there was nothing).
+
+        Args:
+            progress: (progress, total, message) of the newest notification.
+            log: New log lines.
+            count: How many log messages arrived, when some of them were dropped on the way.
+        """
+        if progress is None and not log:
+            return self.box
+        self._take(progress, log, count)
+        box = self._ensure_box()
+        assert self._kit is not None
+        kit = self._kit
+        changed = False
+        if progress is not None:
+            value, total, _message = progress
+            text = progress_text(*progress)
+            if self._line is None:
+                self._line = self._label(text)
+                changed = True
+            else:
+                self._line.value = self._line.tooltip = text
+            if total is not None and total > 0:
+                if self._bar is None:
+                    self._bar = kit.make(w.FloatProgress, min=0.0, max=float(total), bar_style="info")
+                    changed = True
+                self._bar.max = float(total)
+                self._bar.value = float(min(max(value, 0.0), total))
+        if log:
+            if self._log is None:
+                wide = kit.track(w.Layout(width="100%"))
+                self._log_text = kit.track(
+                    w.Textarea(disabled=True, rows=_LOG_ROWS, layout=wide, style=kit.style(w.Textarea))
+                )
+                self._log = kit.make(w.Accordion, children=(self._log_text,), selected_index=None)
+                changed = True
+            assert self._log_text is not None
+            self._log_text.value = "\n".join(self._log_lines)
+            self._log.titles = (self._log_title(),)
+        if changed:
+            self._refresh()
+        return box
+
+    def _log_title(self) -> str:
+        n = self._log_count
+        return f"Log ({n} message{'' if n == 1 else 's'})"
+
+    # -- the end ---------------------------------------------------------------------------------------------
+    def end(
+        self,
+        how: Ending,
+        progress: Progress | None = None,
+        log: Sequence[str] = (),
+        *,
+        count: int | None = None,
+    ) -> dict[str, Any]:
+        """Close every model of the call and return the closing text as a display bundle.
+
+        `progress` and `log` are the last updates (not shown live: no widget is built for them). The bundle
+        has "text/plain" (and "text/html" with a collapsed log when there is one); its text is empty when
+        the call had nothing to say.
+        """
+        self._take(progress, log, count)
+        self.ended = True
+        lines = [self.status] if self.status else []
+        for widget in self._placed:
+            line = _line_of(widget)
+            if line:
+                lines.append(line)
+        if self._progress is not None:
+            lines.append(f"Progress: {how} — {progress_text(*self._progress)}")
+        log = list(self._log_lines)
+        log_head = self._log_title() if self._log_count else ""
+        if self._log_count > len(log):
+            log.insert(0, f"… {self._log_count - len(log)} earlier messages not kept")
+        self.close()
+        return closing_bundle(lines, log_head, log)
+
+    def close(self) -> None:
+        """Close every model: the questions placed here and the panel's own."""
+        placed, self._placed = self._placed, []
+        for widget in placed:
+            widget.close()
+        if self._kit is not None:
+            self._kit.close()
+        self.box = self._status_label = self._bar = self._line = self._log = self._log_text = None
+
+    def __repr__(self) -> str:
+        state = "ended" if self.ended else ("shown" if self.box is not None else "empty")
+        return f"<CallPanel {state}: {len(self._placed)} placed, {self._log_count} log messages>"
+
+
+def _line_of(widget: w.Widget) -> str | None:
+    """The closing line of a placed widget: a Label's text, or a question's line (who asked, how it ended)."""
+    if isinstance(widget, w.Label):
+        return str(widget.value)
+    kids = getattr(widget, "children", ())
+    if len(kids) == 1 and isinstance(kids[0], w.Label):
+        return str(kids[0].value)
+    outcome = getattr(widget, "outcome", None)
+    header = getattr(widget, "_header", None)
+    if outcome is not None and header:
+        return f"{header}: {outcome.describe()}"
+    return None
+
+
+def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] = ()) -> dict[str, Any]:
+    """A display bundle of plain lines and an optional log ("text/html" escapes every character of it)."""
+    lines = list(lines)
+    plain = list(lines)
+    if log_head:
+        plain.append(f"{log_head}:")
+        plain.extend(f"  {entry}" for entry in log)
+    bundle: dict[str, Any] = {"text/plain": "\n".join(plain)}
+    if log_head:
+        head = f"<pre>{html.escape(chr(10).join(lines))}</pre>" if lines else ""
+        body = html.escape("\n".join(log))
+        bundle["text/html"] = (
+            f'<div class="mcp-widgets-call">{head}<details><summary>{html.escape(log_head)}</summary>'
+            f"<pre>{body}</pre></details></div>"
+        )
+    return bundle

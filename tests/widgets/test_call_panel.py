@@ -1,0 +1,58 @@
+"""CallPanel: built only when needed, closed entirely at the end; server text stays plain text."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+from ipywidgets.widgets.widget import _instances
+
+from mcp_widgets.widgets._call_panel import LOG_KEEP, CallPanel, closing_bundle, progress_text
+
+
+def test_progress_text() -> None:
+    assert progress_text(3, 4, "copying") == "copying (3/4, 75%)"
+    assert progress_text(5, 4, None) == "(5/4, 100%)"
+    assert progress_text(0.5, None, "  spread\n out ") == "spread out (0.5)"
+    assert progress_text(2, 0, "") == "(2)"
+
+
+def test_panel_builds_nothing_until_needed_and_closes_everything() -> None:
+    CallPanel().update((1, 2, "warm"), ["up"])  # shared Layout and Style models are made once per process
+    before = set(_instances)
+    panel = CallPanel(status="tool 'x' on 's': running")
+    assert panel.update() is None and set(_instances) == before
+    box = panel.update((1, 2, "half"), ["[info] a"])
+    assert box is not None and panel.box is box
+    assert [type(k).__name__ for k in box.children] == ["Label", "FloatProgress", "Label", "Accordion"]
+    panel.set_status("tool 'x' on 's': done")
+    bundle = panel.end("done", (2, 2, "all"), ["[info] b"])
+    assert set(_instances) == before
+    assert bundle["text/plain"].splitlines() == [
+        "tool 'x' on 's': done",
+        "Progress: done — all (2/2, 100%)",
+        "Log (2 messages):",
+        "  [info] a",
+        "  [info] b",
+    ]
+
+
+def test_closing_bundle_escapes_everything() -> None:
+    bundle = closing_bundle(["<script>x</script>"], "Log (1 message)", ["<img src=x onerror=alert(1)>"])
+    page = bundle["text/html"]
+    assert "<script>" not in page and "<img" not in page and "&lt;img" in page
+    assert closing_bundle([]) == {"text/plain": ""}
+
+
+def test_placed_views_leave_their_line_and_the_log_keeps_the_newest() -> None:
+    panel = CallPanel()
+    panel.note("Handler 'h' failed: RuntimeError")
+    panel.place(w.VBox(children=(w.Label(value="Request from s: accepted by the person"),)))
+    lines = [f"[info] n{i}" for i in range(LOG_KEEP + 5)]
+    panel.update(None, lines[:10], count=12)  # two messages were dropped before they got here
+    bundle = panel.end("failed", None, lines[10:])
+    assert bundle["text/plain"].splitlines()[:4] == [
+        "Handler 'h' failed: RuntimeError",
+        "Request from s: accepted by the person",
+        f"Log ({LOG_KEEP + 7} messages):",
+        "  … 7 earlier messages not kept",
+    ]
+    assert bundle["text/plain"].endswith(f"[info] n{LOG_KEEP + 4}")
