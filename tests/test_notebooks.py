@@ -34,7 +34,7 @@ HOSTILE = "<img src=x onerror=alert(1)>"
 # Tags our own HTML outputs may use (tables, simple text markup). Anything else in an HTML output or an HTML
 # widget means some text was rendered as markup.
 SAFE_TAGS = {"table", "thead", "tbody", "tr", "th", "td", "caption", "div", "span", "p", "br", "small"}
-SAFE_TAGS |= {"b", "i", "em", "strong", "code", "pre", "ul", "li"}
+SAFE_TAGS |= {"b", "i", "em", "strong", "code", "pre", "ul", "li", "details", "summary"}
 SAFE_TAGS |= {"style"}  # our own CSS (the history panel); server text in it is still caught as HOSTILE below
 
 
@@ -207,6 +207,11 @@ def test_quickstart_shows_results(executed: Any) -> None:
     assert "'city': 'Paris'" in out
     assert "'flavour': 'vanilla'" in out  # choose: every field's default
     assert "not ticked: nothing deleted" in out  # background call: the checkbox confirmation
+    assert "protocol      2026-07-28" in out  # srv.info
+    # long_task: its display ends as text (the updates must reach the cell that made the call)
+    assert "Progress: done — step 4 of 4 (4/4, 100%)" in out
+    assert "<ToolForm tool='search_files' server='demo' fields=6 ready>" in out
+    assert "'notes.txt'" in out and "'report.pdf'" in out  # the form, filled and run from code
 
 
 def test_quickstart_when_everything_is_declined(executed: Any) -> None:
