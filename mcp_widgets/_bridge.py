@@ -531,12 +531,14 @@ class _Kernel:
 
     def release(self) -> None:
         self.async_waiters -= 1
-        if self.async_waiters == 0:
-            self.flush_incoming()  # nothing received during the wait may be left behind
-        if self.async_waiters == 0 and self._saved_recv is not None:
-            callback, copy = self._saved_recv
-            self._saved_recv = None
-            self.stream().on_recv(callback, copy=copy)
+        try:
+            if self.async_waiters == 0:
+                self.flush_incoming()  # nothing received during the wait may be left behind
+        finally:  # an interrupt landing in a handler must not leave the stream with us
+            if self.async_waiters == 0 and self._saved_recv is not None:
+                callback, copy = self._saved_recv
+                self._saved_recv = None
+                self.stream().on_recv(callback, copy=copy)
 
     def rearm(self) -> None:
         """Make the stream look at its socket again (its fd is edge-triggered and we read behind it)."""
@@ -874,11 +876,13 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
     if pumping:
         assert kernel is not None
         kernel.intercept()
-        kernel.deliver_queued_comms()  # what arrived before the wait; newer messages now come to us
     if plain:
         _plain_loops.append(loop)
         loop.call_soon(_run_posted)
     try:
+        if pumping:
+            assert kernel is not None
+            kernel.deliver_queued_comms()  # what arrived before the wait; newer messages now come to us
         with _waking_sigint(loop):
             while not waited.done():
                 await asyncio.wait({waited}, timeout=_WAKE_INTERVAL)
