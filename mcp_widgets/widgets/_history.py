@@ -6,8 +6,8 @@ HTML is only safe because every string that reaches it passes through `_esc` (`h
 included): server-controlled text (messages, titles, names, notes, hosts) is shown as literal text, never
 markup. Only the visible page is rendered; the store's counters give the totals without a scan.
 
-A panel is 15 models whatever it shows (14 with one server pinned): itself, a row of two dropdowns, two
-buttons and a status label, the table, and their shared Layout and Style models.
+A panel is 10 models whatever it shows (one fewer with one server pinned): itself, a row of two dropdowns,
+two buttons and a status label, and the table, plus Layout and Style models shared by every form and panel.
 """
 
 from __future__ import annotations

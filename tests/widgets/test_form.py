@@ -5,6 +5,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import subprocess
+import sys
 import threading
 from typing import Any
 
@@ -408,13 +410,22 @@ def test_every_form_shares_a_fixed_few_layouts_and_styles_that_hold_nothing_type
 
 
 def test_a_shared_model_closed_from_outside_is_made_again() -> None:
-    first = ElicitationForm("m", SIGNUP, server="s")
-    layout = first.layout
-    layout.close()  # e.g. Widget.close_all()
-    second = ElicitationForm("m", SIGNUP, server="s")
-    assert second.layout is not layout and second.layout.comm is not None
-    first.close()
-    second.close()
+    # In a fresh interpreter: closing a shared model breaks every live widget that uses it, which here
+    # would include other tests' widgets.
+    code = """
+import ipywidgets as w
+from mcp_widgets.widgets import ElicitationForm
+schema = {"type": "object", "properties": {"name": {"type": "string"}}}
+first = ElicitationForm("m", schema, server="s")
+layout = first.layout
+w.Widget.close_all()
+second = ElicitationForm("m", schema, server="s")
+assert second.layout is not layout and second.layout.comm is not None
+second.accept()
+print("ok")
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ok", done.stderr
 
 
 def test_hostile_server_text_only_reaches_plain_text_widgets() -> None:
