@@ -942,13 +942,7 @@ class Server:
                 self._refuse_schema(request, record, exc)
                 return
             except Exception as exc:
-                log.exception("building the form for a request from %s failed", self.name)
-                outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
-                error = mcp_types.ErrorData(
-                    code=mcp_types.INTERNAL_ERROR, message="the client could not show the form"
-                )
-                if request.settle(error, outcome):
-                    self._record_request(request, record, outcome)
+                self._view_failed(request, record, exc, "form")
                 return
             request.view = form
             self._record_view(request, record, form)
@@ -966,6 +960,18 @@ class Server:
             else:
                 form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
             raise
+
+    def _view_failed(
+        self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
+    ) -> None:
+        """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
+        log.exception("building the %s for a request from %s failed", what, self.name)
+        outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
+        error = mcp_types.ErrorData(
+            code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
+        )
+        if request.settle(error, outcome):
+            self._record_request(request, record, outcome)
 
     def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
         chosen = _pick_handler(self.handler)

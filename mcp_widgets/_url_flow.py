@@ -135,13 +135,7 @@ def _build(server: Server, request: PendingRequest, record: _CallRecord | None) 
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
-        log.exception("building the URL card for a request from %s failed", server.name)
-        outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
-        error = mcp_types.ErrorData(
-            code=mcp_types.INTERNAL_ERROR, message="the client could not show the request"
-        )
-        if request.settle(error, outcome):
-            server._record_request(request, record, outcome)
+        server._view_failed(request, record, exc, "request")
         return None
     request.view = card
     server._record_view(request, record, card)  # a refused URL is recorded as finished at once
