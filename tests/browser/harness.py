@@ -383,6 +383,10 @@ class NotebookPage:
         light = "true" if theme == LIGHT_THEME else "false"
         expect(self.page.locator("body")).to_have_attribute("data-jp-theme-light", light, timeout=UI_MS)
         expect(self.page.locator("body")).to_have_attribute("data-jp-theme-name", theme, timeout=UI_MS)
+        # JupyterLab shows its splash screen while a theme loads and removes it 200 ms after. A second
+        # theme change inside that window makes JupyterLab remove it twice: an uncaught NotFoundError
+        # ("removeChild") from its own bundle. Wait until it is gone.
+        expect(self.page.locator("#jupyterlab-splash")).to_have_count(0, timeout=UI_MS)
 
 
 @dataclass
