@@ -46,6 +46,8 @@ class ElicitationForm(Answerable):
         SchemaError: The schema has an error (the request should be refused with -32602).
     """
 
+    _pressing = False  # inside `_press`: a click from Python, not from a browser
+
     def __init__(
         self,
         message: str,
@@ -186,8 +188,30 @@ class ElicitationForm(Answerable):
             return
         if content.get("key") == "Escape":
             self._press(self._cancel)
-        elif content.get("key") == "Enter" and content.get("in_last_field") is True:
+        elif (
+            content.get("key") == "Enter"
+            and content.get("in_last_field") is True
+            and not self._keys.after_flush(lambda: self._press(self._accept))
+        ):
             self._press(self._accept)
+
+    def _press(self, button: w.Button | None) -> bool:
+        self._pressing = True  # a press from Python: every value it set is here already
+        try:
+            return super()._press(button)
+        finally:
+            self._pressing = False
+
+    def _clicked(self, action: Action) -> None:
+        # An Accept clicked in the browser waits for the updates the front end still holds back (see
+        # KeyCatcher.after_flush): otherwise the answer could lack the last characters typed.
+        if (
+            action is Action.ACCEPT
+            and not self._pressing
+            and self._keys.after_flush(lambda: Answerable._clicked(self, action))
+        ):
+            return
+        super()._clicked(action)
 
     def _on_change(self, field: Field) -> None:
         if self._state is not FormState.PENDING:

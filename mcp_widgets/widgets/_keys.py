@@ -4,7 +4,8 @@ In the browser it
 - focuses the first field's input once the form is on screen, unless the person is editing something else
   (the focus rule is in the ESM); Tab then follows the schema order (the order of the form's children),
 - sends ``{"key": "Escape"}`` when Escape is pressed anywhere in the form, and
-- sends ``{"key": "Enter", "in_last_field": true}`` when Enter is pressed in the last field's input.
+- sends ``{"key": "Enter", "in_last_field": true}`` when Enter is pressed in the last field's input, and
+- says ``{"ready": true}`` when it renders and answers each flush probe (`KeyCatcher.after_flush`).
 
 Python decides what a key does (the form presses its own buttons), so a disabled Accept stays disabled.
 The same ESM also carries the form's little CSS: Labels wrap instead of being cut off, titles wrap inside the
@@ -13,6 +14,7 @@ form's title column, and a radio option whose title wraps grows instead of overl
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import anywidget
@@ -20,9 +22,24 @@ import traitlets as t
 
 from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
 
-__all__ = ["DeclaredAnyWidget", "KeyCatcher"]
+__all__ = ["FLUSH_JS", "DeclaredAnyWidget", "FlushProbe", "KeyCatcher"]
 
-_ESM = f"""
+# Flush probe (see FlushProbe.after_flush): say "ready" once on screen, then answer every probe. A reply
+# leaves after every widget update sent before it.
+FLUSH_JS = """
+function answerFlushes(model) {
+  const onFlush = (msg) => {
+    if (msg && typeof msg.flush === "number") model.send({ flushed: msg.flush });
+  };
+  model.on("msg:custom", onFlush);
+  model.send({ ready: true });
+  return () => model.off("msg:custom", onFlush);
+}
+"""
+
+_ESM = (
+    FLUSH_JS
+    + f"""
 // Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
 // - nothing has focus (document.body), or
 // - what has focus is not something one types into (a notebook or cell in command mode, a button), or
@@ -76,7 +93,9 @@ function render({{ model, el }}) {{
     }} else if (frames++ < 120) requestAnimationFrame(attach);
   }};
   requestAnimationFrame(attach);
+  const stopAnswering = answerFlushes(model);
   return () => {{
+    stopAnswering();
     if (box) {{
       box.removeEventListener("keydown", onKey, true);
       delete box.dataset.mcpWidgetsKeys;
@@ -86,6 +105,7 @@ function render({{ model, el }}) {{
 export default {{ render }};
 export {{ mayTakeFocus }};  // for the tests
 """
+)
 
 # Selectors name both the current (jupyter-widget-*) and the deprecated (widget-*) stock classes.
 _F = f".{FORM_CLASS}"
@@ -220,10 +240,47 @@ class DeclaredAnyWidget(anywidget.AnyWidget):  # type: ignore[misc]
             super().add_traits(**new)
 
 
-class KeyCatcher(DeclaredAnyWidget):
+class FlushProbe(DeclaredAnyWidget):
+    """An invisible anywidget whose view says when it is on screen and answers flush probes (`FLUSH_JS`)."""
+
+    # Plain class attributes, not traits: nothing to sync, and no cost when a form is built.
+    _view_ready = False
+    _flush_token = 0
+    _after_flush: Callable[[], object] | None = None
+
+    def after_flush(self, fn: Callable[[], object]) -> bool:
+        """Run `fn` once the front end has sent every widget update it was holding back.
+
+        The widget front end holds a control's next update until the kernel says idle for its previous one,
+        but sends a click at once, so a quick click can overtake the last keystrokes. A view of ours answers
+        this probe only after the kernel's earlier idle messages, hence after those updates. Returns False
+        (and does not run `fn`) when no view of ours has said it is listening: then there is nobody to ask.
+        """
+        if not self._view_ready or self.comm is None:
+            return False
+        self._flush_token += 1
+        self._after_flush = fn  # a newer click replaces an older one still waiting
+        self.send({"flush": self._flush_token})
+        return True
+
+    def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
+        if isinstance(content, dict):
+            if content.get("ready") is True:
+                self._view_ready = True
+                return
+            if "flushed" in content:
+                fn = self._after_flush
+                if content["flushed"] == self._flush_token and fn is not None:
+                    self._after_flush = None  # several views answer: the first one counts
+                    fn()
+                return
+        super()._handle_custom_msg(content, buffers)
+
+
+class KeyCatcher(FlushProbe):
     """Invisible helper of one form; custom messages from it go to the form's handler."""
 
-    _esm = t.Unicode(_ESM, help="Focus and keys (see the module docstring).").tag(sync=True)
+    _esm = t.Unicode(_ESM, help="Focus, keys and flush probes (see the module docstring).").tag(sync=True)
     _css = t.Unicode(_CSS, help="The CSS of every form.").tag(sync=True)
     _anywidget_id = t.Unicode(f"{__name__}.KeyCatcher", help="anywidget's name for the class.").tag(sync=True)
 

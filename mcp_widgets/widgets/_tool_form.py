@@ -15,7 +15,6 @@ import logging
 from collections.abc import Mapping
 from typing import Any
 
-import anywidget
 import ipywidgets as w
 import traitlets as t
 
@@ -43,7 +42,7 @@ from ._fields import (
     make_field,
     title_width,
 )
-from ._keys import _CSS
+from ._keys import _CSS, FLUSH_JS, FlushProbe
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
@@ -54,22 +53,20 @@ MAX_RESULT_TEXT = 200_000
 """Result text beyond this many characters is cut (the full result stays in `form.result`)."""
 
 
-class FormStyle(anywidget.AnyWidget):  # type: ignore[misc]
-    """Invisible: brings the forms' CSS (wrapping labels, the title column) without the form's keyboard.
+class FormStyle(FlushProbe):
+    """Invisible: brings the forms' CSS (wrapping labels, the title column) and answers flush probes (a Run
+    clicked right after typing waits for the last keystrokes), without the form's keyboard.
 
     A tool form takes no KeyCatcher: its result area holds the tool's own elicitation forms, and a catcher
     listening on the whole tool form would take their Escape and Enter.
     """
 
-    _esm = t.Unicode("export default { render() {} };", help="Nothing to run.").tag(sync=True)
+    _esm = t.Unicode(
+        FLUSH_JS + "export default { render({ model }) { return answerFlushes(model); } };",
+        help="Answers flush probes.",
+    ).tag(sync=True)
     _css = t.Unicode(_CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)
     _anywidget_id = t.Unicode(f"{__name__}.FormStyle", help="anywidget's name for this class.").tag(sync=True)
-
-    def add_traits(self, **traits: Any) -> None:
-        """Add only traits the class does not declare (AnyWidget.__init__ adds `_anywidget_id` every time)."""
-        new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
-        if new:
-            super().add_traits(**new)
 
     def __repr__(self) -> str:
         return "<FormStyle>"
@@ -101,6 +98,7 @@ class ToolForm(w.VBox):
         self._result: Any = None
         self._running = False
         self._closed = False
+        self._pressing = False  # inside `run()`: a click from Python, not from a browser
         _bridge.attach()  # keystrokes reach the form even while a cell awaits
         kit = self._kit = Kit(description_width=title_width([f.spec for f in self.spec.fields]))
         try:
@@ -147,7 +145,7 @@ class ToolForm(w.VBox):
         self._stop.on_click(lambda _b: self._stop_clicked())
         buttons = kit.make(w.HBox, children=(self._run, self._stop))
         self._out = kit.make(w.Output)
-        style = kit.make(FormStyle, layout="hidden")
+        style = self._style = kit.make(FormStyle, layout="hidden")
 
         for field in fields:
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
@@ -232,7 +230,11 @@ class ToolForm(w.VBox):
         if self._closed or self._run.disabled:
             return None
         before = self._call
-        self._run._handle_custom_msg({"event": "click"}, [])
+        self._pressing = True  # from Python: every value it set is here already
+        try:
+            self._run._handle_custom_msg({"event": "click"}, [])
+        finally:
+            self._pressing = False
         return self._call if self._call is not before else None
 
     def stop(self) -> bool:
@@ -310,6 +312,14 @@ class ToolForm(w.VBox):
     def _clicked(self) -> None:
         if self._closed or self._running or self._run.disabled:
             return  # a stale click from a browser that had not yet seen the update
+        # A click from the browser waits for the updates its front end still holds back (the last keystrokes).
+        if not self._pressing and self._style.after_flush(self._run_now):
+            return
+        self._run_now()
+
+    def _run_now(self) -> None:
+        if self._closed or self._running or self._run.disabled:
+            return
         for field in self._fields.values():
             field.touched = True
         check = self._refresh()

@@ -267,6 +267,41 @@ def test_a_person_types_sees_errors_come_and_go_and_accepts(open_notebook: OpenN
     }
 
 
+CITY_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"city": {"type": "string", "title": "City"}, "note": {"type": "string", "title": "Note"}},
+}
+# A kernel slow to handle each change (as a loaded one is): the front end holds the later keystrokes back
+# until the kernel says idle for the first, while a click goes out at once and overtakes them.
+SLOW_KERNEL = "import time\nform._changed.append(lambda: time.sleep(0.4))\n"
+
+
+@pytest.mark.parametrize("wait", ["await", "blocking", "returned"])
+def test_a_click_right_after_typing_sends_everything_typed(open_notebook: OpenNotebook, wait: str) -> None:
+    """Type and at once click Accept (or press Enter in the last field) while the kernel lags: the server
+    gets every character typed, not the prefix the kernel had seen when the click arrived."""
+    template, reader = WAITS[wait]
+    cell = template.format(hostile=HOSTILE, message="'Quick'", schema=CITY_SCHEMA)
+    cell = cell.replace("display(form)\n", "display(form)\n" + SLOW_KERNEL)
+    nb = open_forms(open_notebook, cell, cell, *([reader, reader] if reader else []))
+    out = show_form(nb, 1)
+    out.get_by_label("City").press_sequentially("Kyoto")
+    out.get_by_role("button", name="Accept").click()
+    assert_left_one_line(nb, 1, "accepted by the person")
+    if reader:
+        nb.run(3)
+    assert printed_result(nb, 3 if reader else 1)["content"] == {"city": "Kyoto"}
+
+    # Enter in the last field takes the same path.
+    out = show_form(nb, 2)
+    out.get_by_label("Note").press_sequentially("Bring tea")
+    nb.page.keyboard.press("Enter")
+    assert_left_one_line(nb, 2, "accepted by the person")
+    if reader:
+        nb.run(4)
+    assert printed_result(nb, 4 if reader else 2)["content"] == {"note": "Bring tea"}
+
+
 def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:
     """Decline sends decline, nothing typed; Escape cancels. Saves docs/screenshots/form-{light,dark}.png."""
     from playwright.sync_api import expect

@@ -201,3 +201,82 @@ def test_the_css_lets_wrapped_radio_titles_grow_and_titles_wrap_in_their_column(
     title = css.split(".widget-inline-hbox > .widget-label")[1].split("}")[0]
     assert "white-space: normal" in title and "height: auto" in title
     assert f"margin-right: {TITLE_GAP}" in title
+
+
+def browser_click(button: w.Button) -> None:
+    """A click as the browser sends it (not through `form.accept()`)."""
+    button._handle_custom_msg({"event": "click"}, [])
+
+
+def sent_by(widget: w.Widget) -> list[object]:
+    """Record the custom messages `widget` sends from now on (its comm stays the real one)."""
+    sent: list[object] = []
+    send = widget.comm.send
+
+    def record(data: object = None, *args: object, **kwargs: object) -> None:
+        if isinstance(data, dict) and data.get("method") == "custom":
+            sent.append(data["content"])
+        send(data, *args, **kwargs)
+
+    widget.comm.send = record
+    return sent
+
+
+def test_the_esm_says_ready_and_answers_flush_probes() -> None:
+    assert "model.send({ ready: true })" in ESM
+    assert "model.send({ flushed: msg.flush })" in ESM
+    assert 'model.on("msg:custom", onFlush)' in ESM and 'model.off("msg:custom", onFlush)' in ESM
+
+
+def test_with_no_view_listening_a_browser_click_accepts_at_once() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    form.fill(first="a")
+    browser_click(form._accept)
+    assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "a"})
+
+
+def test_a_browser_click_waits_for_what_the_front_end_still_holds() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    sent = sent_by(form._keys)
+    press(form, {"ready": True})  # a view of the form is on screen
+    form.fill(first="K")
+    browser_click(form._accept)
+    assert form.state is FormState.PENDING and sent == [{"flush": 1}]
+    form.fill(first="Kyoto")  # the keystrokes the front end held back, sent before its reply
+    press(form, {"flushed": 0})  # an older probe's reply: not this one
+    assert form.state is FormState.PENDING
+    press(form, {"flushed": 1})
+    assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "Kyoto"})
+    assert form.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
+    press(form, {"flushed": 1})  # a second view's reply changes nothing
+    assert form.state is FormState.ACCEPTED
+
+
+def test_enter_waits_too_and_a_value_made_invalid_meanwhile_is_not_sent() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    press(form, {"ready": True})
+    form.fill(first="a")
+    press(form, {"key": "Enter", "in_last_field": True})
+    assert form.state is FormState.PENDING
+    form.fill(middle="x")  # held-back text the integer field refuses
+    press(form, {"flushed": 1})
+    assert form.state is FormState.PENDING  # Accept is disabled now: nothing sent
+    form.fill(middle="3")
+    press(form, {"key": "Enter", "in_last_field": True})
+    press(form, {"flushed": 2})
+    assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "a", "middle": 3})
+
+
+def test_accept_from_python_and_decline_or_cancel_from_the_browser_do_not_wait() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    press(form, {"ready": True})
+    form.fill(first="a")
+    assert form.accept() is True
+    other = ElicitationForm("m", FORM, server="s")
+    press(other, {"ready": True})
+    browser_click(other._decline)
+    assert other.state is FormState.DECLINED
+    third = ElicitationForm("m", FORM, server="s")
+    press(third, {"ready": True})
+    press(third, {"key": "Escape"})
+    assert third.state is FormState.CANCELLED

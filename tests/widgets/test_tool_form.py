@@ -127,6 +127,29 @@ def test_a_tool_that_asks_runs_from_the_form(srv: Server) -> None:
     run(scenario())
 
 
+def test_a_run_clicked_in_the_browser_waits_for_held_back_keystrokes(srv: Server) -> None:
+    """The front end holds a control's update until the kernel is idle but sends a click at once: a Run
+    clicked right after typing waits for the flush probe's reply, which comes after those updates."""
+
+    async def scenario() -> None:
+        form = tool_form(srv, "weather")
+        form.run()  # from Python: no view, no probe
+        await form.wait()
+        style = form._style
+        style._handle_custom_msg({"ready": True}, [])  # a view of the form is on screen
+        form.fill(city="K")
+        form._run._handle_custom_msg({"event": "click"}, [])  # as the browser sends it
+        assert not form.running and style._flush_token == 1
+        form.fill(city="Kyoto")  # the keystrokes the front end held back, sent before its reply
+        style._handle_custom_msg({"flushed": 1}, [])
+        assert form.running
+        result = await form.wait()
+        assert result.structured_content["city"] == "Kyoto"
+        form.close()
+
+    run(scenario())
+
+
 def test_stop_cancels_and_the_form_runs_again(srv: Server) -> None:
     async def scenario() -> None:
         form = tool_form(srv, "long_task")
