@@ -29,13 +29,10 @@ result = await form.wait()
 print(result.model_dump_json())
 """
 
-# While a cell waits for a form (awaiting on ipykernel 7.4, whose kernel dispatches comm messages
-# concurrently, or blocking in `_bridge.wait_sync`, which pumps them), the kernel sends no busy/idle
-# status for a comm message. ipywidgets' front-end throttle waits for that idle (its parent: the update
-# sent) before it sends the next state update of the same model, so only the FIRST change of each control
-# reaches the kernel: type "Ada" and the kernel sees "A", while the person sees "Ada". A cell that has
-# returned is not affected. Tests that change a control twice are marked with this; the others change
-# each control once. Remove the marker once the waits publish that status.
+# Two front-end facts these tests lean on. ipywidgets' front end sends a control's next update only once
+# the kernel said "idle" for its previous one; while a cell waits, `_bridge` publishes that status for the
+# comm messages it handles (without it, typing "Ada" reached the kernel as "A"). A click goes out at once,
+# so it can overtake held-back keystrokes: Accept waits for a flush probe (see KeyCatcher.after_flush).
 HOSTILE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
