@@ -100,11 +100,14 @@ class OpenNotebook:
         """Uncaught exceptions in any page of this test (a widget view that fails to render shows here)."""
         self.console_errors: list[str] = []
 
-    def __call__(self, cells: Sequence[str], *, suffix: str = "", ui: str = LAB) -> NotebookPage:
-        """A new notebook of these code cells open in `ui` (JupyterLab or Notebook 7), kernel idle."""
+    def __call__(
+        self, cells: Sequence[str], *, suffix: str = "", ui: str = LAB, timezone_id: str | None = None
+    ) -> NotebookPage:
+        """A new notebook of these code cells open in `ui` (JupyterLab or Notebook 7), kernel idle; with
+        `timezone_id` (e.g. "Asia/Kolkata"), the browser's time zone is that one instead of the machine's."""
         path = self.server.write_notebook(f"{self.name}{suffix}", cells)
         started = time.perf_counter()
-        notebook = NotebookPage(self._page(), self.server, path, ui).open()
+        notebook = NotebookPage(self._page(timezone_id), self.server, path, ui).open()
         print(f"[{ui}: page load to kernel idle {time.perf_counter() - started:.2f} s]", end=" ")
         return notebook
 
@@ -135,8 +138,8 @@ class OpenNotebook:
         print(f"[voila: start to widgets {time.perf_counter() - started:.2f} s]", end=" ")
         return page
 
-    def _page(self) -> Any:
-        context = self.browser.new_context(viewport={"width": 1280, "height": 1000})
+    def _page(self, timezone_id: str | None = None) -> Any:
+        context = self.browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id=timezone_id)
         context.set_default_timeout(15_000)
         self.contexts.append(context)
         page = context.new_page()
