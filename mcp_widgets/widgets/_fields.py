@@ -1,7 +1,8 @@
 """One stock control per field kind, plus the shared Layout/Style models of a form.
 
 Fields are plain Python adapters around stock ipywidgets (no front-end code of our own): each owns a control
-(whose `description` is the field's title) and one Label for its description, required marker and error.
+(whose `description` is the field's title) and one Label for its description, required marker and error (in
+an elicitation form, made only once it has something to say: every model costs a comm message).
 Values follow the conventions of `mcp_widgets._validation`: str for text and numbers (so an optional number
 can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None, bool, a choice
 value or None, and a tuple of values for multi-select.
@@ -166,37 +167,59 @@ def _is_empty(value: Any) -> bool:
 
 
 class Field:
-    """A field of a form: the control a person edits and the note line under it."""
+    """A field of a form: the control a person edits and the note line under it.
+
+    With `lazy_note`, the note Label is only made once there is something to say (a required marker, a
+    description, a hint or an error): until then `note` is None and `views()` is just the control.
+    """
 
     control_cls: ClassVar[type[w.Widget]] = w.Text
 
     def __init__(
-        self, spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
+        self,
+        spec: FieldSpec,
+        kit: Kit,
+        *,
+        classes: tuple[str, ...] = (),
+        validate: Validator | None = None,
+        lazy_note: bool = False,
     ) -> None:
         self.spec = spec
         self.touched = False
         """Whether the value changed since the form was built (errors show once touched or non-empty)."""
         # An explicit tooltip: unset, some stock views (radio buttons, date pickers) show the word "null".
+        # Traits left at the class default are not passed: each one passed costs a validation round.
+        traits = self._traits()
+        if classes:
+            traits["_dom_classes"] = classes
+        title = display_title(spec)
         self.control: w.Widget = kit.make(
-            self.control_cls,
-            description=display_title(spec),
-            tooltip=spec.description or spec.title,
-            _dom_classes=classes,
-            **self._traits(),
+            self._control_class(), description=title, tooltip=spec.description or spec.title, **traits
         )
         self._kit = kit
         # The note is built as it first shows (with `validate`), not updated right after: one message less.
         self.error = None if validate is None else validate(spec, self.value)
         """The value's error when last checked (`validate`, `show`), or None; the note shows it once due."""
         text = self._note_text(self.error)
-        self.note: w.Label = kit.make(
+        self.note: w.Label | None = None if lazy_note and not text else self._make_note(text)
+        """The line under the control (None while a lazy note has had nothing to say)."""
+
+    def _control_class(self) -> type[w.Widget]:
+        return self.control_cls
+
+    def views(self) -> tuple[w.Widget, ...]:
+        """What the field shows in its form, in order: the control, and its note once it exists."""
+        return (self.control,) if self.note is None else (self.control, self.note)
+
+    def _make_note(self, text: str) -> w.Label:
+        return self._kit.make(
             w.Label, layout="note" if text else "hidden", value=text, _dom_classes=(WRAP_CLASS,)
         )
 
     # -- per kind --------------------------------------------------------------------------------------------
     def _traits(self) -> dict[str, Any]:
-        """Traits of the control: the initial value (the default, if any) and hints."""
-        return {"value": "" if self.spec.default is MISSING else str(self.spec.default)}
+        """Traits of the control: the initial value (the default, if any) and hints; not class defaults."""
+        return {} if self.spec.default is MISSING else {"value": str(self.spec.default)}
 
     def _hint(self) -> str:
         """Extra help shown in the note, e.g. how to select several."""
@@ -214,12 +237,25 @@ class Field:
         return {"value": value}
 
     # -- shared ----------------------------------------------------------------------------------------------
-    def show(self, error: str | None) -> None:
-        """Update the note: description, the word "required", and the error once it should be visible."""
+    def show(self, error: str | None) -> bool:
+        """Update the note: description, the word "required", and the error once it should be visible.
+
+        Returns whether a (lazy) note was made just now: then the form must place it under the control.
+        """
         self.error = error
         text = self._note_text(error)
-        self.note.value = text
-        self.note.layout = self._kit.layout("note" if text else "hidden")
+        note = self.note
+        if note is None:
+            if not text:
+                return False
+            self.note = self._make_note(text)
+            return True
+        layout = self._kit.layout("note" if text else "hidden")
+        if note.value != text or note.layout is not layout:
+            with note.hold_sync():  # one message for both
+                note.value = text
+                note.layout = layout
+        return False
 
     def _note_text(self, error: str | None) -> str:
         visible_error = error if error and (self.touched or not _is_empty(self.value)) else None
@@ -246,7 +282,7 @@ class TextField(Field):
         placeholder = self._PLACEHOLDER.get(s.kind, "")
         if not placeholder and (s.min_length is not None or s.max_length is not None):
             placeholder = _range_text(s.min_length, s.max_length, "characters")
-        return {**super()._traits(), "placeholder": placeholder, "continuous_update": True}
+        return {**super()._traits(), "placeholder": placeholder}  # continuous_update: True by default
 
 
 class NumberField(Field):
@@ -267,12 +303,10 @@ class NumberField(Field):
                 [f"less than {_number_text(s.exclusive_maximum)}"] if s.exclusive_maximum is not None else []
             )
             bounds = ", ".join(low + high)
-        value = "" if s.default is MISSING else _number_text(s.default)
-        return {
-            "value": value,
-            "placeholder": f"{noun}, {bounds}" if bounds else noun,
-            "continuous_update": True,
-        }
+        traits = {"placeholder": f"{noun}, {bounds}" if bounds else noun}  # continuous_update: True already
+        if s.default is not MISSING:
+            traits["value"] = _number_text(s.default)
+        return traits
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
@@ -286,10 +320,8 @@ class BooleanField(Field):
     control_cls = w.Checkbox
 
     def _traits(self) -> dict[str, Any]:
-        return {
-            "value": bool(self.spec.default) if self.spec.default is not MISSING else False,
-            "indent": True,
-        }
+        # Unchecked and indented by default.
+        return {"value": True} if self.spec.default is not MISSING and bool(self.spec.default) else {}
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if not isinstance(value, bool):
@@ -303,7 +335,8 @@ class DateField(Field):
     control_cls = w.DatePicker
 
     def _traits(self) -> dict[str, Any]:
-        return {"value": _parse_date(self.spec.default)}
+        value = _parse_date(self.spec.default)
+        return {} if value is None else {"value": value}  # None: the class default
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, str):
@@ -326,7 +359,8 @@ class DateTimeField(Field):
     control_cls = w.DatetimePicker
 
     def _traits(self) -> dict[str, Any]:
-        return {"value": _parse_datetime(self.spec.default)}
+        value = _parse_datetime(self.spec.default)
+        return {} if value is None else {"value": value}  # None: the class default
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, str):
@@ -361,11 +395,8 @@ class ChoiceField(Field):
     MAX_RADIO: ClassVar[int] = 5
     NO_ANSWER: ClassVar[str] = "(no answer)"
 
-    def __init__(
-        self, spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
-    ) -> None:
-        self.control_cls = w.RadioButtons if len(spec.choices) <= self.MAX_RADIO else w.Dropdown
-        super().__init__(spec, kit, classes=classes, validate=validate)
+    def _control_class(self) -> type[w.Widget]:
+        return w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
 
     def _options(self) -> list[tuple[str, Any]]:
         options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]
@@ -429,13 +460,21 @@ _BY_KIND: dict[str, type[Field]] = {
 
 
 def make_field(
-    spec: FieldSpec, kit: Kit, *, classes: tuple[str, ...] = (), validate: Validator | None = None
+    spec: FieldSpec,
+    kit: Kit,
+    *,
+    classes: tuple[str, ...] = (),
+    validate: Validator | None = None,
+    lazy_note: bool = False,
 ) -> Field:
     """The field adapter for a FieldSpec (unknown kinds are shown as text).
 
-    `classes` go on its control; with `validate`, the note shows the first check's result from the start.
+    `classes` go on its control; with `validate`, the note shows the first check's result from the start;
+    with `lazy_note`, the note is made only once it has something to show (see `Field`).
     """
-    return _BY_KIND.get(spec.kind, TextField)(spec, kit, classes=classes, validate=validate)
+    return _BY_KIND.get(spec.kind, TextField)(
+        spec, kit, classes=classes, validate=validate, lazy_note=lazy_note
+    )
 
 
 def display_title(spec: FieldSpec) -> str:

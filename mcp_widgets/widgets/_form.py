@@ -90,16 +90,21 @@ class ElicitationForm(Answerable):
         self._header = header = f"Request from {server}"
         if declared_name and declared_name != server:
             self._header = header = f"{header} (calls itself “{declared_name}”)"
-        top: list[w.Widget] = [kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,))]
+        self._top: tuple[w.Widget, ...] = (
+            kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,)),
+        )
+        self._message: w.Label | None = None
         if message:
-            top.append(kit.make(w.Label, value=message, tooltip=message, _dom_classes=(WRAP_CLASS,)))
+            self._message = kit.make(w.Label, value=message, tooltip=message, _dom_classes=(WRAP_CLASS,))
+            self._top += (self._message,)
 
+        # A field's note is made only once it has something to say: fewer models, fewer messages.
         self._fields: dict[str, Field] = {}
         last = len(spec.fields) - 1
         for i, spec_field in enumerate(spec.fields):
             classes = (FIRST_CLASS,) * (i == 0) + (LAST_CLASS,) * (i == last)
             self._fields[spec_field.name] = make_field(
-                spec_field, kit, classes=classes, validate=validate_field
+                spec_field, kit, classes=classes, validate=validate_field, lazy_note=True
             )
         fields = list(self._fields.values())
 
@@ -109,25 +114,22 @@ class ElicitationForm(Answerable):
             description="Accept",
             button_style="primary",
             icon="check",
-            disabled=disabled,
             tooltip=tooltip,
+            **({"disabled": True} if disabled else {}),
         )
         self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
         self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
         for action, button in self._buttons().items():
             button.on_click(lambda _button, action=action: self._clicked(action))
-        buttons = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
+        self._button_box = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
         self._keys = kit.make(KeyCatcher, layout="hidden")
         self._keys.on_msg(self._on_key)
 
         for field in fields:
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
 
-        children = [*top]
-        for field in fields:
-            children += [field.control, field.note]
         super().__init__(
-            children=(*children, buttons, self._keys),
+            children=self._pending_children(),
             layout=kit.layout(),
             _view_count=0,
             _dom_classes=(FORM_CLASS,),
@@ -180,6 +182,11 @@ class ElicitationForm(Answerable):
         return self._press(self._accept)
 
     # -- internals -------------------------------------------------------------------------------------------
+    def _pending_children(self) -> tuple[w.Widget, ...]:
+        """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
+        views = [view for field in self._fields.values() for view in field.views()]
+        return (*self._top, *views, self._button_box, self._keys)
+
     def _buttons(self) -> dict[Action, w.Button]:
         return {Action.ACCEPT: self._accept, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
 
@@ -224,13 +231,18 @@ class ElicitationForm(Answerable):
     def _refresh(self) -> None:
         """Re-validate: update every note, and enable Accept only when all is well."""
         invalid = []
+        new_note = False
         for field in self._fields.values():
             error = validate_field(field.spec, field.value)
-            field.show(error)
+            new_note |= field.show(error)
             if error:
                 invalid.append(field.spec.title)
-        with self._accept.hold_sync():  # one message for both
-            self._accept.disabled, self._accept.tooltip = self._accept_state(invalid)
+        if new_note:  # a field has something to say for the first time: its note goes under its control
+            self.children = self._pending_children()
+        disabled, tooltip = self._accept_state(invalid)
+        if (self._accept.disabled, self._accept.tooltip) != (disabled, tooltip):
+            with self._accept.hold_sync():  # one message for both
+                self._accept.disabled, self._accept.tooltip = disabled, tooltip
 
     def _accept_state(self, invalid: list[str]) -> tuple[bool, str]:
         """Whether Accept is disabled, and its tooltip, given the titles of the invalid fields."""
@@ -271,12 +283,19 @@ class ElicitationForm(Answerable):
         kit = self._kit
         if leave_line:
             text = f"{self._header}: {self._outcome.describe()}"
-            line = kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS,))
+            line = self._message
+            if line is None or line.comm is None:
+                line = kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS,))
+            else:  # the message's Label (plain, wrapping) becomes the line: one model less to open
+                with line.hold_sync():
+                    line.value, line.tooltip = text, None
             self.children = (line,)
             kit.close(keep=(line,))
         else:
             self.children = ()
             kit.close()
-        # Drop every reference to what was typed.
+        # Drop every reference to what was typed (and to the closed models).
         self._fields = {}
         self._changed = []
+        self._top = ()
+        self._message = None

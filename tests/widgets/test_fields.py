@@ -27,7 +27,9 @@ def control(form: ElicitationForm, name: str = "f") -> w.Widget:
 
 
 def note(form: ElicitationForm, name: str = "f") -> str:
-    return form._fields[name].note.value
+    """The field's note line ("" while it has had nothing to say: then it has no Label at all)."""
+    label = form._fields[name].note
+    return "" if label is None else label.value
 
 
 def accepted(content: dict[str, Any]) -> mcp_types.ElicitResult:
@@ -91,9 +93,13 @@ def test_notes_start_under_the_controls_not_under_the_titles() -> None:
     width = title_width(form.spec.fields)
     note_layout = form._fields["name"].note.layout
     assert width in note_layout.margin
-    assert form._fields["site"].note.layout.display == "none"  # nothing to say: takes no space
+    site = form._fields["site"]
+    assert site.note is None  # nothing to say: no model, takes no space
     form.fill(site="not a url")
-    assert form._fields["site"].note.layout is note_layout  # one shared Layout for every shown note
+    assert site.note is not None and site.note.layout is note_layout  # one shared Layout for every note
+    assert form.children[form.children.index(site.control) + 1] is site.note  # placed under its control
+    form.fill(site="https://example.org")
+    assert site.note.value == "" and site.note.layout.display == "none"  # said its piece: hidden again
 
 
 def widths_for(*titles: str, kind: str = "string") -> float:

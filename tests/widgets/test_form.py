@@ -138,7 +138,7 @@ def test_inline_errors_appear_and_disappear_as_values_change() -> None:
     assert age.note.value == "(required)"
     age.control.set_state({"value": ""})  # touched and emptied: now the error shows
     assert "Error" in age.note.value
-    assert form._fields["note"].note.layout.display == "none"  # nothing to say: takes no space
+    assert form._fields["note"].note is None  # nothing to say: no model, takes no space
 
 
 def test_untouched_defaults_are_sent_and_empty_optionals_omitted() -> None:
@@ -201,6 +201,20 @@ def test_resolution_leaves_one_line_and_closes_every_other_model(baseline: int) 
     remaining = len(own_models()) - baseline
     assert remaining == 2, "the form and its line (and the shared Layout and LabelStyle)"
     assert created > remaining
+    form.close()
+    assert len(own_models()) == baseline
+
+
+@pytest.mark.parametrize("message", ["Sign up?", ""])
+def test_the_closing_line_is_plain_and_keeps_nothing_of_the_message(message: str, baseline: int) -> None:
+    # With a message, its Label becomes the line (one model less to open); without one, a line is made.
+    form = ElicitationForm(message, SIGNUP, server="shop")
+    form.decline()
+    (line,) = form.children
+    assert isinstance(line, w.Label) and line.comm is not None
+    assert line.value == "Request from shop: declined by the person"
+    assert line.tooltip is None and line.style.font_weight != "bold"  # not the header
+    assert len(own_models()) - baseline == 2
     form.close()
     assert len(own_models()) == baseline
 
