@@ -1,5 +1,6 @@
 """Elicitation overhead: a tool call that elicits once, answered through the real form by a scripted handler,
-next to the raw `mcp.Client` answering the same elicitation with an instant callback."""
+next to the raw `mcp.Client` answering the same elicitation with an instant callback (their calls take turns,
+in blocks, so that a machine whose load changes meanwhile slows both alike)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ._report import Row, median_ms
@@ -31,42 +33,103 @@ def _medians(walls: list[float], cpus: list[float]) -> tuple[float, float]:
     return statistics.median(walls) * 1e3, statistics.median(cpus) * 1e3
 
 
-async def _raw(target: Any, mode: str, runs: int) -> tuple[float, float]:
-    import mcp_types
-    from mcp import Client
+class _Raw:
+    """The raw `mcp.Client` with an instant callback, on an event loop of its own that this thread drives
+    one block of calls at a time (so its blocks can take turns with ours)."""
 
-    async def answer(_context: Any, _params: Any) -> mcp_types.ElicitResult:
-        return mcp_types.ElicitResult(action="accept", content=dict(ANSWER))
+    def __init__(self, target: Any, mode: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.requests: asyncio.Queue[tuple[int, asyncio.Future[Any]]] = asyncio.Queue()
+        self.task = self.loop.create_task(self._serve(target, mode))
 
-    async with Client(target, elicitation_callback=answer, mode=mode) as client:
-        walls, cpus = [], []
-        for i in range(runs + 3):
+    async def _serve(self, target: Any, mode: str) -> None:
+        import mcp_types
+        from mcp import Client
+
+        async def answer(_context: Any, _params: Any) -> mcp_types.ElicitResult:
+            return mcp_types.ElicitResult(action="accept", content=dict(ANSWER))
+
+        async with Client(target, elicitation_callback=answer, mode=mode) as client:
+            while True:
+                n, done = await self.requests.get()
+                if n == 0:
+                    done.set_result(None)
+                    return
+                walls, cpus, result = [], [], None
+                for _ in range(n):
+                    start, cpu = time.perf_counter(), time.process_time()
+                    result = await client.call_tool("echo_elicit", _args())
+                    walls.append(time.perf_counter() - start)
+                    cpus.append(time.process_time() - cpu)
+                _check(result)
+                done.set_result((walls, cpus))
+
+    def block(self, n: int) -> Any:
+        done = self.loop.create_future()
+        self.requests.put_nowait((n, done))
+        self.loop.run_until_complete(asyncio.wait({done, self.task}, return_when=asyncio.FIRST_COMPLETED))
+        if not done.done():  # the client failed (or returned early): say why
+            self.task.result()
+            raise RuntimeError("the raw client stopped")
+        return done.result()
+
+    def close(self) -> None:
+        try:
+            if not self.task.done():
+                self.block(0)
+                self.loop.run_until_complete(self.task)
+            self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        finally:
+            self.loop.close()
+
+
+class _Ours:
+    """mcp-widgets' client answering through the real form with a scripted handler, block by block."""
+
+    def __init__(self, target: Any, mode: str, answers: int) -> None:
+        from mcp_widgets import handlers
+        from mcp_widgets._client import connect_sync
+
+        handler = handlers.scripted([ANSWER] * answers)
+        self.srv = connect_sync(target, mode=mode, handler=handler, name="bench")
+
+    def block(self, n: int) -> tuple[list[float], list[float]]:
+        walls, cpus, result = [], [], None
+        for _ in range(n):
             start, cpu = time.perf_counter(), time.process_time()
-            result = await client.call_tool("echo_elicit", _args())
-            if i >= 3:
-                walls.append(time.perf_counter() - start)
-                cpus.append(time.process_time() - cpu)
+            result = self.srv.call_tool_sync("echo_elicit", _args())
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
         _check(result)
-    return _medians(walls, cpus)
+        return walls, cpus
+
+    def close(self) -> None:
+        self.srv.close()
 
 
-def _widgets(target: Any, mode: str, runs: int) -> tuple[float, float]:
-    from mcp_widgets import handlers
-    from mcp_widgets._client import connect_sync
-
-    srv = connect_sync(target, mode=mode, handler=handlers.scripted([ANSWER] * (runs + 3)), name="bench")
+def side_by_side(fresh: Callable[[], Any], mode: str, runs: int, *, block: int = 10) -> dict[str, float]:
+    """Median wall and CPU time (ms) of a tool call eliciting once, raw and ours, their blocks of calls
+    taking turns (raw, ours, ours, raw, ...) so that a change in the machine's load hits both alike."""
+    raw, ours = _Raw(fresh(), mode), None
     try:
-        walls, cpus = [], []
-        for i in range(runs + 3):
-            start, cpu = time.perf_counter(), time.process_time()
-            result = srv.call_tool_sync("echo_elicit", _args())
-            if i >= 3:
-                walls.append(time.perf_counter() - start)
-                cpus.append(time.process_time() - cpu)
-        _check(result)
+        ours = _Ours(fresh(), mode, answers=runs + block + 3)
+        raw.block(3)  # warm up both
+        ours.block(3)
+        got: dict[str, tuple[list[float], list[float]]] = {"raw": ([], []), "ours": ([], [])}
+        sides = {"raw": raw, "ours": ours}
+        for i in range(max(1, runs // block)):
+            for name in ("raw", "ours") if i % 2 == 0 else ("ours", "raw"):
+                walls, cpus = sides[name].block(block)
+                got[name][0].extend(walls)
+                got[name][1].extend(cpus)
     finally:
-        srv.close()
-    return _medians(walls, cpus)
+        if ours is not None:
+            ours.close()
+        raw.close()
+    out = {}
+    for name, (walls, cpus) in got.items():
+        out[name], out[f"{name}_cpu"] = _medians(walls, cpus)
+    return out
 
 
 def _stdio() -> Any:
@@ -99,9 +162,8 @@ def run(quick: bool) -> list[Row]:
     if not quick:
         cases.append(("stdio", "legacy"))
     for where, mode in cases:
-        fresh = create_server if where == "in-process" else _stdio
-        raw, raw_cpu = asyncio.run(_raw(fresh(), mode, runs))
-        ours, ours_cpu = _widgets(fresh(), mode, runs)
+        got = side_by_side(create_server if where == "in-process" else _stdio, mode, runs)
+        raw, raw_cpu, ours, ours_cpu = got["raw"], got["raw_cpu"], got["ours"], got["ours_cpu"]
         label = "2026-07-28" if mode == "auto" else "2025-11-25"
         rows.append(
             Row(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -47,35 +47,47 @@ def measure(make: Callable[[], object], runs: int) -> Build:
     The first build warms up (and makes the shared Layouts and Styles); the second is counted. The models a
     build made are closed after it, outside the timing, so the registry does not grow; shared ones stay.
     """
+    return measure_side_by_side([make], runs)[0]
+
+
+def measure_side_by_side(makes: Sequence[Callable[[], object]], runs: int) -> list[Build]:
+    """`measure` for several builds, taken in turns (a, b, b, a, a, b, ...): a machine whose load changes
+    during the run then slows each of them alike, so their ratio holds."""
     live = _live()
-    samples: list[float] = []
-    walls: list[float] = []
-    models = shared = 0
+    cpus: list[list[float]] = [[] for _ in makes]
+    walls: list[list[float]] = [[] for _ in makes]
+    models = [0] * len(makes)
+    shared = [0] * len(makes)
     for i in range(runs + 1):
-        before = set(live)
-        gc.collect()
-        gc.disable()
-        try:
-            start, cpu = time.perf_counter(), time.thread_time()
-            make()
-            took, wall = time.thread_time() - cpu, time.perf_counter() - start
-        finally:
-            gc.enable()
-        shared_now = _shared()
-        made = set(live) - before - shared_now
-        if i > 0:
-            samples.append(took)
-            walls.append(wall)
-        if i == 1:
-            models = len(made)
-            widgets = [live[key] for key in made if key in live]
-            refs = {getattr(x, name, None) for x in widgets for name in ("layout", "style")}
-            shared = len({ref.model_id for ref in refs if ref is not None} & shared_now)
-        for key in made:
-            widget = live.get(key)
-            if widget is not None:
-                widget.close()
-    return Build(statistics.median(samples) * 1e3, statistics.median(walls) * 1e3, models, shared)
+        order = range(len(makes)) if i % 2 == 0 else reversed(range(len(makes)))
+        for j in order:
+            before = set(live)
+            gc.collect()
+            gc.disable()
+            try:
+                start, cpu = time.perf_counter(), time.thread_time()
+                makes[j]()
+                took, wall = time.thread_time() - cpu, time.perf_counter() - start
+            finally:
+                gc.enable()
+            shared_now = _shared()
+            made = set(live) - before - shared_now
+            if i > 0:
+                cpus[j].append(took)
+                walls[j].append(wall)
+            if i == 1:
+                models[j] = len(made)
+                widgets = [live[key] for key in made if key in live]
+                refs = {getattr(x, name, None) for x in widgets for name in ("layout", "style")}
+                shared[j] = len({ref.model_id for ref in refs if ref is not None} & shared_now)
+            for key in made:
+                widget = live.get(key)
+                if widget is not None:
+                    widget.close()
+    return [
+        Build(statistics.median(c) * 1e3, statistics.median(w) * 1e3, m, sh)
+        for c, w, m, sh in zip(cpus, walls, models, shared, strict=True)
+    ]
 
 
 def run(quick: bool) -> list[Row]:
@@ -99,6 +111,13 @@ def run(quick: bool) -> list[Row]:
             return None
         return measure(lambda: Form(schema).widget, runs if len(schema["properties"]) < 50 else big_runs)
 
+    def side_by_side(schema: dict[str, Any]) -> tuple[Build, Build | None]:
+        """Ours and ijs on the same schema, built in turns (their ratio is the target)."""
+        if Form is None:
+            return measure(ours(schema), runs), None
+        a, b = measure_side_by_side([ours(schema), lambda: Form(schema).widget], runs)
+        return a, b
+
     def wall(ours: Build, theirs: Build | None) -> str:
         text = f"wall {ours.wall:.1f} ms"
         return text + (f" vs {theirs.wall:.1f} ms" if theirs is not None else "")
@@ -107,7 +126,7 @@ def run(quick: bool) -> list[Row]:
         return f"+ {build.shared} shared Layouts/Styles it uses (made by the first form, kept for all)"
 
     rows: list[Row] = []
-    o, t = measure(ours(COMPARABLE), runs), theirs(COMPARABLE)
+    o, t = side_by_side(COMPARABLE)
     rows.append(
         Row(
             GROUP,
