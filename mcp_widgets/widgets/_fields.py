@@ -262,10 +262,14 @@ class Field:
         parts = []
         if self.spec.required:
             parts.append("(required)")
-        if self.spec.description:
-            parts.append(self.spec.description)
-        if self._hint():
-            parts.append(self._hint())
+        hint = self._hint()
+        description = self.spec.description
+        if description:
+            # A hint follows as its own sentence, so a description without a full stop does not run into it.
+            ends_sentence = description.rstrip()[-1:] in ".!?:;…"
+            parts.append(description if not hint or ends_sentence else description.rstrip() + ".")
+        if hint:
+            parts.append(hint)
         text = " ".join(parts)
         if visible_error:
             text = f"{text} — ⚠ Error: {visible_error}" if text else f"⚠ Error: {visible_error}"
@@ -354,7 +358,12 @@ class DateField(Field):
 
 
 class DateTimeField(Field):
-    """date-time: a DatetimePicker with the browser's time zone (value: aware datetime or None)."""
+    """date-time: a DatetimePicker (value: aware datetime or None).
+
+    The person picks in their browser's time zone; ipywidgets hands the kernel that moment in the kernel's
+    time zone, so the server gets the right instant with the kernel's offset (with a remote kernel, not the
+    person's own offset). An untouched default is sent as the server's own string.
+    """
 
     control_cls = w.DatetimePicker
 

@@ -295,3 +295,16 @@ def test_fill_refuses_what_no_person_could_enter_without_echoing_it(
     assert name in str(info.value)
     assert str(value) not in str(info.value)
     assert control(form, "name").value == ""  # nothing was set: fill is all or nothing
+
+
+def test_a_hint_follows_the_description_as_its_own_sentence() -> None:
+    items = {"type": "array", "items": {"enum": ["a", "b"]}}
+    form = ElicitationForm(
+        "m",
+        schema({"f": {**items, "description": "Paid apart"}, "g": {**items, "description": "Pick some!"}}),
+        server="s",
+    )
+    assert note(form) == "Paid apart. Ctrl/⌘-click to choose several."
+    assert note(form, "g") == "Pick some! Ctrl/⌘-click to choose several."
+    text = ElicitationForm("m", schema({"f": {"type": "string", "description": "No stop"}}), server="s")
+    assert note(text) == "No stop"  # nothing follows: left as the server wrote it
