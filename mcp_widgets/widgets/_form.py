@@ -24,7 +24,7 @@ from ._fields import (
     make_field,
     title_width,
 )
-from ._keys import KeyCatcher
+from ._keys import KeyRoute, shared_catcher
 
 __all__ = ["ElicitationForm", "FormState"]
 
@@ -82,6 +82,9 @@ class ElicitationForm(Answerable):
             self._build(message, spec, server=server, declared_name=declared_name)
         except BaseException:
             kit.close()  # leave no half-built models behind
+            route = getattr(self, "_route", None)
+            if route is not None:
+                route.close()
             raise
 
     def _build(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
@@ -122,8 +125,9 @@ class ElicitationForm(Answerable):
         for action, button in self._buttons().items():
             button.on_click(lambda _button, action=action: self._clicked(action))
         self._button_box = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
-        self._keys = kit.make(KeyCatcher, layout="hidden")
-        self._keys.on_msg(self._on_key)
+        # The keyboard helper is shared by every form (never closed by ours); our route gets its messages.
+        self._keys = shared_catcher()
+        self._route = KeyRoute(self._on_key)
 
         for field in fields:
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
@@ -132,9 +136,11 @@ class ElicitationForm(Answerable):
             children=self._pending_children(),
             layout=kit.layout(),
             _view_count=0,
-            _dom_classes=(FORM_CLASS,),
+            _dom_classes=(FORM_CLASS, self._route.token),
+            model_id=self._route.model_id,  # the helper's views find the form's model by it
             **known_keys(type(self)),
         )
+        self._route.listen(self)
 
     # -- what the form shows ---------------------------------------------------------------------------------
     @property
@@ -190,15 +196,13 @@ class ElicitationForm(Answerable):
     def _buttons(self) -> dict[Action, w.Button]:
         return {Action.ACCEPT: self._accept, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
 
-    def _on_key(self, _widget: w.Widget, content: Any, _buffers: Any) -> None:
-        if not isinstance(content, dict):
-            return
+    def _on_key(self, content: dict[str, Any]) -> None:
         if content.get("key") == "Escape":
             self._press(self._cancel)
         elif (
             content.get("key") == "Enter"
             and content.get("in_last_field") is True
-            and not self._keys.after_flush(lambda: self._press(self._accept))
+            and not self._route.after_flush(lambda: self._press(self._accept))
         ):
             self._press(self._accept)
 
@@ -211,11 +215,11 @@ class ElicitationForm(Answerable):
 
     def _clicked(self, action: Action) -> None:
         # An Accept clicked in the browser waits for the updates the front end still holds back (see
-        # KeyCatcher.after_flush): otherwise the answer could lack the last characters typed.
+        # KeyRoute.after_flush): otherwise the answer could lack the last characters typed.
         if (
             action is Action.ACCEPT
             and not self._pressing
-            and self._keys.after_flush(lambda: Answerable._clicked(self, action))
+            and self._route.after_flush(lambda: Answerable._clicked(self, action))
         ):
             return
         super()._clicked(action)
@@ -280,6 +284,7 @@ class ElicitationForm(Answerable):
     def _leave_one_line(self, leave_line: bool = True) -> None:
         """Replace the form by one Label (who asked, how it ended) and close every other model."""
         assert self._outcome is not None
+        self._route.close()  # the shared catcher stays open for the other forms
         kit = self._kit
         if leave_line:
             text = f"{self._header}: {self._outcome.describe()}"

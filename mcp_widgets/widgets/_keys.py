@@ -1,28 +1,57 @@
-"""Keyboard for a form: an invisible anywidget listening on the form's element (stock widgets can't see keys).
+"""Keyboard for forms: one invisible anywidget, shared by every form and URL card of the process, listening
+on each form's element (stock widgets can't see keys).
 
-In the browser it
+The same model is a child of every pending form's box, and each box renders its own view of it. A form's box
+carries the class "mcp-widgets-keys-<its model id>" (`KeyRoute.token`); each view reads it from its box, gets
+the form's own model from the widget manager and talks through it (never through the shared model), and the
+form's `KeyRoute` takes those messages. In the browser each view
 - focuses the first field's input once the form is on screen, unless the person is editing something else
   (the focus rule is in the ESM); Tab then follows the schema order (the order of the form's children),
 - sends ``{"key": "Escape"}`` when Escape is pressed anywhere in the form, and
 - sends ``{"key": "Enter", "in_last_field": true}`` when Enter is pressed in the last field's input, and
-- says ``{"ready": true}`` when it renders and answers each flush probe (`KeyCatcher.after_flush`).
+- says ``{"ready": true}`` once it has the form's model, and answers the form's flush probes
+  (`KeyRoute.after_flush`) once the kernel has said idle for every update of the form's controls.
 
 Python decides what a key does (the form presses its own buttons), so a disabled Accept stays disabled.
 The same ESM also carries the form's little CSS: Labels wrap instead of being cut off, titles wrap inside the
 form's title column, and a radio option whose title wraps grows instead of overlapping the next one.
+One shared model means its code and CSS reach the browser once per process, not with every form.
 """
 
 from __future__ import annotations
 
+import threading
+import uuid
 from collections.abc import Callable
 from typing import Any
 
 import anywidget
 import traitlets as t
 
-from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
+from ._fields import (
+    _SHARED,
+    _SHARED_LOCK,
+    FIRST_CLASS,
+    FORM_CLASS,
+    LAST_CLASS,
+    TITLE_GAP,
+    WRAP_CLASS,
+    Kit,
+    known_keys,
+)
 
-__all__ = ["FLUSH_JS", "DeclaredAnyWidget", "FlushProbe", "KeyCatcher"]
+__all__ = [
+    "FLUSH_JS",
+    "KEYS_CLASS",
+    "DeclaredAnyWidget",
+    "FlushProbe",
+    "KeyCatcher",
+    "KeyRoute",
+    "shared_catcher",
+]
+
+KEYS_CLASS = "mcp-widgets-keys-"
+"""The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
 
 # Flush probe (see FlushProbe.after_flush): say "ready" once on screen, then answer every probe. A reply
 # leaves after every widget update sent before it.
@@ -37,9 +66,7 @@ function answerFlushes(model) {
 }
 """
 
-_ESM = (
-    FLUSH_JS
-    + f"""
+_ESM = f"""
 // Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
 // - nothing has focus (document.body), or
 // - what has focus is not something one types into (a notebook or cell in command mode, a button), or
@@ -63,29 +90,69 @@ function mayTakeFocus(box) {{
   return Boolean(below && below.contains(active) && active.isContentEditable && !active.textContent.trim());
 }}
 
+// The model id of the form's box: in the class of the box that starts with KEYS_CLASS (one helper model
+// serves every form, so it talks to each form through the form's own model).
+function boxIdOf(box) {{
+  const name = Array.from(box.classList).find((name) => name.startsWith("{KEYS_CLASS}"));
+  return name ? name.slice({len(KEYS_CLASS)}) : null;
+}}
+
 // The view is hidden; its parent element is the form's box. Listen there in the capture phase: stock text
-// inputs stop keydown from bubbling (so the notebook's shortcuts leave them alone).
+// inputs stop keydown from bubbling (so the notebook's shortcuts leave them alone). Every message goes
+// through the form's own model (its comm keeps the order of the form's other messages in the kernel);
+// nothing is sent before that model is known.
 function render({{ model, el }}) {{
   let box = null;
+  let form = null;  // the form's model
+  let looking = false;
+  let stopped = false;
+  let listening = false;
+  const send = (msg) => form.send(msg);
   const onKey = (event) => {{
     if (event.isComposing) return;
     if (event.key === "Escape") {{
       event.preventDefault();
       event.stopPropagation();  // keep the notebook from taking Escape for itself
-      model.send({{ key: "Escape" }});
+      send({{ key: "Escape" }});
     }} else if (event.key === "Enter" && event.target.closest && event.target.closest(".{LAST_CLASS}")) {{
       event.preventDefault();
       event.stopPropagation();
-      model.send({{ key: "Enter", in_last_field: true }});
+      send({{ key: "Enter", in_last_field: true }});
     }}
+  }};
+  // Flush probe (see KeyRoute.after_flush): answer only those for this view's form. A reply leaves after
+  // every widget update sent before it.
+  // The reply waits until the kernel has said idle for every update of the form's controls (at most 5 s):
+  // the kernel may handle different comms on different threads, so arriving after them is not enough.
+  const onFlush = (msg) => {{
+    if (!msg || typeof msg.flush !== "number") return;
+    const until = Date.now() + 5000;
+    const reply = () => {{
+      const busy = (form.get("children") || []).some((m) => m && m._pending_msgs > 0);
+      if (busy && Date.now() < until && !stopped) setTimeout(reply, 5);
+      else if (!stopped) send({{ flushed: msg.flush }});
+    }};
+    reply();
+  }};
+  const found = (boxModel) => {{
+    if (stopped || !boxModel) return;
+    form = boxModel;
+    form.on("msg:custom", onFlush);
+    if (!box.dataset.mcpWidgetsKeys) {{
+      box.dataset.mcpWidgetsKeys = "1";
+      box.addEventListener("keydown", onKey, true);
+      listening = true;
+    }}
+    send({{ ready: true }});
   }};
   // Children views are attached after they render: wait (a few frames at most) for the box and first input.
   let frames = 0;
   const attach = () => {{
     box = box || el.parentElement;
-    if (box && !box.dataset.mcpWidgetsKeys) {{
-      box.dataset.mcpWidgetsKeys = "1";
-      box.addEventListener("keydown", onKey, true);
+    const id = box && !looking && boxIdOf(box);
+    if (id) {{
+      looking = true;
+      Promise.resolve(model.widget_manager.get_model(id)).then(found, () => {{}});
     }}
     const first = box && box.querySelector(".{FIRST_CLASS} input, .{FIRST_CLASS} select");
     if (first) {{
@@ -93,19 +160,18 @@ function render({{ model, el }}) {{
     }} else if (frames++ < 120) requestAnimationFrame(attach);
   }};
   requestAnimationFrame(attach);
-  const stopAnswering = answerFlushes(model);
   return () => {{
-    stopAnswering();
-    if (box) {{
+    stopped = true;
+    if (form) form.off("msg:custom", onFlush);
+    if (listening) {{
       box.removeEventListener("keydown", onKey, true);
       delete box.dataset.mcpWidgetsKeys;
     }}
   }};
 }}
 export default {{ render }};
-export {{ mayTakeFocus }};  // for the tests
+export {{ mayTakeFocus, boxIdOf }};  // for the tests
 """
-)
 
 # Selectors name both the current (jupyter-widget-*) and the deprecated (widget-*) stock classes.
 _F = f".{FORM_CLASS}"
@@ -277,8 +343,12 @@ class FlushProbe(DeclaredAnyWidget):
         super()._handle_custom_msg(content, buffers)
 
 
-class KeyCatcher(FlushProbe):
-    """Invisible helper of one form; custom messages from it go to the form's handler."""
+class KeyCatcher(DeclaredAnyWidget):
+    """The invisible keyboard helper every form and URL card shares (see `shared_catcher`).
+
+    It only brings the front-end code and CSS: each view talks to its form through the form's own model
+    (see `KeyRoute`), so nothing is sent on this one.
+    """
 
     _esm = t.Unicode(_ESM, help="Focus, keys and flush probes (see the module docstring).").tag(sync=True)
     _css = t.Unicode(_CSS, help="The CSS of every form.").tag(sync=True)
@@ -286,3 +356,103 @@ class KeyCatcher(FlushProbe):
 
     def __repr__(self) -> str:
         return "<KeyCatcher>"
+
+
+_CATCHER_KEY = (KeyCatcher, ())
+_CATCHER_LOCK = threading.Lock()
+
+
+def shared_catcher() -> KeyCatcher:
+    """The process-wide KeyCatcher, made the first time it is needed (and again when it was closed).
+
+    It is one of `shared_models()`: no form closes it.
+    """
+    catcher = _SHARED.get(_CATCHER_KEY)
+    if _alive(catcher):
+        return catcher  # type: ignore[return-value]
+    with _CATCHER_LOCK:
+        catcher = _SHARED.get(_CATCHER_KEY)
+        if not _alive(catcher):  # new, or closed from outside (e.g. Widget.close_all())
+            if catcher is not None:
+                catcher.close()  # its Layout alone was closed: nothing should use it any more
+            layout = Kit().layout("hidden")  # takes _SHARED_LOCK: not held here
+            catcher = KeyCatcher(layout=layout, **known_keys(KeyCatcher))
+            with _SHARED_LOCK:
+                _SHARED[_CATCHER_KEY] = catcher
+        return catcher  # type: ignore[return-value]
+
+
+def _alive(catcher: Any) -> bool:
+    return catcher is not None and catcher.comm is not None and catcher.layout.comm is not None
+
+
+class KeyRoute:
+    """One form's end of the shared KeyCatcher: the class naming its box, its key handler, its flush probes.
+
+    The helper's views talk to a form through the form's own model, never the shared one: the kernel
+    handles a comm's messages in order, but not necessarily in order with another comm's (ipykernel 7 may
+    handle them on different threads). For the same reason a view answers a flush probe only once every
+    update of the form's controls is acknowledged, not merely sent.
+    Make the form with `model_id=route.model_id` and `token` among its classes, then `listen` on it.
+
+    Args:
+        on_key: Called with each key message from the form's views (a dict: ``key``, maybe ``in_last_field``).
+    """
+
+    def __init__(self, on_key: Callable[[dict[str, Any]], object]) -> None:
+        self.catcher = shared_catcher()
+        self.model_id = uuid.uuid4().hex
+        self.token = f"{KEYS_CLASS}{self.model_id}"
+        self._on_key: Callable[[dict[str, Any]], object] | None = on_key
+        self._box: Any = None
+        self._view_ready = False
+        self._flush_token = 0
+        self._after_flush: Callable[[], object] | None = None
+
+    def __repr__(self) -> str:
+        return f"<KeyRoute{'' if self._on_key else ' closed'}>"
+
+    def listen(self, box: Any) -> None:
+        """Take the messages the helper's views send through `box` (the form, made with `model_id`)."""
+        self._box = box
+        box.on_msg(self._receive)
+
+    def after_flush(self, fn: Callable[[], object]) -> bool:
+        """Run `fn` once the front end has sent every widget update it was holding back.
+
+        The widget front end holds a control's next update until the kernel says idle for its previous one,
+        but sends a click at once, so a quick click can overtake the last keystrokes. A view of the form
+        answers this probe only once the kernel has said idle for every update of the form's controls (at
+        most 5 s), so all of them are handled by then. Returns False (and does not run `fn`) when no view of
+        the form has said it is listening: then there is nobody to ask.
+        """
+        box = self._box
+        if not self._view_ready or self._on_key is None or box is None or box.comm is None:
+            return False
+        self._flush_token += 1
+        self._after_flush = fn  # a newer click replaces an older one still waiting
+        box.send({"flush": self._flush_token})
+        return True
+
+    def _receive(self, _box: Any, content: Any, _buffers: Any) -> None:
+        """A message from one of the form's views of the helper."""
+        if not isinstance(content, dict) or self._on_key is None:
+            return
+        if content.get("ready") is True:
+            self._view_ready = True
+        elif "flushed" in content:
+            fn = self._after_flush
+            if content["flushed"] == self._flush_token and fn is not None:
+                self._after_flush = None  # several views answer: the first one counts
+                fn()
+        else:
+            self._on_key(content)
+
+    def close(self) -> None:
+        """Stop: later messages are dropped, and no probe is sent or answered (the helper stays open)."""
+        if self._box is not None:
+            self._box.on_msg(self._receive, remove=True)
+            self._box = None
+        self._on_key = None
+        self._after_flush = None
+        self._view_ready = False

@@ -30,7 +30,7 @@ from .._outcome import Action, Outcome, Reason
 from .._urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
 from ._fields import WRAP_CLASS, Kit
-from ._keys import KeyCatcher
+from ._keys import KeyRoute, shared_catcher
 
 __all__ = ["UrlCard"]
 
@@ -83,13 +83,22 @@ class UrlCard(Answerable):
         if declared_name and declared_name != server:
             self._header = f"{self._header} (calls itself “{declared_name}”)"
         self._kit = kit = Kit()
+        self._route: KeyRoute | None = None
         try:
             children = self._build() if self.check.allowed else ()
+            route = self._route
+            classes = ("mcp-widgets-url",) if route is None else ("mcp-widgets-url", route.token)
+            # The helper's views find the card's model by its id.
+            ids = {} if route is None else {"model_id": route.model_id}
             super().__init__(
-                children=children, layout=kit.layout(), _view_count=0, _dom_classes=("mcp-widgets-url",)
+                children=children, layout=kit.layout(), _view_count=0, _dom_classes=classes, **ids
             )
+            if route is not None:
+                route.listen(self)
         except BaseException:
             kit.close()  # leave no half-built models behind
+            if self._route is not None:
+                self._route.close()
             raise
         if not self.check.allowed:
             note = (self.check.refusal or "refused").rstrip(".")
@@ -122,8 +131,10 @@ class UrlCard(Answerable):
         self._link: w.HTML | None = None
         self._status: w.Label | None = None
         self._done: w.Button | None = None
-        self._keys = kit.make(KeyCatcher, layout="hidden")
-        self._keys.on_msg(self._on_key)
+        # The keyboard helper is shared by every card and form (never closed by ours); our route gets its
+        # messages.
+        self._keys = shared_catcher()
+        self._route = KeyRoute(self._on_key)
         return (*self._top, self._button_row, self._keys)
 
     def _label(self, text: str, *, bold: bool = False) -> w.Label:
@@ -245,6 +256,8 @@ class UrlCard(Answerable):
         """Close every model the card still holds (a pending round is cancelled first)."""
         super().close()
         self._ended = True
+        if self._route is not None:
+            self._route.close()
 
     # -- internals -------------------------------------------------------------------------------------------
     def _buttons(self) -> dict[Action, w.Button]:
@@ -259,8 +272,8 @@ class UrlCard(Answerable):
         if self.waiting:
             self._end()
 
-    def _on_key(self, _widget: w.Widget, content: Any, _buffers: Any) -> None:
-        if isinstance(content, dict) and content.get("key") == "Escape":
+    def _on_key(self, content: dict[str, Any]) -> None:
+        if content.get("key") == "Escape":
             self.cancel()
 
     def _set_open_button(self, *, again: bool) -> None:
@@ -312,6 +325,8 @@ class UrlCard(Answerable):
     def _end(self, *, leave_line: bool = True, suffix: str = "") -> None:
         """Replace the card by one Label (who asked, the host, how it ended) and close every other model."""
         self._ended = True
+        if self._route is not None:
+            self._route.close()  # the shared catcher stays open for the other cards and forms
         kit = self._kit
         if not leave_line:
             self.children = ()

@@ -18,6 +18,7 @@ from mcp_widgets._exceptions import FieldNotFound, FormStateError, SchemaError
 from mcp_widgets._outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState
 from mcp_widgets.widgets._fields import shared_models
+from mcp_widgets.widgets._keys import KeyCatcher, shared_catcher
 
 from .conftest import ALL_KINDS, HOSTILE, live_models, own_models, schema
 
@@ -401,6 +402,7 @@ def test_every_form_shares_a_fixed_few_layouts_and_styles_that_hold_nothing_type
         used = set()
         for _ in range(n):
             form = ElicitationForm("m", ALL_KINDS, server="s")
+            forms.append(form)
             for model in (form, *form._kit.models):
                 used |= {m.model_id for m in (model.layout, getattr(model, "style", None)) if m is not None}
             form.fill(name=canary, email=f"{canary}@example.com", site=f"https://{canary}.example")
@@ -408,6 +410,7 @@ def test_every_form_shares_a_fixed_few_layouts_and_styles_that_hold_nothing_type
             form.close()
         return used
 
+    forms: list[ElicitationForm] = []
     used = answer(1)
     print(f"\nshared Layout/Style models of a form with every kind of field: {len(used)}")
     assert len(used) <= 9  # 3 Layouts (default, hidden, note); 6 Styles (2 for labels, 4 for controls)
@@ -415,11 +418,12 @@ def test_every_form_shares_a_fixed_few_layouts_and_styles_that_hold_nothing_type
     assert used <= set(shared)
     # The same models, none added, none closed: the only models left are shared ones.
     assert answer(50) == used
+    assert len(forms) == 51 and all(form._keys is shared_catcher() for form in forms)  # one keyboard helper
     assert {m.model_id for m in shared_models()} == set(shared)
     assert set(live_models()) - before <= set(shared)
     assert len(own_models()) == baseline
     for model in shared.values():
-        assert isinstance(model, (w.Layout, w.Style)), type(model).__name__
+        assert isinstance(model, (w.Layout, w.Style, KeyCatcher)), type(model).__name__
         assert canary not in json.dumps(model.get_state(), default=str)
 
 
@@ -431,11 +435,13 @@ import ipywidgets as w
 from mcp_widgets.widgets import ElicitationForm
 schema = {"type": "object", "properties": {"name": {"type": "string"}}}
 first = ElicitationForm("m", schema, server="s")
-layout = first.layout
+layout, keys = first.layout, first._keys
 w.Widget.close_all()
 second = ElicitationForm("m", schema, server="s")
 assert second.layout is not layout and second.layout.comm is not None
-second.accept()
+assert second._keys is not keys and second._keys.comm is not None and second._keys.layout.comm is not None
+second._handle_custom_msg({"key": "Escape"}, [])
+assert second.state.value == "cancelled"
 print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)

@@ -1,4 +1,4 @@
-"""The keyboard helper: what its ESM listens for, and how the form handles its messages."""
+"""The keyboard helper: one shared model, what its ESM listens for, and how each form handles its messages."""
 
 from __future__ import annotations
 
@@ -6,15 +6,16 @@ import json
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import ipywidgets as w
 import mcp_types
 import pytest
 
 from mcp_widgets._outcome import Action, Outcome, Reason
-from mcp_widgets.widgets import ElicitationForm, FormState
-from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
-from mcp_widgets.widgets._keys import KeyCatcher
+from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
+from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS, shared_models
+from mcp_widgets.widgets._keys import KEYS_CLASS, KeyCatcher, shared_catcher
 
 from .conftest import schema
 
@@ -28,17 +29,45 @@ FORM = schema(
 )
 
 
-def press(form: ElicitationForm, content: object) -> None:
-    """Deliver a message as the browser's keydown listener sends it."""
-    form._keys._handle_custom_msg(content, [])
+def press(form: ElicitationForm | UrlCard, content: object) -> None:
+    """Deliver a message as the form's view of the shared helper sends it: through the form's own model."""
+    form._handle_custom_msg(content, [])
 
 
-def test_the_helper_is_an_invisible_child_of_the_form() -> None:
+def test_one_invisible_helper_is_a_child_of_every_form_and_card() -> None:
     form = ElicitationForm("m", FORM, server="s")
+    other = ElicitationForm("m", FORM, server="s")
+    card = UrlCard("m", "https://example.com/", server="s")
     assert isinstance(form._keys, KeyCatcher)
-    assert form.children[-1] is form._keys
+    assert form._keys is other._keys is card._keys is shared_catcher()
+    assert form.children[-1] is form._keys and card.children[-1] is form._keys
     assert form._keys.layout.display == "none"
     assert repr(form._keys) == "<KeyCatcher>"
+    assert form._keys in shared_models()  # the tests' own_models() leave it out
+    assert form._keys not in form._kit.models and form._keys not in card._kit.models  # no Kit closes it
+    # Each box names its own model to the helper's views with a class (the views talk through that model).
+    for box in (form, other, card):
+        assert [c for c in box._dom_classes if c.startswith(KEYS_CLASS)] == [KEYS_CLASS + box.model_id]
+
+
+def test_resolving_or_closing_a_form_keeps_the_helper_and_stops_listening() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    card = UrlCard("m", "https://example.com/", server="s")
+    keys = form._keys
+    form.decline()
+    card.close()
+    assert keys.comm is not None and keys is shared_catcher()
+    assert keys not in form.children and keys not in card.children
+    assert form._route._box is None and card._route._box is None
+
+
+def test_a_message_on_the_shared_helper_or_another_form_does_nothing_here() -> None:
+    form = ElicitationForm("m", FORM, server="s")
+    other = ElicitationForm("m", FORM, server="s")
+    form._keys._handle_custom_msg({"key": "Escape"}, [])
+    assert form.state is FormState.PENDING and other.state is FormState.PENDING
+    press(other, {"key": "Escape"})
+    assert other.state is FormState.CANCELLED and form.state is FormState.PENDING
 
 
 def test_first_and_last_fields_are_marked_for_focus_and_enter() -> None:
@@ -56,8 +85,9 @@ def test_the_esm_listens_on_the_parent_and_sends_only_escape_and_enter() -> None
     assert 'addEventListener("keydown", onKey, true)' in esm
     assert 'removeEventListener("keydown", onKey, true)' in esm
     assert f".{LAST_CLASS}" in esm and f".{FIRST_CLASS} input" in esm
-    assert 'model.send({ key: "Escape" })' in esm
-    assert 'model.send({ key: "Enter", in_last_field: true })' in esm
+    assert 'send({ key: "Escape" })' in esm
+    assert 'send({ key: "Enter", in_last_field: true })' in esm
+    assert "form.send(msg)" in esm  # every message goes through the form's own model
     assert "export default" in esm
     assert f".{WRAP_CLASS}" in CSS
 
@@ -105,7 +135,7 @@ def test_keys_after_resolution_do_nothing() -> None:
     form = ElicitationForm("m", FORM, server="s")
     keys = form._keys
     form.decline()
-    keys._handle_custom_msg({"key": "Escape"}, [])
+    press(form, {"key": "Escape"})
     assert form.state is FormState.DECLINED
     assert form.children != (keys,)
     assert isinstance(form.children[0], w.Label)
@@ -158,16 +188,21 @@ console.log(JSON.stringify(out));
 """
 
 
-@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
-def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
+def run_esm(tmp_path: Path, driver_source: str) -> Any:
+    """Run the ESM under `driver_source` (a Node script given the module's URL); what it printed, as JSON."""
     module = tmp_path / "keys.mjs"
     module.write_text(ESM)
     driver = tmp_path / "driver.mjs"
-    driver.write_text(FAKE_DOM)
+    driver.write_text(driver_source)
     run = subprocess.run(
         ["node", str(driver), module.as_uri()], capture_output=True, text=True, timeout=60, check=True
     )
-    assert json.loads(run.stdout) == {
+    return json.loads(run.stdout)
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
+def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
+    assert run_esm(tmp_path, FAKE_DOM) == {
         # nothing is being edited: take focus
         "nothing": True,
         "body": True,
@@ -223,13 +258,15 @@ def sent_by(widget: w.Widget) -> list[object]:
 
 
 def test_the_esm_says_ready_and_answers_flush_probes() -> None:
-    assert "model.send({ ready: true })" in ESM
-    assert "model.send({ flushed: msg.flush })" in ESM
-    assert 'model.on("msg:custom", onFlush)' in ESM and 'model.off("msg:custom", onFlush)' in ESM
+    assert "send({ ready: true })" in ESM
+    assert "send({ flushed: msg.flush })" in ESM and "_pending_msgs" in ESM
+    assert 'form.on("msg:custom", onFlush)' in ESM and 'form.off("msg:custom", onFlush)' in ESM
 
 
 def test_with_no_view_listening_a_browser_click_accepts_at_once() -> None:
     form = ElicitationForm("m", FORM, server="s")
+    other = ElicitationForm("m", FORM, server="s")
+    press(other, {"ready": True})  # a view of another form listens: not of this one
     form.fill(first="a")
     browser_click(form._accept)
     assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "a"})
@@ -237,14 +274,16 @@ def test_with_no_view_listening_a_browser_click_accepts_at_once() -> None:
 
 def test_a_browser_click_waits_for_what_the_front_end_still_holds() -> None:
     form = ElicitationForm("m", FORM, server="s")
-    sent = sent_by(form._keys)
+    other = ElicitationForm("m", FORM, server="s")
+    sent = sent_by(form)
     press(form, {"ready": True})  # a view of the form is on screen
     form.fill(first="K")
     browser_click(form._accept)
     assert form.state is FormState.PENDING and sent == [{"flush": 1}]
     form.fill(first="Kyoto")  # the keystrokes the front end held back, sent before its reply
     press(form, {"flushed": 0})  # an older probe's reply: not this one
-    assert form.state is FormState.PENDING
+    press(other, {"flushed": 1})  # another form's reply
+    assert form.state is FormState.PENDING and other.state is FormState.PENDING
     press(form, {"flushed": 1})
     assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "Kyoto"})
     assert form.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
@@ -280,3 +319,87 @@ def test_accept_from_python_and_decline_or_cancel_from_the_browser_do_not_wait()
     press(third, {"ready": True})
     press(third, {"key": "Escape"})
     assert third.state is FormState.CANCELLED
+
+
+# -- one model, many views: each view talks through the model of the form it sits in, run in Node -----------
+VIEWS = """
+globalThis.requestAnimationFrame = (fn) => setTimeout(fn, 0);
+globalThis.document = { body: {}, documentElement: {}, activeElement: null };
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const makeModel = (children = []) => ({
+  sent: [], handlers: [], children,
+  get(name) { return name === "children" ? this.children : undefined; },
+  send(msg) { this.sent.push(msg); },
+  on(_name, fn) { this.handlers.push(fn); },
+  off(_name, fn) { this.handlers = this.handlers.filter((h) => h !== fn); },
+  emit(msg) { for (const fn of [...this.handlers]) fn(msg); },
+  take() { const out = this.sent; this.sent = []; return out; },
+});
+const control = { _pending_msgs: 0 };
+const models = { aaa: makeModel([control]), bbb: makeModel([]) };
+const helper = makeModel();
+helper.widget_manager = { get_model: (id) => Promise.resolve(models[id]) };
+const box = (classes, withInput) => ({
+  classList: classes, dataset: {}, listeners: [],
+  first: withInput ? { focused: false, focus() { this.focused = true; } } : null,
+  addEventListener(_type, fn, capture) { if (capture) this.listeners.push(fn); },
+  removeEventListener(_type, fn) { this.listeners = this.listeners.filter((h) => h !== fn); },
+  querySelector() { return this.first; },
+  closest() { return null; },
+});
+const key = (name, inLast) => ({
+  key: name, isComposing: false, preventDefault() {}, stopPropagation() {},
+  target: { closest: (sel) => (inLast && sel === ".mcp-widgets-last" ? {} : null) },
+});
+const { default: widget } = await import(process.argv[2]);
+const form = box(["mcp-widgets-form", "mcp-widgets-keys-aaa"], true);
+const card = box(["mcp-widgets-url", "mcp-widgets-keys-bbb"], false);
+const nameless = box(["something-else"], true);
+const stops = [form, card, nameless].map((b) => widget.render({ model: helper, el: { parentElement: b } }));
+await sleep(50);
+const out = { ready: [models.aaa.take(), models.bbb.take()] };
+models.aaa.emit({ flush: 1 });
+models.bbb.emit({ flush: "2" });
+models.bbb.emit({ flush: 3 });
+await sleep(20);
+out.flushed = [models.aaa.take(), models.bbb.take()];
+control._pending_msgs = 1;  // an update of the form's control still waits for the kernel's idle
+models.aaa.emit({ flush: 4 });
+await sleep(50);
+out.while_pending = models.aaa.take();
+control._pending_msgs = 0;
+await sleep(50);
+out.after_idle = models.aaa.take();
+form.listeners[0](key("Escape"));
+form.listeners[0](key("Enter", true));
+form.listeners[0](key("Enter", false));
+card.listeners[0](key("Escape"));
+out.keys = [models.aaa.take(), models.bbb.take()];
+out.helper_sent = helper.take();
+out.listening = [form, card, nameless].map((b) => b.listeners.length);
+out.focused = [form.first.focused, nameless.first.focused];
+stops[0]();
+models.aaa.emit({ flush: 5 });
+await sleep(20);
+const flag = form.dataset.mcpWidgetsKeys ?? null;
+out.after_remove = { sent: models.aaa.take(), listeners: form.listeners.length, flag };
+console.log(JSON.stringify(out));
+process.exit(0);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
+def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_in(tmp_path: Path) -> None:
+    assert run_esm(tmp_path, VIEWS) == {
+        # "ready" once each view has its form's model; a box without an id gets no listener
+        "ready": [[{"ready": True}], [{"ready": True}]],
+        "flushed": [[{"flushed": 1}], [{"flushed": 3}]],
+        # no reply while a control's update waits for the kernel's idle; then one
+        "while_pending": [],
+        "after_idle": [{"flushed": 4}],
+        "keys": [[{"key": "Escape"}, {"key": "Enter", "in_last_field": True}], [{"key": "Escape"}]],
+        "helper_sent": [],  # nothing goes through the shared model
+        "listening": [1, 1, 0],
+        "focused": [True, True],
+        "after_remove": {"sent": [], "listeners": 0, "flag": None},
+    }

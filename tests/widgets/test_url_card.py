@@ -222,12 +222,16 @@ def test_decline_and_cancel_leave_one_line_with_the_host_only() -> None:
 
 def test_escape_cancels_a_pending_card() -> None:
     c = card()
-    c._keys._handle_custom_msg({"key": "Escape"}, [])
-    assert c.result == mcp_types.ElicitResult(action="cancel")
     c2 = card()
+    c._handle_custom_msg({"key": "Escape"}, [])  # the helper's view talks through the card's model
+    assert c.result == mcp_types.ElicitResult(action="cancel")
+    assert c2.state is FormState.PENDING
     c2.accept()
-    c2._keys._handle_custom_msg({"key": "Escape"}, [])  # after consent Escape changes nothing
+    c2._handle_custom_msg({"key": "Escape"}, [])  # after consent: nothing
     assert c2.waiting and c2.result.action == "accept"
+    c2.ask_again()
+    c2._handle_custom_msg({"key": "Escape"}, [])  # a new round: cancels
+    assert c2.result == mcp_types.ElicitResult(action="cancel")
 
 
 def test_a_handler_acting_for_the_person_is_recorded() -> None:
