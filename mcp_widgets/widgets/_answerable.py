@@ -64,6 +64,7 @@ class Answerable(w.VBox):
         self._callbacks: list[DoneCallback] = []
         self._waiters: list[_Waiter] = []
         self._acting: tuple[Reason, str | None] = (Reason.PERSON, None)
+        self._pressing = False  # inside `_press`: a click from Python, not from a browser
         self._press_resolved = False
 
     # -- what it shows ---------------------------------------------------------------------------------------
@@ -188,7 +189,11 @@ class Answerable(w.VBox):
         if button is None or button.disabled or not self._answerable():
             return False
         self._press_resolved = False
-        button._handle_custom_msg({"event": "click"}, [])
+        self._pressing = True  # a press from Python: every value it set is here already
+        try:
+            button._handle_custom_msg({"event": "click"}, [])
+        finally:
+            self._pressing = False
         return self._press_resolved
 
     def _answerable(self) -> bool:

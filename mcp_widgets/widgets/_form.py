@@ -46,8 +46,6 @@ class ElicitationForm(Answerable):
         SchemaError: The schema has an error (the request should be refused with -32602).
     """
 
-    _pressing = False  # inside `_press`: a click from Python, not from a browser
-
     def __init__(
         self,
         message: str,
@@ -205,13 +203,6 @@ class ElicitationForm(Answerable):
             and not self._route.after_flush(lambda: self._press(self._accept))
         ):
             self._press(self._accept)
-
-    def _press(self, button: w.Button | None) -> bool:
-        self._pressing = True  # a press from Python: every value it set is here already
-        try:
-            return super()._press(button)
-        finally:
-            self._pressing = False
 
     def _clicked(self, action: Action) -> None:
         # An Accept clicked in the browser waits for the updates the front end still holds back (see

@@ -45,6 +45,7 @@ __all__ = [
     "KEYS_CLASS",
     "DeclaredAnyWidget",
     "FlushProbe",
+    "Flushes",
     "KeyCatcher",
     "KeyRoute",
     "shared_catcher",
@@ -53,7 +54,7 @@ __all__ = [
 KEYS_CLASS = "mcp-widgets-keys-"
 """The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
 
-# Flush probe (see FlushProbe.after_flush): say "ready" once on screen, then answer every probe. A reply
+# Flush probe (see Flushes): say "ready" once on screen, then answer every probe. A reply
 # leaves after every widget update sent before it.
 FLUSH_JS = """
 function answerFlushes(model) {
@@ -306,41 +307,64 @@ class DeclaredAnyWidget(anywidget.AnyWidget):  # type: ignore[misc]
             super().add_traits(**new)
 
 
-class FlushProbe(DeclaredAnyWidget):
-    """An invisible anywidget whose view says when it is on screen and answers flush probes (`FLUSH_JS`)."""
+class Flushes:
+    """One form's flush probes: whether a view of it listens, the newest probe, and what runs when answered.
 
-    # Plain class attributes, not traits: nothing to sync, and no cost when a form is built.
-    _view_ready = False
-    _flush_token = 0
-    _after_flush: Callable[[], object] | None = None
+    The widget front end holds a control's next update until the kernel says idle for its previous one, but
+    sends a click at once, so a quick click can overtake the last keystrokes. A click from the browser is
+    therefore taken only once a view has answered a probe sent after it (see `KeyRoute` for when it answers).
+    """
 
-    def after_flush(self, fn: Callable[[], object]) -> bool:
-        """Run `fn` once the front end has sent every widget update it was holding back.
+    def __init__(self) -> None:
+        self.ready = False
+        """Whether a view has said it listens (nobody to ask otherwise)."""
+        self.token = 0
+        self._then: Callable[[], object] | None = None
 
-        The widget front end holds a control's next update until the kernel says idle for its previous one,
-        but sends a click at once, so a quick click can overtake the last keystrokes. A view of ours answers
-        this probe only after the kernel's earlier idle messages, hence after those updates. Returns False
-        (and does not run `fn`) when no view of ours has said it is listening: then there is nobody to ask.
-        """
-        if not self._view_ready or self.comm is None:
+    def probe(self, send: Callable[[dict[str, Any]], object], fn: Callable[[], object]) -> bool:
+        """Send a probe with `send` and run `fn` once it is answered; False (and nothing sent, `fn` not run)
+        when no view listens."""
+        if not self.ready:
             return False
-        self._flush_token += 1
-        self._after_flush = fn  # a newer click replaces an older one still waiting
-        self.send({"flush": self._flush_token})
+        self.token += 1
+        self._then = fn  # a newer click replaces an older one still waiting
+        send({"flush": self.token})
         return True
 
+    def take(self, content: dict[str, Any]) -> bool:
+        """Handle a view's "ready" or "flushed" message; False for any other message."""
+        if content.get("ready") is True:
+            self.ready = True
+        elif "flushed" in content:
+            fn = self._then
+            if content["flushed"] == self.token and fn is not None:
+                self._then = None  # several views answer: the first one counts
+                fn()
+        else:
+            return False
+        return True
+
+    def stop(self) -> None:
+        """Forget the waiting click, and ask nobody any more."""
+        self.ready = False
+        self._then = None
+
+
+class FlushProbe(DeclaredAnyWidget):
+    """An invisible anywidget whose view says when it is on screen and answers flush probes (`FLUSH_JS`) as
+    soon as they arrive, after the updates sent before them."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.flushes = Flushes()
+
+    def after_flush(self, fn: Callable[[], object]) -> bool:
+        """Run `fn` once a view has answered a probe (see `Flushes.probe`)."""
+        return self.comm is not None and self.flushes.probe(self.send, fn)
+
     def _handle_custom_msg(self, content: Any, buffers: Any) -> None:
-        if isinstance(content, dict):
-            if content.get("ready") is True:
-                self._view_ready = True
-                return
-            if "flushed" in content:
-                fn = self._after_flush
-                if content["flushed"] == self._flush_token and fn is not None:
-                    self._after_flush = None  # several views answer: the first one counts
-                    fn()
-                return
-        super()._handle_custom_msg(content, buffers)
+        if not (isinstance(content, dict) and self.flushes.take(content)):
+            super()._handle_custom_msg(content, buffers)
 
 
 class KeyCatcher(DeclaredAnyWidget):
@@ -405,9 +429,7 @@ class KeyRoute:
         self.token = f"{KEYS_CLASS}{self.model_id}"
         self._on_key: Callable[[dict[str, Any]], object] | None = on_key
         self._box: Any = None
-        self._view_ready = False
-        self._flush_token = 0
-        self._after_flush: Callable[[], object] | None = None
+        self._flushes = Flushes()
 
     def __repr__(self) -> str:
         return f"<KeyRoute{'' if self._on_key else ' closed'}>"
@@ -420,32 +442,18 @@ class KeyRoute:
     def after_flush(self, fn: Callable[[], object]) -> bool:
         """Run `fn` once the front end has sent every widget update it was holding back.
 
-        The widget front end holds a control's next update until the kernel says idle for its previous one,
-        but sends a click at once, so a quick click can overtake the last keystrokes. A view of the form
-        answers this probe only once the kernel has said idle for every update of the form's controls (at
-        most 5 s), so all of them are handled by then. Returns False (and does not run `fn`) when no view of
-        the form has said it is listening: then there is nobody to ask.
+        A view of the form answers the probe only once the kernel has said idle for every update of the
+        form's controls (at most 5 s), so all of them are handled by then. Returns False (and does not run
+        `fn`) when no view of the form has said it is listening: then there is nobody to ask.
         """
         box = self._box
-        if not self._view_ready or self._on_key is None or box is None or box.comm is None:
+        if self._on_key is None or box is None or box.comm is None:
             return False
-        self._flush_token += 1
-        self._after_flush = fn  # a newer click replaces an older one still waiting
-        box.send({"flush": self._flush_token})
-        return True
+        return self._flushes.probe(box.send, fn)
 
     def _receive(self, _box: Any, content: Any, _buffers: Any) -> None:
         """A message from one of the form's views of the helper."""
-        if not isinstance(content, dict) or self._on_key is None:
-            return
-        if content.get("ready") is True:
-            self._view_ready = True
-        elif "flushed" in content:
-            fn = self._after_flush
-            if content["flushed"] == self._flush_token and fn is not None:
-                self._after_flush = None  # several views answer: the first one counts
-                fn()
-        else:
+        if isinstance(content, dict) and self._on_key is not None and not self._flushes.take(content):
             self._on_key(content)
 
     def close(self) -> None:
@@ -454,5 +462,4 @@ class KeyRoute:
             self._box.on_msg(self._receive, remove=True)
             self._box = None
         self._on_key = None
-        self._after_flush = None
-        self._view_ready = False
+        self._flushes.stop()

@@ -139,7 +139,7 @@ def test_a_run_clicked_in_the_browser_waits_for_held_back_keystrokes(srv: Server
         style._handle_custom_msg({"ready": True}, [])  # a view of the form is on screen
         form.fill(city="K")
         form._run._handle_custom_msg({"event": "click"}, [])  # as the browser sends it
-        assert not form.running and style._flush_token == 1
+        assert not form.running and style.flushes.token == 1
         form.fill(city="Kyoto")  # the keystrokes the front end held back, sent before its reply
         style._handle_custom_msg({"flushed": 1}, [])
         assert form.running
