@@ -15,6 +15,7 @@ import mcp_types
 
 from .._outcome import Action, Outcome, Reason, to_wire
 from ._fields import Kit
+from ._lean import Lean
 
 __all__ = ["Answerable", "FormState"]
 
@@ -41,7 +42,7 @@ _STATE_OF = {
 }
 
 
-class Answerable(w.VBox):
+class Answerable(Lean, w.VBox):
     """A box a person answers with one of three buttons: it resolves once, then tells waiters and callbacks.
 
     Subclasses build their widgets with `self._kit`, map actions to buttons in `_buttons`, and resolve in

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, TypeVar
 import ipywidgets as w
 
 from .._schema import MISSING, FieldSpec
+from ._lean import lean
 
 __all__ = ["Field", "Kit", "known_keys", "make_field", "shared_models", "title_width"]
 
@@ -147,7 +148,7 @@ class Kit:
         """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
         if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
-        return self.track(cls(layout=self.layout(layout), **known_keys(cls), **traits))
+        return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))
 
     def track(self, widget: W) -> W:
         self.models.append(widget)

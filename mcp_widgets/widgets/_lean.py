@@ -1,0 +1,60 @@
+"""Stock widget models, opened more cheaply: the same models and messages, less work in the kernel.
+
+Opening a stock widget costs most of its construction, and most of that is `get_state` looking up every synced
+trait's serializer again (ipywidgets asks traitlets, which walks the class each time). A form opens a dozen
+models per request, so `Lean` looks them up once per class. Where no front end can exist (plain Python: the
+`comm` package's default `DummyComm`, which drops every message), it does not serialize the state at all.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import comm
+import ipywidgets as w
+from ipywidgets.comm import requires_ipykernel_shim
+
+__all__ = ["Lean", "lean"]
+
+W = TypeVar("W", bound=w.Widget)
+_Plan = tuple[tuple[str, "Callable[[Any, Any], Any] | None"], ...]
+
+
+def _comms_go_nowhere() -> bool:
+    """True when a new comm is the `comm` package's `DummyComm` (no kernel has installed its own)."""
+    return comm.create_comm is comm._create_comm and not requires_ipykernel_shim()
+
+
+@functools.cache
+def _plan(cls: type[w.Widget], keys: tuple[str, ...]) -> _Plan:
+    traits = cls.class_traits()
+    return tuple((k, traits[k].metadata.get("to_json")) for k in keys)
+
+
+class Lean(w.Widget):
+    """Mixin for a stock widget class: `get_state` finds each trait's serializer once per class, and a widget
+    whose comm can reach no front end opens without serializing its state."""
+
+    def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        if key is not None or drop_defaults:
+            return super().get_state(key, drop_defaults)
+        plan = _plan(type(self), tuple(self.keys))
+        default = self._trait_to_json
+        return {k: (to_json or default)(getattr(self, k), self) for k, to_json in plan}
+
+    def open(self) -> None:
+        if self.comm is None and _comms_go_nowhere():
+            # Nobody can read this state: a DummyComm drops the open message.
+            self.comm = comm.create_comm(target_name="jupyter.widget", data={}, comm_id=self._model_id)
+            return
+        super().open()
+
+
+@functools.cache
+def lean(cls: type[W]) -> type[W]:
+    """The `Lean` version of a stock widget class (same name, model and view; a subclass of `cls`)."""
+    if issubclass(cls, Lean):
+        return cls
+    return type(cls.__name__, (Lean, cls), {"__module__": __name__, "__doc__": cls.__doc__})  # type: ignore[return-value]

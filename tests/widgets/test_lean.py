@@ -1,0 +1,105 @@
+"""Lean widgets: the same state as stock ipywidgets, serialized only where a front end could read it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import comm
+import ipywidgets as w
+import pytest
+from comm.base_comm import BaseComm
+
+from mcp_widgets.widgets._lean import Lean, lean
+
+CLASSES = [
+    w.Label,
+    w.Button,
+    w.Text,
+    w.Textarea,
+    w.Checkbox,
+    w.Dropdown,
+    w.SelectMultiple,
+    w.HBox,
+    w.DatePicker,
+]
+
+
+class Recording(BaseComm):
+    """A comm that keeps what it would send (what a kernel's comm hands to the front end)."""
+
+    sent: ClassVar[list[tuple[str, Any]]] = []
+
+    def publish_msg(
+        self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
+    ) -> None:
+        Recording.sent.append((msg_type, data))
+
+
+@pytest.fixture
+def kernel_comms() -> Iterator[list[tuple[str, Any]]]:
+    """Comms that reach a front end, as inside a kernel."""
+    Recording.sent = []
+    comm.create_comm = Recording
+    try:
+        yield Recording.sent
+    finally:
+        comm.create_comm = comm._create_comm
+
+
+def make(cls: type[w.Widget]) -> dict[str, Any]:
+    traits: dict[str, Any] = {"layout": w.Layout()}  # shared by both widgets compared
+    style = cls.class_traits().get("style")
+    if style is not None:
+        traits["style"] = style.klass()
+    if issubclass(cls, (w.Dropdown, w.SelectMultiple)):
+        traits["options"] = [("One", 1), ("Two", 2)]
+    if issubclass(cls, w.HBox):
+        traits["children"] = (w.Label("a"),)
+    if issubclass(cls, w.Button):
+        traits["description"] = "Go"
+    return traits
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_lean_state_is_the_stock_state(cls: type[w.Widget]) -> None:
+    traits = make(cls)
+    ours, stock = lean(cls)(**traits), cls(**traits)
+    try:
+        assert isinstance(ours, cls) and isinstance(ours, Lean) and type(ours).__name__ == cls.__name__
+        assert ours.get_state() == stock.get_state()
+        assert ours.get_state("layout") == stock.get_state("layout")
+        assert ours.get_state(drop_defaults=True) == stock.get_state(drop_defaults=True)
+    finally:
+        ours.close()
+        stock.close()
+
+
+def test_lean_class_is_made_once() -> None:
+    assert lean(w.Label) is lean(w.Label)
+    assert lean(lean(w.Label)) is lean(w.Label)
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_a_front_end_gets_the_full_state_when_it_opens(cls: type[w.Widget], kernel_comms: list[Any]) -> None:
+    traits = make(cls)
+    ours = lean(cls)(**traits)
+    opened = [data for kind, data in kernel_comms if kind == "comm_open"]
+    try:
+        assert opened[-1]["state"] == ours.get_state()
+        assert opened[-1]["state"]["_model_name"] == cls.class_traits()["_model_name"].default_value
+    finally:
+        ours.close()
+
+
+def test_without_a_kernel_nothing_is_serialized(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert comm.create_comm is comm._create_comm  # plain Python: a DummyComm drops every message
+    calls = []
+    monkeypatch.setattr(lean(w.Label), "get_state", lambda self, *a, **k: calls.append(a) or {})
+    label = lean(w.Label)(value="x")
+    try:
+        assert calls == [] and label.comm is not None and label.model_id
+        label.value = "y"  # updates still work (and go nowhere)
+    finally:
+        label.close()
+    assert label.comm is None
