@@ -9,8 +9,11 @@ model and display is a message to the front end, are measured too, for reference
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import queue
 import statistics
 import sys
+import threading
 import time
 from collections.abc import Callable
 from typing import Any
@@ -87,6 +90,58 @@ class _Raw:
             self.loop.close()
 
 
+class _Threaded:
+    """The raw `mcp.Client` on a loop thread of its own, its callback answered on the calling thread: the same
+    thread hops as ours (which runs the SDK on a bridge thread so that awaiting, blocking and background calls
+    all work, and builds forms on the kernel's main thread), without any widget."""
+
+    def __init__(self, target: Any, mode: str) -> None:
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, name="bench-threaded", daemon=True)
+        self.thread.start()
+        self.asks: queue.SimpleQueue[concurrent.futures.Future[Any]] = queue.SimpleQueue()
+        self.opened: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        self.serving = asyncio.run_coroutine_threadsafe(self._serve(target, mode), self.loop)
+        self.client = self.opened.result(timeout=60)
+
+    async def _serve(self, target: Any, mode: str) -> None:
+        import mcp_types
+        from mcp import Client
+
+        async def answer(_context: Any, _params: Any) -> mcp_types.ElicitResult:
+            asked: concurrent.futures.Future[mcp_types.ElicitResult] = concurrent.futures.Future()
+            self.asks.put(asked)
+            return await asyncio.wrap_future(asked)
+
+        self.stop = asyncio.Event()
+        async with Client(target, elicitation_callback=answer, mode=mode) as client:
+            self.opened.set_result(client)
+            await self.stop.wait()
+
+    def block(self, n: int) -> tuple[list[float], list[float]]:
+        import mcp_types
+
+        walls, cpus, result = [], [], None
+        for _ in range(n):
+            start, cpu = time.perf_counter(), time.process_time()
+            call = asyncio.run_coroutine_threadsafe(self.client.call_tool("echo_elicit", _args()), self.loop)
+            self.asks.get(timeout=30).set_result(
+                mcp_types.ElicitResult(action="accept", content=dict(ANSWER))
+            )
+            result = call.result(timeout=30)
+            walls.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+        _check(result)
+        return walls, cpus
+
+    def close(self) -> None:
+        self.loop.call_soon_threadsafe(self.stop.set)
+        self.serving.result(timeout=30)
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=10)
+        self.loop.close()
+
+
 class _Ours:
     """mcp-widgets' client answering through the real form with a scripted handler, block by block."""
 
@@ -112,24 +167,25 @@ class _Ours:
 
 
 def side_by_side(fresh: Callable[[], Any], mode: str, runs: int, *, block: int = 10) -> dict[str, float]:
-    """Median wall and CPU time (ms) of a tool call eliciting once, raw and ours, their blocks of calls
-    taking turns (raw, ours, ours, raw, ...) so that a change in the machine's load hits both alike."""
-    raw, ours = _Raw(fresh(), mode), None
+    """Median wall and CPU time (ms) of a tool call eliciting once: raw, raw on a thread ("threaded") and
+    ours, their blocks of calls taking turns (the order rotates) so that a change in load hits all alike."""
+    sides: dict[str, Any] = {}
     try:
-        ours = _Ours(fresh(), mode, answers=runs + block + 3)
-        raw.block(3)  # warm up both
-        ours.block(3)
-        got: dict[str, tuple[list[float], list[float]]] = {"raw": ([], []), "ours": ([], [])}
-        sides = {"raw": raw, "ours": ours}
+        sides["raw"] = _Raw(fresh(), mode)
+        sides["threaded"] = _Threaded(fresh(), mode)
+        sides["ours"] = _Ours(fresh(), mode, answers=runs + block + 3)
+        for side in sides.values():
+            side.block(3)  # warm up
+        got: dict[str, tuple[list[float], list[float]]] = {name: ([], []) for name in sides}
+        names = list(sides)
         for i in range(max(1, runs // block)):
-            for name in ("raw", "ours") if i % 2 == 0 else ("ours", "raw"):
+            for name in names[i % 3 :] + names[: i % 3]:
                 walls, cpus = sides[name].block(block)
                 got[name][0].extend(walls)
                 got[name][1].extend(cpus)
     finally:
-        if ours is not None:
-            ours.close()
-        raw.close()
+        for side in reversed(sides.values()):
+            side.close()
     out = {}
     for name, (walls, cpus) in got.items():
         out[name], out[f"{name}_cpu"] = _medians(walls, cpus)
@@ -238,6 +294,14 @@ def run(quick: bool) -> list[Row]:
                 target=f"≤ {TARGET_MS:g} ms",
                 ok=ours - raw <= TARGET_MS,
                 note=f"CPU added {ours_cpu - raw_cpu:.2f} ms",
+            )
+        )
+        rows.append(
+            Row(
+                GROUP,
+                f"{where} {label}: of which thread hops",
+                got["threaded"] - raw,
+                note="the raw client on a thread of its own, answered on the calling thread (no widgets)",
             )
         )
     for mode in ("auto",) if quick else ("auto", "legacy"):
