@@ -54,16 +54,34 @@ __all__ = [
 KEYS_CLASS = "mcp-widgets-keys-"
 """The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
 
-# Flush probe (see Flushes): say "ready" once on screen, then answer every probe. A reply
-# leaves after every widget update sent before it.
+# Flush probe (see Flushes): say "ready" once on screen, then answer every probe. A reply leaves after
+# every widget update sent before it and, when the view knows its form (`formId`: the form's model id), only
+# once the kernel has said idle for every update of the form's controls (at most 5 s): the kernel may handle
+# different comms on different threads, so arriving after them is not enough.
 FLUSH_JS = """
-function answerFlushes(model) {
+function answerFlushes(model, formId) {
+  let form = null;
+  let stopped = false;
+  if (formId) {
+    Promise.resolve(model.widget_manager.get_model(formId)).then((found) => { form = found; }, () => {});
+  }
   const onFlush = (msg) => {
-    if (msg && typeof msg.flush === "number") model.send({ flushed: msg.flush });
+    if (!msg || typeof msg.flush !== "number") return;
+    const until = Date.now() + 5000;
+    const reply = () => {
+      if (stopped) return;
+      const busy = form && (form.get("children") || []).some((m) => m && m._pending_msgs > 0);
+      if (busy && Date.now() < until) setTimeout(reply, 5);
+      else model.send({ flushed: msg.flush });
+    };
+    reply();
   };
   model.on("msg:custom", onFlush);
   model.send({ ready: true });
-  return () => model.off("msg:custom", onFlush);
+  return () => {
+    stopped = true;
+    model.off("msg:custom", onFlush);
+  };
 }
 """
 
@@ -351,8 +369,11 @@ class Flushes:
 
 
 class FlushProbe(DeclaredAnyWidget):
-    """An invisible anywidget whose view says when it is on screen and answers flush probes (`FLUSH_JS`) as
-    soon as they arrive, after the updates sent before them."""
+    """An invisible anywidget whose view says when it is on screen and answers flush probes (`FLUSH_JS`):
+    after the updates sent before them and, given `form_id`, once every update of that form's controls is
+    acknowledged."""
+
+    form_id = t.Unicode("", help="The model id of the box whose controls a probe waits for.").tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

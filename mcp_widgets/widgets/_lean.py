@@ -28,8 +28,11 @@ def _comms_go_nowhere() -> bool:
 
 
 @functools.cache
-def _plan(cls: type[w.Widget], keys: tuple[str, ...]) -> _Plan:
+def _plan(cls: type[w.Widget], keys: tuple[str, ...]) -> _Plan | None:
+    """Each synced trait with its serializer (None: the default one); None when an instance added traits."""
     traits = cls.class_traits()
+    if not all(k in traits for k in keys):
+        return None
     return tuple((k, traits[k].metadata.get("to_json")) for k in keys)
 
 
@@ -38,9 +41,9 @@ class Lean(w.Widget):
     whose comm can reach no front end opens without serializing its state."""
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
-        if key is not None or drop_defaults:
+        plan = None if key is not None or drop_defaults else _plan(type(self), tuple(self.keys))
+        if plan is None:
             return super().get_state(key, drop_defaults)
-        plan = _plan(type(self), tuple(self.keys))
         default = self._trait_to_json
         return {k: (to_json or default)(getattr(self, k), self) for k, to_json in plan}
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures
 import json
 import logging
+import uuid
 from collections.abc import Mapping
 from typing import Any
 
@@ -62,8 +63,8 @@ class FormStyle(FlushProbe):
     """
 
     _esm = t.Unicode(
-        FLUSH_JS + "export default { render({ model }) { return answerFlushes(model); } };",
-        help="Answers flush probes.",
+        FLUSH_JS + "export default { render: ({ model }) => answerFlushes(model, model.get('form_id')) };",
+        help="Answers flush probes (once the form's controls are up to date).",
     ).tag(sync=True)
     _css = t.Unicode(_CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)
     _anywidget_id = t.Unicode(f"{__name__}.FormStyle", help="anywidget's name for this class.").tag(sync=True)
@@ -145,7 +146,9 @@ class ToolForm(w.VBox):
         self._stop.on_click(lambda _b: self._stop_clicked())
         buttons = kit.make(w.HBox, children=(self._run, self._stop))
         self._out = kit.make(w.Output)
-        style = self._style = kit.make(FormStyle, layout="hidden")
+        # The form's model id is chosen now, so that the style's view can find the form's controls.
+        model_id = uuid.uuid4().hex
+        style = self._style = kit.make(FormStyle, layout="hidden", form_id=model_id)
 
         for field in fields:
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
@@ -158,6 +161,7 @@ class ToolForm(w.VBox):
             children=(*children, self._problem, buttons, self._out, style),
             layout=kit.layout(),
             _dom_classes=(FORM_CLASS, TOOL_FORM_CLASS),
+            model_id=model_id,
         )
 
     # -- what the form shows ---------------------------------------------------------------------------------

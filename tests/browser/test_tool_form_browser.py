@@ -113,3 +113,24 @@ def test_server_text_stays_text(open_notebook: OpenNotebook) -> None:
     expect(stdout).to_contain_text(f"Result {HOSTILE}")
     assert nb.page.evaluate("typeof window.__pwned") == "undefined"
     assert nb.page.locator(".jp-OutputArea img, .jp-OutputArea script").count() == 0
+
+
+# A kernel slow to handle each change of the city (as a loaded one is): the front end holds the later
+# keystrokes back until the kernel says idle for the first, while the click on Run goes out at once.
+SLOW_CITY = """\
+import time
+weather_form = tool_form(srv, "weather")
+weather_form._fields["city"].control.observe(lambda _change: time.sleep(0.4), names="value")
+weather_form
+"""
+
+
+def test_run_right_after_typing_sends_everything_typed(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = connected(open_notebook, SLOW_CITY)
+    form = tool_form_in(nb, 1)
+    form.get_by_label("City", exact=True).press_sequentially("Kyoto")
+    form.get_by_role("button", name="Run").click()
+    stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
+    expect(stdout).to_contain_text('"city": "Kyoto"', timeout=UI_MS * 4)

@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 import comm
 import ipywidgets as w
 import pytest
+import traitlets
 from comm.base_comm import BaseComm
 
 from mcp_widgets.widgets._lean import Lean, lean
@@ -103,3 +104,14 @@ def test_without_a_kernel_nothing_is_serialized(monkeypatch: pytest.MonkeyPatch)
     finally:
         label.close()
     assert label.comm is None
+
+
+def test_a_widget_whose_instances_add_traits_serializes_them_too() -> None:
+    label = lean(w.Label)(value="x")
+    try:
+        label.add_traits(extra=traitlets.Unicode("added").tag(sync=True))
+        label.keys = [*label.keys, "extra"]
+        assert label.get_state()["extra"] == "added"
+        assert label.get_state() == w.Widget.get_state(label)
+    finally:
+        label.close()

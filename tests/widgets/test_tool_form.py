@@ -136,6 +136,7 @@ def test_a_run_clicked_in_the_browser_waits_for_held_back_keystrokes(srv: Server
         form.run()  # from Python: no view, no probe
         await form.wait()
         style = form._style
+        assert style.form_id == form.model_id  # its view waits until the kernel has every update of the form
         style._handle_custom_msg({"ready": True}, [])  # a view of the form is on screen
         form.fill(city="K")
         form._run._handle_custom_msg({"event": "click"}, [])  # as the browser sends it
