@@ -8,11 +8,24 @@ and a test that skips for a missing part fails instead, so that a broken install
 from __future__ import annotations
 
 import os
-from collections.abc import Generator
+from collections.abc import Generator, Iterator
 
 import pytest
 
 STRICT = os.environ.get("MCP_WIDGETS_STRICT") == "1"
+
+
+@pytest.fixture
+def clean_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """No default handler before or after the test (nor from the environment), and no request left pending."""
+    from mcp_widgets._client import set_default_handler
+    from mcp_widgets._requests import pending_requests
+
+    monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)
+    set_default_handler(None)
+    yield
+    set_default_handler(None)
+    assert pending_requests() == [], "a request was left pending"
 
 
 @pytest.hookimpl(hookwrapper=True)

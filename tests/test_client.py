@@ -34,7 +34,6 @@ from mcp_widgets._client import (
 from mcp_widgets._exceptions import SchemaError
 from mcp_widgets._history import default_history
 from mcp_widgets._outcome import Action, Reason
-from mcp_widgets._requests import pending_requests
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import http_server, stdio_command, target
 
@@ -48,13 +47,7 @@ def http_url() -> Iterator[str]:
         yield url
 
 
-@pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)
-    set_default_handler(None)
-    yield
-    set_default_handler(None)
-    assert pending_requests() == [], "a request was left pending"
+pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 
 
 class Holder:

@@ -12,7 +12,6 @@ import concurrent.futures
 import logging
 import threading
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import anyio
@@ -26,8 +25,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel
 
 import mcp_widgets._client as client
-from mcp_widgets._client import connect, connect_sync, set_default_handler
-from mcp_widgets._requests import pending_requests
+from mcp_widgets._client import connect, connect_sync
 from mcp_widgets.widgets._call_panel import LOG_KEEP
 
 MODES = ["auto", "legacy"]
@@ -117,13 +115,7 @@ def build_server(gate: Gate | None = None) -> MCPServer[Any]:
     return server
 
 
-@pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)
-    set_default_handler(None)
-    yield
-    set_default_handler(None)
-    assert pending_requests() == [], "a request was left pending"
+pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 
 
 def entry_text(out: w.Output) -> str:

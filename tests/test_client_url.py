@@ -20,9 +20,8 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import UrlElicitationRequiredError
 
 from mcp_widgets import _bridge
-from mcp_widgets._client import ServerError, connect, set_default_handler
+from mcp_widgets._client import ServerError, connect
 from mcp_widgets._outcome import Action, Outcome, Reason
-from mcp_widgets._requests import pending_requests
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets import UrlCard
 
@@ -30,12 +29,7 @@ MODES = ["auto", "legacy"]
 NOTES = {"notes": ["Buy oat milk", "The workshop is on Friday"]}
 
 
-@pytest.fixture(autouse=True)
-def _clean(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)
-    set_default_handler(None)
-    yield
-    assert pending_requests() == [], "a request was left pending"
+pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 
 
 @pytest.fixture
