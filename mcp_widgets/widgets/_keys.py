@@ -54,38 +54,45 @@ __all__ = [
 KEYS_CLASS = "mcp-widgets-keys-"
 """The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
 
-# Flush probe (see Flushes): say "ready" once on screen, then answer every probe. A reply leaves after
-# every widget update sent before it and, when the view knows its form (`formId`: the form's model id), only
-# once the kernel has said idle for every update of the form's controls (at most 5 s): the kernel may handle
-# different comms on different threads, so arriving after them is not enough.
-FLUSH_JS = """
-function answerFlushes(model, formId) {
-  let form = null;
-  let stopped = false;
-  if (formId) {
-    Promise.resolve(model.widget_manager.get_model(formId)).then((found) => { form = found; }, () => {});
-  }
-  const onFlush = (msg) => {
+# Flush probes (see Flushes). `flushAnswerer` makes the "msg:custom" handler that answers them through
+# `channel` while `alive()`: a reply leaves after every widget update sent before it and, given the form (its
+# model, or a promise of it), only once the kernel has said idle for every update of the form's controls (at
+# most 5 s): the kernel may handle different comms on different threads, so arriving after them is not enough.
+_FLUSH_ANSWERER_JS = """
+function flushAnswerer(channel, form, alive) {
+  let known = form && typeof form.then !== "function" ? form : null;
+  if (form && !known) form.then((found) => { known = found; }, () => {});
+  return (msg) => {
     if (!msg || typeof msg.flush !== "number") return;
     const until = Date.now() + 5000;
     const reply = () => {
-      if (stopped) return;
-      const busy = form && (form.get("children") || []).some((m) => m && m._pending_msgs > 0);
+      if (!alive()) return;
+      const busy = known && (known.get("children") || []).some((m) => m && m._pending_msgs > 0);
       if (busy && Date.now() < until) setTimeout(reply, 5);
-      else model.send({ flushed: msg.flush });
+      else channel.send({ flushed: msg.flush });
     };
     reply();
   };
+}
+"""
+# `answerFlushes` is the whole job for a view with its own channel: it says "ready" and returns its stop.
+FLUSH_JS = (
+    _FLUSH_ANSWERER_JS
+    + """
+function answerFlushes(model, form) {
+  let alive = true;
+  const onFlush = flushAnswerer(model, form, () => alive);
   model.on("msg:custom", onFlush);
   model.send({ ready: true });
   return () => {
-    stopped = true;
+    alive = false;
     model.off("msg:custom", onFlush);
   };
 }
 """
+)
 
-_ESM = f"""
+_ESM = f"""{_FLUSH_ANSWERER_JS}
 // Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
 // - nothing has focus (document.body), or
 // - what has focus is not something one types into (a notebook or cell in command mode, a button), or
@@ -139,23 +146,12 @@ function render({{ model, el }}) {{
       send({{ key: "Enter", in_last_field: true }});
     }}
   }};
-  // Flush probe (see KeyRoute.after_flush): answer only those for this view's form. A reply leaves after
-  // every widget update sent before it.
-  // The reply waits until the kernel has said idle for every update of the form's controls (at most 5 s):
-  // the kernel may handle different comms on different threads, so arriving after them is not enough.
-  const onFlush = (msg) => {{
-    if (!msg || typeof msg.flush !== "number") return;
-    const until = Date.now() + 5000;
-    const reply = () => {{
-      const busy = (form.get("children") || []).some((m) => m && m._pending_msgs > 0);
-      if (busy && Date.now() < until && !stopped) setTimeout(reply, 5);
-      else if (!stopped) send({{ flushed: msg.flush }});
-    }};
-    reply();
-  }};
+  let onFlush = null;
   const found = (boxModel) => {{
     if (stopped || !boxModel) return;
     form = boxModel;
+    // Flush probe (see KeyRoute.after_flush): answer only those for this view's form.
+    onFlush = flushAnswerer(form, form, () => !stopped);
     form.on("msg:custom", onFlush);
     if (!box.dataset.mcpWidgetsKeys) {{
       box.dataset.mcpWidgetsKeys = "1";

@@ -63,7 +63,9 @@ class FormStyle(FlushProbe):
     """
 
     _esm = t.Unicode(
-        FLUSH_JS + "export default { render: ({ model }) => answerFlushes(model, model.get('form_id')) };",
+        FLUSH_JS
+        + "export default { render({ model }) { const id = model.get('form_id');"
+        + " return answerFlushes(model, id ? model.widget_manager.get_model(id) : null); } };",
         help="Answers flush probes (once the form's controls are up to date).",
     ).tag(sync=True)
     _css = t.Unicode(_CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)

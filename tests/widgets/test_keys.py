@@ -188,10 +188,10 @@ console.log(JSON.stringify(out));
 """
 
 
-def run_esm(tmp_path: Path, driver_source: str) -> Any:
-    """Run the ESM under `driver_source` (a Node script given the module's URL); what it printed, as JSON."""
+def run_esm(tmp_path: Path, driver_source: str, esm: str = ESM) -> Any:
+    """Run `esm` under `driver_source` (a Node script given the module's URL); what it printed, as JSON."""
     module = tmp_path / "keys.mjs"
-    module.write_text(ESM)
+    module.write_text(esm)
     driver = tmp_path / "driver.mjs"
     driver.write_text(driver_source)
     run = subprocess.run(
@@ -402,4 +402,51 @@ def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_i
         "listening": [1, 1, 0],
         "focused": [True, True],
         "after_remove": {"sent": [], "listeners": 0, "flag": None},
+    }
+
+
+STYLE_VIEW = """
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const control = { _pending_msgs: 0 };
+const form = { get: (name) => (name === "children" ? [control] : undefined) };
+const style = {
+  sent: [], handlers: [],
+  get: (name) => (name === "form_id" ? "f1" : undefined),
+  send(msg) { this.sent.push(msg); },
+  on(_name, fn) { this.handlers.push(fn); },
+  off(_name, fn) { this.handlers = this.handlers.filter((h) => h !== fn); },
+  emit(msg) { for (const fn of [...this.handlers]) fn(msg); },
+  take() { const out = this.sent; this.sent = []; return out; },
+  widget_manager: { get_model: (id) => Promise.resolve(id === "f1" ? form : null) },
+};
+const { default: widget } = await import(process.argv[2]);
+const stop = widget.render({ model: style });
+await sleep(20);
+const out = { ready: style.take() };
+control._pending_msgs = 1;  // the last keystroke still waits for the kernel's idle
+style.emit({ flush: 1 });
+await sleep(50);
+out.while_pending = style.take();
+control._pending_msgs = 0;
+await sleep(50);
+out.after_idle = style.take();
+stop();
+style.emit({ flush: 2 });
+await sleep(20);
+out.after_stop = { sent: style.take(), handlers: style.handlers.length };
+console.log(JSON.stringify(out));
+process.exit(0);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
+def test_a_tool_forms_style_view_replies_once_the_forms_updates_are_in(tmp_path: Path) -> None:
+    from mcp_widgets.widgets._tool_form import FormStyle
+
+    esm = FormStyle.class_traits()["_esm"].default_value
+    assert run_esm(tmp_path, STYLE_VIEW, esm) == {
+        "ready": [{"ready": True}],
+        "while_pending": [],
+        "after_idle": [{"flushed": 1}],
+        "after_stop": {"sent": [], "handlers": 0},
     }
