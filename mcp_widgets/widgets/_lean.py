@@ -1,9 +1,13 @@
-"""Stock widget models, opened more cheaply: the same models and messages, less work in the kernel.
+"""Stock widget models, built and opened more cheaply: the same models and messages, less work in the kernel.
 
 Opening a stock widget costs most of its construction, and most of that is `get_state` looking up every synced
 trait's serializer again (ipywidgets asks traitlets, which walks the class each time). A form opens a dozen
 models per request, so `Lean` looks them up once per class. Where no front end can exist (plain Python: the
 `comm` package's default `DummyComm`, which drops every message), it does not serialize the state at all.
+
+Much of the rest is traitlets announcing each constructor argument as a change that nobody observes yet (the
+widget has no comm to send it on before it opens). `Lean` validates such arguments and stores them without the
+announcement; any trait that has an observer or a cross-validator at that point goes the stock way.
 """
 
 from __future__ import annotations
@@ -14,6 +18,7 @@ from typing import Any, TypeVar
 
 import comm
 import ipywidgets as w
+import traitlets
 from ipywidgets.comm import requires_ipykernel_shim
 
 __all__ = ["Lean", "lean"]
@@ -36,9 +41,32 @@ def _plan(cls: type[w.Widget], keys: tuple[str, ...]) -> _Plan | None:
     return tuple((k, traits[k].metadata.get("to_json")) for k in keys)
 
 
-class Lean(w.Widget):
-    """Mixin for a stock widget class: `get_state` finds each trait's serializer once per class, and a widget
-    whose comm can reach no front end opens without serializing its state."""
+class _QuietArguments(traitlets.HasTraits):
+    """Sets the constructor arguments nobody observes without a change notification.
+
+    In a widget's MRO it comes right before `HasTraits`: every stock `__init__` has run (and registered its
+    own observers and validators, and handled the arguments it names) when it sees what is left.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        notifiers, validators = self._trait_notifiers, self._trait_validators
+        if kwargs and traitlets.All not in notifiers and traitlets.All not in validators:
+            traits = _class_traits(type(self))
+            values = self._trait_values
+            for name in [n for n in kwargs if n in traits and n not in notifiers and n not in validators]:
+                values[name] = traits[name]._validate(self, kwargs.pop(name))
+        super().__init__(*args, **kwargs)
+
+
+@functools.cache
+def _class_traits(cls: type[traitlets.HasTraits]) -> dict[str, traitlets.TraitType[Any, Any]]:
+    return cls.class_traits()
+
+
+class Lean(w.Widget, _QuietArguments):
+    """Mixin for a stock widget class: constructor arguments nobody observes are set without a notification,
+    `get_state` finds each trait's serializer once per class, and a widget whose comm can reach no front end
+    opens without serializing its state."""
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         plan = None if key is not None or drop_defaults else _plan(type(self), tuple(self.keys))

@@ -115,3 +115,90 @@ def test_a_widget_whose_instances_add_traits_serializes_them_too() -> None:
         assert label.get_state() == w.Widget.get_state(label)
     finally:
         label.close()
+
+
+# Every constructor argument the package's Kit passes, per class (and a few it might).
+ARGUMENTS: dict[type[w.Widget], dict[str, Any]] = {
+    w.Label: {"value": "Hi", "tooltip": "tip", "_dom_classes": ("a", "b")},
+    w.Button: {
+        "description": "Go",
+        "button_style": "primary",
+        "icon": "check",
+        "tooltip": "t",
+        "disabled": True,
+    },
+    w.Text: {
+        "description": "Name *",
+        "tooltip": "t",
+        "placeholder": "p",
+        "value": "v",
+        "continuous_update": False,
+    },
+    w.Textarea: {"description": "Notes", "value": "a\nb", "rows": 3},
+    w.Checkbox: {"description": "Yes", "value": True, "indent": False},
+    w.Dropdown: {"options": [("One", 1), ("Two", 2)], "value": 2, "description": "Pick"},
+    w.SelectMultiple: {"options": [("One", 1), ("Two", 2)], "value": (1, 2), "rows": 2},
+    w.HBox: {"children": (), "_dom_classes": ("row",)},
+    w.DatePicker: {"description": "Day", "disabled": True},
+}
+
+
+@pytest.mark.parametrize("cls", CLASSES, ids=lambda c: c.__name__)
+def test_constructor_arguments_set_what_they_set_in_a_stock_widget(cls: type[w.Widget]) -> None:
+    traits = {**make(cls), **ARGUMENTS[cls]}
+    ours, stock = lean(cls)(**traits), cls(**traits)
+    try:
+        for name in traits:
+            assert getattr(ours, name) == getattr(stock, name), name
+        assert ours.get_state() == stock.get_state()
+    finally:
+        ours.close()
+        stock.close()
+
+
+def test_a_bad_constructor_argument_is_refused_as_in_a_stock_widget() -> None:
+    for cls in (w.Button, lean(w.Button)):
+        with pytest.raises(traitlets.TraitError):
+            cls(disabled="not a bool")
+        with pytest.raises(traitlets.TraitError):
+            cls(button_style="not a style")
+
+
+class Watched(w.Label):
+    """A widget class that observes and cross-validates some of its traits."""
+
+    seen: ClassVar[list[str]] = []
+
+    @traitlets.observe("value")
+    def _value_changed(self, change: Any) -> None:
+        Watched.seen.append(change["new"])
+
+    @traitlets.validate("tooltip")
+    def _tooltip_upper(self, proposal: Any) -> str:
+        return str(proposal["value"]).upper()
+
+
+def test_observed_and_cross_validated_arguments_still_go_the_stock_way() -> None:
+    Watched.seen = []
+    label = lean(Watched)(value="hello", tooltip="quiet", description="d")
+    try:
+        assert Watched.seen == ["hello"]  # the observer heard the constructor's value
+        assert label.tooltip == "QUIET"  # the cross-validator ran
+        assert label.description == "d"
+    finally:
+        label.close()
+
+
+def test_an_observer_of_every_trait_hears_every_argument() -> None:
+    heard: list[str] = []
+
+    class Nosy(w.Label):
+        def __init__(self, **kwargs: Any) -> None:
+            self.observe(lambda change: heard.append(change["name"]))  # before traitlets sets the arguments
+            super().__init__(**kwargs)
+
+    label = lean(Nosy)(value="x", tooltip="t")
+    try:
+        assert {"value", "tooltip"} <= set(heard)
+    finally:
+        label.close()
