@@ -1,8 +1,9 @@
 """One stock control per field kind, plus the shared Layout/Style models of a form.
 
 Fields are plain Python adapters around stock ipywidgets (no front-end code of our own): each owns a control
-(whose `description` is the field's title) and one Label for its description, required marker and error (in
-an elicitation form, made only once it has something to say: every model costs a comm message).
+(whose `description` is the field's title, with " *" when it is required) and one Label for its description,
+hint and error (in an elicitation form, made only once it has something to say: every model costs a comm
+message).
 Values follow the conventions of `mcp_widgets._validation`: str for text and numbers (so an optional number
 can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None, bool, a choice
 value or None, and a tuple of values for multi-select.
@@ -170,8 +171,8 @@ def _is_empty(value: Any) -> bool:
 class Field:
     """A field of a form: the control a person edits and the note line under it.
 
-    With `lazy_note`, the note Label is only made once there is something to say (a required marker, a
-    description, a hint or an error): until then `note` is None and `views()` is just the control.
+    With `lazy_note`, the note Label is only made once there is something to say (a description, a
+    hint or an error): until then `note` is None and `views()` is just the control.
     """
 
     control_cls: ClassVar[type[w.Widget]] = w.Text
@@ -239,7 +240,7 @@ class Field:
 
     # -- shared ----------------------------------------------------------------------------------------------
     def show(self, error: str | None) -> bool:
-        """Update the note: description, the word "required", and the error once it should be visible.
+        """Update the note: description, hint, and the error once it should be visible.
 
         Returns whether a (lazy) note was made just now: then the form must place it under the control.
         """
@@ -260,9 +261,8 @@ class Field:
 
     def _note_text(self, error: str | None) -> str:
         visible_error = error if error and (self.touched or not _is_empty(self.value)) else None
+        # A required field is marked by the " *" after its title: a note only for that would cost a model.
         parts = []
-        if self.spec.required:
-            parts.append("(required)")
         hint = self._hint()
         description = self.spec.description
         if description:

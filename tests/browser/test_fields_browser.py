@@ -275,7 +275,7 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
     open_notebook: OpenNotebook,
 ) -> None:
     """One form with every field kind: each shows its title (" *" when required), its description in the note
-    under it ("(required)" first when required) and its default; Accept untouched sends the defaults."""
+    under it and its default; Accept untouched sends the defaults."""
     from playwright.sync_api import expect
 
     message = "Every kind of field, each with a default"
@@ -297,11 +297,10 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
         # A checkbox shows its title beside the box; every other control in the title column.
         title_label = "label.widget-label-basic" if prop["type"] == "boolean" else "label.widget-label"
         expect(row.locator(title_label)).to_have_text(title)
-        text = ("(required) " if name in required else "") + prop["description"]
+        text = prop["description"]
         expect(note).to_have_text(f"{text} {MULTI_HINT}" if prop["type"] == "array" else text)
         assert_shows(row, SHOWN[name])
-    # The marker is on exactly the required fields, and nothing has an error before anything is touched.
-    expect(form.get_by_text("(required)")).to_have_count(len(required))
+    # Nothing has an error before anything is touched.
     expect(form.get_by_text("⚠ Error")).to_have_count(0)
 
     accept = form.get_by_role("button", name="Accept")
@@ -319,9 +318,9 @@ def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNote
     nb = connected(open_notebook, CONNECT_IN_PROCESS, echo_cell(LIMITS, message))
     form = echo_form(nb, 1, message)
     accept = form.get_by_role("button", name="Accept")
-    note = form.get_by_text("(required) Choose two or three.", exact=False)
+    note = form.get_by_text("Choose two or three.", exact=False)
     select = form.get_by_label("Extras")
-    expect(note).to_have_text(f"(required) Choose two or three. {MULTI_HINT}")  # no error before a choice
+    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT}")  # no error before a choice
     expect(accept).to_be_disabled()
 
     def option(title: str) -> Any:
@@ -329,18 +328,18 @@ def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNote
 
     option("Breakfast").click()
     expect(select).to_have_values(["Breakfast"])
-    expect(note).to_have_text(f"(required) Choose two or three. {MULTI_HINT} — ⚠ Error: choose at least 2")
+    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT} — ⚠ Error: choose at least 2")
     expect(accept).to_be_disabled()
 
     for title in ("Parking", "Gym", "Spa"):  # not in the options' order
         option(title).click(modifiers=["Control"])
     expect(select).to_have_values(["Breakfast", "Parking", "Spa", "Gym"])
-    expect(note).to_have_text(f"(required) Choose two or three. {MULTI_HINT} — ⚠ Error: choose at most 3")
+    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT} — ⚠ Error: choose at most 3")
     expect(accept).to_be_disabled()
 
     option("Breakfast").click(modifiers=["Control"])  # taken back: three left
     expect(select).to_have_values(["Parking", "Spa", "Gym"])
-    expect(note).to_have_text(f"(required) Choose two or three. {MULTI_HINT}")
+    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT}")
     expect(accept).to_be_enabled()
     accept.click()
     assert received(nb, 1) == {"action": "accept", "content": {"extras": ["park", "spa", "gym"]}}

@@ -70,7 +70,7 @@ def test_every_kind_gets_its_control_in_schema_order() -> None:
 def test_title_is_the_description_with_a_required_marker_in_text() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
     assert control(form, "name").description == "Name *"
-    assert note(form, "name") == "(required) Your name"
+    assert note(form, "name") == "Your name"  # the " *" says it is required; the note need not
     assert control(form, "site").description == "site"  # no title: the property name
     assert "required" not in note(form, "site")
     assert all(not control(form, n).description_allow_html for n in form.field_names)

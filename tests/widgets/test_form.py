@@ -128,15 +128,16 @@ def test_accept_is_disabled_while_invalid_and_enabled_once_fixed() -> None:
 def test_inline_errors_appear_and_disappear_as_values_change() -> None:
     form = signup()
     age = form._fields["age"]
-    assert "Error" not in age.note.value  # untouched and empty: only the required marker
-    assert age.note.value == "(required)"
+    assert age.note is None  # untouched and empty: nothing to say yet (the title's " *" marks it required)
+    assert form._fields["age"].control.description == "Age *"
     age.control.set_state({"value": "2000"})
     assert form.errors["age"]
-    assert age.note.value == f"(required) — ⚠ Error: {form.errors['age']}"
+    assert age.note.value == f"⚠ Error: {form.errors['age']}"
     assert age.note.layout.display != "none"
     age.control.set_state({"value": "20"})
     assert "age" not in form.errors
-    assert age.note.value == "(required)"
+    assert age.note.value == ""
+    assert age.note.layout.display == "none"  # an empty note takes no space
     age.control.set_state({"value": ""})  # touched and emptied: now the error shows
     assert "Error" in age.note.value
     assert form._fields["note"].note is None  # nothing to say: no model, takes no space
