@@ -1008,6 +1008,7 @@ class Server:
             from . import _console
 
             if _console.available():
+                card.children  # noqa: B018 (a form waiting for a person has all it shows; see ElicitationForm)
                 _console.ask(card)
                 return
             card.finish(

@@ -113,11 +113,21 @@ def test_choices_by_title_and_multi() -> None:
 
 def test_client_asks_on_the_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = iter(["", "Eve"])
+    asked: list[bool] = []
+    real_ask = _console.ask
+
+    def ask(card: Any, **kw: Any) -> None:
+        # A form that waits for a person has everything it shows (nothing is made later, while it waits).
+        asked.append(card.trait_has_value("children"))
+        real_ask(card, **kw)
+
     monkeypatch.setattr(_console, "available", lambda: True)
+    monkeypatch.setattr(_console, "ask", ask)
     monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
     monkeypatch.setattr(builtins, "print", lambda *a, **k: None)
     with connect_sync(build_server()) as srv:
         assert parse(srv.call_tool_sync("ask_name")) == {"action": "accept", "content": {"name": "Eve"}}
+    assert asked == [True]
 
 
 def test_no_terminal_declines(monkeypatch: pytest.MonkeyPatch) -> None:

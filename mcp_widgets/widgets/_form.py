@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 import ipywidgets as w
+import traitlets
 
 from .. import _bridge
 from .._exceptions import FieldNotFound, FormStateError
@@ -25,6 +26,7 @@ from ._fields import (
     title_width,
 )
 from ._keys import KeyRoute, shared_catcher
+from ._lean import LAZY, comms_go_nowhere
 
 __all__ = ["ElicitationForm", "FormState"]
 
@@ -88,16 +90,13 @@ class ElicitationForm(Answerable):
     def _build(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
         # Every model is created in its first state (no update message right after it opens).
         kit = self._kit
-        self._header = header = f"Request from {server}"
+        self._header = f"Request from {server}"
         if declared_name and declared_name != server:
-            self._header = header = f"{header} (calls itself “{declared_name}”)"
-        self._top: tuple[w.Widget, ...] = (
-            kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,)),
-        )
+            self._header = f"{self._header} (calls itself “{declared_name}”)"
+        # The header, the message and the button row only show the form: see `_chrome`.
+        self._top: tuple[w.Widget, ...] | None = None
         self._message: w.Label | None = None
-        if message:
-            self._message = kit.make(w.Label, value=message, tooltip=message, _dom_classes=(WRAP_CLASS,))
-            self._top += (self._message,)
+        self._button_box: w.HBox | None = None
 
         # A field's note is made only once it has something to say: fewer models, fewer messages.
         self._fields: dict[str, Field] = {}
@@ -122,7 +121,6 @@ class ElicitationForm(Answerable):
         self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
         for action, button in self._buttons().items():
             button.on_click(lambda _button, action=action: self._clicked(action))
-        self._button_box = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
         # The keyboard helper is shared by every form (never closed by ours); our route gets its messages.
         self._keys = shared_catcher()
         self._route = KeyRoute(self._on_key)
@@ -131,7 +129,8 @@ class ElicitationForm(Answerable):
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
 
         super().__init__(
-            children=self._pending_children(),
+            # In plain Python no front end can show the form: what only shows it is made if read.
+            children=LAZY if comms_go_nowhere() else self._pending_children(),
             layout=kit.layout(),
             _view_count=0,
             _dom_classes=(FORM_CLASS, self._route.token),
@@ -188,8 +187,28 @@ class ElicitationForm(Answerable):
     # -- internals -------------------------------------------------------------------------------------------
     def _pending_children(self) -> tuple[w.Widget, ...]:
         """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
+        top, buttons = self._chrome()
         views = [view for field in self._fields.values() for view in field.views()]
-        return (*self._top, *views, self._button_box, self._keys)
+        return (*top, *views, buttons, self._keys)
+
+    def _chrome(self) -> tuple[tuple[w.Widget, ...], w.HBox]:
+        """The header and message Labels, and the row of buttons: made the first time they are needed."""
+        if self._top is None or self._button_box is None:
+            kit = self._kit
+            self._top = (kit.make(w.Label, value=self._header, variant="bold", _dom_classes=(WRAP_CLASS,)),)
+            if self.message:
+                self._message = kit.make(
+                    w.Label, value=self.message, tooltip=self.message, _dom_classes=(WRAP_CLASS,)
+                )
+                self._top += (self._message,)
+            self._button_box = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
+        return self._top, self._button_box
+
+    @traitlets.default("children")
+    def _children_first_read(self) -> tuple[w.Widget, ...]:
+        # Only reached in plain Python while the form is pending (see `_build`; it sets them as it resolves).
+        # Caveat: a form first read by `Widget.get_manager_state()` makes models while that walks them all.
+        return self._pending_children() if self._state is FormState.PENDING else ()
 
     def _buttons(self) -> dict[Action, w.Button]:
         return {Action.ACCEPT: self._accept, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
@@ -232,7 +251,8 @@ class ElicitationForm(Answerable):
             new_note |= field.show(error)
             if error:
                 invalid.append(field.spec.title)
-        if new_note:  # a field has something to say for the first time: its note goes under its control
+        if new_note and self.trait_has_value("children"):
+            # A field has something to say for the first time: its note goes under its control.
             self.children = self._pending_children()
         disabled, tooltip = self._accept_state(invalid)
         if (self._accept.disabled, self._accept.tooltip) != (disabled, tooltip):
@@ -279,7 +299,7 @@ class ElicitationForm(Answerable):
         kit = self._kit
         if leave_line:
             text = f"{self._header}: {self._outcome.describe()}"
-            line = self._message
+            line = self._message  # None while nothing has read the children (plain Python)
             if line is None or line.comm is None:
                 line = kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS,))
             else:  # the message's Label (plain, wrapping) becomes the line: one model less to open
@@ -295,3 +315,4 @@ class ElicitationForm(Answerable):
         self._changed = []
         self._top = ()
         self._message = None
+        self._button_box = None

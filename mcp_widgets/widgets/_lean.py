@@ -21,13 +21,23 @@ import ipywidgets as w
 import traitlets
 from ipywidgets.comm import requires_ipykernel_shim
 
-__all__ = ["Lean", "lean"]
+__all__ = ["LAZY", "Lean", "comms_go_nowhere", "lean"]
 
 W = TypeVar("W", bound=w.Widget)
 _Plan = tuple[tuple[str, "Callable[[Any, Any], Any] | None"], ...]
 
 
-def _comms_go_nowhere() -> bool:
+class _Lazy:
+    def __repr__(self) -> str:
+        return "LAZY"
+
+
+LAZY: Any = _Lazy()
+"""A constructor argument's value meaning "not now": the trait is left to its `@default`, made when first
+read (a Box's `children` in plain Python, where no front end reads the state as the widget opens)."""
+
+
+def comms_go_nowhere() -> bool:
     """True when a new comm is the `comm` package's `DummyComm` (no kernel has installed its own)."""
     return comm.create_comm is comm._create_comm and not requires_ipykernel_shim()
 
@@ -49,6 +59,8 @@ class _QuietArguments(traitlets.HasTraits):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
+        for name in [n for n, v in kwargs.items() if v is LAZY]:
+            del kwargs[name]
         notifiers, validators = self._trait_notifiers, self._trait_validators
         if kwargs and traitlets.All not in notifiers and traitlets.All not in validators:
             traits = _class_traits(type(self))
@@ -76,7 +88,7 @@ class Lean(w.Widget, _QuietArguments):
         return {k: (to_json or default)(getattr(self, k), self) for k, to_json in plan}
 
     def open(self) -> None:
-        if self.comm is None and _comms_go_nowhere():
+        if self.comm is None and comms_go_nowhere():
             # Nobody can read this state: a DummyComm drops the open message.
             self.comm = comm.create_comm(target_name="jupyter.widget", data={}, comm_id=self._model_id)
             return

@@ -1,13 +1,15 @@
-"""Fixtures for the widget tests: live-model bookkeeping and sample schemas."""
+"""Fixtures for the widget tests: live-model bookkeeping, comms that reach a front end, sample schemas."""
 
 from __future__ import annotations
 
 import warnings
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
+import comm
 import ipywidgets
 import pytest
+from comm.base_comm import BaseComm
 
 from mcp_widgets.widgets._fields import shared_models
 
@@ -39,6 +41,28 @@ def _close_new_models() -> Iterator[None]:
     for model_id, widget in own_models().items():
         if model_id not in before:
             widget.close()
+
+
+class Recording(BaseComm):
+    """A comm that keeps what it would send (what a kernel's comm hands to the front end)."""
+
+    sent: ClassVar[list[tuple[str, Any]]] = []
+
+    def publish_msg(
+        self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
+    ) -> None:
+        Recording.sent.append((msg_type, data))
+
+
+@pytest.fixture
+def kernel_comms() -> Iterator[list[tuple[str, Any]]]:
+    """Comms that reach a front end, as inside a kernel (plain Python's drop every message)."""
+    Recording.sent = []
+    comm.create_comm = Recording
+    try:
+        yield Recording.sent
+    finally:
+        comm.create_comm = comm._create_comm
 
 
 @pytest.fixture

@@ -221,6 +221,64 @@ def test_the_closing_line_is_plain_and_keeps_nothing_of_the_message(message: str
     assert len(own_models()) == baseline
 
 
+def shown(form: ElicitationForm) -> list[tuple[str, Any]]:
+    """What each child of a form is and says (a Label's value, a control's title, a box's children)."""
+    out: list[tuple[str, Any]] = []
+    for child in form.children:
+        if isinstance(child, w.Label):
+            out.append(("Label", child.value))
+        elif isinstance(child, w.Box):
+            out.append((type(child).__name__, [c.description for c in child.children]))
+        else:
+            out.append((type(child).__name__, getattr(child, "description", None)))
+    return out
+
+
+def test_in_plain_python_what_only_shows_the_form_is_made_when_read(baseline: int) -> None:
+    # No front end can show a form here: the header, message and button row are made when something reads
+    # the form's children (the controls and buttons a handler drives are made at once).
+    form = signup()
+    assert not form.trait_has_value("children")
+    made = len(own_models()) - baseline
+    form.fill(name="A")  # a note appears ("at least 2 characters") before anything was read
+    assert not form.trait_has_value("children")
+    children = shown(form)
+    assert len(own_models()) - baseline == made + 4  # the header, message and button row, and the note
+    assert children[:3] == [("Label", "Request from shop"), ("Label", "Sign up?"), ("Text", "Name *")]
+    assert children[3][0] == "Label" and "Error" in children[3][1]  # the note, under its control
+    assert children[-2:] == [("HBox", ["Accept", "Decline", "Cancel"]), ("KeyCatcher", None)]
+    form.close()
+    assert len(own_models()) == baseline
+
+
+def test_a_front_end_gets_the_whole_form_as_it_opens(kernel_comms: list[Any], baseline: int) -> None:
+    form = signup()
+    assert form.trait_has_value("children")  # read as the form opened: its state went to the front end
+    opened = {data["state"]["_model_name"] for kind, data in kernel_comms if kind == "comm_open"}
+    assert {"VBoxModel", "HBoxModel", "LabelModel", "ButtonModel", "TextModel"} <= opened
+    plain = ElicitationForm("Sign up?", SIGNUP, server="shop")
+    try:
+        assert shown(form) == shown(plain)
+    finally:
+        form.close()
+        plain.close()
+
+
+def test_a_form_answered_before_anything_read_it_leaves_its_line(baseline: int) -> None:
+    form = signup()
+    form.fill(name="Ada", age=36)
+    assert form.accept()
+    assert form.trait_has_value("children")  # set as it resolved: nothing is made when it is read later
+    assert len(own_models()) - baseline == 2  # the form and its line; the header was never made
+    assert labels(form) == ["Request from shop: accepted by the person"]
+    form.close()
+    assert len(own_models()) == baseline
+    closed = signup()
+    closed.close()
+    assert closed.children == ()  # closed before anything read it: nothing is made
+    assert len(own_models()) == baseline
+
+
 def test_closing_a_pending_form_cancels_it_and_closes_everything(baseline: int) -> None:
     form = signup()
     seen = []
@@ -368,6 +426,7 @@ TWELVE = schema(
 
 def test_a_twelve_field_form_is_light(baseline: int) -> None:
     form = ElicitationForm("Twelve questions", TWELVE, server="s")
+    assert len(form.children) > 12  # everything it shows is made (in plain Python, once that is read)
     count = len(own_models()) - baseline
     print(f"\nwidget models for a 12-field form: {count}")
     assert len(form.field_names) == 12

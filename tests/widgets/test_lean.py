@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any, ClassVar
 
 import comm
 import ipywidgets as w
 import pytest
 import traitlets
-from comm.base_comm import BaseComm
 
-from mcp_widgets.widgets._lean import Lean, lean
+from mcp_widgets.widgets._lean import LAZY, Lean, lean
 
 CLASSES = [
     w.Label,
@@ -24,28 +22,6 @@ CLASSES = [
     w.HBox,
     w.DatePicker,
 ]
-
-
-class Recording(BaseComm):
-    """A comm that keeps what it would send (what a kernel's comm hands to the front end)."""
-
-    sent: ClassVar[list[tuple[str, Any]]] = []
-
-    def publish_msg(
-        self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None, **keys: Any
-    ) -> None:
-        Recording.sent.append((msg_type, data))
-
-
-@pytest.fixture
-def kernel_comms() -> Iterator[list[tuple[str, Any]]]:
-    """Comms that reach a front end, as inside a kernel."""
-    Recording.sent = []
-    comm.create_comm = Recording
-    try:
-        yield Recording.sent
-    finally:
-        comm.create_comm = comm._create_comm
 
 
 def make(cls: type[w.Widget]) -> dict[str, Any]:
@@ -202,3 +178,32 @@ def test_an_observer_of_every_trait_hears_every_argument() -> None:
         assert {"value", "tooltip"} <= set(heard)
     finally:
         label.close()
+
+
+class Deferred(w.VBox):
+    """A box whose children are made when first read."""
+
+    made: ClassVar[int] = 0
+
+    @traitlets.default("children")
+    def _children(self) -> tuple[w.Widget, ...]:
+        Deferred.made += 1
+        return (w.Label("made when read"),)
+
+
+def test_a_lazy_argument_is_left_to_the_traits_default_until_read() -> None:
+    Deferred.made = 0
+    box = lean(Deferred)(children=LAZY)
+    try:
+        assert Deferred.made == 0 and not box.trait_has_value("children")
+        assert [c.value for c in box.children] == ["made when read"]
+        assert Deferred.made == 1
+        box.children[0].close()
+    finally:
+        box.close()
+    given = lean(Deferred)(children=(w.Label("given"),))  # not lazy: the argument, and no default made
+    try:
+        assert [c.value for c in given.children] == ["given"] and Deferred.made == 1
+        given.children[0].close()
+    finally:
+        given.close()
