@@ -1842,30 +1842,53 @@ async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
     """`transport`, telling `on_end` when the server's side of it ends (a stdio server exiting).
 
     On 2026-07-28 nothing is pending at the server while a person thinks, so without this a dead server is
-    only noticed when the answer is sent.
+    only noticed when the answer is sent. The session's read loop always waits on the read stream, so the
+    end is seen as it happens.
     """
-    import anyio
-
     async with transport as (read, write):
-        send, receive = anyio.create_memory_object_stream[Any](0)
+        yield _EndWatched(read, on_end), write
 
-        async def forward() -> None:
-            try:
-                async with send:
-                    async for item in read:
-                        await send.send(item)
-            except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
-                pass
-            finally:
-                on_end()
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(forward)
-            try:
-                async with receive:
-                    yield receive, write
-            finally:
-                tg.cancel_scope.cancel()
+class _EndWatched:
+    """A read stream that calls `on_end` when it ends: the same items, with no task or buffer in between
+    (each would cost an event-loop turn per message)."""
+
+    def __init__(self, stream: Any, on_end: Callable[[], None]) -> None:
+        self._stream = stream
+        self._on_end = on_end
+
+    def __getattr__(self, name: str) -> Any:  # e.g. `last_context`, which the SDK looks up on its streams
+        return getattr(self._stream, name)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self._stream.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._on_end()
+            raise
+
+    def __aiter__(self) -> _EndWatched:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> _EndWatched:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self._stream.__aexit__(*exc)
 
 
 @contextlib.asynccontextmanager

@@ -92,11 +92,11 @@ class Answerable(Lean, w.VBox):
     # -- driving it as a person would ------------------------------------------------------------------------
     def decline(self) -> bool:
         """Click Decline; False once it is resolved."""
-        return self._press(self._buttons().get(Action.DECLINE))
+        return self._press(self._button(Action.DECLINE))
 
     def cancel(self) -> bool:
         """Click Cancel; False once it is resolved."""
-        return self._press(self._buttons().get(Action.CANCEL))
+        return self._press(self._button(Action.CANCEL))
 
     @contextlib.contextmanager
     def acting_as(self: A, reason: Reason | str, by: str | None = None) -> Iterator[A]:
@@ -159,6 +159,10 @@ class Answerable(Lean, w.VBox):
         """The answer buttons (none when it cannot be answered)."""
         raise NotImplementedError
 
+    def _button(self, action: Action) -> w.Button | None:
+        """The button for `action`, or None."""
+        return self._buttons().get(action)
+
     def _resolve(
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
     ) -> bool:
@@ -202,7 +206,7 @@ class Answerable(Lean, w.VBox):
         return self._state is FormState.PENDING
 
     def _clicked(self, action: Action) -> None:
-        button = self._buttons().get(action)
+        button = self._button(action)
         if button is not None and button.disabled:  # a stale click from a browser that had not yet seen it
             return
         reason, by = self._acting

@@ -30,6 +30,12 @@ from ._lean import LAZY, comms_go_nowhere
 
 __all__ = ["ElicitationForm", "FormState"]
 
+_ACTIONS = (Action.ACCEPT, Action.DECLINE, Action.CANCEL)
+_MORE_BUTTONS: dict[Action, dict[str, str]] = {
+    Action.DECLINE: {"description": "Decline", "icon": "times", "tooltip": "Tell the server no"},
+    Action.CANCEL: {"description": "Cancel", "tooltip": "Dismiss without answering"},
+}
+
 
 class ElicitationForm(Answerable):
     """A form for one elicitation request, shown inline where the request was made.
@@ -117,10 +123,8 @@ class ElicitationForm(Answerable):
             tooltip=tooltip,
             **({"disabled": True} if disabled else {}),
         )
-        self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
-        self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
-        for action, button in self._buttons().items():
-            button.on_click(lambda _button, action=action: self._clicked(action))
+        self._accept.on_click(lambda _button: self._clicked(Action.ACCEPT))
+        self._more: dict[Action, w.Button] = {}  # Decline and Cancel: see `_button`
         # The keyboard helper is shared by every form (never closed by ours); our route gets its messages.
         self._keys = shared_catcher()
         self._route = KeyRoute(self._on_key)
@@ -201,7 +205,7 @@ class ElicitationForm(Answerable):
                     w.Label, value=self.message, tooltip=self.message, _dom_classes=(WRAP_CLASS,)
                 )
                 self._top += (self._message,)
-            self._button_box = kit.make(w.HBox, children=(self._accept, self._decline, self._cancel))
+            self._button_box = kit.make(w.HBox, children=tuple(self._buttons().values()))
         return self._top, self._button_box
 
     @traitlets.default("children")
@@ -211,11 +215,22 @@ class ElicitationForm(Answerable):
         return self._pending_children() if self._state is FormState.PENDING else ()
 
     def _buttons(self) -> dict[Action, w.Button]:
-        return {Action.ACCEPT: self._accept, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
+        return {action: button for action in _ACTIONS if (button := self._button(action)) is not None}
+
+    def _button(self, action: Action) -> w.Button | None:
+        # Decline and Cancel are made the first time they are needed: as the form is shown, or pressed (in
+        # plain Python a handler that accepts never needs them). None: never made, and the form is resolved.
+        if action is Action.ACCEPT:
+            return self._accept
+        button = self._more.get(action)
+        if button is None and self._state is FormState.PENDING:
+            button = self._more[action] = self._kit.make(w.Button, **_MORE_BUTTONS[action])
+            button.on_click(lambda _button: self._clicked(action))
+        return button
 
     def _on_key(self, content: dict[str, Any]) -> None:
         if content.get("key") == "Escape":
-            self._press(self._cancel)
+            self._press(self._button(Action.CANCEL))
         elif (
             content.get("key") == "Enter"
             and content.get("in_last_field") is True

@@ -182,8 +182,10 @@ def test_only_the_first_answer_counts() -> None:
 
 def test_a_button_clicked_by_the_browser_resolves_once() -> None:
     form = signup()
-    form._cancel._handle_custom_msg({"event": "click"}, [])
-    form._decline._handle_custom_msg({"event": "click"}, [])
+    cancel, decline = form._button(Action.CANCEL), form._button(Action.DECLINE)
+    assert cancel is not None and decline is not None
+    cancel._handle_custom_msg({"event": "click"}, [])
+    decline._handle_custom_msg({"event": "click"}, [])
     assert form.state is FormState.CANCELLED
 
 
@@ -240,10 +242,13 @@ def test_in_plain_python_what_only_shows_the_form_is_made_when_read(baseline: in
     form = signup()
     assert not form.trait_has_value("children")
     made = len(own_models()) - baseline
+    assert (
+        made == 1 + len(form.field_names) + 1
+    )  # the form, its controls, Accept (Decline/Cancel: if pressed)
     form.fill(name="A")  # a note appears ("at least 2 characters") before anything was read
     assert not form.trait_has_value("children")
     children = shown(form)
-    assert len(own_models()) - baseline == made + 4  # the header, message and button row, and the note
+    assert len(own_models()) - baseline == made + 6  # header, message, Decline, Cancel, their row, the note
     assert children[:3] == [("Label", "Request from shop"), ("Label", "Sign up?"), ("Text", "Name *")]
     assert children[3][0] == "Label" and "Error" in children[3][1]  # the note, under its control
     assert children[-2:] == [("HBox", ["Accept", "Decline", "Cancel"]), ("KeyCatcher", None)]

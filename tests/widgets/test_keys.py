@@ -313,7 +313,7 @@ def test_accept_from_python_and_decline_or_cancel_from_the_browser_do_not_wait()
     assert form.accept() is True
     other = ElicitationForm("m", FORM, server="s")
     press(other, {"ready": True})
-    browser_click(other._decline)
+    browser_click(other._button(Action.DECLINE))
     assert other.state is FormState.DECLINED
     third = ElicitationForm("m", FORM, server="s")
     press(third, {"ready": True})
