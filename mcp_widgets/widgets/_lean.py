@@ -72,7 +72,8 @@ class _QuietArguments(traitlets.HasTraits):
 
 @functools.cache
 def _class_traits(cls: type[traitlets.HasTraits]) -> dict[str, traitlets.TraitType[Any, Any]]:
-    return cls.class_traits()
+    # Not those with an old-style `_<name>_changed` observer (traitlets finds it by name, not in a registry).
+    return {n: t for n, t in cls.class_traits().items() if not hasattr(cls, f"_{n}_changed")}
 
 
 class Lean(w.Widget, _QuietArguments):

@@ -207,3 +207,22 @@ def test_a_lazy_argument_is_left_to_the_traits_default_until_read() -> None:
         given.children[0].close()
     finally:
         given.close()
+
+
+class OldStyle(w.Label):
+    """A widget class with an old-style (by name) change observer."""
+
+    heard: ClassVar[list[str]] = []
+
+    def _value_changed(self, name: str, old: Any, new: Any) -> None:
+        OldStyle.heard.append(new)
+
+
+@pytest.mark.filterwarnings("ignore::DeprecationWarning")  # traitlets deprecates them; they still work
+def test_an_old_style_observer_still_hears_its_argument() -> None:
+    OldStyle.heard = []
+    label = lean(OldStyle)(value="hello")
+    try:
+        assert OldStyle.heard == ["hello"]
+    finally:
+        label.close()
