@@ -3,9 +3,9 @@ next to the raw `mcp.Client` answering the same elicitation with an instant call
 in blocks, so that a machine whose load changes meanwhile slows both alike).
 
 In plain Python (in-process and stdio: the issue's target) no front end can show a form, so its models open
-without serializing their state (see `widgets/_lean.py`), and what only shows it (the header, the message, the
-row of buttons) is made only if something reads the form's children; the control and the buttons the handler
-drives are real. The same calls inside a real kernel, where every
+without serializing their state (see `widgets/_lean.py`); a form the client builds for a handler makes what
+only shows it (the header, the message, the row of buttons) only if something reads its children, while the
+control and the Accept button the handler drives are real. The same calls inside a real kernel, where every
 model and display is a message to the front end, are measured too, for reference."""
 
 from __future__ import annotations
@@ -268,14 +268,14 @@ def run(quick: bool) -> list[Row]:
     rows: list[Row] = []
 
     def form_only() -> None:
-        form = ElicitationForm("What is your name?", NAME, server="bench")
+        form = ElicitationForm._for_handler("What is your name?", NAME, server="bench")  # as the client does
         form.fill(**ANSWER)
         form.accept()
 
     rows.append(
         Row(
             GROUP,
-            "form build + fill + accept (1 field, no MCP)",
+            "form build + fill + accept (1 field, no MCP)",  # built as for a handler
             median_ms(form_only, runs=runs),
             note=f"the form's share; CPU {median_ms(form_only, runs=runs, clock=time.thread_time):.2f} ms",
         )

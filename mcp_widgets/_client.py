@@ -278,6 +278,7 @@ class _HandlerRun:
         except BaseException as error:
             self.done(error)
             return
+        _whole(self.card)  # the handler waits: so may the form
         if yielded is None:  # a bare yield (asyncio.sleep(0)): just continue soon
             _bridge.post(partial(self._step, None))
             return
@@ -302,6 +303,11 @@ class _HandlerRun:
         if hasattr(fut, "_asyncio_future_blocking"):
             fut._asyncio_future_blocking = False  # what asyncio's Task does before resuming a coroutine
         self._step(None)
+
+
+def _whole(card: Any) -> None:
+    """Make everything a card shows, if it is not made yet (a `_for_handler` form that now waits)."""
+    card.children  # noqa: B018 (reading them makes them)
 
 
 # --------------------------------------------------------------------------- calls
@@ -932,7 +938,10 @@ class Server:
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
         with _interrupt_deferred() as deferred:
             try:
-                form = ElicitationForm(
+                # A handler usually answers at once: its form makes only what the handler drives.
+                handled = _pick_handler(self.handler) is not None
+                build = ElicitationForm._for_handler if handled else ElicitationForm
+                form = build(
                     request.message,
                     request.schema or {},
                     server=self.name,
@@ -1003,12 +1012,12 @@ class Server:
 
     def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
+        _whole(card)
         support = _bridge.kernel_support()
         if support == "none":
             from . import _console
 
             if _console.available():
-                card.children  # noqa: B018 (a form waiting for a person has all it shows; see ElicitationForm)
                 _console.ask(card)
                 return
             card.finish(

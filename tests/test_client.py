@@ -152,6 +152,34 @@ def test_outcome_records_the_handler(mode: str) -> None:
     assert card.result.content == {"name": "Cy"}
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_handlers_form_is_made_whole_once_the_handler_waits(mode: str) -> None:
+    # No front end here: a form a handler answers at once makes only what the handler drives; once a
+    # handler waits, so may its form, and it is made whole (code that walks every model must not see it
+    # make models).
+    seen: list[tuple[bool, ...]] = []
+
+    async def answers_at_once(card: Any) -> None:
+        seen.append((card.trait_has_value("children"),))
+        card.fill(name="Di")
+        card.accept()
+
+    async def waits_first(card: Any) -> None:
+        before = card.trait_has_value("children")
+        await asyncio.sleep(0)
+        seen.append((before, card.trait_has_value("children")))
+        card.fill(name="Ed")
+        card.accept()
+
+    for handler, name in ((answers_at_once, "Di"), (waits_first, "Ed")):
+        srv = connect_sync(build_server(), handler=handler, mode=mode)
+        try:
+            assert parse(srv.call_tool_sync("ask_name")) == {"action": "accept", "content": {"name": name}}
+        finally:
+            srv.close()
+    assert seen == [(False,), (False, True)]
+
+
 @pytest.mark.parametrize("transport", ["sse", "auto"])
 def test_sse_transport(transport: str) -> None:
     with (

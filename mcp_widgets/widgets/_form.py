@@ -65,6 +65,31 @@ class ElicitationForm(Answerable):
         self._setup(message, validate_schema(requested_schema), server=server, declared_name=declared_name)
 
     @classmethod
+    def _for_handler(
+        cls,
+        message: str,
+        requested_schema: Mapping[str, Any],
+        *,
+        server: str,
+        declared_name: str | None = None,
+    ) -> ElicitationForm:
+        """A form a handler answers at once: in plain Python, what only shows it is made when first read.
+
+        The client builds these (see `_client`); it reads `children` as soon as a handler leaves the form
+        pending, so a form that waits is always whole (code that walks every model, as `get_manager_state`
+        does, would otherwise see the form make its models during the walk).
+        """
+        form = cls.__new__(cls)
+        form._setup(
+            message,
+            validate_schema(requested_schema),
+            server=server,
+            declared_name=declared_name,
+            lazy=comms_go_nowhere(),
+        )
+        return form
+
+    @classmethod
     def _from_spec(
         cls, message: str, spec: FormSpec, *, server: str, declared_name: str | None = None
     ) -> ElicitationForm:
@@ -73,7 +98,9 @@ class ElicitationForm(Answerable):
         form._setup(message, spec, server=server, declared_name=declared_name)
         return form
 
-    def _setup(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
+    def _setup(
+        self, message: str, spec: FormSpec, *, server: str, declared_name: str | None, lazy: bool = False
+    ) -> None:
         self._start()
         self._changed: list[Callable[[], object]] = []
         self.spec = spec
@@ -85,7 +112,7 @@ class ElicitationForm(Answerable):
         # One title width for every control, so the controls of a form line up.
         kit = self._kit = Kit(description_width=title_width(spec.fields))
         try:
-            self._build(message, spec, server=server, declared_name=declared_name)
+            self._build(message, spec, server=server, declared_name=declared_name, lazy=lazy)
         except BaseException:
             kit.close()  # leave no half-built models behind
             route = getattr(self, "_route", None)
@@ -93,7 +120,9 @@ class ElicitationForm(Answerable):
                 route.close()
             raise
 
-    def _build(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
+    def _build(
+        self, message: str, spec: FormSpec, *, server: str, declared_name: str | None, lazy: bool
+    ) -> None:
         # Every model is created in its first state (no update message right after it opens).
         kit = self._kit
         self._header = f"Request from {server}"
@@ -133,8 +162,8 @@ class ElicitationForm(Answerable):
             field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
 
         super().__init__(
-            # In plain Python no front end can show the form: what only shows it is made if read.
-            children=LAZY if comms_go_nowhere() else self._pending_children(),
+            # A handler's form in plain Python (see `_for_handler`): what only shows it is made if read.
+            children=LAZY if lazy else self._pending_children(),
             layout=kit.layout(),
             _view_count=0,
             _dom_classes=(FORM_CLASS, self._route.token),
@@ -210,16 +239,15 @@ class ElicitationForm(Answerable):
 
     @traitlets.default("children")
     def _children_first_read(self) -> tuple[w.Widget, ...]:
-        # Only reached in plain Python while the form is pending (see `_build`; it sets them as it resolves).
-        # Caveat: a form first read by `Widget.get_manager_state()` makes models while that walks them all.
+        # Only reached by a `_for_handler` form while pending: a resolving form sets its children.
         return self._pending_children() if self._state is FormState.PENDING else ()
 
     def _buttons(self) -> dict[Action, w.Button]:
         return {action: button for action in _ACTIONS if (button := self._button(action)) is not None}
 
     def _button(self, action: Action) -> w.Button | None:
-        # Decline and Cancel are made the first time they are needed: as the form is shown, or pressed (in
-        # plain Python a handler that accepts never needs them). None: never made, and the form is resolved.
+        # Decline and Cancel are made the first time they are needed: as the form is built, read or pressed
+        # (a `_for_handler` form that is accepted never needs them). None: never made, and it is resolved.
         if action is Action.ACCEPT:
             return self._accept
         button = self._more.get(action)

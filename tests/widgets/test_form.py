@@ -236,19 +236,25 @@ def shown(form: ElicitationForm) -> list[tuple[str, Any]]:
     return out
 
 
-def test_in_plain_python_what_only_shows_the_form_is_made_when_read(baseline: int) -> None:
-    # No front end can show a form here: the header, message and button row are made when something reads
-    # the form's children (the controls and buttons a handler drives are made at once).
-    form = signup()
+def handlers_form() -> ElicitationForm:
+    return ElicitationForm._for_handler("Sign up?", SIGNUP, server="shop")
+
+
+def test_a_form_built_for_a_handler_makes_what_only_shows_it_when_read(baseline: int) -> None:
+    # In plain Python no front end can show a form: one a handler answers makes the header, message, Decline,
+    # Cancel and the button row only when something reads its children (or presses that button).
+    form = handlers_form()
     assert not form.trait_has_value("children")
     made = len(own_models()) - baseline
-    assert (
-        made == 1 + len(form.field_names) + 1
-    )  # the form, its controls, Accept (Decline/Cancel: if pressed)
+    assert made == 1 + len(form.field_names) + 1  # the form, its controls, Accept
     form.fill(name="A")  # a note appears ("at least 2 characters") before anything was read
     assert not form.trait_has_value("children")
     children = shown(form)
     assert len(own_models()) - baseline == made + 6  # header, message, Decline, Cancel, their row, the note
+    whole = signup()
+    whole.fill(name="A")
+    assert children == shown(whole)  # the same as a form built whole
+    whole.close()
     assert children[:3] == [("Label", "Request from shop"), ("Label", "Sign up?"), ("Text", "Name *")]
     assert children[3][0] == "Label" and "Error" in children[3][1]  # the note, under its control
     assert children[-2:] == [("HBox", ["Accept", "Decline", "Cancel"]), ("KeyCatcher", None)]
@@ -256,21 +262,22 @@ def test_in_plain_python_what_only_shows_the_form_is_made_when_read(baseline: in
     assert len(own_models()) == baseline
 
 
-def test_a_front_end_gets_the_whole_form_as_it_opens(kernel_comms: list[Any], baseline: int) -> None:
+def test_a_form_built_directly_is_whole_at_once() -> None:
     form = signup()
-    assert form.trait_has_value("children")  # read as the form opened: its state went to the front end
+    assert form.trait_has_value("children")  # code that walks every model never sees it make models
+    form.close()
+
+
+def test_a_front_end_gets_the_whole_form_as_it_opens(kernel_comms: list[Any]) -> None:
+    form = handlers_form()
+    assert form.trait_has_value("children")  # in a kernel even a handler's form is built whole
     opened = {data["state"]["_model_name"] for kind, data in kernel_comms if kind == "comm_open"}
     assert {"VBoxModel", "HBoxModel", "LabelModel", "ButtonModel", "TextModel"} <= opened
-    plain = ElicitationForm("Sign up?", SIGNUP, server="shop")
-    try:
-        assert shown(form) == shown(plain)
-    finally:
-        form.close()
-        plain.close()
+    form.close()
 
 
-def test_a_form_answered_before_anything_read_it_leaves_its_line(baseline: int) -> None:
-    form = signup()
+def test_a_handlers_form_answered_before_anything_read_it_leaves_its_line(baseline: int) -> None:
+    form = handlers_form()
     form.fill(name="Ada", age=36)
     assert form.accept()
     assert form.trait_has_value("children")  # set as it resolved: nothing is made when it is read later
@@ -278,7 +285,7 @@ def test_a_form_answered_before_anything_read_it_leaves_its_line(baseline: int) 
     assert labels(form) == ["Request from shop: accepted by the person"]
     form.close()
     assert len(own_models()) == baseline
-    closed = signup()
+    closed = handlers_form()
     closed.close()
     assert closed.children == ()  # closed before anything read it: nothing is made
     assert len(own_models()) == baseline
