@@ -34,7 +34,7 @@ class _Lazy:
 
 LAZY: Any = _Lazy()
 """A constructor argument's value meaning "not now": the trait is left to its `@default`, made when first
-read (a Box's `children` in plain Python, where no front end reads the state as the widget opens)."""
+read (a handler's form's `children` in plain Python, where no front end reads the state as it opens)."""
 
 
 def comms_go_nowhere() -> bool:
