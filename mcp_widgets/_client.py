@@ -954,8 +954,9 @@ class Server:
                 self._view_failed(request, record, exc, "form")
                 return
             request.view = form
-            self._record_view(request, record, form)
+            # Done callbacks run in order: the answer goes to the server first, then the history notes it.
             form.add_done_callback(partial(self._view_done, request, record))
+            self._record_view(request, record, form)
         try:
             if deferred:
                 raise KeyboardInterrupt
