@@ -79,23 +79,22 @@ class ElicitationForm(Answerable):
         pending, so a form that waits is always whole (code that walks every model, as `get_manager_state`
         does, would otherwise see the form make its models during the walk).
         """
-        form = cls.__new__(cls)
-        form._setup(
-            message,
-            validate_schema(requested_schema),
-            server=server,
-            declared_name=declared_name,
-            lazy=comms_go_nowhere(),
-        )
-        return form
+        spec, lazy = validate_schema(requested_schema), comms_go_nowhere()
+        return cls._from_spec(message, spec, server=server, declared_name=declared_name, lazy=lazy)
 
     @classmethod
     def _from_spec(
-        cls, message: str, spec: FormSpec, *, server: str, declared_name: str | None = None
+        cls,
+        message: str,
+        spec: FormSpec,
+        *,
+        server: str,
+        declared_name: str | None = None,
+        lazy: bool = False,
     ) -> ElicitationForm:
         """A form for a parsed spec, even one with errors (then Accept stays disabled): for `preview`."""
         form = cls.__new__(cls)
-        form._setup(message, spec, server=server, declared_name=declared_name)
+        form._setup(message, spec, server=server, declared_name=declared_name, lazy=lazy)
         return form
 
     def _setup(
