@@ -3,7 +3,8 @@
 Opening a stock widget costs most of its construction, and most of that is `get_state` looking up every synced
 trait's serializer again (ipywidgets asks traitlets, which walks the class each time). A form opens a dozen
 models per request, so `Lean` looks them up once per class. Where no front end can exist (plain Python: the
-`comm` package's default `DummyComm`, which drops every message), it does not serialize the state at all.
+`comm` package's default `DummyComm`, which drops every message), it serializes neither the state nor any
+change of it.
 
 Much of the rest is traitlets announcing each constructor argument as a change that nobody observes yet (the
 widget has no comm to send it on before it opens). `Lean` validates such arguments and stores them without the
@@ -40,6 +41,15 @@ read (a handler's form's `children` in plain Python, where no front end reads th
 def comms_go_nowhere() -> bool:
     """True when a new comm is the `comm` package's `DummyComm` (no kernel has installed its own)."""
     return comm.create_comm is comm._create_comm and not requires_ipykernel_shim()
+
+
+class _Nowhere(comm.DummyComm):
+    """A `DummyComm` that says it has no kernel, so ipywidgets does not prepare updates nobody can get.
+
+    (`Widget.notify_change` and `_send` look for `comm.kernel is None` before serializing a change.)
+    """
+
+    kernel = None
 
 
 @functools.cache
@@ -79,7 +89,7 @@ def _class_traits(cls: type[traitlets.HasTraits]) -> dict[str, traitlets.TraitTy
 class Lean(w.Widget, _QuietArguments):
     """Mixin for a stock widget class: constructor arguments nobody observes are set without a notification,
     `get_state` finds each trait's serializer once per class, and a widget whose comm can reach no front end
-    opens without serializing its state."""
+    opens without serializing its state or any change of it."""
 
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         plan = None if key is not None or drop_defaults else _plan(type(self), tuple(self.keys))
@@ -90,8 +100,8 @@ class Lean(w.Widget, _QuietArguments):
 
     def open(self) -> None:
         if self.comm is None and comms_go_nowhere():
-            # Nobody can read this state: a DummyComm drops the open message.
-            self.comm = comm.create_comm(target_name="jupyter.widget", data={}, comm_id=self._model_id)
+            # Nobody can read this state (a DummyComm drops every message), nor any change of it.
+            self.comm = _Nowhere(target_name="jupyter.widget", data={}, comm_id=self._model_id)
             return
         super().open()
 

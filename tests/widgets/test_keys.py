@@ -272,7 +272,7 @@ def test_with_no_view_listening_a_browser_click_accepts_at_once() -> None:
     assert form.result == mcp_types.ElicitResult(action="accept", content={"first": "a"})
 
 
-def test_a_browser_click_waits_for_what_the_front_end_still_holds() -> None:
+def test_a_browser_click_waits_for_what_the_front_end_still_holds(kernel_comms: list[object]) -> None:
     form = ElicitationForm("m", FORM, server="s")
     other = ElicitationForm("m", FORM, server="s")
     sent = sent_by(form)

@@ -71,12 +71,24 @@ def test_a_front_end_gets_the_full_state_when_it_opens(cls: type[w.Widget], kern
 
 def test_without_a_kernel_nothing_is_serialized(monkeypatch: pytest.MonkeyPatch) -> None:
     assert comm.create_comm is comm._create_comm  # plain Python: a DummyComm drops every message
-    calls = []
-    monkeypatch.setattr(lean(w.Label), "get_state", lambda self, *a, **k: calls.append(a) or {})
+    calls: list[Any] = []  # the keys asked for (None: all of them)
+
+    def get_state(self: w.Widget, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
+        if key is None or len(key):  # hold_sync asks for no key at all when nothing is to be sent
+            calls.append(key)
+        return {}
+
+    monkeypatch.setattr(lean(w.Label), "get_state", get_state)
     label = lean(w.Label)(value="x")
+    seen: list[str] = []
+    label.observe(lambda change: seen.append(change["new"]), names="value")
     try:
         assert calls == [] and label.comm is not None and label.model_id
-        label.value = "y"  # updates still work (and go nowhere)
+        label.value = "y"  # updates still work, observers see them, and nothing is serialized for them
+        label.set_state({"value": "z"})  # nor for a front end's update (no echo to prepare)
+        with label.hold_sync():
+            label.value = "w"
+        assert calls == [] and seen == ["y", "z", "w"] and label.value == "w"
     finally:
         label.close()
     assert label.comm is None
