@@ -567,12 +567,15 @@ _warned_background = False
 def _get_kernel() -> _Kernel | None:
     if _kernel_cache:
         return _kernel_cache[0]
-    # Without IPython loaded there is no kernel; don't import it just to find out.
-    ipython = sys.modules.get("IPython")
+    # Without IPython's shell loaded there is no kernel; don't import it just to find out. (What
+    # `IPython.get_ipython()` does, without the two imports it makes on each call: this runs on every
+    # post and wait.)
+    shells = sys.modules.get("IPython.core.interactiveshell")
     shell = None
-    if ipython is not None:
+    if shells is not None:
         with contextlib.suppress(Exception):
-            shell = ipython.get_ipython()
+            if shells.InteractiveShell.initialized():
+                shell = shells.InteractiveShell.instance()
     kernel_obj = getattr(shell, "kernel", None) if shell is not None else None
     if kernel_obj is None:
         return None  # not cached: a kernel may still start around us (imported from sitecustomize, say)
