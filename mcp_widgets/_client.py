@@ -939,8 +939,8 @@ class Server:
         with _interrupt_deferred() as deferred:
             try:
                 # A handler usually answers at once: its form makes only what the handler drives.
-                handled = _pick_handler(self.handler) is not None
-                build = ElicitationForm._for_handler if handled else ElicitationForm
+                chosen = _pick_handler(self.handler)
+                build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
                 form = build(
                     request.message,
                     request.schema or {},
@@ -962,7 +962,7 @@ class Server:
                 raise KeyboardInterrupt
             _bridge.track_views(form)
             self._place(record, form)
-            self._choose_answerer(request, record, form)
+            self._answer_with(chosen, request, record, form)
         except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
             if isinstance(exc, KeyboardInterrupt):
                 note = "the kernel was interrupted" + ("" if request.legacy else "; the call was dropped")
@@ -984,7 +984,16 @@ class Server:
             self._record_request(request, record, outcome)
 
     def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
-        chosen = _pick_handler(self.handler)
+        self._answer_with(_pick_handler(self.handler), request, record, card)
+
+    def _answer_with(
+        self,
+        chosen: tuple[Handler, Reason, str] | None,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        card: Any,
+    ) -> None:
+        """Let the chosen handler answer (see `_pick_handler`), or the person when there is none."""
         if chosen is None:
             self._await_person(request, record, card)
             return

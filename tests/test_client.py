@@ -559,7 +559,7 @@ def test_env_policy(policy: str, expected: dict[str, Any], monkeypatch: pytest.M
     seen: list[Any] = []
     srv = connect_sync(build_server())
     try:
-        srv._choose_answerer = _spy(srv._choose_answerer, seen)  # type: ignore[method-assign]
+        srv._answer_with = _spy(srv._answer_with, seen)  # type: ignore[method-assign]
         assert parse(srv.call_tool_sync("ask_defaults")) == expected
     finally:
         srv.close()
@@ -571,16 +571,16 @@ def test_env_policy_decline_is_the_policys(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MCP_WIDGETS_HANDLER", "accept_defaults")
     seen: list[Any] = []
     with connect_sync(build_server()) as srv:
-        srv._choose_answerer = _spy(srv._choose_answerer, seen)  # type: ignore[method-assign]
+        srv._answer_with = _spy(srv._answer_with, seen)  # type: ignore[method-assign]
         assert parse(srv.call_tool_sync("ask_profile")) == {"action": "decline"}  # "name" has no default
     outcome = seen[0].outcome
     assert (outcome.reason, outcome.by) == (Reason.POLICY, "MCP_WIDGETS_HANDLER=accept_defaults")
 
 
 def _spy(method: Any, seen: list[Any]) -> Any:
-    def wrapper(request: Any, record: Any, card: Any) -> None:
+    def wrapper(chosen: Any, request: Any, record: Any, card: Any) -> None:
         seen.append(card)
-        method(request, record, card)
+        method(chosen, request, record, card)
 
     return wrapper
 
