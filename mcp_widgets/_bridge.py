@@ -681,7 +681,11 @@ def seen_by_now(widget: Any) -> concurrent.futures.Future[bool]:
         if is_viewed(widget) or kernel is None or kernel.loop is None:
             fut.set_result(is_viewed(widget))
         else:
-            kernel.loop.call_later(_SETTLE, post, second)
+            # Not the kernel loop's call_later: a blocking wait keeps that loop from running (the look
+            # would never come); `post` reaches the main thread whether it idles or blocks.
+            timer = threading.Timer(_SETTLE, post, (second,))
+            timer.daemon = True
+            timer.start()
 
     if _get_kernel() is None:
         fut.set_result(is_viewed(widget))
