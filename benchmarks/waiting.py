@@ -17,7 +17,7 @@ LATENCY_TARGET = 5.0  # ms, kernel-side
 
 SETUP = """
 import os, time
-import mcp_widgets._client as mwc
+import mcp_widgets.client.server as mwc
 from benchmarks import _probe
 _probe.stamp_clicks()
 mwc.LOOK_GRACE = 3600  # the simulated frontend reports views itself

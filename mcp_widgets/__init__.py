@@ -1,7 +1,7 @@
 """mcp-widgets: MCP elicitation as ipywidgets forms, inline in the notebook cell that made the call.
 
 The public surface is re-exported here. Names are resolved lazily so that the pure core
-(`mcp_widgets._schema`, `_validation`, `_outcome`) can be imported without ipywidgets, ipykernel or mcp.
+(`mcp_widgets.core`: schema, validation, outcomes) can be imported without ipywidgets, ipykernel or mcp.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from ._exceptions import (
+from .core.exceptions import (
     BlockingCallError,
     ConnectError,
     ConnectionClosedError,
@@ -20,14 +20,15 @@ from ._exceptions import (
     SchemaError,
     ServerError,
 )
-from ._outcome import Action, Outcome, Reason
-from ._schema import Problem, check_schema, validate_schema
-from ._urls import UrlCheck, inspect_url
-from ._version import __version__
+from .core.outcome import Action, Outcome, Reason
+from .core.schema import Problem, check_schema, validate_schema
+from .core.urls import UrlCheck, inspect_url
+from .core.version import __version__
 
 if TYPE_CHECKING:
     from . import handlers
-    from ._client import (
+    from .client.listings import PromptList, ResourceList, ServerInfo, ToolList
+    from .client.server import (
         Call,
         Server,
         connect,
@@ -35,23 +36,22 @@ if TYPE_CHECKING:
         get_default_handler,
         set_default_handler,
     )
-    from ._listings import PromptList, ResourceList, ServerInfo, ToolList
     from .playground import playground
     from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, ToolForm, UrlCard, preview
     from .widgets._history import history
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
-    "Call": "mcp_widgets._client",
-    "Server": "mcp_widgets._client",
-    "ToolList": "mcp_widgets._listings",
-    "ResourceList": "mcp_widgets._listings",
-    "PromptList": "mcp_widgets._listings",
-    "ServerInfo": "mcp_widgets._listings",
-    "connect": "mcp_widgets._client",
-    "connect_sync": "mcp_widgets._client",
-    "get_default_handler": "mcp_widgets._client",
-    "set_default_handler": "mcp_widgets._client",
+    "Call": "mcp_widgets.client.server",
+    "Server": "mcp_widgets.client.server",
+    "ToolList": "mcp_widgets.client.listings",
+    "ResourceList": "mcp_widgets.client.listings",
+    "PromptList": "mcp_widgets.client.listings",
+    "ServerInfo": "mcp_widgets.client.listings",
+    "connect": "mcp_widgets.client.server",
+    "connect_sync": "mcp_widgets.client.server",
+    "get_default_handler": "mcp_widgets.client.server",
+    "set_default_handler": "mcp_widgets.client.server",
     "ElicitationForm": "mcp_widgets.widgets",
     "FormState": "mcp_widgets.widgets",
     "HistoryPanel": "mcp_widgets.widgets",

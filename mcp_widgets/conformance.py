@@ -24,8 +24,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import mcp_types
 
-from ._client import Server, connect
-from ._outcome import Action, Reason
+from .client.server import Server, connect
+from .core.outcome import Action, Reason
 from .widgets import ElicitationForm
 
 __all__ = ["accept_untouched", "arguments_for", "main", "oauth_for", "run"]

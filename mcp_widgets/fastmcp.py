@@ -17,9 +17,9 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
-from . import _bridge
-from ._client import Handler, _decline_if_unseen, _display, _HandlerRun, _pick_handler
-from ._outcome import Action, Reason
+from .client.server import Handler, _decline_if_unseen, _display, _HandlerRun, _pick_handler
+from .core.outcome import Action, Reason
+from .kernel import bridge as _bridge
 
 __all__ = ["elicitation_handler"]
 

@@ -1,4 +1,4 @@
-"""mcp_widgets._bridge without a kernel (plain python): waits, posted callbacks, guards, view tracking.
+"""mcp_widgets.kernel.bridge without a kernel (plain python): waits, posted callbacks, guards, view tracking.
 
 The kernel paths are tested against real kernels in tests/kernel/test_bridge.py.
 """
@@ -15,8 +15,8 @@ import warnings
 import ipywidgets as W
 import pytest
 
-from mcp_widgets import _bridge
-from mcp_widgets._exceptions import BlockingCallError, MCPWidgetsError
+from mcp_widgets.core.exceptions import BlockingCallError, MCPWidgetsError
+from mcp_widgets.kernel import bridge as _bridge
 
 
 def resolve_later(fut: concurrent.futures.Future[str], value: str, delay: float = 0.05) -> None:

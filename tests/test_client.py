@@ -20,9 +20,9 @@ from typing import Any
 import mcp_types
 import pytest
 
-import mcp_widgets._client as client
-from mcp_widgets import _bridge, handlers
-from mcp_widgets._client import (
+import mcp_widgets.client.server as client
+from mcp_widgets import handlers
+from mcp_widgets.client.server import (
     ConnectError,
     ConnectionClosedError,
     RequestTimeout,
@@ -31,9 +31,10 @@ from mcp_widgets._client import (
     connect_sync,
     set_default_handler,
 )
-from mcp_widgets._exceptions import SchemaError
-from mcp_widgets._history import default_history
-from mcp_widgets._outcome import Action, Reason
+from mcp_widgets.core.exceptions import SchemaError
+from mcp_widgets.core.history import default_history
+from mcp_widgets.core.outcome import Action, Reason
+from mcp_widgets.kernel import bridge as _bridge
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import http_server, stdio_command, target
 

@@ -12,7 +12,7 @@ import mcp_types
 import pytest
 
 from mcp_widgets import handlers
-from mcp_widgets._exceptions import SchemaError
+from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.fastmcp import elicitation_handler
 from tests.servers.demo import BAD_SCHEMA, NAME_SCHEMA
 

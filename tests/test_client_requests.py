@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import mcp_types
 
-from mcp_widgets._outcome import Action, Outcome, Reason
-from mcp_widgets._requests import PendingRequest, pending_requests
+from mcp_widgets.core.outcome import Action, Outcome, Reason
+from mcp_widgets.core.requests import PendingRequest, pending_requests
 
 
 def test_settled_once_and_listed_until_then() -> None:

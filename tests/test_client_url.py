@@ -19,10 +19,10 @@ from ipywidgets.widgets.widget import _instances
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import UrlElicitationRequiredError
 
-from mcp_widgets import _bridge
-from mcp_widgets._client import ServerError, connect
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.client.server import ServerError, connect
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.demo import create_server
+from mcp_widgets.kernel import bridge as _bridge
 from mcp_widgets.widgets import UrlCard
 
 MODES = ["auto", "legacy"]
@@ -443,7 +443,7 @@ def test_url_required_with_two_pages_one_declined_drops_the_other() -> None:
 
 
 def test_url_requests_enter_the_history_with_the_host_only() -> None:
-    from mcp_widgets._history import default_history
+    from mcp_widgets.core.history import default_history
 
     person = Person(lambda card: card.accept())
     name = "history-url-server"

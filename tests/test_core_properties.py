@@ -10,8 +10,8 @@ import jsonschema
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from mcp_widgets._schema import FormSpec, parse_schema
-from mcp_widgets._validation import build_content, validate_content, validate_field
+from mcp_widgets.core.schema import FormSpec, parse_schema
+from mcp_widgets.core.validation import build_content, validate_content, validate_field
 
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -10,11 +10,11 @@ import pytest
 
 HEAVY = ["ipywidgets", "ipykernel", "IPython", "mcp", "mcp_types", "comm", "traitlets", "zmq", "anyio"]
 CORE = [
-    "mcp_widgets._schema",
-    "mcp_widgets._validation",
-    "mcp_widgets._outcome",
-    "mcp_widgets._exceptions",
-    "mcp_widgets._tool_schema",
+    "mcp_widgets.core.schema",
+    "mcp_widgets.core.validation",
+    "mcp_widgets.core.outcome",
+    "mcp_widgets.core.exceptions",
+    "mcp_widgets.core.tool_schema",
 ]
 
 
@@ -34,8 +34,8 @@ def test_each_core_module_is_light(module: str) -> None:
 
 def test_the_core_together_is_light_and_works() -> None:
     code = (
-        "import mcp_widgets._schema as s, mcp_widgets._validation as v, mcp_widgets._outcome, "
-        "mcp_widgets._exceptions\n"
+        "import mcp_widgets.core.schema as s, mcp_widgets.core.validation as v, mcp_widgets.core.outcome, "
+        "mcp_widgets.core.exceptions\n"
         "props = {'a': {'type': 'string', 'pattern': '^x'}}\n"
         "spec = s.parse_schema({'type': 'object', 'properties': props})\n"
         "assert v.validate_content(spec, {'a': 'xy'}).content == {'a': 'xy'}"

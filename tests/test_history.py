@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from mcp_widgets._history import (
+from mcp_widgets.core.history import (
     MAX_RECORDS,
     MAX_TEXT,
     RECORD_KEYS,
@@ -25,7 +25,7 @@ from mcp_widgets._history import (
     answered_by,
     default_history,
 )
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 
 CANARY = "canary-store-8d2e"
 
@@ -341,7 +341,7 @@ def test_there_is_one_store_per_process() -> None:
 
 def test_the_store_is_pure() -> None:
     probe = (
-        "import sys, mcp_widgets._history\n"
+        "import sys, mcp_widgets.core.history\n"
         "print(sorted({'ipywidgets', 'ipykernel', 'IPython', 'mcp', 'mcp_types', 'comm', 'traitlets'}"
         " & {m.split('.')[0] for m in sys.modules}))"
     )

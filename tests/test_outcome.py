@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from mcp_widgets._outcome import Action, Outcome, Reason, to_wire
+from mcp_widgets.core.outcome import Action, Outcome, Reason, to_wire
 
 
 def test_actions_are_the_wire_strings() -> None:

@@ -5,8 +5,8 @@ from typing import Any
 
 import pytest
 
-from mcp_widgets._exceptions import SchemaError
-from mcp_widgets._schema import (
+from mcp_widgets.core.exceptions import SchemaError
+from mcp_widgets.core.schema import (
     MAX_PATTERN_LENGTH,
     MISSING,
     Choice,

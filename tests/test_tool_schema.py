@@ -16,8 +16,8 @@ from mcp.server.mcpserver import MCPServer
 from pydantic import AnyUrl, BaseModel, Field
 
 from mcp_widgets import check_schema
-from mcp_widgets._schema import MISSING, parse_schema
-from mcp_widgets._tool_schema import (
+from mcp_widgets.core.schema import MISSING, parse_schema
+from mcp_widgets.core.tool_schema import (
     ARGUMENTS,
     MAX_FIELDS,
     MAX_REF_DEPTH,

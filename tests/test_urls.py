@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import mcp_widgets._urls as urls
-from mcp_widgets._urls import MAX_URL_LENGTH, UrlCheck, inspect_url, visible
+import mcp_widgets.core.urls as urls
+from mcp_widgets.core.urls import MAX_URL_LENGTH, UrlCheck, inspect_url, visible
 
 
 def allowed(url: str) -> UrlCheck:
@@ -509,7 +509,7 @@ def test_the_url_module_is_pure() -> None:
     }
     assert imported <= set(sys.stdlib_module_names), sorted(imported - set(sys.stdlib_module_names))
     probe = (
-        "import mcp_widgets._urls as u, sys, json\n"
+        "import mcp_widgets.core.urls as u, sys, json\n"
         "assert u.inspect_url('https://example.com').allowed\n"
         "print(json.dumps(sorted({m.split('.')[0] for m in sys.modules})))"
     )

@@ -5,9 +5,9 @@ from typing import Any
 
 import pytest
 
-from mcp_widgets import _validation
-from mcp_widgets._schema import FieldSpec, FormSpec, parse_schema
-from mcp_widgets._validation import (
+from mcp_widgets.core import validation as _validation
+from mcp_widgets.core.schema import FieldSpec, FormSpec, parse_schema
+from mcp_widgets.core.validation import (
     ValidationResult,
     build_content,
     check_field,

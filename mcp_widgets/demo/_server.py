@@ -27,7 +27,7 @@ from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, UrlElicitationRequiredError
 from pydantic import BaseModel, Field
 
-from .._version import __version__
+from ..core.version import __version__
 from . import _schemas as schemas
 from ._asking import Asker, converse
 from ._checking import problems

@@ -13,7 +13,7 @@ from typing import Any, ClassVar, TypeVar
 import ipywidgets as w
 import mcp_types
 
-from .._outcome import Action, Outcome, Reason, to_wire
+from ..core.outcome import Action, Outcome, Reason, to_wire
 from ._fields import Kit
 from ._lean import Lean
 

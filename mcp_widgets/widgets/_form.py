@@ -8,11 +8,11 @@ from typing import Any
 import ipywidgets as w
 import traitlets
 
-from .. import _bridge
-from .._exceptions import FieldNotFound, FormStateError
-from .._outcome import Action, Reason
-from .._schema import FormSpec, validate_schema
-from .._validation import validate_content, validate_field
+from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.outcome import Action, Reason
+from ..core.schema import FormSpec, validate_schema
+from ..core.validation import validate_content, validate_field
+from ..kernel import bridge as _bridge
 from ._answerable import Answerable, FormState
 from ._fields import (
     FIRST_CLASS,

@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import ipywidgets as w
 import traitlets
 
-from .._history import PENDING, History, HistoryRecord, ServerHistory, default_history
-from .._urls import visible
+from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
+from ..core.urls import visible
 from ._fields import Kit
 
 W = TypeVar("W", bound=w.Widget)

@@ -9,9 +9,9 @@ from typing import Any
 import ipywidgets as w
 import mcp_types
 
-from .._outcome import Action, to_wire
-from .._schema import Problem, parse_schema
-from .._validation import validate_content
+from ..core.outcome import Action, to_wire
+from ..core.schema import Problem, parse_schema
+from ..core.validation import validate_content
 from ._fields import WRAP_CLASS, Kit
 from ._form import ElicitationForm, FormState
 

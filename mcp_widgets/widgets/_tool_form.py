@@ -19,9 +19,8 @@ from typing import Any
 import ipywidgets as w
 import traitlets as t
 
-from .. import _bridge
-from .._exceptions import FieldNotFound, FormStateError
-from .._tool_schema import (
+from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.tool_schema import (
     ARGUMENTS,
     JSON,
     LINES,
@@ -31,6 +30,7 @@ from .._tool_schema import (
     parse_tool_schema,
     widget_value,
 )
+from ..kernel import bridge as _bridge
 from ._fields import (
     FIRST_CLASS,
     FORM_CLASS,

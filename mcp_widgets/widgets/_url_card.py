@@ -25,9 +25,9 @@ from typing import Any
 
 import ipywidgets as w
 
-from .._exceptions import FormStateError
-from .._outcome import Action, Outcome, Reason
-from .._urls import UrlCheck, inspect_url, visible
+from ..core.exceptions import FormStateError
+from ..core.outcome import Action, Outcome, Reason
+from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
 from ._fields import WRAP_CLASS, Kit
 from ._keys import KeyRoute, shared_catcher

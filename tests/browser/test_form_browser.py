@@ -200,7 +200,7 @@ WAITS = {
         FORM_CELL.replace(
             "result = await form.wait()",
             "import concurrent.futures\n"
-            "from mcp_widgets._bridge import wait_sync\n"
+            "from mcp_widgets.kernel.bridge import wait_sync\n"
             "done = concurrent.futures.Future()\n"
             "form.add_done_callback(lambda f: done.set_result(f.result))\n"
             "result = wait_sync(done)",

@@ -1,4 +1,4 @@
-"""mcp_widgets._bridge inside real kernels: clicks reach a waiting cell, interrupts land, queues hold.
+"""mcp_widgets.kernel.bridge inside real kernels: clicks reach a waiting cell, interrupts land, queues hold.
 
 Each test starts a kernel of one ipykernel release, displays plain ipywidgets whose callbacks resolve a
 future, and acts as the browser: it clicks while the cell waits, interrupts, and queues more cells.
@@ -19,8 +19,8 @@ SETUP = """
 import asyncio, concurrent.futures, threading, time
 import ipywidgets as W
 from IPython.display import display
-from mcp_widgets import _bridge
-from mcp_widgets._exceptions import BlockingCallError
+from mcp_widgets.kernel import bridge as _bridge
+from mcp_widgets.core.exceptions import BlockingCallError
 
 def button_future(description="go"):
     fut = concurrent.futures.Future()

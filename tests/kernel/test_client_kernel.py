@@ -27,10 +27,10 @@ def setup_code(target: str = "build_server()", mode: str = "auto", extra: str = 
 import asyncio, os
 import ipywidgets as W
 from IPython.display import display
-import mcp_widgets._client as mwc
+import mcp_widgets.client.server as mwc
 from mcp_widgets import handlers
-from mcp_widgets._exceptions import BlockingCallError
-from mcp_widgets._requests import pending_requests
+from mcp_widgets.core.exceptions import BlockingCallError
+from mcp_widgets.core.requests import pending_requests
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import stdio_command
 mwc.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine

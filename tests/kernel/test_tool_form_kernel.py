@@ -18,7 +18,7 @@ TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 
 SETUP = """
 from IPython.display import display
-import mcp_widgets._client as mwc
+import mcp_widgets.client.server as mwc
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets._tool_form import tool_form
 mwc.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine

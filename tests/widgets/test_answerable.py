@@ -9,7 +9,7 @@ from collections.abc import Callable
 import mcp_types
 import pytest
 
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
 from mcp_widgets.widgets._answerable import Answerable
 

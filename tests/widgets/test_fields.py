@@ -9,7 +9,7 @@ import ipywidgets as w
 import mcp_types
 import pytest
 
-from mcp_widgets._schema import parse_schema
+from mcp_widgets.core.schema import parse_schema
 from mcp_widgets.widgets import ElicitationForm
 from mcp_widgets.widgets._fields import TITLE_EM, title_width
 

@@ -14,8 +14,8 @@ import ipywidgets as w
 import mcp_types
 import pytest
 
-from mcp_widgets._exceptions import FieldNotFound, FormStateError, SchemaError
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.exceptions import FieldNotFound, FormStateError, SchemaError
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState
 from mcp_widgets.widgets._fields import shared_models
 from mcp_widgets.widgets._keys import KeyCatcher, shared_catcher
@@ -347,7 +347,7 @@ def test_finish_accepts_only_a_valid_form() -> None:
 
 
 def test_a_form_with_schema_errors_can_never_be_accepted() -> None:
-    from mcp_widgets._schema import parse_schema
+    from mcp_widgets.core.schema import parse_schema
 
     spec = parse_schema(schema({"ok": {"type": "string"}, "nested": {"type": "object"}}))
     form = ElicitationForm._from_spec("m", spec, server="s")

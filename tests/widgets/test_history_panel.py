@@ -14,8 +14,8 @@ from typing import Any
 import ipywidgets as w
 import pytest
 
-from mcp_widgets._history import RECORD_KEYS, History, HistoryRecord
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.history import RECORD_KEYS, History, HistoryRecord
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
 from mcp_widgets.widgets._history import COLUMNS
 
@@ -326,7 +326,7 @@ def test_a_panel_for_one_server() -> None:
 
 
 def test_the_default_panel_shows_the_process_store() -> None:
-    from mcp_widgets._history import default_history
+    from mcp_widgets.core.history import default_history
 
     panel = HistoryPanel()
     assert panel.history is default_history()
@@ -393,8 +393,8 @@ def test_columns_are_what_the_issue_asks_for() -> None:
 # -- in a real JupyterLab ---------------------------------------------------------------------------------
 PWN = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
 BROWSER_SETUP = f"""
-from mcp_widgets._history import History
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.history import History
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel
 H = {PWN!r}
 history = History()

@@ -12,7 +12,7 @@ import ipywidgets as w
 import mcp_types
 import pytest
 
-from mcp_widgets._outcome import Action, Outcome, Reason
+from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
 from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS, shared_models
 from mcp_widgets.widgets._keys import KEYS_CLASS, KeyCatcher, shared_catcher

@@ -6,7 +6,7 @@ import json
 
 import ipywidgets as w
 
-from mcp_widgets._schema import check_schema
+from mcp_widgets.core.schema import check_schema
 from mcp_widgets.widgets import ElicitationForm, FormState, Preview, preview
 
 from .conftest import HOSTILE, live_models, own_models, schema

@@ -12,9 +12,9 @@ import mcp_types
 import pytest
 
 from mcp_widgets import handlers
-from mcp_widgets._exceptions import FormStateError
-from mcp_widgets._outcome import Action, Outcome, Reason
-from mcp_widgets._urls import inspect_url
+from mcp_widgets.core.exceptions import FormStateError
+from mcp_widgets.core.outcome import Action, Outcome, Reason
+from mcp_widgets.core.urls import inspect_url
 from mcp_widgets.widgets import FormState, UrlCard
 
 from .conftest import HOSTILE, live_models, own_models

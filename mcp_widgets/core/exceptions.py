@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from ._schema import Problem
+    from .schema import Problem
 
 __all__ = [
     "BlockingCallError",

@@ -33,8 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import unquote
 
-from ._schema import MISSING, Choice, FieldKind, FieldSpec, FormSpec, Problem, _fmt, parse_schema
-from ._validation import _pattern_ok, build_content, check_field, jsonschema
+from .schema import MISSING, Choice, FieldKind, FieldSpec, FormSpec, Problem, _fmt, parse_schema
+from .validation import _pattern_ok, build_content, check_field, jsonschema
 
 __all__ = [
     "ARGUMENTS",
@@ -624,7 +624,7 @@ def check_arguments(spec: ToolFormSpec, values: Mapping[str, Any]) -> ArgumentCh
 
 
 def _initial(f: ToolField) -> Any:
-    from ._schema import initial_value
+    from .schema import initial_value
 
     if f.kind in (JSON, LINES):
         return "" if f.spec.default is MISSING else f.spec.default

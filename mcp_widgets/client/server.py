@@ -52,8 +52,7 @@ import mcp_types
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
-from . import _bridge
-from ._exceptions import (
+from ..core.exceptions import (
     ConnectError,
     ConnectionClosedError,
     MCPWidgetsError,
@@ -61,11 +60,12 @@ from ._exceptions import (
     SchemaError,
     ServerError,
 )
-from ._history import default_history
-from ._listings import PromptList, ResourceList, ServerInfo, ToolList, _clip
-from ._outcome import Action, Outcome, Reason
-from ._requests import PendingRequest
-from ._version import __version__
+from ..core.history import default_history
+from ..core.outcome import Action, Outcome, Reason
+from ..core.requests import PendingRequest
+from ..core.version import __version__
+from ..kernel import bridge as _bridge
+from .listings import PromptList, ResourceList, ServerInfo, ToolList, _clip
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -73,8 +73,8 @@ if sys.version_info < (3, 11):  # pragma: no cover
 if TYPE_CHECKING:
     import ipywidgets
 
-    from .widgets import HistoryPanel
-    from .widgets._tool_form import ToolForm
+    from ..widgets import HistoryPanel
+    from ..widgets._tool_form import ToolForm
 
 __all__ = [
     "Call",
@@ -188,7 +188,7 @@ def _env_policy() -> tuple[Handler, str] | None:
     value = os.environ.get("MCP_WIDGETS_HANDLER", "").strip()
     if not value:
         return None
-    from . import handlers
+    from .. import handlers
 
     policy = handlers.POLICIES.get(value.lower())
     if policy is None:
@@ -733,7 +733,7 @@ class Server:
         """Start connecting; the future resolves once the handshake is done."""
         # Load the widget code now, on the caller's thread: not on the first question, where it would
         # delay the form by up to a second.
-        from . import widgets  # noqa: F401
+        from .. import widgets  # noqa: F401
 
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self._state = "connecting"
@@ -851,7 +851,7 @@ class Server:
         if isinstance(message, Exception):
             log.debug("transport error from %s: %s", self.name, _describe_exc(message))
         else:
-            from . import _url_flow
+            from . import url_flow as _url_flow
 
             _url_flow.on_message(self, message)  # notifications/elicitation/complete
         await asyncio.sleep(0)
@@ -932,7 +932,7 @@ class Server:
         if request.kind == "url":
             _url_request(self, request, record)
             return
-        from .widgets import ElicitationForm
+        from ..widgets import ElicitationForm
 
         # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
@@ -1025,7 +1025,7 @@ class Server:
         _whole(card)
         support = _bridge.kernel_support()
         if support == "none":
-            from . import _console
+            from . import console as _console
 
             if _console.available():
                 _console.ask(card)
@@ -1198,7 +1198,7 @@ class Server:
             lines, count = list(record.logs), record.log_count
             record.logs.clear()
         self._end_views(record)
-        from . import _url_flow
+        from . import url_flow as _url_flow
 
         _url_flow._flow(self).call_ended(record)  # URL cards waiting for their page end now, not later
         panel = record.panel
@@ -1304,7 +1304,7 @@ class Server:
                     "(an ipywidgets Output) to connect() or to the call"
                 )
             return record
-        from .widgets._call_panel import CallPanel
+        from ..widgets._call_panel import CallPanel
 
         status = record.status_line() if style == "background" else None
         record.panel = CallPanel(status=status)
@@ -1335,7 +1335,7 @@ class Server:
         _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
         self._calls.append(record)
         try:
-            from . import _url_flow  # -32042 (2025-11-25): the required pages, then one retry
+            from . import url_flow as _url_flow  # -32042 (2025-11-25): the required pages, then one retry
 
             return await _url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
@@ -1653,7 +1653,7 @@ class Server:
         Raises:
             KeyError: The server lists no tool of that name (refresh with `await srv.list_tools()`).
         """
-        from .widgets._tool_form import tool_form
+        from ..widgets._tool_form import tool_form
 
         return tool_form(self, name)
 
@@ -1662,7 +1662,7 @@ class Server:
         """A `HistoryPanel` of this server's questions (when, which call, outcome; never a value)."""
         panel = self._history
         if panel is None or getattr(panel, "_closed", False):
-            from .widgets import HistoryPanel
+            from ..widgets import HistoryPanel
 
             panel = self._history = HistoryPanel(server=self.name)
         return panel
@@ -1829,7 +1829,7 @@ def _check_can_block() -> None:
     """Refuse a blocking call where it would freeze (before the call starts, so nothing is left running)."""
     if _in_client_thread():
         raise MCPWidgetsError("a blocking call from inside the client thread (a handler?) would deadlock")
-    from ._exceptions import BlockingCallError
+    from ..core.exceptions import BlockingCallError
 
     if _bridge.in_comm_handler():
         raise BlockingCallError(
@@ -1848,7 +1848,7 @@ def _check_can_block() -> None:
 
 def _url_request(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
     """URL-mode requests: a URL card, shown and answered like a form (main thread; see `_url_flow`)."""
-    from . import _url_flow
+    from . import url_flow as _url_flow
 
     _url_flow.present(server, request, record)
 

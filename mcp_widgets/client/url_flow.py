@@ -29,13 +29,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
-from . import _bridge
-from ._outcome import Action, Outcome, Reason
-from ._requests import PendingRequest
+from ..core.outcome import Action, Outcome, Reason
+from ..core.requests import PendingRequest
+from ..kernel import bridge as _bridge
 
 if TYPE_CHECKING:
-    from ._client import Server, _CallRecord
-    from .widgets import UrlCard
+    from ..widgets import UrlCard
+    from .server import Server, _CallRecord
 
 __all__ = ["on_message", "present", "retrying"]
 
@@ -124,7 +124,7 @@ def present(server: Server, request: PendingRequest, record: _CallRecord | None)
 
 def _build(server: Server, request: PendingRequest, record: _CallRecord | None) -> UrlCard | None:
     """The card for `request`; a refused URL's card is already declined and shown (None on failure)."""
-    from .widgets import UrlCard
+    from ..widgets import UrlCard
 
     try:
         card = UrlCard(

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ._schema import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, _fmt, compile_pattern, initial_value
+from .schema import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, _fmt, compile_pattern, initial_value
 
 
 def _import_jsonschema() -> Any:

@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal, NamedTuple
 
-from ._outcome import Action, Outcome, Reason
-from ._urls import inspect_url
+from .outcome import Action, Outcome, Reason
+from .urls import inspect_url
 
 __all__ = [
     "AskedField",

@@ -46,7 +46,7 @@ from typing import Any, Literal
 
 import regex
 
-from ._exceptions import SchemaError
+from .exceptions import SchemaError
 
 __all__ = [
     "MISSING",
@@ -672,7 +672,7 @@ class _Parser:
         """Flag (but keep) a default that breaks the field's constraints, as a person's value would be."""
         if spec.default is MISSING:
             return spec
-        from ._validation import check_field  # a cycle at import time otherwise
+        from .validation import check_field  # a cycle at import time otherwise
 
         message, timed_out = check_field(spec, initial_value(spec))
         if timed_out:
@@ -720,7 +720,7 @@ def _shown(value: object) -> str:
 
 
 def _default_date_ok(kind: str, value: str) -> bool:
-    from ._validation import parse_date, parse_date_time
+    from .validation import parse_date, parse_date_time
 
     return (parse_date(value) if kind == "date" else parse_date_time(value)) is not None
 
@@ -746,11 +746,11 @@ def initial_value(spec: FieldSpec) -> Any:
     if kind in ("number", "integer"):
         return _fmt(default) if kind == "integer" or isinstance(default, float) else str(default)
     if kind == "date":
-        from ._validation import parse_date
+        from .validation import parse_date
 
         return parse_date(default)
     if kind == "date-time":
-        from ._validation import parse_date_time
+        from .validation import parse_date_time
 
         return parse_date_time(default)
     return default

@@ -41,7 +41,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, Literal, TypeVar
 
-from ._exceptions import BlockingCallError
+from ..core.exceptions import BlockingCallError
 
 __all__ = [
     "KernelSupport",

@@ -16,7 +16,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._outcome import Outcome
+from .outcome import Outcome
 
 if TYPE_CHECKING:
     import mcp_types
