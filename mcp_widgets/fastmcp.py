@@ -17,9 +17,9 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
+from . import kernel
 from .client.server import Handler, _decline_if_unseen, _display, _HandlerRun, _pick_handler
 from .core.outcome import Action, Reason
-from .kernel import bridge as _bridge
 
 __all__ = ["elicitation_handler"]
 
@@ -52,10 +52,10 @@ def elicitation_handler(
         from .widgets import ElicitationForm
 
         form = ElicitationForm(message, dict(schema), server=server)  # SchemaError propagates
-        _bridge.track_views(form)
+        kernel.track_views(form)
         if output is not None:
             output.append_display_data(form)
-        elif _bridge.kernel_support() != "none":
+        elif kernel.kernel_support() != "none":
             _display(form)
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         form.add_done_callback(lambda f: done.set_result(f.result))
@@ -66,7 +66,7 @@ def elicitation_handler(
             fn, reason, by = chosen
             _HandlerRun(fn, form, reason, by, partial(_after, form)).start()
         try:
-            result = await _bridge.wait_async(done)
+            result = await kernel.wait_async(done)
         except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
             form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
             raise
@@ -81,7 +81,7 @@ def _after(form: Any, exc: BaseException | None) -> None:
     """A handler finished (or there is none): a failure cancels; a form nobody can see is declined."""
     if exc is not None:
         form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"handler failed: {type(exc).__name__}")
-    elif form.outcome is None and _bridge.kernel_support() == "none":
+    elif form.outcome is None and kernel.kernel_support() == "none":
         form.finish(Action.DECLINE, reason=Reason.POLICY, by="headless", note="no notebook to ask in")
     elif form.outcome is None:
         _decline_if_unseen(form)

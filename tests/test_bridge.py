@@ -1,4 +1,4 @@
-"""mcp_widgets.kernel.bridge without a kernel (plain python): waits, posted callbacks, guards, view tracking.
+"""mcp_widgets.kernel without a kernel (plain python): waits, posted callbacks, guards, view tracking.
 
 The kernel paths are tested against real kernels in tests/kernel/test_bridge.py.
 """
@@ -15,8 +15,9 @@ import warnings
 import ipywidgets as W
 import pytest
 
+from mcp_widgets import kernel as _bridge
 from mcp_widgets.core.exceptions import BlockingCallError, MCPWidgetsError
-from mcp_widgets.kernel import bridge as _bridge
+from mcp_widgets.kernel import adapter, detect, posted
 
 
 def resolve_later(fut: concurrent.futures.Future[str], value: str, delay: float = 0.05) -> None:
@@ -95,7 +96,7 @@ def test_blocking_wait_inside_a_comm_handler_raises() -> None:
             _bridge.wait_sync(concurrent.futures.Future(), timeout=5)
         results.append(info.value)
 
-    _bridge._wrap_comm_handler(handler)()
+    posted._wrap_comm_handler(handler)()
     assert results[0] is True
     assert isinstance(results[1], RuntimeError)
     assert isinstance(results[1], MCPWidgetsError)
@@ -203,9 +204,9 @@ class _BareKernel:
 def test_kernel_classification(
     monkeypatch: pytest.MonkeyPatch, version: str, support: str, blocking: bool
 ) -> None:
-    kernel = _bridge._Kernel(_BareKernel(), version)
-    monkeypatch.setattr(_bridge, "_kernel_cache", [kernel])
-    monkeypatch.setattr(_bridge, "_warned_background", False)
+    kernel = adapter._Kernel(_BareKernel(), version)
+    monkeypatch.setattr(detect, "_kernel_cache", [kernel])
+    monkeypatch.setattr(detect, "_warned_background", False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert [_bridge.kernel_support() for _ in range(3)] == [support] * 3

@@ -22,6 +22,7 @@ import pytest
 
 import mcp_widgets.client.server as client
 from mcp_widgets import handlers
+from mcp_widgets import kernel as _bridge
 from mcp_widgets.client.server import (
     ConnectError,
     ConnectionClosedError,
@@ -34,7 +35,6 @@ from mcp_widgets.client.server import (
 from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.outcome import Action, Reason
-from mcp_widgets.kernel import bridge as _bridge
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import http_server, stdio_command, target
 

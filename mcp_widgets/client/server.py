@@ -3,9 +3,9 @@
 The only module that drives the MCP SDK session. Every connection's `mcp.Client` lives on one asyncio event
 loop in a daemon thread ("mcp-widgets-client"), so the kernel's own loop never runs SDK code and a blocked
 cell cannot stall the protocol. An elicitation arrives on that loop; it becomes a `PendingRequest`, is handed
-to the kernel's main thread (`_bridge.post`), which builds the form in the calling cell's container and runs
+to the kernel's main thread (`kernel.post`), which builds the form in the calling cell's container and runs
 the handler, and the loop awaits the request's `reply` future. The calling cell waits on a future too:
-`await` (`_bridge.wait_async`), blocking (`_bridge.wait_sync`) or not at all (`Call`).
+`await` (`kernel.wait_async`), blocking (`kernel.wait_sync`) or not at all (`Call`).
 
 Each call makes one display in its cell (by display id): empty text until the call has something to show
 (a form, progress, a log line), then the call's `CallPanel` box, and plain text again once the call ended,
@@ -52,6 +52,7 @@ import mcp_types
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from .. import kernel
 from ..core.exceptions import (
     ConnectError,
     ConnectionClosedError,
@@ -64,7 +65,6 @@ from ..core.history import default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.requests import PendingRequest
 from ..core.version import __version__
-from ..kernel import bridge as _bridge
 from .listings import PromptList, ResourceList, ServerInfo, ToolList, _clip
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -280,7 +280,7 @@ class _HandlerRun:
             return
         _whole(self.card)  # the handler waits: so may the form
         if yielded is None:  # a bare yield (asyncio.sleep(0)): just continue soon
-            _bridge.post(partial(self._step, None))
+            kernel.post(partial(self._step, None))
             return
         add_done = getattr(yielded, "add_done_callback", None)
         if add_done is None:
@@ -297,7 +297,7 @@ class _HandlerRun:
                 )
             )
             return
-        add_done(lambda fut: _bridge.post(partial(self._resume, fut)))
+        add_done(lambda fut: kernel.post(partial(self._resume, fut)))
 
     def _resume(self, fut: Any) -> None:
         if hasattr(fut, "_asyncio_future_blocking"):
@@ -368,14 +368,14 @@ class _CallRecord:
         return f"{self.kind} {self.name!r} on {self.server.name!r}"
 
     def post(self, fn: Callable[[], None]) -> None:
-        """`_bridge.post(fn)`, run in the calling cell's context.
+        """`kernel.post(fn)`, run in the calling cell's context.
 
         ipykernel 7 keeps the message a cell answers in context variables: a callback posted from the client
         thread would otherwise send its display updates as replies to an older message, which frontends that
         follow replies by message (nbclient, Voila) drop.
         """
         context = self.context
-        _bridge.post(fn if context is None else partial(_run_in, context, fn))
+        kernel.post(fn if context is None else partial(_run_in, context, fn))
 
     def status_line(self) -> str:
         """A background call's state in one line: running, then how it ended (with the result's text)."""
@@ -477,7 +477,7 @@ class Call:
 
     def add_done_callback(self, fn: Callable[[Call], None]) -> None:
         """Run `fn(call)` on the main thread once the call has ended (at once if it has)."""
-        self._future.add_done_callback(lambda _: _bridge.post(partial(fn, self)))
+        self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
 
     def __await__(self) -> Generator[Any, None, Any]:
         return self._record.server._await(self._record, self._future).__await__()
@@ -491,10 +491,10 @@ class Call:
     def _ipython_display_(self) -> None:
         # Plain text kept up to date by id (no widget): it ends as the call's status line.
         record = self._record
-        if _bridge.kernel_support() == "none":
+        if kernel.kernel_support() == "none":
             print(repr(self))
             return
-        _bridge.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
+        kernel.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
         record.status_shown = True
 
 
@@ -609,7 +609,7 @@ def _run_in(context: contextvars.Context, fn: Callable[[], None]) -> None:
 
 
 def _display(obj: Any) -> None:
-    _bridge.display(obj)
+    kernel.display(obj)
 
 
 def _label(text: str) -> Any:
@@ -626,7 +626,7 @@ def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
     """
     out = record.out
     if out is None:
-        _bridge.display_as(bundle, record.display_id, update=True)
+        kernel.display_as(bundle, record.display_id, update=True)
         return
     entry = {
         "output_type": "display_data",
@@ -900,18 +900,18 @@ class Server:
         if record is not None:
             record.post(partial(self._present, request, record))
         else:
-            _bridge.post(partial(self._present, request, record))
+            kernel.post(partial(self._present, request, record))
         timer = None
         if self.answer_timeout is not None:
             timer = loop.call_later(
-                self.answer_timeout, _bridge.post, partial(self._answer_timed_out, request)
+                self.answer_timeout, kernel.post, partial(self._answer_timed_out, request)
             )
         try:
             return await asyncio.wrap_future(request.reply)
         except asyncio.CancelledError:
             # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped. Decide
             # which a moment later, when the call has seen the same event.
-            loop.call_later(0.1, _bridge.post, partial(self._withdrawn, request, record))
+            loop.call_later(0.1, kernel.post, partial(self._withdrawn, request, record))
             raise
         finally:
             if timer is not None:
@@ -960,7 +960,7 @@ class Server:
         try:
             if deferred:
                 raise KeyboardInterrupt
-            _bridge.track_views(form)
+            kernel.track_views(form)
             self._place(record, form)
             self._answer_with(chosen, request, record, form)
         except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
@@ -999,7 +999,7 @@ class Server:
             return
         handler, reason, by = chosen
         done = partial(self._handler_done, request, record, card, by)
-        blocked = record is not None and record.style == "sync" and _bridge.kernel_support() != "none"
+        blocked = record is not None and record.style == "sync" and kernel.kernel_support() != "none"
         _HandlerRun(handler, card, reason, by, done, can_suspend=not blocked).start()
 
     def _handler_done(
@@ -1023,7 +1023,7 @@ class Server:
     def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
         _whole(card)
-        support = _bridge.kernel_support()
+        support = kernel.kernel_support()
         if support == "none":
             from . import console as _console
 
@@ -1053,7 +1053,7 @@ class Server:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
         shown = (record is not None and record.panel is not None) or self.output is not None
-        if not shown and hasattr(card, "spec") and _bridge.kernel_support() == "none":
+        if not shown and hasattr(card, "spec") and kernel.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)
             card.close()
@@ -1149,7 +1149,7 @@ class Server:
                 panel.place(widget)
             self._show_panel(record)
             return
-        if self.output is None and _bridge.kernel_support() == "none":
+        if self.output is None and kernel.kernel_support() == "none":
             return  # nothing could show it
         if isinstance(widget, str):
             widget = _label(widget)
@@ -1211,7 +1211,7 @@ class Server:
             record.shown = None
             _show_call(record, bundle)
         if record.status_shown:
-            _bridge.display_as(
+            kernel.display_as(
                 {"text/plain": record.status_line()}, record.display_id + "-status", update=True
             )
 
@@ -1297,8 +1297,8 @@ class Server:
         self._require_connected()
         record = _CallRecord(self, kind, name, style, context=contextvars.copy_context())
         out = output if output is not None else self.output
-        if out is None and (_bridge.kernel_support() == "none" or _bridge.in_comm_handler()):
-            if _bridge.in_comm_handler():
+        if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
+            if kernel.in_comm_handler():
                 log.warning(
                     "a call started from a widget callback has nowhere to show its forms: pass output= "
                     "(an ipywidgets Output) to connect() or to the call"
@@ -1310,7 +1310,7 @@ class Server:
         record.panel = CallPanel(status=status)
         record.out = out
         if out is None:
-            _bridge.display_as({"text/plain": status or ""}, record.display_id)
+            kernel.display_as({"text/plain": status or ""}, record.display_id)
         elif status is not None:
             _show_call(record, {"text/plain": status})
         return record
@@ -1409,7 +1409,7 @@ class Server:
         """The server went away (client thread): no open question can be answered any more."""
         self._state = "lost"
         for request, record in list(self._pending.items()):
-            _bridge.post(partial(self._withdrawn, request, record))
+            kernel.post(partial(self._withdrawn, request, record))
 
     def _require_connected(self) -> None:
         if self._state == "connected" and self._client is not None:
@@ -1447,7 +1447,7 @@ class Server:
 
     async def _await(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
         try:
-            return self._check_result(record, await _bridge.wait_async(future))
+            return self._check_result(record, await kernel.wait_async(future))
         except (KeyboardInterrupt, asyncio.CancelledError):
             if not future.done():
                 self._interrupt(record)
@@ -1460,7 +1460,7 @@ class Server:
         self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
     ) -> T:
         try:
-            return self._check_result(record, _bridge.wait_sync(future, timeout=timeout))
+            return self._check_result(record, kernel.wait_sync(future, timeout=timeout))
         except KeyboardInterrupt:
             if not future.done():
                 self._interrupt(record)
@@ -1745,8 +1745,8 @@ def _decline_if_unseen(card: Any) -> None:
 
     def check() -> None:
         # A view report may still wait behind a cell that kept the kernel busy: judge after delivering it.
-        if card.outcome is None and not _bridge.is_viewed(card):
-            _bridge.seen_by_now(card).add_done_callback(decide)
+        if card.outcome is None and not kernel.is_viewed(card):
+            kernel.seen_by_now(card).add_done_callback(decide)
 
     def decide(seen: concurrent.futures.Future[bool]) -> None:
         if card.outcome is None and not seen.result():
@@ -1758,7 +1758,7 @@ def _decline_if_unseen(card: Any) -> None:
             )
 
     loop = _client_loop()
-    loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, _bridge.post, check)
+    loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
 
 
 REDACTED = "[redacted]"
@@ -1831,14 +1831,14 @@ def _check_can_block() -> None:
         raise MCPWidgetsError("a blocking call from inside the client thread (a handler?) would deadlock")
     from ..core.exceptions import BlockingCallError
 
-    if _bridge.in_comm_handler():
+    if kernel.in_comm_handler():
         raise BlockingCallError(
             "a blocking call inside a widget callback would freeze the kernel; use call_tool_background "
             "(with output=) instead"
         )
-    if not _bridge.blocking_supported():
+    if not kernel.blocking_supported():
         raise BlockingCallError(
-            f"ipykernel {_bridge.kernel_version()} cannot deliver widget clicks to a blocked cell; "
+            f"ipykernel {kernel.kernel_version()} cannot deliver widget clicks to a blocked cell; "
             "use call_tool_background and let the cell finish"
         )
 
@@ -1954,7 +1954,7 @@ class _Connecting:
         ready = self._begin()
         limit = self._server.timeout or CONNECT_TIMEOUT
         try:
-            await asyncio.wait_for(_bridge.wait_async(ready), limit)
+            await asyncio.wait_for(kernel.wait_async(ready), limit)
         except asyncio.TimeoutError:
             self._server._signal_close()
             raise ConnectError(f"connecting to {self._server.name!r} took longer than {limit:g} s") from None
@@ -2060,10 +2060,10 @@ def connect_sync(
     ready = server._start()
     limit = timeout or CONNECT_TIMEOUT
     try:
-        if _bridge.in_comm_handler() or _in_client_thread():
+        if kernel.in_comm_handler() or _in_client_thread():
             ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
         else:
-            _bridge.wait_sync(ready, timeout=limit)
+            kernel.wait_sync(ready, timeout=limit)
     except (TimeoutError, concurrent.futures.TimeoutError):
         server._signal_close()
         raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None

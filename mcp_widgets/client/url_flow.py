@@ -29,9 +29,9 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
+from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
 from ..core.requests import PendingRequest
-from ..kernel import bridge as _bridge
 
 if TYPE_CHECKING:
     from ..widgets import UrlCard
@@ -62,7 +62,7 @@ class _Flow:
             cards = self.by_call[record] = []
             if record.future is not None:
                 ended = partial(self.call_ended, record)
-                record.future.add_done_callback(lambda _fut: _bridge.post(ended))
+                record.future.add_done_callback(lambda _fut: kernel.post(ended))
         cards.append(card)
 
     def reusable(self, record: _CallRecord | None, request: PendingRequest) -> UrlCard | None:
@@ -163,7 +163,7 @@ def _run(
 ) -> None:
     try:
         if not placed:
-            _bridge.track_views(card)
+            kernel.track_views(card)
             server._place(record, card)
         server._choose_answerer(request, record, card)
     except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
@@ -181,7 +181,7 @@ def on_message(server: Server, message: Any) -> None:
     """Route `notifications/elicitation/complete` to the waiting card (posted to the main thread)."""
     root = getattr(message, "root", message)
     if isinstance(root, mcp_types.ElicitCompleteNotification):
-        _bridge.post(partial(_completed, server, root.params.elicitation_id))
+        kernel.post(partial(_completed, server, root.params.elicitation_id))
 
 
 def _completed(server: Server, elicitation_id: str) -> None:
@@ -232,27 +232,27 @@ async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.Eli
     for request in requests:
         record.add(request)
         server._pending[request] = record
-    _bridge.post(partial(_present_required, server, requests, record))
+    kernel.post(partial(_present_required, server, requests, record))
     timers = []
     if server.answer_timeout is not None:
         loop = asyncio.get_running_loop()
         for request in requests:
             timed_out = partial(server._answer_timed_out, request)
-            timers.append(loop.call_later(server.answer_timeout, _bridge.post, timed_out))
+            timers.append(loop.call_later(server.answer_timeout, kernel.post, timed_out))
     try:
         waiting = {asyncio.wrap_future(r.reply) for r in requests}
         while waiting:
             done, waiting = await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if not all(not f.cancelled() and _accepted(f.result()) for f in done):
                 for request in requests:
-                    _bridge.post(partial(_drop, request, "another required page was not agreed to"))
+                    kernel.post(partial(_drop, request, "another required page was not agreed to"))
                 if waiting:
                     await asyncio.wait(waiting)
                 return False
         return True
     except asyncio.CancelledError:
         for request in requests:
-            _bridge.post(partial(server._withdrawn, request, record))
+            kernel.post(partial(server._withdrawn, request, record))
         raise
     finally:
         for timer in timers:
@@ -288,7 +288,7 @@ def _consented(server: Server, request: PendingRequest, record: _CallRecord, car
         return
     _flow(server).remember(card)
     # Later, so the handler that consented finishes first (it is asked again for the new round).
-    _bridge.post(partial(_ask_finished, server, request, record, card))
+    kernel.post(partial(_ask_finished, server, request, record, card))
 
 
 def _ask_finished(server: Server, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:

@@ -1,4 +1,69 @@
 """The kernel room: the only code that knows ipykernel, comm, zmq, IPython internals and signals.
 
-It builds on the core only. Widgets and the client wait, post and display through it.
+Waiting for a person while a cell runs. A click on a form reaches the kernel as a `comm_msg` on the shell
+channel. Whether the kernel handles it while a cell is still running depends on the ipykernel version and on
+how the cell waits:
+
+- ipykernel >= 7.4 dispatches comm messages while a running cell awaits ("native"): `wait_async` just
+  awaits. ipykernel turns an interrupt of an awaiting cell into a cancellation scheduled without waking
+  the event loop, so the wait also makes SIGINT wake the loop (and wakes every 0.25 s regardless).
+- ipykernel 6.31 ... 7.3 queue them behind the running cell ("pump"): `wait_async` takes over the main
+  shell stream's receive callback while it awaits, handles comm messages at once and passes everything
+  else on to the kernel's own queue, in order. Comm messages the kernel queued before the wait began
+  (the cell had already yielded to the event loop) are taken out of its queue when the wait starts.
+- A blocking wait (`wait_sync`) stops the event loop on every version, so it always pumps: it reads the
+  main shell socket itself on the main thread, dispatches comm messages, runs posted callbacks, and
+  hands every other request (execute, complete, ...) to the kernel's own queue, where it runs after the
+  wait, in arrival order, never re-entrantly.
+
+The pump relies on private ipykernel attributes (`ZMQStream._recv_callback`, `kernel._parent_ident`,
+`kernel.shell_handlers`, the subshell manager's socket pair on 7.x; for what the kernel queued, 6.x's
+`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used only in `adapter`, are
+checked before use (`_Kernel._check_pump`: a kernel without them gets "background" support), and the
+real-kernel tests in tests/kernel pin them per release.
+
+Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking,
+comm dispatch, queued comms, the pump), `detect` (finding the kernel, what it supports, `post`), `waits`,
+`signals`, `views` (displays; is anyone looking?) and `comms` (do comms reach a front end?).
 """
+
+from __future__ import annotations
+
+from .adapter import KernelSupport
+from .detect import (
+    attach,
+    blocking_supported,
+    call_on_main,
+    deliver_comms,
+    kernel_support,
+    kernel_version,
+    post,
+)
+from .posted import in_comm_handler
+from .signals import interrupt_deferred
+from .views import display, display_as, is_viewed, seen_by_now, track_views, viewed_future
+from .waits import wait_async, wait_sync
+
+__all__ = [
+    "KernelSupport",
+    "attach",
+    "blocking_supported",
+    "call_on_main",
+    "deliver_comms",
+    "display",
+    "display_as",
+    "in_comm_handler",
+    "interrupt_deferred",
+    "is_viewed",
+    "kernel_support",
+    "kernel_version",
+    "post",
+    "seen_by_now",
+    "track_views",
+    "viewed_future",
+    "wait_async",
+    "wait_sync",
+]
+
+# Detect the kernel at import, so that comm handlers are marked before any widget callback runs.
+attach()

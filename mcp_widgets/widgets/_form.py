@@ -8,11 +8,12 @@ from typing import Any
 import ipywidgets as w
 import traitlets
 
+from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
 from ..core.outcome import Action, Reason
 from ..core.schema import FormSpec, validate_schema
 from ..core.validation import validate_content, validate_field
-from ..kernel import bridge as _bridge
+from ..kernel.comms import comms_go_nowhere
 from ._answerable import Answerable, FormState
 from ._fields import (
     FIRST_CLASS,
@@ -26,7 +27,7 @@ from ._fields import (
     title_width,
 )
 from ._keys import KeyRoute, shared_catcher
-from ._lean import LAZY, comms_go_nowhere
+from ._lean import LAZY
 
 __all__ = ["ElicitationForm", "FormState"]
 
@@ -107,7 +108,7 @@ class ElicitationForm(Answerable):
         self.declared_name = declared_name
         self.message = message
 
-        _bridge.attach()  # so that every keystroke reaches us even while a cell awaits this form
+        kernel.attach()  # so that every keystroke reaches us even while a cell awaits this form
         # One title width for every control, so the controls of a form line up.
         kit = self._kit = Kit(description_width=title_width(spec.fields))
         try:

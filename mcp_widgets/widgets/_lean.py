@@ -17,12 +17,12 @@ import functools
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-import comm
 import ipywidgets as w
 import traitlets
-from ipywidgets.comm import requires_ipykernel_shim
 
-__all__ = ["LAZY", "Lean", "comms_go_nowhere", "lean"]
+from ..kernel.comms import comms_go_nowhere, nowhere_comm
+
+__all__ = ["LAZY", "Lean", "lean"]
 
 W = TypeVar("W", bound=w.Widget)
 _Plan = tuple[tuple[str, "Callable[[Any, Any], Any] | None"], ...]
@@ -36,20 +36,6 @@ class _Lazy:
 LAZY: Any = _Lazy()
 """A constructor argument's value meaning "not now": the trait is left to its `@default`, made when first
 read (a handler's form's `children` in plain Python, where no front end reads the state as it opens)."""
-
-
-def comms_go_nowhere() -> bool:
-    """True when a new comm is the `comm` package's `DummyComm` (no kernel has installed its own)."""
-    return comm.create_comm is comm._create_comm and not requires_ipykernel_shim()
-
-
-class _Nowhere(comm.DummyComm):
-    """A `DummyComm` that says it has no kernel, so ipywidgets does not prepare updates nobody can get.
-
-    (`Widget.notify_change` and `_send` look for `comm.kernel is None` before serializing a change.)
-    """
-
-    kernel = None
 
 
 @functools.cache
@@ -101,7 +87,7 @@ class Lean(w.Widget, _QuietArguments):
     def open(self) -> None:
         if self.comm is None and comms_go_nowhere():
             # Nobody can read this state (a DummyComm drops every message), nor any change of it.
-            self.comm = _Nowhere(target_name="jupyter.widget", data={}, comm_id=self._model_id)
+            self.comm = nowhere_comm(self._model_id)
             return
         super().open()
 

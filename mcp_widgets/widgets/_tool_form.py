@@ -19,6 +19,7 @@ from typing import Any
 import ipywidgets as w
 import traitlets as t
 
+from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
 from ..core.tool_schema import (
     ARGUMENTS,
@@ -30,7 +31,6 @@ from ..core.tool_schema import (
     parse_tool_schema,
     widget_value,
 )
-from ..kernel import bridge as _bridge
 from ._fields import (
     FIRST_CLASS,
     FORM_CLASS,
@@ -102,7 +102,7 @@ class ToolForm(w.VBox):
         self._running = False
         self._closed = False
         self._pressing = False  # inside `run()`: a click from Python, not from a browser
-        _bridge.attach()  # keystrokes reach the form even while a cell awaits
+        kernel.attach()  # keystrokes reach the form even while a cell awaits
         kit = self._kit = Kit(description_width=title_width([f.spec for f in self.spec.fields]))
         try:
             self._build()
@@ -259,7 +259,7 @@ class ToolForm(w.VBox):
         """
         if self._done is None:
             raise FormStateError("the tool form has not been run")
-        return await _bridge.wait_async(self._done)
+        return await kernel.wait_async(self._done)
 
     def close(self) -> None:
         """Close every model the form created, and what the last call left in the result area."""

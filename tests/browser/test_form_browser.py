@@ -30,7 +30,7 @@ print(result.model_dump_json())
 """
 
 # Two front-end facts these tests lean on. ipywidgets' front end sends a control's next update only once
-# the kernel said "idle" for its previous one; while a cell waits, `_bridge` publishes that status for the
+# the kernel said "idle" for its previous one; while a cell waits, `kernel/` publishes that status for the
 # comm messages it handles (without it, typing "Ada" reached the kernel as "A"). A click goes out at once,
 # so it can overtake held-back keystrokes: Accept waits for a flush probe (see KeyCatcher.after_flush).
 HOSTILE_SCHEMA: dict[str, Any] = {
@@ -200,7 +200,7 @@ WAITS = {
         FORM_CELL.replace(
             "result = await form.wait()",
             "import concurrent.futures\n"
-            "from mcp_widgets.kernel.bridge import wait_sync\n"
+            "from mcp_widgets.kernel import wait_sync\n"
             "done = concurrent.futures.Future()\n"
             "form.add_done_callback(lambda f: done.set_result(f.result))\n"
             "result = wait_sync(done)",

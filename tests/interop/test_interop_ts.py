@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 
 from mcp_widgets import handlers
+from mcp_widgets import kernel as _bridge
 from mcp_widgets.client.server import Server, connect_sync
 from mcp_widgets.core.outcome import Action, Reason
 from mcp_widgets.core.requests import pending_requests
-from mcp_widgets.kernel import bridge as _bridge
 from tests.interop import roundtrip
 from tests.interop.nodejs import HERE, SDK, node_or_skip
 

@@ -1,4 +1,4 @@
-"""mcp_widgets.kernel.bridge inside real kernels: clicks reach a waiting cell, interrupts land, queues hold.
+"""mcp_widgets.kernel inside real kernels: clicks reach a waiting cell, interrupts land, queues hold.
 
 Each test starts a kernel of one ipykernel release, displays plain ipywidgets whose callbacks resolve a
 future, and acts as the browser: it clicks while the cell waits, interrupts, and queues more cells.
@@ -19,7 +19,7 @@ SETUP = """
 import asyncio, concurrent.futures, threading, time
 import ipywidgets as W
 from IPython.display import display
-from mcp_widgets.kernel import bridge as _bridge
+from mcp_widgets import kernel as _bridge
 from mcp_widgets.core.exceptions import BlockingCallError
 
 def button_future(description="go"):

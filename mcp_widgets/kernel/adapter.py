@@ -1,0 +1,382 @@
+"""One running ipykernel, seen through the few (partly private) attributes the waits need."""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import inspect
+import logging
+from collections import deque
+from collections.abc import Callable
+from typing import Any, Literal
+
+from .posted import _next_slice, _run_posted, _waker, _wrap_comm_handler
+
+KernelSupport = Literal["native", "pump", "background", "none"]
+"""How a running cell can wait for widget clicks; see `kernel_support`."""
+
+_NATIVE_SINCE = (7, 4)  # comms dispatched while a cell awaits
+_PUMP_SINCE = (6, 31)  # oldest release the pump is tested against
+_COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
+
+
+_log = logging.getLogger("mcp_widgets")
+
+
+def _parse_version(text: str) -> tuple[int, ...]:
+    parts: list[int] = []
+    for piece in text.split(".")[:3]:
+        digits = ""
+        for ch in piece:
+            if not ch.isdigit():
+                break
+            digits += ch
+        if not digits:
+            break
+        parts.append(int(digits))
+    return tuple(parts)
+
+
+class _Kernel:
+    """One running ipykernel, seen through the few (partly private) attributes the waits need."""
+
+    def __init__(self, kernel: Any, version: str) -> None:
+        self.kernel = kernel
+        self.version = version
+        io_loop = getattr(kernel, "io_loop", None)
+        self.loop: asyncio.AbstractEventLoop | None = getattr(io_loop, "asyncio_loop", None)
+        self.async_waiters = 0
+        self._tasks: set[asyncio.Future[Any]] = set()
+        self._saved_recv: tuple[Callable[..., Any], bool] | None = None
+        self._stream: Any = None
+        self._early: set[str] = set()  # msg_ids of comm messages taken from 7.x's queue (still in it)
+        self._incoming: deque[list[Any]] = deque()  # comm messages an async wait received, not handled yet
+        self._flush_due = False
+        self.pump_problem = self._check_pump()
+        # The parent message of the cell now running, or None between cells (see comm_handled_during_cell).
+        # We may be attached by the very cell that is running, after its pre_run_cell event.
+        self.cell_parent: dict[str, Any] | None = None
+        with contextlib.suppress(Exception):
+            parent = kernel.get_parent("shell")
+            if parent and parent.get("header", {}).get("msg_type") == "execute_request":
+                self.cell_parent = parent
+        handlers = getattr(kernel, "shell_handlers", None)
+        if isinstance(handlers, dict):
+            for msg_type in _COMM_TYPES:
+                if msg_type in handlers:
+                    handlers[msg_type] = _wrap_comm_handler(handlers[msg_type], self)
+        events = getattr(getattr(kernel, "shell", None), "events", None)
+        if events is not None:
+            # Not pre/post_execute: the `comm` package fires those around every comm message too.
+            events.register("pre_run_cell", self._cell_started)
+            events.register("post_run_cell", self._cell_ended)
+        parsed = _parse_version(version)
+        if len(parsed) < 2:
+            self.support: KernelSupport = "background"
+        elif parsed[:2] >= _NATIVE_SINCE:
+            self.support = "native"
+        elif parsed[:2] >= _PUMP_SINCE and self.pump_problem is None:
+            self.support = "pump"
+        else:
+            self.support = "background"
+
+    def _cell_started(self, _info: Any = None) -> None:
+        with contextlib.suppress(Exception):
+            self.cell_parent = self.kernel.get_parent("shell") or None
+
+    def _cell_ended(self, _result: Any = None) -> None:
+        self.cell_parent = None
+
+    def comm_handled_during_cell(self, msg: Any) -> None:
+        """Say "idle" for a comm message handled while a cell runs, then "busy" again for the cell.
+
+        Between cells the kernel wraps every message in busy/idle itself, but a comm message handled
+        during a running cell (our pump, or ipykernel 7.4's concurrent comm dispatch) gets no status.
+        The widget frontend counts a sent update as pending until it sees "idle" for it, and holds back
+        that widget's next updates meanwhile: without this, only a person's first keystroke per control
+        would ever reach the kernel while a cell waits.
+        """
+        if isinstance(msg, dict) and "header" in msg:
+            self.publish_status("idle", msg)
+            self.publish_status("busy", self.cell_parent)  # the kernel indicator stays busy: the cell runs on
+
+    def publish_status(self, state: str, parent: dict[str, Any] | None) -> None:
+        """Publish a shell status ("busy"/"idle") on IOPub for `parent`."""
+        try:
+            self.kernel._publish_status(state, "shell", parent=parent)
+        except Exception:
+            _log.debug("mcp_widgets: could not publish a status", exc_info=True)
+
+    def _check_pump(self) -> str | None:
+        """Return why the pump cannot work on this kernel, or None when it can."""
+        k = self.kernel
+        for name in ("session", "shell_handlers", "set_parent", "get_parent", "_parent_ident"):
+            if not hasattr(k, name):
+                return f"the kernel has no {name!r}"
+        if self.loop is None:
+            return "the kernel has no asyncio event loop"
+        try:
+            stream = self.stream()
+        except Exception as exc:
+            return f"the main shell stream is not reachable ({type(exc).__name__})"
+        if stream is None or not all(hasattr(stream, a) for a in ("_recv_callback", "_recv_copy", "socket")):
+            return "the main shell stream has an unknown shape"
+        return None
+
+    def stream(self) -> Any:
+        """The ZMQStream that feeds shell requests to the main thread."""
+        if self._stream is None:
+            try:
+                from ipykernel.eventloops import get_shell_stream  # 7.x: the subshell socket pair
+            except ImportError:
+                self._stream = self.kernel.shell_stream
+            else:
+                self._stream = get_shell_stream(self.kernel)
+        return self._stream
+
+    # -- messages
+
+    def msg_type(self, frames: list[Any]) -> str | None:
+        """The message type from the header alone (no content unpacked, no signature recorded)."""
+        session = self.kernel.session
+        try:
+            _, rest = session.feed_identities(frames, copy=False)
+            header = session.deserialize(rest, content=False, copy=False)["header"]
+        except Exception:
+            return None  # not ours to judge: the kernel reports it when it sees it
+        msg_type = header.get("msg_type")
+        return msg_type if isinstance(msg_type, str) else None
+
+    def receive(self, frames: list[Any]) -> None:
+        """Dispatch a comm message now; queue anything else in the kernel, behind the running cell."""
+        if self.msg_type(frames) in _COMM_TYPES:
+            self.dispatch_comm(frames)
+        else:
+            self.hand_over(frames)
+
+    def hand_over(self, frames: list[Any]) -> None:
+        """Give a request to the kernel's own receive callback, as the stream would have.
+
+        The kernel only queues it (behind its main lock on 7.x, in its message queue on 6.x); it runs
+        after the cell, in arrival order, never inside a wait.
+        """
+        callback = self._saved_recv[0] if self._saved_recv is not None else self.stream()._recv_callback
+        try:
+            result = callback(frames)
+            if inspect.isawaitable(result):
+                task = asyncio.ensure_future(result, loop=self.loop)
+                self._tasks.add(task)  # the loop keeps only weak references
+                task.add_done_callback(self._tasks.discard)
+        except Exception:
+            _log.error("mcp_widgets: could not hand a shell message to the kernel", exc_info=True)
+
+    def dispatch_comm(self, frames: list[Any], *, early: bool = False) -> None:
+        """Run the kernel's handler for a comm message, under that message as the parent.
+
+        `early`: the kernel still holds the message and dispatches it itself later; leave its signature
+        unrecorded (else the kernel rejects it as a replay) and make that later dispatch a no-op.
+        """
+        k = self.kernel
+        session = k.session
+        idents, rest = session.feed_identities(frames, copy=False)
+        try:
+            # content=False checks the signature without recording it.
+            msg = session.deserialize(rest, content=not early, copy=False)
+            if early:
+                msg["content"] = session.unpack(msg["content"])
+        except Exception:
+            _log.error("mcp_widgets: invalid comm message", exc_info=True)
+            return
+        handler = k.shell_handlers.get(msg["header"]["msg_type"])
+        if handler is None:
+            return
+        # Widget callbacks print under the comm message; the cell's own output must go back to the cell.
+        saved_parent = k.get_parent("shell")
+        saved_ident = k._parent_ident["shell"]
+        k.set_parent(idents, msg, channel="shell")
+        # Between cells nobody else says busy/idle for it (during a cell, comm_handled_during_cell does).
+        between_cells = self.cell_parent is None
+        if between_cells:
+            self.publish_status("busy", msg)
+        try:
+            result = handler(self.stream(), idents, msg)
+            if inspect.isawaitable(result):
+                _finish_now(result)
+        except Exception:
+            _log.error("mcp_widgets: exception in comm handler", exc_info=True)
+        finally:
+            k.set_parent(saved_ident, saved_parent, channel="shell")
+            if between_cells:
+                self.publish_status("idle", msg)
+            if early:  # only now: the wrapped handler skips ids in this set
+                self._early.add(str(msg["header"].get("msg_id")))
+
+    def handled_early(self, msg: Any) -> bool:
+        """True (once) for the kernel's own dispatch of a comm message `dispatch_comm(early=True)` handled."""
+        if not self._early or not isinstance(msg, dict):
+            return False
+        msg_id = str(msg.get("header", {}).get("msg_id"))
+        if msg_id in self._early:
+            self._early.discard(msg_id)
+            return True
+        return False
+
+    # -- comm messages the kernel queued behind the running cell (pump kernels)
+
+    def deliver_queued_comms(self) -> None:
+        """Handle the comm messages the kernel already queued behind the running cell, in arrival order.
+
+        Whatever reached the kernel after the cell started and before a wait took over the stream sits in
+        the kernel's own queue: ipykernel 6.x's `msg_queue`, or on 7.x tasks blocked on the main shell
+        lock, one per message. Without this a click in that window would wait for the cell to end, which
+        waits for the click. Everything else (execute, complete, ...) stays queued, in order.
+        """
+        try:
+            if hasattr(self.kernel, "msg_queue"):
+                self._deliver_from_msg_queue()
+            elif hasattr(self.kernel, "_main_asyncio_lock"):
+                self._deliver_from_lock_waiters()
+        except Exception:
+            _log.error("mcp_widgets: could not take queued comm messages from the kernel", exc_info=True)
+
+    def _deliver_from_msg_queue(self) -> None:
+        # 6.x: a tornado Queue of (index, dispatch, args); the running cell's dispatch already left it.
+        queue = self.kernel.msg_queue
+        dispatch = getattr(self.kernel, "dispatch_shell", None)
+        comms: list[list[Any]] = []
+        keep: list[Any] = []
+        for item in [queue.get_nowait() for _ in range(queue.qsize())]:
+            try:
+                _, fn, args = item
+                is_comm = fn == dispatch and len(args) == 1 and self.msg_type(args[0]) in _COMM_TYPES
+            except Exception:  # an unknown shape: not ours, and it must go back
+                is_comm = False
+            if is_comm:
+                comms.append(args[0])
+            else:
+                keep.append(item)
+        for item in keep:
+            queue.put_nowait(item)  # same order, same index
+        for frames in comms:
+            self.dispatch_comm(frames)
+
+    def _deliver_from_lock_waiters(self) -> None:
+        # 7.x: each message became a task running `shell_main(None, msg)`, waiting in FIFO order on the
+        # main lock the running cell holds. They stay there (cancelling would log noise); the comm
+        # messages among them are handled now and skipped when the kernel gets to them.
+        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
+        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
+        if not waiters or shell_main is None or self.loop is None:
+            return
+        tasks = {
+            id(waiter): task
+            for task in asyncio.all_tasks(self.loop)
+            if (waiter := getattr(task, "_fut_waiter", None)) is not None
+        }
+        for waiter in waiters:
+            task = tasks.get(id(waiter))
+            coro = task.get_coro() if task is not None else None
+            frame = getattr(coro, "cr_frame", None)
+            if frame is None or frame.f_code is not shell_main:
+                continue
+            local = frame.f_locals
+            frames = local.get("msg")
+            main_shell = local.get("subshell_id") is None and isinstance(frames, list)
+            if main_shell and self.msg_type(frames) in _COMM_TYPES:
+                self.dispatch_comm(frames, early=True)
+
+    # -- the blocking pump
+
+    def drain_socket(self) -> None:
+        """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd)."""
+        import zmq
+
+        sock = self.stream().socket
+        while sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            try:
+                frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return
+            self.receive(frames)
+
+    def pump_until(self, fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
+        import zmq
+
+        sock = self.stream().socket
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        poller.register(_waker.fileno(), zmq.POLLIN)
+        if self.support == "pump":
+            self.flush_incoming()  # older than anything still on the socket
+            self.deliver_queued_comms()
+        while True:
+            _waker.drain()
+            _run_posted()
+            self.drain_socket()
+            if fut.done():
+                return
+            poller.poll(_next_slice(deadline) * 1000)
+
+    # -- the asyncio-side interception (pump kernels, `wait_async`)
+
+    def intercept(self) -> None:
+        stream = self.stream()
+        if self.async_waiters == 0:
+            self._saved_recv = (stream._recv_callback, stream._recv_copy)
+            stream.on_recv(self.receive_soon, copy=False)
+        self.async_waiters += 1
+
+    def receive_soon(self, frames: list[Any]) -> None:
+        """The stream's callback during async waits: `receive`, with comm messages kept in arrival order.
+
+        On 7.x a message the kernel read just before the wait began is still on its way to the kernel's
+        queue (through two tasks) for a couple of loop turns; a comm message read now must not overtake
+        it (a click before the typing that preceded it). So comm messages are handled two turns later,
+        after what the kernel queued meanwhile.
+        """
+        if self.msg_type(frames) not in _COMM_TYPES:
+            self.hand_over(frames)
+            return
+        self._incoming.append(frames)
+        if not self._flush_due and self.loop is not None:
+            self._flush_due = True
+            self.loop.call_soon(self.loop.call_soon, self.flush_incoming)
+
+    def flush_incoming(self) -> None:
+        """Handle what the kernel queued, then the comm messages `receive_soon` kept, in order."""
+        self._flush_due = False
+        if self.async_waiters == 0 and not self._incoming:
+            return  # the wait is over: the kernel handles its queue itself
+        self.deliver_queued_comms()
+        while self._incoming:
+            self.dispatch_comm(self._incoming.popleft())
+
+    def release(self) -> None:
+        self.async_waiters -= 1
+        try:
+            if self.async_waiters == 0:
+                self.flush_incoming()  # nothing received during the wait may be left behind
+        finally:  # an interrupt landing in a handler must not leave the stream with us
+            if self.async_waiters == 0 and self._saved_recv is not None:
+                callback, copy = self._saved_recv
+                self._saved_recv = None
+                self.stream().on_recv(callback, copy=copy)
+
+    def rearm(self) -> None:
+        """Make the stream look at its socket again (its fd is edge-triggered and we read behind it)."""
+        stream = self.stream()
+        stream.on_recv(stream._recv_callback, copy=stream._recv_copy)
+
+
+def _finish_now(awaitable: Any) -> None:
+    """Drive a handler coroutine that does not really suspend (comm handlers are synchronous)."""
+    coro = awaitable if inspect.iscoroutine(awaitable) else None
+    if coro is None:
+        return
+    try:
+        coro.send(None)
+    except StopIteration:
+        return
+    coro.close()
+    _log.warning("mcp_widgets: a comm handler suspended while the cell was waiting; it was dropped")

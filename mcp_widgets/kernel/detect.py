@@ -1,0 +1,154 @@
+"""Finding the running kernel (once), what it supports, and posting work to its main thread."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import sys
+import threading
+import warnings
+from collections.abc import Callable
+from typing import TypeVar
+
+from .adapter import KernelSupport, _Kernel
+from .posted import _plain_loops, _posted, _run_posted, _waker, in_comm_handler
+
+T = TypeVar("T")
+
+
+def post(fn: Callable[[], None]) -> None:
+    """Run `fn` on the kernel's main thread as soon as possible; callable from any thread.
+
+    When the main thread is idle, `fn` runs from the kernel's event loop; while it is blocked in
+    `wait_sync`, the wait runs it. Without a kernel, it runs in whichever thread is in `wait_sync` (or
+    the loop awaiting in `wait_async`). Callbacks run in the order they were posted; an exception is
+    logged, not raised.
+    """
+    _posted.append(fn)
+    _waker.wake()
+    kernel = _get_kernel()
+    loops = [kernel.loop] if kernel is not None and kernel.loop is not None else list(_plain_loops)
+    for loop in loops:
+        # The loop may be closing at shutdown: then the waker or the next wait runs the callback.
+        with contextlib.suppress(RuntimeError):
+            loop.call_soon_threadsafe(_run_posted)
+
+
+def call_on_main(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
+    """Like `post`, but return a future holding `fn`'s result or exception (for background threads)."""
+    fut: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        if not fut.set_running_or_notify_cancel():
+            return
+        try:
+            fut.set_result(fn())
+        except BaseException as exc:
+            fut.set_exception(exc)
+            if not isinstance(exc, Exception):
+                raise
+
+    post(run)
+    return fut
+
+
+_kernel_lock = threading.Lock()
+_kernel_cache: list[_Kernel] = []  # empty until a kernel is found
+_warned_background = False
+
+
+def _get_kernel() -> _Kernel | None:
+    if _kernel_cache:
+        return _kernel_cache[0]
+    # Without IPython's shell loaded there is no kernel; don't import it just to find out. (What
+    # `IPython.get_ipython()` does, without the two imports it makes on each call: this runs on every
+    # post and wait.)
+    shells = sys.modules.get("IPython.core.interactiveshell")
+    shell = None
+    if shells is not None:
+        with contextlib.suppress(Exception):
+            if shells.InteractiveShell.initialized():
+                shell = shells.InteractiveShell.instance()
+    kernel_obj = getattr(shell, "kernel", None) if shell is not None else None
+    if kernel_obj is None:
+        return None  # not cached: a kernel may still start around us (imported from sitecustomize, say)
+    with _kernel_lock:
+        if not _kernel_cache:
+            import ipykernel
+
+            _kernel_cache.append(_Kernel(kernel_obj, getattr(ipykernel, "__version__", "")))
+    return _kernel_cache[0]
+
+
+def kernel_version() -> str | None:
+    """The running ipykernel's version, or None without a kernel."""
+    kernel = _get_kernel()
+    return kernel.version if kernel is not None else None
+
+
+def attach() -> None:
+    """Hook into the running kernel, if any: cheap and idempotent; widgets call it when they are built.
+
+    Among other things this makes widget updates that arrive while a cell is running acknowledged to the
+    frontend (see `_Kernel.comm_handled_during_cell`), whether or not the cell waits through this module.
+    """
+    _get_kernel()
+
+
+def kernel_support() -> KernelSupport:
+    """How a running cell can wait for widget clicks on this kernel.
+
+    Returns:
+        "native": ipykernel >= 7.4; a top-level `await` receives comms by itself.
+        "pump": a known older release (6.31 ... 7.3); waits pump comms themselves.
+        "background": an unknown or unsupported kernel; warns once; callers should run calls in the
+            background and let the cell return.
+        "none": no IPython kernel (plain python, terminal IPython).
+    """
+    global _warned_background
+    kernel = _get_kernel()
+    if kernel is None:
+        return "none"
+    if kernel.support == "background" and not _warned_background:
+        _warned_background = True
+        why = kernel.pump_problem or "this release is not supported"
+        warnings.warn(
+            f"mcp_widgets: ipykernel {kernel.version or '(unknown version)'} cannot deliver widget clicks "
+            f"to a waiting cell ({why}); calls run in the background instead",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+    return kernel.support
+
+
+def blocking_supported() -> bool:
+    """True when `wait_sync` can wait for clicks here (the pump works, or there is no kernel)."""
+    kernel = _get_kernel()
+    if kernel is None:
+        return True
+    return kernel.support != "background" and kernel.pump_problem is None
+
+
+def deliver_comms() -> None:
+    """Handle now the widget messages that already reached the kernel; other requests stay queued.
+
+    A frontend's messages wait behind a running cell unless it waits through this module (behind any
+    cell on ipykernel 6.31-7.3; behind a busy synchronous cell on every release), and just after such a
+    cell they may still be unread. Call this before deciding on what a frontend has said, such as whether
+    it showed a form. A no-op off the kernel's main thread, inside a widget callback, or without a kernel.
+    """
+    kernel = _get_kernel()
+    if (
+        kernel is None
+        or kernel.support not in ("native", "pump")
+        or kernel.pump_problem is not None
+        or in_comm_handler()
+        or threading.current_thread() is not threading.main_thread()
+    ):
+        return
+    if kernel.support == "pump":
+        kernel.deliver_queued_comms()  # older than anything still on the socket
+    try:
+        kernel.drain_socket()
+    finally:
+        kernel.rearm()

@@ -1,0 +1,107 @@
+"""SIGINT during waits: raised in a blocking wait, waking the loop in an awaiting one, or held back."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import signal
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+
+@contextlib.contextmanager
+def _raising_sigint() -> Iterator[None]:
+    """Make SIGINT raise KeyboardInterrupt during a blocking wait.
+
+    In a cell with a top-level `await`, ipykernel's SIGINT handler only schedules a cancellation on the
+    event loop, which a blocking wait never returns to.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.default_int_handler or previous in (signal.SIG_IGN, None):
+        yield
+        return
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+class _WakingSigint:
+    """A SIGINT handler that runs the previous one, then wakes the event loop.
+
+    In an awaiting cell ipykernel's handler schedules the cell's cancellation with a plain `call_soon`,
+    which does not wake a loop sleeping in `select`; without this the interrupt would wait for the next
+    timer. Shared by concurrent waits (`users`), removed by the last one.
+    """
+
+    def __init__(self, previous: Callable[..., Any], loop: asyncio.AbstractEventLoop) -> None:
+        self.previous = previous
+        self.loop = loop
+        self.users = 0
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        try:
+            self.previous(signum, frame)
+        finally:
+            with contextlib.suppress(RuntimeError):
+                self.loop.call_soon_threadsafe(_noop)
+
+
+def _noop() -> None:
+    pass
+
+
+@contextlib.contextmanager
+def _waking_sigint(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    current = signal.getsignal(signal.SIGINT)
+    if isinstance(current, _WakingSigint):
+        handler = current
+    elif callable(current) and current is not signal.default_int_handler:
+        handler = _WakingSigint(current, loop)
+        signal.signal(signal.SIGINT, handler)
+    else:
+        yield  # idle kernel (SIG_IGN) or a plain KeyboardInterrupt: nothing to speed up
+        return
+    handler.users += 1
+    try:
+        yield
+    finally:
+        handler.users -= 1
+        if handler.users == 0 and signal.getsignal(signal.SIGINT) is handler:
+            signal.signal(signal.SIGINT, handler.previous)
+
+
+class _Deferred:
+    """What `interrupt_deferred` saw: true once SIGINT arrived inside the block."""
+
+    def __init__(self) -> None:
+        self.hit = False
+
+    def __bool__(self) -> bool:
+        return self.hit
+
+
+@contextlib.contextmanager
+def interrupt_deferred() -> Iterator[_Deferred]:
+    """Hold SIGINT back for the block (main thread only); the caller raises it afterwards if it came."""
+    deferred = _Deferred()
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+        yield deferred  # not ours to hold back (a handler set outside Python cannot be put back)
+        return
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: setattr(deferred, "hit", True))
+    except (ValueError, OSError):  # no signals here (embedded interpreters)
+        yield deferred
+        return
+    try:
+        yield deferred
+    finally:
+        signal.signal(signal.SIGINT, previous)

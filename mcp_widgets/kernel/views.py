@@ -1,0 +1,96 @@
+"""Is anyone looking? Displays by id, view counts, and a look that waits for what frontends already sent."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextlib
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from .detect import _get_kernel, deliver_comms, post
+
+_SETTLE = 0.1  # lets the kernel's loop run the messages it has read but not dispatched yet
+
+
+def seen_by_now(widget: Any) -> concurrent.futures.Future[bool]:
+    """Whether a frontend has rendered `widget`, judged once what frontends sent so far was handled.
+
+    A view report can wait behind a busy cell, or be read but not yet dispatched when the cell ends;
+    asking `is_viewed` at an arbitrary moment can then miss it. This delivers pending widget messages,
+    and if the widget still looks unseen, lets the kernel run what it has already read and looks again.
+    The future resolves on the kernel's main thread (at once without a kernel). Needs `track_views`.
+    """
+    fut: concurrent.futures.Future[bool] = concurrent.futures.Future()
+
+    def second() -> None:
+        deliver_comms()
+        fut.set_result(is_viewed(widget))
+
+    def first() -> None:
+        deliver_comms()
+        kernel = _get_kernel()
+        if is_viewed(widget) or kernel is None or kernel.loop is None:
+            fut.set_result(is_viewed(widget))
+        else:
+            # Not the kernel loop's call_later: a blocking wait keeps that loop from running (the look
+            # would never come); `post` reaches the main thread whether it idles or blocks.
+            timer = threading.Timer(_SETTLE, post, (second,))
+            timer.daemon = True
+            timer.start()
+
+    if _get_kernel() is None:
+        fut.set_result(is_viewed(widget))
+    else:
+        post(first)
+    return fut
+
+
+def display(obj: Any) -> None:
+    """Show `obj` in the output of the current cell (IPython's display; a repr without a frontend)."""
+    from IPython.display import display as ipython_display
+
+    ipython_display(obj)
+
+
+def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False) -> None:
+    """Show a mimebundle under `display_id`; with `update`, replace every output shown under that id.
+
+    A later cell may send the update: frontends route `update_display_data` by id, not by cell.
+    """
+    from IPython.display import display as ipython_display
+
+    ipython_display(bundle, raw=True, display_id=display_id, update=update)
+
+
+def track_views(widget: Any) -> None:
+    """Ask the frontend to count the views it renders of `widget`; call before displaying it."""
+    if widget._view_count is None:
+        widget._view_count = 0
+
+
+def is_viewed(widget: Any) -> bool:
+    """True once a frontend reported rendering `widget` (needs `track_views` before display)."""
+    return bool(getattr(widget, "_view_count", None))
+
+
+def viewed_future(widget: Any) -> concurrent.futures.Future[None]:
+    """A future resolved when a frontend first renders `widget` (needs `track_views` before display)."""
+    fut: concurrent.futures.Future[None] = concurrent.futures.Future()
+    if is_viewed(widget):
+        fut.set_result(None)
+        return fut
+
+    def seen(change: dict[str, Any]) -> None:
+        if change["new"] and not fut.done():
+            widget.unobserve(seen, names="_view_count")
+            fut.set_result(None)
+
+    widget.observe(seen, names="_view_count")
+    fut.add_done_callback(lambda _: _quiet_unobserve(widget, seen))
+    return fut
+
+
+def _quiet_unobserve(widget: Any, handler: Callable[..., Any]) -> None:
+    with contextlib.suppress(ValueError):
+        widget.unobserve(handler, names="_view_count")
