@@ -72,7 +72,7 @@ async def raw_round_trips(runs: int) -> list[float]:
 def stamp_requests(asked: list[float], placed: list[float]) -> None:
     """Append `time.time()` to `asked` whenever a server's elicitation request reaches the client, and to
     `placed` when the client puts the form into the calling cell's container."""
-    import mcp_widgets.client.server as mwc
+    import mcp_widgets.client as mwc
 
     on_elicit, place = mwc.Server._on_elicit, mwc.Server._place
 

@@ -19,7 +19,7 @@ SETUP = f"""
 import sys, time
 sys.path.insert(0, {str(ROOT)!r})
 import ipywidgets as W
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets.demo import create_server
 from benchmarks import _probe
 from benchmarks.schemas import EVERY_KIND

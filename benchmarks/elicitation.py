@@ -149,7 +149,7 @@ class _Ours:
 
     def __init__(self, target: Any, mode: str, answers: int) -> None:
         from mcp_widgets import handlers
-        from mcp_widgets.client.server import connect_sync
+        from mcp_widgets.client import connect_sync
 
         handler = handlers.scripted([ANSWER] * answers)
         self.srv = connect_sync(target, mode=mode, handler=handler, name="bench")
@@ -208,7 +208,7 @@ import statistics, time
 import mcp_types
 from mcp import Client
 from mcp_widgets import handlers
-from mcp_widgets.client.server import connect
+from mcp_widgets.client import connect
 from mcp_widgets.demo import create_server
 
 async def _answer(_context, _params):

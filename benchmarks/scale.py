@@ -24,7 +24,7 @@ def _live_models() -> int:
 
 def _in_process(n: int) -> list[Row]:
     from mcp_widgets import handlers
-    from mcp_widgets.client.server import connect_sync
+    from mcp_widgets.client import connect_sync
     from mcp_widgets.demo import create_server
 
     warm = 20
@@ -72,7 +72,7 @@ def _in_process(n: int) -> list[Row]:
 
 KERNEL_SETUP = """
 import gc, os
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets import handlers
 from ipywidgets.widgets.widget import _instances
 from benchmarks import _probe

@@ -17,10 +17,10 @@ LATENCY_TARGET = 5.0  # ms, kernel-side
 
 SETUP = """
 import os, time
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from benchmarks import _probe
 _probe.stamp_clicks()
-mwc.LOOK_GRACE = 3600  # the simulated frontend reports views itself
+mwc.answering.LOOK_GRACE = 3600  # the simulated frontend reports views itself
 srv = mwc.connect_sync(_probe.build_server(), name="bench")
 print(os.getpid())
 """

@@ -27,31 +27,42 @@ from .core.version import __version__
 
 if TYPE_CHECKING:
     from . import handlers
-    from .client.listings import PromptList, ResourceList, ServerInfo, ToolList
-    from .client.server import (
+    from .client import (
         Call,
+        PromptList,
+        ResourceList,
         Server,
+        ServerInfo,
+        ToolList,
         connect,
         connect_sync,
         get_default_handler,
         set_default_handler,
     )
     from .playground import playground
-    from .widgets import ElicitationForm, FormState, HistoryPanel, Preview, ToolForm, UrlCard, preview
-    from .widgets._history import history
+    from .widgets import (
+        ElicitationForm,
+        FormState,
+        HistoryPanel,
+        Preview,
+        ToolForm,
+        UrlCard,
+        history,
+        preview,
+    )
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
-    "Call": "mcp_widgets.client.server",
-    "Server": "mcp_widgets.client.server",
-    "ToolList": "mcp_widgets.client.listings",
-    "ResourceList": "mcp_widgets.client.listings",
-    "PromptList": "mcp_widgets.client.listings",
-    "ServerInfo": "mcp_widgets.client.listings",
-    "connect": "mcp_widgets.client.server",
-    "connect_sync": "mcp_widgets.client.server",
-    "get_default_handler": "mcp_widgets.client.server",
-    "set_default_handler": "mcp_widgets.client.server",
+    "Call": "mcp_widgets.client",
+    "Server": "mcp_widgets.client",
+    "ToolList": "mcp_widgets.client",
+    "ResourceList": "mcp_widgets.client",
+    "PromptList": "mcp_widgets.client",
+    "ServerInfo": "mcp_widgets.client",
+    "connect": "mcp_widgets.client",
+    "connect_sync": "mcp_widgets.client",
+    "get_default_handler": "mcp_widgets.client",
+    "set_default_handler": "mcp_widgets.client",
     "ElicitationForm": "mcp_widgets.widgets",
     "FormState": "mcp_widgets.widgets",
     "HistoryPanel": "mcp_widgets.widgets",
@@ -59,7 +70,7 @@ _LAZY = {
     "ToolForm": "mcp_widgets.widgets",
     "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
-    "history": "mcp_widgets.widgets._history",
+    "history": "mcp_widgets.widgets",
     "playground": "mcp_widgets.playground",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}

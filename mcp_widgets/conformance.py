@@ -24,7 +24,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import mcp_types
 
-from .client.server import Server, connect
+from .client import Server, connect
 from .core.outcome import Action, Reason
 from .widgets import ElicitationForm
 

@@ -18,7 +18,7 @@ from functools import partial
 from typing import Any
 
 from . import kernel
-from .client.server import Handler, _decline_if_unseen, _display, _HandlerRun, _pick_handler
+from .client.answering import Handler, HandlerRun, decline_if_unseen, pick_handler
 from .core.outcome import Action, Reason
 
 __all__ = ["elicitation_handler"]
@@ -56,15 +56,15 @@ def elicitation_handler(
         if output is not None:
             output.append_display_data(form)
         elif kernel.kernel_support() != "none":
-            _display(form)
+            kernel.display(form)
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         form.add_done_callback(lambda f: done.set_result(f.result))
-        chosen = _pick_handler(handler)
+        chosen = pick_handler(handler)
         if chosen is None:
             _after(form, None)
         else:
             fn, reason, by = chosen
-            _HandlerRun(fn, form, reason, by, partial(_after, form)).start()
+            HandlerRun(fn, form, reason, by, partial(_after, form)).start()
         try:
             result = await kernel.wait_async(done)
         except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
@@ -84,7 +84,7 @@ def _after(form: Any, exc: BaseException | None) -> None:
     elif form.outcome is None and kernel.kernel_support() == "none":
         form.finish(Action.DECLINE, reason=Reason.POLICY, by="headless", note="no notebook to ask in")
     elif form.outcome is None:
-        _decline_if_unseen(form)
+        decline_if_unseen(form)
 
 
 def _result(action: str, content: Any) -> Any:

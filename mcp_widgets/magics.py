@@ -41,7 +41,7 @@ from typing import Any
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_magic, magics_class
 
-from .client.server import Server, connect_sync
+from .client import Server, connect_sync
 from .core.exceptions import MCPWidgetsError
 
 __all__ = ["MCPMagics", "load_ipython_extension", "parse_arguments", "split_words"]

@@ -12,7 +12,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from .widgets._preview import Preview
+from .widgets import Preview
 
 __all__ = ["EXAMPLE_SCHEMA", "Playground", "playground"]
 

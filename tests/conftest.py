@@ -18,7 +18,7 @@ STRICT = os.environ.get("MCP_WIDGETS_STRICT") == "1"
 @pytest.fixture
 def clean_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No default handler before or after the test (nor from the environment), and no request left pending."""
-    from mcp_widgets.client.server import set_default_handler
+    from mcp_widgets.client import set_default_handler
     from mcp_widgets.core.requests import pending_requests
 
     monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)

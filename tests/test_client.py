@@ -20,10 +20,10 @@ from typing import Any
 import mcp_types
 import pytest
 
-import mcp_widgets.client.server as client
+import mcp_widgets.client as client
 from mcp_widgets import handlers
 from mcp_widgets import kernel as _bridge
-from mcp_widgets.client.server import (
+from mcp_widgets.client import (
     ConnectError,
     ConnectionClosedError,
     RequestTimeout,
@@ -622,15 +622,15 @@ def test_url_requests_are_declined_for_now(mode: str) -> None:
 
 
 def test_names() -> None:
-    assert client._command_name(["python", "-m", "pkg.server", "--token", "x"]) == "pkg.server"
-    assert client._command_name(["/usr/bin/python3.11", "/srv/weather.py"]) == "weather.py"
-    assert client._command_name(["npx", "-y", "@acme/mcp-server"]) == "@acme/mcp-server"
-    assert client._command_name(["./my-server", "--flag"]) == "my-server"
-    assert client._url_name("https://user:pw@mcp.example.com/mcp?key=1") == (
+    assert client.targets._command_name(["python", "-m", "pkg.server", "--token", "x"]) == "pkg.server"
+    assert client.targets._command_name(["/usr/bin/python3.11", "/srv/weather.py"]) == "weather.py"
+    assert client.targets._command_name(["npx", "-y", "@acme/mcp-server"]) == "@acme/mcp-server"
+    assert client.targets._command_name(["./my-server", "--flag"]) == "my-server"
+    assert client.targets._url_name("https://user:pw@mcp.example.com/mcp?key=1") == (
         "mcp.example.com",
         "https://mcp.example.com/mcp?…",
     )
-    assert client._url_name("http://127.0.0.1:8123/mcp")[0] == "127.0.0.1:8123"
+    assert client.targets._url_name("http://127.0.0.1:8123/mcp")[0] == "127.0.0.1:8123"
 
 
 def test_name_and_declared_name() -> None:
@@ -705,7 +705,7 @@ def test_every_form_is_recorded_in_the_history(mode: str) -> None:
         assert [f["name"] for f in record["fields"]] == ["name"]
         assert record["outcome"]["action"] == "accept"
         assert record["outcome"]["reason"] == "handler"
-        assert record["answered_by"] == client._handler_name(script)
+        assert record["answered_by"] == client.answering._handler_name(script)
         assert record["duration"] is not None
         srv.get_prompt_sync("greeting", {})
         assert _newest(name)["source"] == {"kind": "prompt", "name": "greeting"}
@@ -805,7 +805,7 @@ def test_legacy_hint_detection() -> None:
     sdk_text = (
         "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated"
     )
-    assert client._tool_needs_legacy(result(fastmcp_text))
-    assert client._tool_needs_legacy(result(sdk_text))
-    assert not client._tool_needs_legacy(result(fastmcp_text, is_error=False))
-    assert not client._tool_needs_legacy(result("this tool always fails"))
+    assert client.calls._tool_needs_legacy(result(fastmcp_text))
+    assert client.calls._tool_needs_legacy(result(sdk_text))
+    assert not client.calls._tool_needs_legacy(result(fastmcp_text, is_error=False))
+    assert not client.calls._tool_needs_legacy(result("this tool always fails"))

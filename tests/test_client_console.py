@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from mcp_widgets.client import connect_sync
 from mcp_widgets.client import console as _console
-from mcp_widgets.client.server import connect_sync
 from mcp_widgets.core.outcome import Action, Reason
 from mcp_widgets.widgets import ElicitationForm
 from tests.servers.demo import PROFILE_SCHEMA, build_server, parse

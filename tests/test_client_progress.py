@@ -24,8 +24,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel
 
-import mcp_widgets.client.server as client
-from mcp_widgets.client.server import connect, connect_sync
+import mcp_widgets.client as client
+from mcp_widgets.client import connect, connect_sync
 from mcp_widgets.widgets._call_panel import LOG_KEEP
 
 MODES = ["auto", "legacy"]

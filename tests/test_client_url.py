@@ -20,7 +20,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import UrlElicitationRequiredError
 
 from mcp_widgets import kernel as _bridge
-from mcp_widgets.client.server import ServerError, connect
+from mcp_widgets.client import ServerError, connect
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets import UrlCard

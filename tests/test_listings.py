@@ -15,8 +15,8 @@ import pytest
 from mcp.server import Server as LowLevelServer
 from mcp.server.mcpserver import MCPServer
 
+from mcp_widgets.client import ConnectError, Server, connect, connect_sync
 from mcp_widgets.client.listings import CELL, PromptList, ResourceList, ServerInfo, ToolList
-from mcp_widgets.client.server import ConnectError, Server, connect, connect_sync
 from mcp_widgets.core.version import __version__
 from mcp_widgets.demo import create_server
 

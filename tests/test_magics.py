@@ -15,8 +15,8 @@ import pytest
 from IPython.core.error import UsageError
 from IPython.core.interactiveshell import InteractiveShell
 
+from mcp_widgets.client import Server, set_default_handler
 from mcp_widgets.client.listings import PromptList, ResourceList, ServerInfo, ToolList
-from mcp_widgets.client.server import Server, set_default_handler
 from mcp_widgets.magics import MCPMagics, parse_arguments, split_words
 from tests.servers.launch import http_server
 

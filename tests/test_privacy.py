@@ -20,7 +20,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 
 from mcp_widgets import handlers
-from mcp_widgets.client.server import connect_sync
+from mcp_widgets.client import connect_sync
 from mcp_widgets.core.exceptions import ServerError
 from mcp_widgets.core.history import default_history
 from mcp_widgets.demo import create_server

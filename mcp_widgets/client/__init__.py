@@ -1,4 +1,33 @@
 """The client room: the MCP SDK session, calls, answering, URL flow, call displays and listings.
 
-It builds on every other room: core, kernel and widgets.
+It builds on every other room (core, kernel, widgets). `Server` (server.py) is a thin facade over its
+parts: `connection`, `intake` (a question comes in), `answering` (handler, policy or person), `running`
+(the steps every call shares), `display` (the call's panel), `catalog` (listings), with `calls` (one call
+in flight), `runtime` (the client thread), `targets` (what to connect to, transports), `privacy`,
+`url_flow` (URL mode), `console` (a terminal) and `listings` (tables).
 """
+
+from ..core.exceptions import ConnectError, ConnectionClosedError, RequestTimeout, ServerError
+from .answering import Handler, get_default_handler, set_default_handler
+from .calls import Call
+from .connect import connect, connect_sync
+from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .server import Server
+
+__all__ = [
+    "Call",
+    "ConnectError",
+    "ConnectionClosedError",
+    "Handler",
+    "PromptList",
+    "RequestTimeout",
+    "ResourceList",
+    "Server",
+    "ServerError",
+    "ServerInfo",
+    "ToolList",
+    "connect",
+    "connect_sync",
+    "get_default_handler",
+    "set_default_handler",
+]

@@ -31,18 +31,19 @@ from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
 from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
+from ..core.protocol import MODERN
 from ..core.requests import PendingRequest
 
 if TYPE_CHECKING:
     from ..widgets import UrlCard
-    from .server import Server, _CallRecord
+    from .calls import _CallRecord
+    from .server import Server
 
 __all__ = ["on_message", "present", "retrying"]
 
 log = logging.getLogger("mcp_widgets")
 
 T = TypeVar("T")
-_MODERN = "2026-07-28"
 
 
 @dataclass(eq=False)
@@ -206,7 +207,7 @@ async def retrying(server: Server, record: _CallRecord, attempt: Callable[[], Aw
 
 
 def _required(server: Server, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
-    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or (server.protocol_version or "") >= _MODERN:
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or (server.protocol_version or "") >= MODERN:
         return []
     try:
         return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)

@@ -1,9 +1,12 @@
 """The widgets of mcp-widgets."""
 
+from ._call_panel import CallPanel as CallPanel  # for the client room, like the two below (not public)
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
+from ._history import history as history
 from ._preview import Preview, preview
 from ._tool_form import ToolForm
+from ._tool_form import tool_form as tool_form
 from ._url_card import UrlCard
 
 __all__ = ["ElicitationForm", "FormState", "HistoryPanel", "Preview", "ToolForm", "UrlCard", "preview"]

@@ -15,7 +15,7 @@ pytestmark = pytest.mark.browser
 OpenNotebook = Callable[..., NotebookPage]
 
 CONNECT = """\
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets.demo import create_server
 srv = await mwc.connect(create_server(), name="demo", log_level="debug")
 """

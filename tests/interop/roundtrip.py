@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from mcp_widgets import handlers
-from mcp_widgets.client.server import Server
+from mcp_widgets.client import Server
 
 SPEC_TYPES = (str, int, float, bool, list)  # what ElicitResult content values may be (lists of strings)
 

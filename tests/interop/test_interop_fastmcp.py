@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mcp_widgets import handlers
-from mcp_widgets.client.server import Server, connect_sync
+from mcp_widgets.client import Server, connect_sync
 from tests.interop.nodejs import HERE
 
 pytest.importorskip("fastmcp", reason="fastmcp is not installed (pip install -e '.[test]')")

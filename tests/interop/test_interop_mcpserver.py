@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from mcp_widgets import handlers
-from mcp_widgets.client.server import Server, ServerError, connect_sync
+from mcp_widgets.client import Server, ServerError, connect_sync
 from tests.interop import roundtrip
 from tests.interop.mcpserver import build_server
 

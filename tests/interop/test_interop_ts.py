@@ -19,7 +19,7 @@ import pytest
 
 from mcp_widgets import handlers
 from mcp_widgets import kernel as _bridge
-from mcp_widgets.client.server import Server, connect_sync
+from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.outcome import Action, Reason
 from mcp_widgets.core.requests import pending_requests
 from tests.interop import roundtrip

@@ -27,13 +27,13 @@ def setup_code(target: str = "build_server()", mode: str = "auto", extra: str = 
 import asyncio, os
 import ipywidgets as W
 from IPython.display import display
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets import handlers
 from mcp_widgets.core.exceptions import BlockingCallError
 from mcp_widgets.core.requests import pending_requests
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import stdio_command
-mwc.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 srv = mwc.connect_sync({target}, mode={mode!r}{extra})
 print("connected", srv.protocol_version)
 """
@@ -303,7 +303,8 @@ def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> N
 
 def test_unseen_form_is_declined(frontend: KernelFrontend) -> None:
     connect(frontend)
-    cell = ok(frontend.run("mwc.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))", timeout=60))
+    code = "mwc.answering.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))"
+    cell = ok(frontend.run(code, timeout=60))
     assert cell.stdout == "{'action': 'decline'}\n"
     final_line(frontend, "no frontend showed the form")
 

@@ -17,7 +17,7 @@ from .test_client_kernel import VIEW, ok
 pytestmark = pytest.mark.kernel
 
 SETUP = """
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets.demo import create_server
 srv = mwc.connect_sync(create_server(), name="demo", mode={mode!r}, log_level="debug")
 print("connected", srv.protocol_version)

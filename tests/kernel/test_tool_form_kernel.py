@@ -18,10 +18,10 @@ TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 
 SETUP = """
 from IPython.display import display
-import mcp_widgets.client.server as mwc
+import mcp_widgets.client as mwc
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets._tool_form import tool_form
-mwc.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 srv = mwc.connect_sync(create_server(sign_in_port=0))
 print("connected")
 """

@@ -19,7 +19,7 @@ from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field, SecretStr
 
 from mcp_widgets import handlers
-from mcp_widgets.client.server import Server, connect_sync
+from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.exceptions import FieldNotFound, FormStateError
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets._tool_form import ToolForm, format_result, tool_form

@@ -1,0 +1,264 @@
+"""Who answers a question: a handler, a policy (MCP_WIDGETS_HANDLER), or the person (if anyone is looking)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import inspect
+import logging
+import os
+from collections.abc import Awaitable, Callable, Generator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from .. import handlers, kernel
+from ..core.outcome import Action, Reason
+from ..core.requests import PendingRequest
+from . import console
+from .calls import _describe_exc
+from .runtime import _client_loop
+
+if TYPE_CHECKING:
+    from .calls import _CallRecord
+
+
+log = logging.getLogger("mcp_widgets")
+
+
+Handler = Callable[[Any], Awaitable[None]]
+"""`handler(card)`: acts as the person on a form (or URL card); may fill, accept, decline or cancel it."""
+
+
+LOOK_GRACE = 1.5
+"""Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
+
+
+_default_handler: list[Handler | None] = [None]
+
+
+def set_default_handler(handler: Handler | None) -> None:
+    """Use `handler` for every server connected without `handler=` (None: the person answers again)."""
+    _default_handler[0] = handler
+
+
+def get_default_handler() -> Handler | None:
+    """The handler `set_default_handler` installed, or None."""
+    return _default_handler[0]
+
+
+def _handler_name(handler: Any) -> str:
+    return str(getattr(handler, "__name__", None) or type(handler).__name__)
+
+
+_warned_env: set[str] = set()
+
+
+def _env_policy() -> tuple[Handler, str] | None:
+    """The headless policy chosen by MCP_WIDGETS_HANDLER, if any."""
+    value = os.environ.get("MCP_WIDGETS_HANDLER", "").strip()
+    if not value:
+        return None
+    policy = handlers.POLICIES.get(value.lower())
+    if policy is None:
+        if value not in _warned_env:
+            _warned_env.add(value)
+            log.warning(
+                "MCP_WIDGETS_HANDLER=%r is not one of %s; ignored",
+                value,
+                ", ".join(sorted(handlers.POLICIES)),
+            )
+        return None
+    return policy, f"MCP_WIDGETS_HANDLER={value.lower()}"
+
+
+def pick_handler(handler: Handler | None) -> tuple[Handler, Reason, str] | None:
+    """Who answers instead of the person: this handler, else the default one, else MCP_WIDGETS_HANDLER."""
+    handler = handler or _default_handler[0]
+    if handler is not None:
+        return handler, Reason.HANDLER, _handler_name(handler)
+    policy = _env_policy()
+    if policy is not None:
+        return policy[0], Reason.POLICY, policy[1]
+    return None
+
+
+class HandlerRun:
+    """Drive `handler(card)` on the main thread, step by step, in every calling style.
+
+    A blocked cell never returns to the kernel's event loop, so the handler's coroutine is stepped here:
+    each step runs in a posted callback, and a future it awaits resumes it (through `post`) when done.
+    Handlers that do not really suspend (the built-in ones) finish in the first step. In a blocked cell
+    (`can_suspend=False`) the kernel's event loop cannot run, so a handler awaiting one of its futures
+    would never resume: it gets a RuntimeError instead of hanging the call.
+    """
+
+    def __init__(
+        self,
+        handler: Handler,
+        card: Any,
+        reason: Reason,
+        by: str,
+        done: Callable[[BaseException | None], None],
+        *,
+        can_suspend: bool = True,
+    ) -> None:
+        self.handler = handler
+        self.card = card
+        self.reason = reason
+        self.by = by
+        self.done = done
+        self.can_suspend = can_suspend
+        self._it: Generator[Any, Any, Any] | None = None
+
+    def _interrupted(self) -> None:
+        self.card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+
+    def start(self) -> None:
+        try:
+            with self.card.acting_as(self.reason, by=self.by):
+                awaitable = self.handler(self.card)
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise  # the waiting cell must see it
+        except BaseException as exc:
+            self.done(exc)
+            return
+        if awaitable is None:  # a plain function is fine too
+            self.done(None)
+            return
+        if not inspect.isawaitable(awaitable):
+            self.done(TypeError(f"handler {self.by!r} returned {type(awaitable).__name__}, not an awaitable"))
+            return
+        self._it = awaitable.__await__()
+        self._step(None)
+
+    def _step(self, exc: BaseException | None) -> None:
+        assert self._it is not None
+        try:
+            with self.card.acting_as(self.reason, by=self.by):
+                yielded = self._it.send(None) if exc is None else self._it.throw(exc)
+        except StopIteration:
+            self.done(None)
+            return
+        except KeyboardInterrupt:
+            self._interrupted()
+            raise
+        except BaseException as error:
+            self.done(error)
+            return
+        _whole(self.card)  # the handler waits: so may the form
+        if yielded is None:  # a bare yield (asyncio.sleep(0)): just continue soon
+            kernel.post(partial(self._step, None))
+            return
+        add_done = getattr(yielded, "add_done_callback", None)
+        if add_done is None:
+            self._step(
+                RuntimeError(f"handler {self.by!r} awaited {type(yielded).__name__}, which cannot be driven")
+            )
+            return
+        if not self.can_suspend and hasattr(yielded, "get_loop"):
+            yielded.cancel()
+            self._step(
+                RuntimeError(
+                    f"handler {self.by!r} waited on the event loop inside a blocking call, where it cannot "
+                    "run; use `await srv.call_tool(...)` or call_tool_background for handlers that wait"
+                )
+            )
+            return
+        add_done(lambda fut: kernel.post(partial(self._resume, fut)))
+
+    def _resume(self, fut: Any) -> None:
+        if hasattr(fut, "_asyncio_future_blocking"):
+            fut._asyncio_future_blocking = False  # what asyncio's Task does before resuming a coroutine
+        self._step(None)
+
+
+def _whole(card: Any) -> None:
+    """Make everything a card shows, if it is not made yet (a `_for_handler` form that now waits)."""
+    card.children  # noqa: B018 (reading them makes them)
+
+
+def decline_if_unseen(card: Any) -> None:
+    """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
+
+    def check() -> None:
+        # A view report may still wait behind a cell that kept the kernel busy: judge after delivering it.
+        if card.outcome is None and not kernel.is_viewed(card):
+            kernel.seen_by_now(card).add_done_callback(decide)
+
+    def decide(seen: concurrent.futures.Future[bool]) -> None:
+        if card.outcome is None and not seen.result():
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="headless",
+                note="no frontend showed the form; pass handler= or set MCP_WIDGETS_HANDLER",
+            )
+
+    loop = _client_loop()
+    loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
+
+
+class AnsweringMixin:
+    """`Server`: hand a question's form or card to its handler, else to the person."""
+
+    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+        self._answer_with(pick_handler(self.handler), request, record, card)
+
+    def _answer_with(
+        self,
+        chosen: tuple[Handler, Reason, str] | None,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        card: Any,
+    ) -> None:
+        """Let the chosen handler answer (see `pick_handler`), or the person when there is none."""
+        if chosen is None:
+            self._await_person(request, record, card)
+            return
+        handler, reason, by = chosen
+        done = partial(self._handler_done, request, record, card, by)
+        blocked = record is not None and record.style == "sync" and kernel.kernel_support() != "none"
+        HandlerRun(handler, card, reason, by, done, can_suspend=not blocked).start()
+
+    def _handler_done(
+        self,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        card: Any,
+        by: str,
+        exc: BaseException | None,
+    ) -> None:
+        if exc is not None:
+            if card.finish(
+                Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
+            ):
+                self._place(record, f"Handler {by!r} failed: {_describe_exc(exc)}")
+            log.warning("handler %r failed on a request from %s", by, self.name, exc_info=exc)
+            return
+        if card.outcome is None:  # left pending: the person answers, if anyone is looking
+            self._await_person(request, record, card)
+
+    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+        """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
+        _whole(card)
+        support = kernel.kernel_support()
+        if support == "none":
+            if console.available():
+                console.ask(card)
+                return
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="headless",
+                note="no notebook or terminal to ask in; pass handler= or set MCP_WIDGETS_HANDLER",
+            )
+            return
+        if support == "background" and record is not None and record.style != "background":
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="mcp-widgets",
+                note="this kernel cannot deliver clicks to a running cell; use call_tool_background",
+            )
+            return
+        decline_if_unseen(card)

@@ -1,0 +1,257 @@
+"""One call in flight (`_CallRecord`, the current one in `_CURRENT`) and its background handle, `Call`."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import contextvars
+import sys
+import threading
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Generator
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any, Literal
+
+import mcp_types
+
+from .. import kernel
+from ..core.exceptions import SchemaError
+from ..core.protocol import MODERN
+from ..core.requests import PendingRequest
+from .listings import _clip
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
+
+if TYPE_CHECKING:
+    from .server import Server
+
+
+LOG_KEEP = 200
+"""Log lines of a call buffered between two updates (older ones are counted, not kept)."""
+_NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
+"""How servers say they cannot ask mid-call on 2026-07-28 (SDK NoBackChannelError; fastmcp ctx.elicit)."""
+_LEGACY_HINT = (
+    "This server asks its questions the 2025-11-25 way (elicitation/create during the call): "
+    'connect with mode="legacy".'
+)
+
+
+_CURRENT: contextvars.ContextVar[_CallRecord | None] = contextvars.ContextVar(
+    "mcp_widgets_call", default=None
+)
+
+
+@dataclass(eq=False)
+class _CallRecord:
+    """One call in flight (tools/call, prompts/get, resources/read, ...)."""
+
+    server: Server
+    kind: str
+    name: str
+    style: Literal["await", "sync", "background"] = "await"
+    """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
+    panel: Any = None
+    """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""
+    display_id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """The display in the calling cell (or the marker of the call's entry in its `out`)."""
+    out: Any = None
+    """The ipywidgets Output the call shows in (`output=`), else None: the calling cell."""
+    shown: Any = None
+    """The box shown now (None while the display holds text)."""
+    status_shown: bool = False
+    """The `Call` handle was displayed (under `display_id + "-status"`)."""
+    future: concurrent.futures.Future[Any] | None = None
+    pending: set[PendingRequest] = field(default_factory=set)
+    requests: list[PendingRequest] = field(default_factory=list)
+    """Every request of this call, answered or not (to close views left open when the call ends)."""
+    interrupted: bool = False
+    why: str = ""
+    """Why it was interrupted (for the forms' closing line)."""
+    schema_error: SchemaError | None = None
+    hinted: bool = False
+    """The mode="legacy" hint was shown for this call."""
+    started: float = field(default_factory=time.monotonic)
+    think_total: float = 0.0
+    think_since: float | None = None
+    progress: tuple[float, float | None, str | None] | None = None
+    """The newest progress not yet shown (client thread -> main thread, under `lock`)."""
+    logs: deque[str] = field(default_factory=lambda: deque(maxlen=LOG_KEEP))
+    """Log lines not yet shown (under `lock`)."""
+    log_count: int = 0
+    """How many log messages arrived since the last update (some may have left `logs`)."""
+    flush_due: bool = False
+    flushed_at: float = 0.0
+    ended: bool = False
+    """The call's display was turned into text: later progress and logs have nowhere to go."""
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    context: contextvars.Context | None = None
+    """The calling cell's context (taken in `_begin`): what the call shows later is sent as that cell's."""
+
+    def describe(self) -> str:
+        return f"{self.kind} {self.name!r} on {self.server.name!r}"
+
+    def post(self, fn: Callable[[], None]) -> None:
+        """`kernel.post(fn)`, run in the calling cell's context.
+
+        ipykernel 7 keeps the message a cell answers in context variables: a callback posted from the client
+        thread would otherwise send its display updates as replies to an older message, which frontends that
+        follow replies by message (nbclient, Voila) drop.
+        """
+        context = self.context
+        kernel.post(fn if context is None else partial(_run_in, context, fn))
+
+    def status_line(self) -> str:
+        """A background call's state in one line: running, then how it ended (with the result's text)."""
+        fut = self.future
+        if fut is None or not fut.done():
+            return f"{self.describe()}: running"
+        if fut.cancelled():
+            text = "cancelled"
+        elif fut.exception() is not None:
+            text = f"failed: {_describe_exc(fut.exception())}"  # type: ignore[arg-type]
+        else:
+            text = "done" + _result_summary(fut.result())
+            if (self.server.protocol_version or "") >= MODERN and _tool_needs_legacy(fut.result()):
+                text += f". {_LEGACY_HINT}"
+        return _clip(f"{self.describe()}: {text}", 300)
+
+    def ending(self) -> Literal["done", "failed", "cancelled"]:
+        fut = self.future
+        if fut is None or not fut.done():
+            return "cancelled"  # given up on before it ended (interrupted)
+        if fut.cancelled():
+            return "cancelled"
+        if fut.exception() is not None or getattr(fut.result(), "is_error", False):
+            return "failed"  # a tool error result is a failed call to the person watching it
+        return "done"
+
+    def add(self, request: PendingRequest) -> None:
+        with self.lock:
+            if not self.pending:
+                self.think_since = time.monotonic()
+            self.pending.add(request)
+            self.requests.append(request)
+
+    def discard(self, request: PendingRequest) -> None:
+        with self.lock:
+            if request not in self.pending:
+                return
+            self.pending.discard(request)
+            if not self.pending and self.think_since is not None:
+                self.think_total += time.monotonic() - self.think_since
+                self.think_since = None
+
+    def busy_seconds(self) -> float:
+        """Time since the call started, minus the time a question was waiting for its answer."""
+        with self.lock:
+            now = time.monotonic()
+            think = self.think_total + (now - self.think_since if self.think_since is not None else 0.0)
+            return now - self.started - think
+
+    def waiting_for_answer(self) -> bool:
+        with self.lock:
+            return bool(self.pending)
+
+
+class Call:
+    """A call running in the background: displays its state, then its result.
+
+    `await call` gives the result, `call.result()` blocks for it like `call_tool_sync`; either one, when
+    interrupted, interrupts the call.
+    """
+
+    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any]) -> None:
+        self._record = record
+        self._future = future
+
+    @property
+    def state(self) -> str:
+        """One of: running, waiting for an answer, done, failed, cancelled."""
+        fut = self._future
+        if fut.cancelled():
+            return "cancelled"
+        if fut.done():
+            return "failed" if fut.exception() is not None else "done"
+        return "waiting for an answer" if self._record.waiting_for_answer() else "running"
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def cancel(self) -> bool:
+        """Stop the call (its open questions end as interrupted)."""
+        if self._future.done():
+            return False
+        self._record.server._interrupt(self._record, "the call was cancelled")
+        return True
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Block until the call ends and return its result (raises what the call raised).
+
+        Raises:
+            TimeoutError: `timeout` passed first (the call keeps running).
+        """
+        return self._record.server._block(self._record, self._future, timeout=timeout)
+
+    def exception(self) -> BaseException | None:
+        """The call's error once done (None while running or when it succeeded)."""
+        if not self._future.done() or self._future.cancelled():
+            return None
+        return self._future.exception()
+
+    def add_done_callback(self, fn: Callable[[Call], None]) -> None:
+        """Run `fn(call)` on the main thread once the call has ended (at once if it has)."""
+        self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self._record.server._await(self._record, self._future).__await__()
+
+    def __repr__(self) -> str:
+        return f"<Call {self._record.describe()}: {self.state}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return {"text/plain": repr(self)}
+
+    def _ipython_display_(self) -> None:
+        # Plain text kept up to date by id (no widget): it ends as the call's status line.
+        record = self._record
+        if kernel.kernel_support() == "none":
+            print(repr(self))
+            return
+        kernel.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
+        record.status_shown = True
+
+
+def _run_in(context: contextvars.Context, fn: Callable[[], None]) -> None:
+    context.copy().run(fn)  # a copy: the same context may already be entered (a pump inside the cell)
+
+
+def _asks_the_legacy_way(text: str) -> bool:
+    """True when an error text says the server wanted to ask with a mid-call request (2025-11-25 only)."""
+    return any(marker in text for marker in _NO_BACK_CHANNEL)
+
+
+def _tool_needs_legacy(result: Any) -> bool:
+    """A tool error result saying the server could not ask mid-call (fastmcp's way of reporting it)."""
+    content = getattr(result, "content", None)
+    if not getattr(result, "is_error", False) or not isinstance(content, list):
+        return False
+    return any(isinstance(c, mcp_types.TextContent) and _asks_the_legacy_way(c.text) for c in content)
+
+
+def _result_summary(result: Any) -> str:
+    content = getattr(result, "content", None)
+    if isinstance(content, list):
+        texts = [c.text for c in content if isinstance(c, mcp_types.TextContent)]
+        error = " (the tool reported an error)" if getattr(result, "is_error", False) else ""
+        return f"{error}: {_clip(' '.join(texts), 200)}" if texts else error
+    return ""
+
+
+def _describe_exc(exc: BaseException) -> str:
+    while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
+        exc = exc.exceptions[0]
+    text = str(exc)
+    return f"{type(exc).__name__}: {_clip(text, 300)}" if text else type(exc).__name__

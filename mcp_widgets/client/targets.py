@@ -1,0 +1,167 @@
+"""What `connect` was given (a command, a URL, parameters, a server object) and the transports to it."""
+
+from __future__ import annotations
+
+import contextlib
+import shlex
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from mcp import StdioServerParameters
+
+Mode = Literal["auto", "legacy"] | str
+TransportName = Literal["auto", "stdio", "http", "sse"]
+
+
+@dataclass
+class _Target:
+    """What to connect to, resolved from `connect(target, ...)`; repr-safe (no secrets)."""
+
+    kind: Literal["stdio", "http", "inproc", "transport"]
+    name: str
+    where: str
+    """For reprs: the command's program, the URL without query or credentials, or the server's name."""
+    params: StdioServerParameters | None = None
+    url: str | None = None
+    obj: Any = None
+
+
+_INTERPRETERS = {"python", "python3", "node", "npx", "uv", "uvx", "deno", "bun", "bunx", "pipx", "docker"}
+
+
+def _command_name(argv: Sequence[str]) -> str:
+    """A short, secret-free name for a command: the program, or what an interpreter runs."""
+    program = PurePath(argv[0]).name
+    base = program.split(".exe")[0]
+    if base.rstrip("0123456789.") in _INTERPRETERS or base in _INTERPRETERS:
+        rest = list(argv[1:])
+        while rest:
+            arg = rest.pop(0)
+            if arg in ("-m", "run", "exec", "--from", "tool"):
+                continue
+            if arg.startswith("-"):
+                continue
+            if arg.startswith("@"):  # a scoped npm package, not a path
+                return arg
+            return PurePath(arg).name
+    return program
+
+
+def _url_name(url: str) -> tuple[str, str]:
+    parts = urlsplit(url)
+    host = parts.hostname or url
+    if parts.port is not None:
+        host = f"{host}:{parts.port}"
+    where = f"{parts.scheme}://{host}{parts.path}" + ("?…" if parts.query else "")
+    return host, where
+
+
+def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
+    if isinstance(target, str) and target.startswith(("http://", "https://")):
+        host, where = _url_name(target)
+        return _Target("http", host, where, url=target)
+    if isinstance(target, (str, list, tuple)):
+        argv = shlex.split(target) if isinstance(target, str) else [str(a) for a in target]
+        if not argv:
+            raise ValueError("an empty command line")
+        params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(env) if env else None)
+        return _Target("stdio", _command_name(argv), PurePath(argv[0]).name, params=params)
+    if isinstance(target, StdioServerParameters):
+        if env:
+            target = target.model_copy(update={"env": {**(target.env or {}), **env}})
+        argv = [target.command, *target.args]
+        return _Target("stdio", _command_name(argv), PurePath(target.command).name, params=target)
+    from mcp.server import Server as LowLevelServer
+    from mcp.server.mcpserver import MCPServer
+
+    if isinstance(target, (MCPServer, LowLevelServer)):
+        name = str(getattr(target, "name", None) or "in-process")
+        return _Target("inproc", name, f"in-process {name!r}", obj=target)
+    if hasattr(target, "__aenter__"):  # an SDK Transport
+        return _Target("transport", type(target).__name__, type(target).__name__, obj=target)
+    raise TypeError(
+        f"cannot connect to a {type(target).__name__}: pass a command line, an http(s) URL, "
+        "StdioServerParameters or an MCP server object"
+    )
+
+
+@contextlib.asynccontextmanager
+async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
+    """`transport`, telling `on_end` when the server's side of it ends (a stdio server exiting).
+
+    On 2026-07-28 nothing is pending at the server while a person thinks, so without this a dead server is
+    only noticed when the answer is sent. The session's read loop always waits on the read stream, so the
+    end is seen as it happens.
+    """
+    async with transport as (read, write):
+        yield _EndWatched(read, on_end), write
+
+
+class _EndWatched:
+    """A read stream that calls `on_end` when it ends: the same items, with no task or buffer in between
+    (each would cost an event-loop turn per message)."""
+
+    def __init__(self, stream: Any, on_end: Callable[[], None]) -> None:
+        self._stream = stream
+        self._on_end = on_end
+
+    def __getattr__(self, name: str) -> Any:  # e.g. `last_context`, which the SDK looks up on its streams
+        return getattr(self._stream, name)
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self._stream.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._on_end()
+            raise
+
+    def __aiter__(self) -> _EndWatched:
+        return self
+
+    async def __anext__(self) -> Any:
+        import anyio
+
+        try:
+            return await self.receive()
+        except anyio.EndOfStream:
+            raise StopAsyncIteration from None
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+    async def __aenter__(self) -> _EndWatched:
+        await self._stream.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> bool | None:
+        return await self._stream.__aexit__(*exc)
+
+
+@contextlib.asynccontextmanager
+async def _http_transport(url: str, headers: Mapping[str, str], auth: Any, *, sse: bool) -> Any:
+    import httpx2
+
+    hdrs = dict(headers)
+    if isinstance(auth, str):
+        hdrs["Authorization"] = f"Bearer {auth}"
+        auth = None
+    # A person may think for minutes while a response stream stays open: no short read timeout.
+    timeout = httpx2.Timeout(30.0, read=3600.0)
+    if sse:
+        from mcp.client.sse import sse_client
+
+        async with sse_client(url, headers=hdrs or None, auth=auth, sse_read_timeout=3600.0) as streams:
+            yield streams
+        return
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with (
+        httpx2.AsyncClient(headers=hdrs, auth=auth, timeout=timeout) as http,
+        streamable_http_client(url, http_client=http) as streams,
+    ):
+        yield streams
