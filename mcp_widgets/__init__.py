@@ -21,7 +21,8 @@ from .core.exceptions import (
     ServerError,
 )
 from .core.outcome import Action, Outcome, Reason
-from .core.schema import Problem, check_schema, validate_schema
+from .core.schema import check_schema, validate_schema
+from .core.spec import Problem
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 

@@ -7,7 +7,6 @@ import pytest
 
 from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.core.schema import (
-    MAX_PATTERN_LENGTH,
     MISSING,
     Choice,
     FieldSpec,
@@ -18,6 +17,7 @@ from mcp_widgets.core.schema import (
     parse_schema,
     validate_schema,
 )
+from mcp_widgets.core.spec import MAX_PATTERN_LENGTH
 
 
 def obj(properties: Any = None, **extra: Any) -> dict[str, Any]:

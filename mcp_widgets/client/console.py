@@ -93,7 +93,7 @@ def _ask_url(card: Any, read: Callable[[str], str], write: Callable[[str], objec
 
 def _ask_field(card: Any, spec: Any, read: Callable[[str], str], write: Callable[[str], object]) -> bool:
     """Ask one field until it is valid; False when the request ended instead."""
-    from ..core.schema import MISSING
+    from ..core.spec import MISSING
 
     label = spec.title + (" *" if spec.required else "")
     if spec.description:

@@ -1,7 +1,7 @@
 """URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
 
-`_client.py` calls in at three places: `present` (a URL-mode request, main thread), `on_message` (a server
-notification, client thread) and `retrying` (around a call, client thread, for error -32042).
+The client calls in at three places: `present` (`intake`: a URL-mode request, main thread), `on_message` (a
+server notification, client thread) and `retrying` (around a call, client thread, for error -32042).
 
 - Every URL is checked with `inspect_url` first. A refused one is declined at once (Reason.REFUSED_URL): the
   card shows only its closing line saying why, and no handler or person is asked.

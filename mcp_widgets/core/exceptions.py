@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .schema import Problem
+    from .spec import Problem
 
 __all__ = [
     "BlockingCallError",

@@ -1,6 +1,7 @@
 """The elicitation schema subset -> field descriptors, and every rule it can break (pure).
 
-Imports only the standard library (and `regex` for server-sent patterns): no widgets, kernel or SDK.
+Imports only the standard library, `regex` (for server-sent patterns) and jsonschema (through `validation`,
+which checks defaults): no widgets, kernel or SDK. The types it builds are `spec`'s; selects are `choices`'.
 
 Rules, by id (severity). Errors refuse the request with -32602, warnings are rendered anyway:
 
@@ -38,17 +39,29 @@ silently, as JSON Schema itself ignores them.
 
 from __future__ import annotations
 
-import functools
-import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-import regex
-
+from .choices import _ChoiceParsing
 from .exceptions import SchemaError
+from .formats import parse_date, parse_date_time
+from .spec import (
+    MISSING,
+    Choice,
+    FieldKind,
+    FieldSpec,
+    FormSpec,
+    Problem,
+    _is_number,
+    _kind,
+    _shown,
+    _truthy,
+    compile_pattern,
+    initial_value,
+)
+from .validation import check_field
 
-__all__ = [
+__all__ = [  # the types are spec's, here too for whoever parses a schema
     "MISSING",
     "Choice",
     "FieldKind",
@@ -60,192 +73,6 @@ __all__ = [
     "parse_schema",
     "validate_schema",
 ]
-
-Severity = Literal["error", "warning"]
-FieldKind = Literal[
-    "text", "email", "uri", "date", "date-time", "number", "integer", "boolean", "choice", "multi"
-]
-
-STRING_KINDS = frozenset({"text", "email", "uri", "date", "date-time"})
-"""Kinds whose content is a string (length and pattern constraints apply)."""
-
-MAX_PATTERN_LENGTH = 1000
-"""Longer server patterns are refused (warning) rather than compiled."""
-_MAX_PATTERN_COST = 10_000
-# The `regex` package expands counted repeats when compiling: `(a{1000}){1000}` takes seconds and
-# `x{4294967294}` exhausts memory. We estimate the expanded size first and refuse costly patterns.
-
-
-class _Missing:
-    __slots__ = ()
-
-    def __repr__(self) -> str:
-        return "MISSING"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-MISSING: Any = _Missing()
-"""Stands for "the schema gives no default" (None can't: it is not a valid default either)."""
-
-
-@dataclass(frozen=True)
-class Problem:
-    """One broken rule in a requested schema."""
-
-    severity: Severity
-    rule: str
-    """A short stable identifier, e.g. "top-level-type", "property-type", "pattern-invalid"."""
-    message: str
-    """What is wrong, for a server author."""
-    property: str | None = None
-    """The property it concerns, or None for the schema as a whole."""
-
-    def __str__(self) -> str:
-        where = f"property {self.property!r}" if self.property is not None else "schema"
-        return f"{self.severity} [{self.rule}] {where}: {self.message}"
-
-
-@dataclass(frozen=True)
-class Choice:
-    """One option of a single- or multi-select: the value sent, and the title shown."""
-
-    value: str
-    title: str
-
-
-@dataclass(frozen=True)
-class FieldSpec:
-    """One property of the requested schema, as the form needs it."""
-
-    name: str
-    kind: FieldKind
-    title: str
-    """The schema's title, else the property name."""
-    description: str = ""
-    required: bool = False
-    default: Any = MISSING
-    """Already converted to the field's kind (a str for dates, a list of str for multi), or MISSING."""
-    min_length: int | None = None
-    max_length: int | None = None
-    pattern: str | None = None
-    """A server-sent pattern that compiled; None when absent or unusable (then a warning says so)."""
-    minimum: float | None = None
-    maximum: float | None = None
-    choices: tuple[Choice, ...] = ()
-    min_items: int | None = None
-    max_items: int | None = None
-    schema: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-    """The raw property schema as the server sent it."""
-    exclusive_minimum: float | None = None
-    """A strict lower bound (`exclusiveMinimum`), when the server sent one."""
-    exclusive_maximum: float | None = None
-    """A strict upper bound (`exclusiveMaximum`), when the server sent one."""
-
-    def __hash__(self) -> int:
-        # The generated hash would fail on a multi-select's list default; equal specs share these three.
-        return hash((self.name, self.kind, self.title))
-
-
-@dataclass(frozen=True)
-class FormSpec:
-    """A parsed requested schema: fields in the server's order, plus every problem found."""
-
-    fields: tuple[FieldSpec, ...]
-    problems: tuple[Problem, ...] = ()
-    title: str = ""
-    description: str = ""
-    schema: Mapping[str, Any] = field(default_factory=dict, repr=False, compare=False)
-
-    @property
-    def errors(self) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.severity == "error")
-
-    @property
-    def warnings(self) -> tuple[Problem, ...]:
-        return tuple(p for p in self.problems if p.severity == "warning")
-
-    @property
-    def ok(self) -> bool:
-        return not self.errors
-
-    def field(self, name: str) -> FieldSpec:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
-
-
-# --------------------------------------------------------------------------------------------------
-# Server patterns
-
-
-_COUNTED = regex.compile(r"\{\s*(\d*)\s*(?:,\s*(\d*)\s*)?\}")
-
-
-def _pattern_cost(pattern: str) -> int:
-    """A rough upper bound of how far `regex` expands counted repeats when compiling `pattern`."""
-    stack: list[int] = [0]  # cost of the sequence being built at each group depth
-    last = 0  # cost of the previous atom, which a quantifier multiplies
-    i, n = 0, len(pattern)
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            i += 2
-            last = 1
-            stack[-1] += 1
-            continue
-        if c == "[":
-            j = i + 1
-            if j < n and pattern[j] == "^":
-                j += 1
-            if j < n and pattern[j] == "]":
-                j += 1
-            while j < n and pattern[j] != "]":
-                j += 2 if pattern[j] == "\\" else 1
-            i = j + 1
-            last = 1
-            stack[-1] += 1
-            continue
-        if c == "(":
-            stack.append(0)
-            i += 1
-            last = 0
-            continue
-        if c == ")":
-            inner = stack.pop() if len(stack) > 1 else 0
-            last = max(inner, 1)
-            stack[-1] += last
-            i += 1
-            continue
-        if c == "{":
-            m = _COUNTED.match(pattern, i)
-            if m and (m.group(1) or m.group(2)):
-                high = max(int(m.group(1) or 0), int(m.group(2) or 0))
-                if high > 1_000_000:
-                    return high
-                stack[-1] += last * (high - 1)
-                last *= high
-                i = m.end()
-                continue
-        last = 1
-        stack[-1] += 1
-        i += 1
-    return sum(stack)
-
-
-@functools.lru_cache(maxsize=512)
-def compile_pattern(pattern: str) -> regex.Pattern[str] | str:
-    """Compile a server pattern once; a str return is the reason it is refused (no value ever appears)."""
-    if len(pattern) > MAX_PATTERN_LENGTH:
-        return f"is longer than {MAX_PATTERN_LENGTH} characters"
-    if _pattern_cost(pattern) > _MAX_PATTERN_COST:
-        return "repeats too much to compile safely"
-    try:
-        return regex.compile(pattern)
-    except (regex.error, ValueError, TypeError, OverflowError, MemoryError, RecursionError) as exc:
-        return f"does not compile ({type(exc).__name__})"
 
 
 # --------------------------------------------------------------------------------------------------
@@ -260,18 +87,7 @@ _FORMATS: dict[str, FieldKind] = {"email": "email", "uri": "uri", "date": "date"
 _COMBINATORS = ("oneOf", "anyOf", "allOf", "not")
 
 
-def _is_number(value: object) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
-
-
-def _fmt(value: float) -> str:
-    """A number as a person reads it: 100 rather than 100.0."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return str(value)
-
-
-class _Parser:
+class _Parser(_ChoiceParsing):
     """Collects the problems of one schema while building its fields."""
 
     def __init__(self) -> None:
@@ -531,140 +347,6 @@ class _Parser:
         )
         return self.check_default(spec)
 
-    # -- selects -----------------------------------------------------------------------------------
-
-    def choice(self, name: str, prop: Mapping[str, Any], base: dict[str, Any]) -> FieldSpec:
-        if "oneOf" in prop:
-            if "enum" in prop:
-                self.warn("choices-conflict", 'both "enum" and "oneOf": "oneOf" is used', name)
-            choices = self.titled(prop.get("oneOf"), "oneOf", name)
-        else:
-            choices = self.enum(prop, name)
-        default = prop.get("default", MISSING)
-        if default is not MISSING and not (
-            isinstance(default, str) and default in {c.value for c in choices}
-        ):
-            # A dropdown cannot show a value it does not offer, so the default is dropped.
-            self.warn("default-invalid", '"default" is not one of the choices: ignored', name)
-            default = MISSING
-        return FieldSpec(kind="choice", default=default, choices=choices, **base)
-
-    def multi(
-        self, name: str, prop: Mapping[str, Any], items: Mapping[str, Any], base: dict[str, Any]
-    ) -> FieldSpec:
-        if "anyOf" in items:
-            choices = self.titled(items.get("anyOf"), "items.anyOf", name)
-        elif "oneOf" in items:
-            # Not the spec's shape, but its meaning is clear (a titled option list); accepted with a warning.
-            self.warn(
-                "items-oneof", 'options under "items.oneOf": the spec uses "items.anyOf"; accepted', name
-            )
-            choices = self.titled(items.get("oneOf"), "items.oneOf", name)
-        else:
-            choices = self.enum(items, name, where="items.")
-        min_items = self.count(prop, "minItems", name)
-        max_items = self.count(prop, "maxItems", name)
-        if min_items is not None and max_items is not None and min_items > max_items:
-            self.warn("constraint-contradictory", '"minItems" is greater than "maxItems": both ignored', name)
-            min_items = max_items = None
-        if min_items is not None and choices and min_items > len(choices):
-            self.warn(
-                "constraint-contradictory", '"minItems" is more than the number of choices: ignored', name
-            )
-            min_items = None
-        default = prop.get("default", MISSING)
-        if default is not MISSING:
-            values = {c.value for c in choices}
-            if not isinstance(default, (list, tuple)) or not all(isinstance(v, str) for v in default):
-                self.warn(
-                    "default-invalid",
-                    f'"default" must be a list of strings, not {_kind(default)}: ignored',
-                    name,
-                )
-                default = MISSING
-            elif not set(default) <= values:
-                # A multi-select cannot show values it does not offer; dropping part of the default would
-                # send something the server never proposed, so all of it is dropped.
-                self.warn(
-                    "default-invalid", '"default" has values that are not among the choices: ignored', name
-                )
-                default = MISSING
-            else:
-                default = list(dict.fromkeys(default))
-        spec = FieldSpec(
-            kind="multi", default=default, choices=choices, min_items=min_items, max_items=max_items, **base
-        )
-        return self.check_default(spec)
-
-    def enum(self, holder: Mapping[str, Any], name: str, where: str = "") -> tuple[Choice, ...]:
-        enum = holder.get("enum")
-        if not isinstance(enum, (list, tuple)):
-            self.warn("choice-invalid", f'"{where}enum" must be a list of strings, not {_kind(enum)}', name)
-            self.warn("choices-empty", "no usable choices", name)
-            return ()
-        titles: list[Any] | None = None
-        names = holder.get("enumNames", MISSING)
-        if names is not MISSING:
-            if (
-                isinstance(names, (list, tuple))
-                and len(names) == len(enum)
-                and all(isinstance(t, str) for t in names)
-            ):
-                titles = list(names)
-            else:
-                self.warn(
-                    "enum-names-mismatch",
-                    f'"{where}enumNames" must be a list of strings as long as "{where}enum": ignored',
-                    name,
-                )
-        entries = []
-        for i, value in enumerate(enum):
-            # Content for a select is a string on the wire; other members cannot round-trip, so they go.
-            if not isinstance(value, str):
-                self.warn(
-                    "choice-invalid",
-                    f'"{where}enum" has a member that is not a string ({_kind(value)}): skipped',
-                    name,
-                )
-                continue
-            entries.append((value, titles[i] if titles else value))
-        return self.unique(entries, name)
-
-    def titled(self, options: object, where: str, name: str) -> tuple[Choice, ...]:
-        if not isinstance(options, (list, tuple)):
-            self.warn(
-                "choice-invalid", f'"{where}" must be a list of {{const, title}}, not {_kind(options)}', name
-            )
-            self.warn("choices-empty", "no usable choices", name)
-            return ()
-        entries = []
-        for option in options:
-            const = option.get("const") if isinstance(option, Mapping) else None
-            if not isinstance(const, str):
-                self.warn("choice-invalid", f'an entry of "{where}" has no string "const": skipped', name)
-                continue
-            title = option.get("title", const)
-            if not isinstance(title, str):
-                self.warn(
-                    "choice-invalid",
-                    f'an entry of "{where}" has a "title" that is not a string: the value is shown instead',
-                    name,
-                )
-                title = const
-            entries.append((const, title or const))
-        return self.unique(entries, name)
-
-    def unique(self, entries: list[tuple[str, str]], name: str) -> tuple[Choice, ...]:
-        seen: dict[str, Choice] = {}
-        for value, title in entries:
-            if value in seen:
-                self.warn("choice-duplicate", "the same choice value appears twice: later ones skipped", name)
-                continue
-            seen[value] = Choice(value, title)
-        if not seen:
-            # Rendered as a select with nothing to pick: a required one can only be declined or cancelled.
-            self.warn("choices-empty", "no usable choices", name)
-        return tuple(seen.values())
 
     # -- defaults ----------------------------------------------------------------------------------
 
@@ -672,8 +354,6 @@ class _Parser:
         """Flag (but keep) a default that breaks the field's constraints, as a person's value would be."""
         if spec.default is MISSING:
             return spec
-        from .validation import check_field  # a cycle at import time otherwise
-
         message, timed_out = check_field(spec, initial_value(spec))
         if timed_out:
             self.warn(
@@ -688,72 +368,8 @@ class _Parser:
         return spec
 
 
-def _truthy(value: object) -> bool:
-    try:
-        return bool(value)
-    except Exception:
-        return True
-
-
-def _kind(value: object) -> str:
-    """The JSON kind of a value, for messages (never the value itself)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, (int, float)):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, (list, tuple)):
-        return "a list"
-    if isinstance(value, Mapping):
-        return "an object"
-    return f"a {type(value).__name__}"
-
-
-def _shown(value: object) -> str:
-    """A server-sent keyword value for a message: short strings quoted, anything else by its kind."""
-    if isinstance(value, str) and len(value) <= 40:
-        return repr(value)
-    return _kind(value)
-
-
 def _default_date_ok(kind: str, value: str) -> bool:
-    from .validation import parse_date, parse_date_time
-
     return (parse_date(value) if kind == "date" else parse_date_time(value)) is not None
-
-
-def initial_value(spec: FieldSpec) -> Any:
-    """The value a widget starts with: the schema's default, converted to what the widget holds.
-
-    text/email/uri -> str ("" without default); number/integer -> str (text boxes, so an optional number
-    can be empty); boolean -> bool (False without default); date -> datetime.date or None; date-time -> an
-    aware datetime.datetime or None; choice -> the choice value (str) or None; multi -> tuple of str.
-    Every one of these is accepted by `validate_field`/`build_content`.
-    """
-    default = spec.default
-    kind = spec.kind
-    if kind == "boolean":
-        return bool(default) if default is not MISSING else False
-    if kind == "multi":
-        return tuple(default) if default is not MISSING else ()
-    if kind == "choice":
-        return default if default is not MISSING else None
-    if default is MISSING:
-        return None if kind in ("date", "date-time") else ""
-    if kind in ("number", "integer"):
-        return _fmt(default) if kind == "integer" or isinstance(default, float) else str(default)
-    if kind == "date":
-        from .validation import parse_date
-
-        return parse_date(default)
-    if kind == "date-time":
-        from .validation import parse_date_time
-
-        return parse_date_time(default)
-    return default
 
 
 def parse_schema(schema: object) -> FormSpec:

@@ -1,6 +1,6 @@
 """A tool's `inputSchema` -> fields the form engine renders, and a check of the arguments (pure).
 
-Imports only the standard library, jsonschema and regex (through `_schema` / `_validation`).
+Imports only the standard library, jsonschema and regex (through `schema` / `validation`).
 
 Tool schemas are richer than elicitation schemas (pydantic writes them). What becomes a normal field:
 
@@ -15,7 +15,7 @@ Tool schemas are richer than elicitation schemas (pydantic writes them). What be
 Everything else (objects, arrays of objects or numbers, unions of several types, tuples, maps, recursive or
 external references, schemas without a type) is a JSON text box, and the field says why ("nested object:
 edit as JSON"). Those are the "json" field kind; "lines" is the one-per-line kind. Neither kind ever comes
-out of `_schema.parse_schema`: elicitation requests keep their own, stricter rules.
+out of `schema.parse_schema`: elicitation requests keep their own, stricter rules.
 
 Empty fields: an optional field left empty is left out of the arguments; a nullable one is sent as null
 when the tool requires the key or declares a default (the person cleared what the form pre-filled, so the
@@ -33,7 +33,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 from urllib.parse import unquote
 
-from .schema import MISSING, Choice, FieldKind, FieldSpec, FormSpec, Problem, _fmt, parse_schema
+from .schema import parse_schema
+from .spec import MISSING, Choice, FieldKind, FieldSpec, FormSpec, Problem, _fmt, initial_value
 from .validation import _pattern_ok, build_content, check_field, jsonschema
 
 __all__ = [
@@ -624,8 +625,6 @@ def check_arguments(spec: ToolFormSpec, values: Mapping[str, Any]) -> ArgumentCh
 
 
 def _initial(f: ToolField) -> Any:
-    from .schema import initial_value
-
     if f.kind in (JSON, LINES):
         return "" if f.spec.default is MISSING else f.spec.default
     return initial_value(f.spec)

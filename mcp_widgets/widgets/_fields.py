@@ -20,7 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as w
 
-from ..core.schema import MISSING, FieldSpec
+from ..core.spec import MISSING, FieldSpec
 from ._lean import lean
 
 __all__ = ["Field", "Kit", "known_keys", "make_field", "shared_models", "title_width"]

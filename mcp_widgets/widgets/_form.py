@@ -11,7 +11,8 @@ import traitlets
 from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
 from ..core.outcome import Action, Reason
-from ..core.schema import FormSpec, validate_schema
+from ..core.schema import validate_schema
+from ..core.spec import FormSpec
 from ..core.validation import validate_content, validate_field
 from ..kernel.comms import comms_go_nowhere
 from ._answerable import Answerable, FormState

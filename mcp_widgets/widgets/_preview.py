@@ -10,7 +10,8 @@ import ipywidgets as w
 import mcp_types
 
 from ..core.outcome import Action, to_wire
-from ..core.schema import Problem, parse_schema
+from ..core.schema import parse_schema
+from ..core.spec import Problem
 from ..core.validation import validate_content
 from ._fields import WRAP_CLASS, Kit
 from ._form import ElicitationForm, FormState
