@@ -19,32 +19,39 @@ out of `schema.parse_schema`: elicitation requests keep their own, stricter rule
 
 Empty fields: an optional field left empty is left out of the arguments; a nullable one is sent as null
 when the tool requires the key or declares a default (the person cleared what the form pre-filled, so the
-tool must not fall back to that default). `check_arguments` converts what the form holds, then validates the
-arguments against the tool's real `inputSchema` (with server patterns bounded in time, as for elicitation).
-Messages name fields and rules, never values.
+tool must not fall back to that default). `tool_args.check_arguments` converts what the form holds, then
+checks the arguments against the tool's real `inputSchema` (with server patterns bounded in time, as for
+elicitation). Messages name fields and rules, never values.
 """
 
 from __future__ import annotations
 
 import json
 import math
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
-from urllib.parse import unquote
 
 from .schema import parse_schema
-from .spec import MISSING, Choice, FieldKind, FieldSpec, FormSpec, Problem, _fmt, initial_value
-from .validation import _pattern_ok, build_content, check_field, jsonschema
+from .spec import MISSING, Choice, FieldKind, FieldSpec, Problem
+from .tool_parts import (
+    _COMBINATORS,
+    _IGNORED_KEYS,
+    _deref,
+    _fallback_reason,
+    _json_text,
+    _placeholder,
+    _Refused,
+    _unwrap_null,
+)
+from .tool_validator import _make_validator
 
 __all__ = [
     "ARGUMENTS",
     "ArgumentCheck",
     "ToolField",
     "ToolFormSpec",
-    "check_arguments",
     "parse_tool_schema",
-    "widget_value",
 ]
 
 JSON: FieldKind = cast("FieldKind", "json")
@@ -55,14 +62,12 @@ LINES: FieldKind = cast("FieldKind", "lines")
 ARGUMENTS = ""
 """The key of `ArgumentCheck.errors` for a problem with the arguments as a whole (not one field's)."""
 
-MAX_REF_DEPTH = 16
-"""References followed in a row (a $ref to a $ref ...) before the field falls back to JSON."""
+
 MAX_FIELDS = 100
 """More properties than this are not shown (the form says so)."""
 MAX_JSON_TEXT = 1_000_000
 """Longer JSON text is refused rather than parsed."""
 
-_EMPTY: Any = object()
 _SCALARS = (str, int, float, bool)
 
 
@@ -131,171 +136,8 @@ class ArgumentCheck:
 
 
 # --------------------------------------------------------------------------------------------------
-# References
-
-
-class _Refused(Exception):
-    """A part of the schema the form cannot follow; the message is the reason shown to the person."""
-
-
-def _pointer(root: Mapping[str, Any], ref: str) -> Any:
-    if not ref.startswith("#"):
-        raise _Refused("refers to another document: edit as JSON")
-    fragment = ref[1:]
-    if not fragment:
-        return root
-    if not fragment.startswith("/"):
-        raise _Refused("refers to a named anchor: edit as JSON")
-    node: Any = root
-    for raw in fragment[1:].split("/"):
-        token = unquote(raw).replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and token in node:
-            node = node[token]
-        elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
-            node = node[int(token)]
-        else:
-            raise _Refused("refers to a definition the schema does not have: edit as JSON")
-    return node
-
-
-def _deref(root: Mapping[str, Any], schema: Any) -> Any:
-    """Follow the `$ref` chain at the top of `schema`: the target, overlaid with the referring keys.
-
-    The target's `title` is dropped: pydantic gives it the name of the type (e.g. the enum class), which is
-    not the field's title.
-    """
-    seen: list[str] = []
-    while isinstance(schema, Mapping) and "$ref" in schema:
-        ref = schema["$ref"]
-        if not isinstance(ref, str):
-            raise _Refused("has a malformed reference: edit as JSON")
-        if ref in seen:
-            raise _Refused("recursive schema: edit as JSON")
-        if len(seen) >= MAX_REF_DEPTH:
-            raise _Refused("references nested too deeply: edit as JSON")
-        seen.append(ref)
-        target = _pointer(root, ref)
-        siblings = {k: v for k, v in schema.items() if k != "$ref"}
-        if isinstance(target, bool):
-            schema = {} if target else {"not": {}}
-        elif not isinstance(target, Mapping):
-            raise _Refused("refers to something that is not a schema: edit as JSON")
-        else:
-            schema = {**{k: v for k, v in target.items() if k != "title"}, **siblings}
-    return schema
-
-
-def _is_null(schema: Any) -> bool:
-    return isinstance(schema, Mapping) and (
-        schema.get("type") == "null" or ("const" in schema and schema["const"] is None)
-    )
-
-
-def _unwrap_null(root: Mapping[str, Any], prop: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
-    """`X | None` (anyOf/oneOf with a null branch, or a type list with "null") -> (X, True)."""
-    nullable = False
-    for key in ("anyOf", "oneOf"):
-        branches = prop.get(key)
-        if not isinstance(branches, list) or not any(_is_null(b) for b in branches):
-            continue
-        others = [b for b in branches if not _is_null(b)]
-        if len(others) != 1:
-            return prop, False  # several types besides null: the caller falls back to JSON
-        inner = _deref(root, others[0])
-        if not isinstance(inner, Mapping):
-            return prop, False
-        outer = {k: v for k, v in prop.items() if k != key}
-        prop, nullable = {**inner, **outer}, True
-        break
-    type_ = prop.get("type")
-    if isinstance(type_, list) and "null" in type_:
-        rest = [t for t in type_ if t != "null"]
-        prop = {**prop, "type": rest[0] if len(rest) == 1 else rest}
-        nullable = True
-    enum = prop.get("enum")
-    if isinstance(enum, list) and None in enum:
-        prop = {**prop, "enum": [m for m in enum if m is not None]}
-        nullable = True
-    return prop, nullable
-
-
-# --------------------------------------------------------------------------------------------------
 # Parsing
 
-
-_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if")
-_IGNORED_KEYS = ("$defs", "definitions", "$schema", "$id", "$anchor", "$comment", "examples")
-
-
-def _kind_word(schema: Mapping[str, Any]) -> str:
-    type_ = schema.get("type")
-    if type_ in ("number", "integer"):
-        return "numbers"
-    if type_ == "object" or "properties" in schema:
-        return "objects"
-    if type_ == "array" or "items" in schema:
-        return "lists"
-    if type_ == "boolean":
-        return "true/false values"
-    if type_ == "string":
-        return "text items"
-    return "values"
-
-
-def _fallback_reason(root: Mapping[str, Any], prop: Mapping[str, Any]) -> str:
-    """Why a property is edited as JSON, for the person ("nested object: edit as JSON")."""
-    for key in ("anyOf", "oneOf"):
-        if key in prop:
-            return "one of several types: edit as JSON"
-    if "allOf" in prop:
-        return "a combination of schemas: edit as JSON"
-    if "not" in prop or "if" in prop:
-        return "a conditional schema: edit as JSON"
-    type_ = prop.get("type")
-    if isinstance(type_, list):
-        return "one of several types: edit as JSON"
-    if type_ == "object" or "properties" in prop or "additionalProperties" in prop:
-        if isinstance(prop.get("properties"), Mapping) and prop["properties"]:
-            return "nested object: edit as JSON"
-        if isinstance(prop.get("additionalProperties"), Mapping):
-            return "a map of keys to values: edit as JSON"
-        return "an object: edit as JSON"
-    if type_ == "array" or "items" in prop or "prefixItems" in prop:
-        items = prop.get("items")
-        if "prefixItems" in prop or isinstance(items, list):
-            return "a fixed-length list: edit as JSON"
-        try:
-            items = _deref(root, items) if items is not None else {}
-        except _Refused:
-            items = {}
-        return f"a list of {_kind_word(items) if isinstance(items, Mapping) else 'values'}: edit as JSON"
-    if type_ == "null":
-        return "always null: edit as JSON"
-    if type_ is None:
-        return "any JSON value: edit as JSON"
-    return "a type the form does not know: edit as JSON"
-
-
-def _json_text(value: Any) -> str | None:
-    """A default as the text a JSON box starts with (None when it cannot be written as JSON)."""
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=False)
-        if len(text) > 60:
-            text = json.dumps(value, ensure_ascii=False, allow_nan=False, indent=2)
-    except (TypeError, ValueError):
-        return None
-    return text
-
-
-def _placeholder(prop: Mapping[str, Any]) -> str:
-    type_ = prop.get("type")
-    if type_ == "object" or "properties" in prop:
-        names = list(prop.get("properties") or {})[:2] if isinstance(prop.get("properties"), Mapping) else []
-        inner = ", ".join(f'"{n}": …' for n in names if isinstance(n, str))
-        return f"JSON, e.g. {{{inner}}}" if inner else "JSON object, e.g. {}"
-    if type_ == "array" or "items" in prop:
-        return "JSON list, e.g. [ … ]"
-    return "JSON"
 
 
 class _ToolParser:
@@ -521,332 +363,3 @@ def parse_tool_schema(schema: object) -> ToolFormSpec:
     if not isinstance(schema, Mapping):
         return ToolFormSpec(fields=(), notes=("the input schema is not a JSON object",), schema={})
     return _ToolParser(schema).parse()
-
-
-# --------------------------------------------------------------------------------------------------
-# What the form holds -> arguments
-
-
-def widget_value(tool_field: ToolField, value: Any) -> Any:
-    """A Python value as the control of `tool_field` holds it (what `fill` enters for a person).
-
-    JSON fields take the text a person would type (a str) or any other value, written as JSON; one-per-line
-    fields take a str or a list of str; choices with non-string values take the value itself.
-    """
-    kind = tool_field.kind
-    if kind == JSON:
-        if isinstance(value, str):
-            return value
-        text = _json_text(value)
-        if text is None:
-            raise TypeError(
-                f"field {tool_field.name!r} takes JSON text or a value that can be written as JSON"
-            )
-        return text
-    if kind == LINES:
-        if isinstance(value, str):
-            return value
-        if isinstance(value, (list, tuple)) and all(isinstance(v, str) for v in value):
-            return "\n".join(value)
-        raise TypeError(f"field {tool_field.name!r} takes a list of str (or the text, one item per line)")
-    if tool_field.mapping and value is not None:
-        for key, member in tool_field.mapping:
-            if type(member) is type(value) and member == value:
-                return key
-        raise ValueError(f"field {tool_field.name!r} has no such choice")
-    return value
-
-
-def _convert(tool_field: ToolField, value: Any) -> tuple[Any, str | None]:
-    """The argument value for what the control holds (or _EMPTY), or a message for the person."""
-    spec = tool_field.spec
-    if spec.kind in (JSON, LINES):
-        text = "" if value is None else value
-        if not isinstance(text, str):
-            return _EMPTY, "must be text"
-        if not text.strip():
-            return _EMPTY, "required" if spec.required else None
-        if len(text) > MAX_JSON_TEXT:
-            return _EMPTY, f"is longer than {MAX_JSON_TEXT:,} characters"
-        if spec.kind == LINES:
-            return [line for line in text.splitlines() if line.strip()], None
-        return _parse_json(text)
-    message = check_field(spec, value)[0]
-    if message is not None:
-        return _EMPTY, message
-    content = build_content(FormSpec(fields=(spec,)), {spec.name: value})
-    if spec.name not in content:
-        return _EMPTY, None
-    converted = content[spec.name]
-    if tool_field.mapping:
-        converted = dict(tool_field.mapping)[converted]
-    return converted, None
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(name)
-
-
-def _parse_json(text: str) -> tuple[Any, str | None]:
-    try:
-        return json.loads(text, parse_constant=_refuse_constant), None
-    except json.JSONDecodeError as exc:
-        # exc.msg is the parser's rule ("Expecting value"); the text itself is never quoted.
-        return _EMPTY, f"not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno})"
-    except ValueError:
-        return _EMPTY, "not valid JSON (NaN and Infinity are not JSON numbers)"
-    except RecursionError:
-        return _EMPTY, "not valid JSON here (nested too deeply)"
-
-
-def check_arguments(spec: ToolFormSpec, values: Mapping[str, Any]) -> ArgumentCheck:
-    """Convert what the form holds and validate it against the tool's inputSchema.
-
-    `values` maps field names to what the controls hold (fields it leaves out keep their initial value).
-    """
-    errors: dict[str, str] = {}
-    arguments: dict[str, Any] = {}
-    for f in spec.fields:
-        value = values[f.name] if f.name in values else _initial(f)
-        converted, message = _convert(f, value)
-        if message is not None:
-            errors[f.name] = message
-        elif converted is not _EMPTY:
-            arguments[f.name] = converted
-        elif f.nullable and (f.required or f.default is not MISSING):
-            arguments[f.name] = None
-    warnings: list[str] = []
-    for where, message in _schema_errors(spec, arguments, warnings):
-        if where == ARGUMENTS or where in {f.name for f in spec.fields}:
-            errors.setdefault(where, message)
-        else:
-            errors.setdefault(ARGUMENTS, f"{where}: {message}")
-    return ArgumentCheck(errors=errors, arguments=None if errors else arguments, warnings=tuple(warnings))
-
-
-def _initial(f: ToolField) -> Any:
-    if f.kind in (JSON, LINES):
-        return "" if f.spec.default is MISSING else f.spec.default
-    return initial_value(f.spec)
-
-
-# --------------------------------------------------------------------------------------------------
-# Checking against the real schema (patterns bounded in time, messages without values)
-
-
-def _search(pattern: Any, text: Any) -> bool:
-    """Whether a server pattern is found in `text`; a pattern that is unusable or too slow counts as found."""
-    if not isinstance(pattern, str) or not isinstance(text, str):
-        return True
-    return _pattern_ok(pattern, text) is not False
-
-
-def _kw_pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    if validator.is_type(instance, "string") and not _search(pattern, instance):
-        yield jsonschema.ValidationError("does not match the pattern")
-
-
-def _kw_pattern_properties(validator: Any, patterns: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    if not validator.is_type(instance, "object") or not isinstance(patterns, Mapping):
-        return
-    for pattern, subschema in patterns.items():
-        for key, item in instance.items():
-            if _search(pattern, key):
-                yield from validator.descend(item, subschema, path=key, schema_path=pattern)
-
-
-def _kw_additional_properties(validator: Any, extra: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    if not validator.is_type(instance, "object"):
-        return
-    declared = schema.get("properties") or {}
-    patterns = schema.get("patternProperties") or {}
-    extras = [k for k in instance if k not in declared and not any(_search(p, k) for p in patterns)]
-    if validator.is_type(extra, "object"):
-        for key in extras:
-            yield from validator.descend(instance[key], extra, path=key)
-    elif extra is False and extras:
-        yield jsonschema.ValidationError("additional properties are not allowed")
-
-
-def _kw_skip(validator: Any, value: Any, instance: Any, schema: Any) -> Iterator[Any]:
-    return iter(())
-
-
-def _mentions(schema: Any, key: str, depth: int = 0) -> bool:
-    if depth > 64:
-        return True
-    if isinstance(schema, Mapping):
-        return key in schema or any(_mentions(v, key, depth + 1) for v in schema.values())
-    if isinstance(schema, list):
-        return any(_mentions(v, key, depth + 1) for v in schema)
-    return False
-
-
-def _make_validator(schema: Mapping[str, Any]) -> Any:
-    """A validator for the tool's schema whose server patterns run bounded in time (None if unusable).
-
-    jsonschema runs patterns with `re` (no timeout): `pattern`, `patternProperties` and
-    `additionalProperties` are replaced by versions using the engine's bounded `regex` search, and
-    `unevaluatedProperties` (which matches patternProperties with `re` too) is skipped when there are any.
-    """
-    try:
-        base = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-        keywords = {
-            "pattern": _kw_pattern,
-            "patternProperties": _kw_pattern_properties,
-            "additionalProperties": _kw_additional_properties,
-        }
-        if _mentions(schema, "patternProperties"):
-            keywords["unevaluatedProperties"] = _kw_skip
-        cls = jsonschema.validators.extend(base, keywords)
-        return cls(schema)
-    except Exception:
-        return None
-
-
-_TYPE_WORDS = {
-    "string": "text",
-    "integer": "a whole number",
-    "number": "a number",
-    "boolean": "true or false",
-    "object": "an object",
-    "array": "a list",
-    "null": "null",
-}
-
-
-def _plural(n: Any, word: str) -> str:
-    return f"{_fmt(n)} {word}" if n == 1 else f"{_fmt(n)} {word}s"
-
-
-def _rule_message(error: Any) -> str:
-    """A person's message for one jsonschema error: the rule and the schema's numbers, never the value."""
-    rule = error.validator
-    n = error.validator_value
-    number = isinstance(n, (int, float)) and not isinstance(n, bool)
-    if rule == "type":
-        types = n if isinstance(n, list) else [n]
-        return "must be " + " or ".join(_TYPE_WORDS.get(str(t), str(t)) for t in types)
-    if rule == "enum":
-        return "not one of the allowed values"
-    if rule == "const":
-        return "not the value the tool expects"
-    if rule == "required" and isinstance(n, list):
-        instance = error.instance if isinstance(error.instance, Mapping) else {}
-        missing = [r for r in n if isinstance(r, str) and r not in instance]
-        return "missing " + ", ".join(repr(m) for m in missing) if missing else "missing a required key"
-    if number:
-        texts = {
-            "minimum": f"must be at least {_fmt(n)}",
-            "maximum": f"must be at most {_fmt(n)}",
-            "exclusiveMinimum": f"must be more than {_fmt(n)}",
-            "exclusiveMaximum": f"must be less than {_fmt(n)}",
-            "multipleOf": f"must be a multiple of {_fmt(n)}",
-            "minLength": f"must be at least {_plural(n, 'character')}",
-            "maxLength": f"must be at most {_plural(n, 'character')}",
-            "minItems": f"must have at least {_plural(n, 'item')}",
-            "maxItems": f"must have at most {_plural(n, 'item')}",
-            "minProperties": f"must have at least {_plural(n, 'key')}",
-            "maxProperties": f"must have at most {_plural(n, 'key')}",
-        }
-        if rule in texts:
-            return texts[rule]
-    if rule == "pattern" and isinstance(n, str):
-        return "must match the pattern " + (n if len(n) <= 60 else n[:59] + "…")
-    texts = {
-        "uniqueItems": "items must all be different",
-        "additionalProperties": "has keys the tool does not accept",
-        "anyOf": "does not match any of the allowed shapes",
-        "oneOf": "must match exactly one of the allowed shapes",
-        "not": "is a value the tool does not accept",
-        "dependentRequired": "needs other keys alongside it",
-        "contains": "does not contain an item the tool requires",
-        "unevaluatedProperties": "has keys the tool does not accept",
-        "unevaluatedItems": "has items the tool does not accept",
-        "propertyNames": "has a key the tool does not accept",
-        "false": "is not accepted",
-    }
-    if rule is None:
-        return "is not accepted"
-    return texts.get(str(rule), f"breaks the schema's rule “{rule}”")
-
-
-def _where(error: Any) -> list[str]:
-    """The schema property names on the way to an error (from the schema's path: no typed keys)."""
-    names: list[str] = []
-    path = list(error.absolute_schema_path)
-    i = 0
-    while i < len(path) - 1:  # the last token is the rule that failed, not a step on the way
-        token = path[i]
-        if token == "properties" and i + 1 < len(path):
-            names.append(str(path[i + 1]))
-            i += 2
-            continue
-        if token in ("items", "prefixItems", "contains"):
-            names.append("[item]")
-        elif token in ("additionalProperties", "patternProperties"):
-            names.append("{key}")
-            if token == "patternProperties":
-                i += 1
-        i += 1
-    return names
-
-
-def _deepest(error: Any) -> tuple[Any, str | None]:
-    """For anyOf/oneOf (pydantic's `X | None`): the most telling error inside the branches.
-
-    A branch that failed only on its type (the null branch, for an object) says little; the deepest other
-    error is shown instead, or when every branch failed on its type, the types they allow.
-    """
-    for _ in range(MAX_REF_DEPTH):
-        if error.validator not in ("anyOf", "oneOf") or not error.context:
-            break
-        telling = [e for e in error.context if not (e.validator == "type" and not e.relative_path)]
-        if not telling:
-            types: list[str] = []
-            for e in error.context:
-                for t in e.validator_value if isinstance(e.validator_value, list) else [e.validator_value]:
-                    word = _TYPE_WORDS.get(str(t), str(t))
-                    if word not in types:
-                        types.append(word)
-            return error, "must be " + " or ".join(types)
-        if len({e.schema_path[0] if e.schema_path else None for e in telling}) > 1:
-            break  # several branches came close: none of them alone says what is wrong
-        error = max(telling, key=lambda e: len(e.absolute_path))
-    return error, None
-
-
-def _schema_errors(
-    spec: ToolFormSpec, arguments: Mapping[str, Any], warnings: list[str]
-) -> Iterator[tuple[str, str]]:
-    """(field or ARGUMENTS, message) for every way `arguments` breaks the tool's schema."""
-    validator = spec.validator
-    if validator is None:
-        if spec.schema:
-            warnings.append("the tool's input schema cannot be used to check the arguments")
-        return
-    try:
-        found = list(validator.iter_errors(dict(arguments)))
-    except Exception as exc:  # a broken schema (e.g. an unresolvable $ref): the server checks anyway
-        warnings.append(f"the tool's input schema could not be checked ({type(exc).__name__})")
-        return
-    names = {f.name for f in spec.fields}
-    for error in found:
-        error, message = _deepest(error)
-        message = message or _rule_message(error)
-        path = list(error.absolute_path)
-        if not path:
-            if error.validator == "required" and isinstance(error.validator_value, list):
-                for missing in error.validator_value:
-                    if isinstance(missing, str) and missing not in arguments:
-                        yield (
-                            (missing if missing in names else ARGUMENTS),
-                            ("required" if missing in names else f"missing {missing!r}"),
-                        )
-                continue
-            yield ARGUMENTS, message
-            continue
-        top = path[0]
-        inner = _where(error)[1:]
-        where = ".".join(inner).replace(".[", "[")
-        yield str(top), f"{where}: {message}" if where else message

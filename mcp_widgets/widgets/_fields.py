@@ -558,12 +558,12 @@ def _parse_datetime(text: Any) -> dt.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
 
 
-# -- tool forms (mcp_widgets._tool_schema): fields elicitation never has ------------------------------------
+# -- tool forms (mcp_widgets.core.tool_schema): fields elicitation never has ---------------------------------
 class JsonField(Field):
     """The "json" and "lines" kinds (tool forms only): a Textarea of JSON text, or of strings one per line.
 
-    Its value is the text as typed; `_tool_schema.check_arguments` parses it. `hint` says why the argument is
-    edited as text ("nested object: edit as JSON") and shows in the note line.
+    Its value is the text as typed; `core.tool_args.check_arguments` parses it. `hint` says why the argument
+    is edited as text ("nested object: edit as JSON") and shows in the note line.
     """
 
     control_cls = w.Textarea

@@ -21,16 +21,8 @@ import traitlets as t
 
 from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
-from ..core.tool_schema import (
-    ARGUMENTS,
-    JSON,
-    LINES,
-    ArgumentCheck,
-    ToolFormSpec,
-    check_arguments,
-    parse_tool_schema,
-    widget_value,
-)
+from ..core.tool_args import check_arguments, widget_value
+from ..core.tool_schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
     FIRST_CLASS,
     FORM_CLASS,
