@@ -35,7 +35,8 @@ from ._fields import (
     make_field,
     title_width,
 )
-from ._keys import _CSS, FLUSH_JS, FlushProbe
+from ._keys import FlushProbe
+from ._keys_assets import _CSS, FLUSH_JS
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
