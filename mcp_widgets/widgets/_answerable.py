@@ -14,7 +14,7 @@ import ipywidgets as w
 import mcp_types
 
 from ..core.outcome import Action, Outcome, Reason, to_wire
-from ._fields import Kit
+from ._kit import Kit
 from ._lean import Lean
 
 __all__ = ["Answerable", "FormState"]

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import ipywidgets as w
 
-from ._fields import WRAP_CLASS, Kit
+from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["CallPanel", "Ending"]
 

@@ -1,280 +1,53 @@
-"""One stock control per field kind, plus the shared Layout/Style models of a form.
+"""One stock control per field kind (`make_field`), on the `Field` base (`_field`) and a form's kit (`_kit`).
 
 Fields are plain Python adapters around stock ipywidgets (no front-end code of our own): each owns a control
 (whose `description` is the field's title, with " *" when it is required) and one Label for its description,
 hint and error (in an elicitation form, made only once it has something to say: every model costs a comm
-message).
-Values follow the conventions of `mcp_widgets._validation`: str for text and numbers (so an optional number
-can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None, bool, a choice
-value or None, and a tuple of values for multi-select.
+message). Values follow the conventions of `mcp_widgets.core.validation`: str for text and numbers (so an
+optional number can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None,
+bool, a choice value or None, and a tuple of values for multi-select.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import threading
 import unicodedata
-from collections.abc import Callable, Iterable, Sequence
-from typing import Any, ClassVar, TypeVar
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar
 
 import ipywidgets as w
 
 from ..core.spec import MISSING, FieldSpec
-from ._lean import lean
+from ._field import Field, Validator, display_title
+from ._kit import (
+    FIRST_CLASS,
+    FORM_CLASS,
+    LAST_CLASS,
+    TITLE_EM,
+    TITLE_GAP,
+    WRAP_CLASS,
+    Kit,
+    known_keys,
+    shared_models,
+)
 
-__all__ = ["Field", "Kit", "known_keys", "make_field", "shared_models", "title_width"]
-
-Validator = Callable[[FieldSpec, Any], "str | None"]
-"""Checks a field's value: the error message, or None."""
-
-W = TypeVar("W", bound=w.Widget)
-
-FIRST_CLASS = "mcp-widgets-first"
-LAST_CLASS = "mcp-widgets-last"
-WRAP_CLASS = "mcp-widgets-wrap"
-FORM_CLASS = "mcp-widgets-form"
-
-TITLE_EM: tuple[float, float] = (4.0, 15.0)
-"""The title column of a form is between these widths (em): a longer title wraps inside it."""
-TITLE_GAP = "8px"
-"""Between the title column and the controls (the form's CSS sets it as the titles' `margin-right`)."""
-
-
-_SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
-_SHARED_LOCK = threading.Lock()
-
-
-def shared_models() -> tuple[w.Widget, ...]:
-    """The process-wide Layout and Style models every `Kit` shares, those open now.
-
-    One per purpose, style class and title width: a fixed few per process however many forms are built.
-    """
-    with _SHARED_LOCK:
-        return tuple(m for m in _SHARED.values() if m.comm is not None)
-
-
-def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
-    """The shared model of `cls` with these traits, made the first time it is needed."""
-    key = (cls, traits)
-    model = _SHARED.get(key)
-    if model is not None and model.comm is not None:
-        return model  # type: ignore[return-value]
-    with _SHARED_LOCK:
-        model = _SHARED.get(key)
-        if model is None or model.comm is None:  # new, or closed from outside (e.g. Widget.close_all())
-            model = _SHARED[key] = cls(**dict(traits))
-        return model  # type: ignore[return-value]
-
-
-@functools.cache
-def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
-    if purpose == "hidden":
-        return (("display", "none"),)
-    if purpose == "note" and width != "initial":
-        # The stock widget margin on three sides; on the left, the title column and its gap.
-        margin = (
-            "var(--jp-widgets-margin) var(--jp-widgets-margin) var(--jp-widgets-margin) "
-            f"calc(var(--jp-widgets-margin) + {width} + {TITLE_GAP})"
-        )
-        return (("margin", margin),)
-    return ()  # "default", and a note without a title column
-
-
-@functools.cache
-def _style_traits(widget_cls: type[w.Widget], variant: str, width: str) -> tuple[tuple[str, Any], ...]:
-    style_cls = _style_class(widget_cls)
-    assert style_cls is not None
-    traits: list[tuple[str, Any]] = []
-    # A Label shows no title, so its Style needs no title width (and serves every form).
-    if "description_width" in style_cls.class_traits() and not issubclass(widget_cls, w.Label):
-        traits.append(("description_width", width))
-    if variant == "bold":
-        traits.append(("font_weight", "bold"))
-    return tuple(traits)
-
-
-@functools.cache
-def _sync_keys(widget_cls: type[w.Widget]) -> tuple[str, ...] | None:
-    """The names of a widget class's synced traits, or None when instances add traits of their own (an
-    anywidget whose `_esm` is not declared)."""
-    names = tuple(widget_cls.class_traits(sync=True))
-    return None if hasattr(widget_cls, "_esm") and "_esm" not in names else names
-
-
-def known_keys(widget_cls: type[w.Widget]) -> dict[str, Any]:
-    """`keys=` for a new widget: its synced traits, found once per class (each widget looks again, slowly)."""
-    names = _sync_keys(widget_cls)
-    return {} if names is None else {"keys": list(names)}
-
-
-@functools.cache
-def _style_class(widget_cls: type[w.Widget]) -> type[w.Widget] | None:
-    """The Style class of a widget class, or None (looking it up in the class traits is slow)."""
-    trait = widget_cls.class_traits().get("style")
-    return None if trait is None else trait.klass
-
-
-class Kit:
-    """Creates and closes every widget model of one form; its Layout and Style models are shared.
-
-    Every model is a message to the browser. Layouts and Styles hold presentation only (display, margins, the
-    title width, bold), never anything typed, so every Kit in the process shares one per purpose and style
-    class (and title width): created the first time they are needed, never closed by a Kit.
-
-    Args:
-        description_width: The width of every control's title (a CSS length, see `title_width`), so the
-            controls of a form line up; "initial" (the default) lets each title take its natural width.
-    """
-
-    def __init__(self, description_width: str = "initial") -> None:
-        self.models: list[w.Widget] = []
-        self.description_width = description_width
-
-    def layout(self, purpose: str = "default") -> w.Layout:
-        """The shared Layout for "default", "hidden" (display none: takes no space) or "note".
-
-        A "note" (the line under a control) starts where the controls start, under the title column.
-        """
-        return _shared(w.Layout, _layout_traits(purpose, self.description_width))
-
-    def style(self, widget_cls: type[w.Widget], variant: str = "") -> w.Widget:
-        """The shared Style of a widget class (every title as wide as `description_width`)."""
-        style_cls = _style_class(widget_cls)
-        if style_cls is None:
-            raise TypeError(f"{widget_cls.__name__} has no style")
-        return _shared(style_cls, _style_traits(widget_cls, variant, self.description_width))
-
-    def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
-        """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
-        if _style_class(cls) is not None:
-            traits["style"] = self.style(cls, variant)
-        return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))
-
-    def track(self, widget: W) -> W:
-        self.models.append(widget)
-        return widget
-
-    def close(self, *, keep: Iterable[w.Widget] = ()) -> None:
-        """Close every model it made except `keep`, and forget them (the shared ones stay open)."""
-        kept = {id(k) for k in keep}
-        for model in self.models:
-            if id(model) not in kept:
-                model.close()
-        self.models = [m for m in self.models if id(m) in kept]
-
-
-def _is_empty(value: Any) -> bool:
-    return value is None or value == "" or value == ()
-
-
-class Field:
-    """A field of a form: the control a person edits and the note line under it.
-
-    With `lazy_note`, the note Label is only made once there is something to say (a description, a
-    hint or an error): until then `note` is None and `views()` is just the control.
-    """
-
-    control_cls: ClassVar[type[w.Widget]] = w.Text
-
-    def __init__(
-        self,
-        spec: FieldSpec,
-        kit: Kit,
-        *,
-        classes: tuple[str, ...] = (),
-        validate: Validator | None = None,
-        lazy_note: bool = False,
-    ) -> None:
-        self.spec = spec
-        self.touched = False
-        """Whether the value changed since the form was built (errors show once touched or non-empty)."""
-        # An explicit tooltip: unset, some stock views (radio buttons, date pickers) show the word "null".
-        # Traits left at the class default are not passed: each one passed costs a validation round.
-        traits = self._traits()
-        if classes:
-            traits["_dom_classes"] = classes
-        title = display_title(spec)
-        self.control: w.Widget = kit.make(
-            self._control_class(), description=title, tooltip=spec.description or spec.title, **traits
-        )
-        self._kit = kit
-        # The note is built as it first shows (with `validate`), not updated right after: one message less.
-        self.error = None if validate is None else validate(spec, self.value)
-        """The value's error when last checked (`validate`, `show`), or None; the note shows it once due."""
-        text = self._note_text(self.error)
-        self.note: w.Label | None = None if lazy_note and not text else self._make_note(text)
-        """The line under the control (None while a lazy note has had nothing to say)."""
-
-    def _control_class(self) -> type[w.Widget]:
-        return self.control_cls
-
-    def views(self) -> tuple[w.Widget, ...]:
-        """What the field shows in its form, in order: the control, and its note once it exists."""
-        return (self.control,) if self.note is None else (self.control, self.note)
-
-    def _make_note(self, text: str) -> w.Label:
-        return self._kit.make(
-            w.Label, layout="note" if text else "hidden", value=text, _dom_classes=(WRAP_CLASS,)
-        )
-
-    # -- per kind --------------------------------------------------------------------------------------------
-    def _traits(self) -> dict[str, Any]:
-        """Traits of the control: the initial value (the default, if any) and hints; not class defaults."""
-        return {} if self.spec.default is MISSING else {"value": str(self.spec.default)}
-
-    def _hint(self) -> str:
-        """Extra help shown in the note, e.g. how to select several."""
-        return ""
-
-    @property
-    def value(self) -> Any:
-        """The current value, in the convention `validate_field` and `build_content` expect."""
-        return self.control.value
-
-    def state_for(self, value: Any) -> dict[str, Any]:
-        """The JSON state a browser sends when a person enters `value` (`fill` replays it via set_state)."""
-        if not isinstance(value, str):
-            raise TypeError(f"field {self.spec.name!r} takes a str")
-        return {"value": value}
-
-    # -- shared ----------------------------------------------------------------------------------------------
-    def show(self, error: str | None) -> bool:
-        """Update the note: description, hint, and the error once it should be visible.
-
-        Returns whether a (lazy) note was made just now: then the form must place it under the control.
-        """
-        self.error = error
-        text = self._note_text(error)
-        note = self.note
-        if note is None:
-            if not text:
-                return False
-            self.note = self._make_note(text)
-            return True
-        layout = self._kit.layout("note" if text else "hidden")
-        if note.value != text or note.layout is not layout:
-            with note.hold_sync():  # one message for both
-                note.value = text
-                note.layout = layout
-        return False
-
-    def _note_text(self, error: str | None) -> str:
-        visible_error = error if error and (self.touched or not _is_empty(self.value)) else None
-        # A required field is marked by the " *" after its title: a note only for that would cost a model.
-        parts = []
-        hint = self._hint()
-        description = self.spec.description
-        if description:
-            # A hint follows as its own sentence, so a description without a full stop does not run into it.
-            ends_sentence = description.rstrip()[-1:] in ".!?:;…"
-            parts.append(description if not hint or ends_sentence else description.rstrip() + ".")
-        if hint:
-            parts.append(hint)
-        text = " ".join(parts)
-        if visible_error:
-            text = f"{text} — ⚠ Error: {visible_error}" if text else f"⚠ Error: {visible_error}"
-        return text
+__all__ = [  # the kit's and the base's names too: the rest of the room takes fields from here
+    "FIRST_CLASS",
+    "FORM_CLASS",
+    "LAST_CLASS",
+    "TITLE_EM",
+    "TITLE_GAP",
+    "WRAP_CLASS",
+    "Field",
+    "Kit",
+    "Validator",
+    "display_title",
+    "is_secret",
+    "known_keys",
+    "make_field",
+    "shared_models",
+    "title_width",
+]
 
 
 class TextField(Field):
@@ -487,11 +260,6 @@ def make_field(
     )
 
 
-def display_title(spec: FieldSpec) -> str:
-    """The title a control shows: the field's title, and " *" when it is required."""
-    return spec.title + (" *" if spec.required else "")
-
-
 def title_width(specs: Sequence[FieldSpec]) -> str:
     """One title-column width for a whole form (CSS em), so every control starts at the same place.
 
@@ -590,3 +358,8 @@ class SecretField(TextField):
     """
 
     control_cls = w.Password
+
+
+def is_secret(schema: Any) -> bool:
+    """pydantic's SecretStr: `"format": "password"` and `"writeOnly": true` (a `SecretField`)."""
+    return schema.get("format") == "password" or schema.get("writeOnly") is True

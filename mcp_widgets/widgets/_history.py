@@ -21,7 +21,7 @@ import traitlets
 
 from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
 from ..core.urls import visible
-from ._fields import Kit
+from ._kit import Kit
 
 W = TypeVar("W", bound=w.Widget)
 

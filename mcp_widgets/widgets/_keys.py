@@ -29,13 +29,8 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ._fields import (
-    _SHARED,
-    _SHARED_LOCK,
-    Kit,
-    known_keys,
-)
 from ._keys_assets import _CSS, _ESM, FLUSH_JS, KEYS_CLASS
+from ._kit import _SHARED, _SHARED_LOCK, Kit, known_keys
 
 __all__ = [
     "FLUSH_JS",

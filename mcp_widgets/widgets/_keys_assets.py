@@ -1,12 +1,12 @@
 """The browser side of the keyboard helper and the flush probe: their JavaScript (ESM) and the forms' CSS.
 
 Kept as strings in one place (the `_keys` widgets send them once per process); the names they share with
-Python (the CSS classes) come from `_fields`.
+Python (the CSS classes) come from `_kit`.
 """
 
 from __future__ import annotations
 
-from ._fields import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
+from ._kit import FIRST_CLASS, FORM_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
 
 KEYS_CLASS = "mcp-widgets-keys-"
 """The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""

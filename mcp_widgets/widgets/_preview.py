@@ -13,8 +13,8 @@ from ..core.outcome import Action, to_wire
 from ..core.schema import parse_schema
 from ..core.spec import Problem
 from ..core.validation import validate_content
-from ._fields import WRAP_CLASS, Kit
 from ._form import ElicitationForm, FormState
+from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["Preview", "preview"]
 

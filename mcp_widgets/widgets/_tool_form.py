@@ -10,10 +10,8 @@ log, a repr or an error message.
 from __future__ import annotations
 
 import concurrent.futures
-import json
 import logging
 import uuid
-from collections.abc import Mapping
 from typing import Any
 
 import ipywidgets as w
@@ -32,19 +30,19 @@ from ._fields import (
     JsonField,
     Kit,
     SecretField,
+    is_secret,
     make_field,
     title_width,
 )
 from ._keys import FlushProbe
 from ._keys_assets import _CSS, FLUSH_JS
+from ._tool_result import _describe, _plain, format_result
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
 log = logging.getLogger("mcp_widgets")
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
-MAX_RESULT_TEXT = 200_000
-"""Result text beyond this many characters is cut (the full result stays in `form.result`)."""
 
 
 class FormStyle(FlushProbe):
@@ -124,7 +122,7 @@ class ToolForm(w.VBox):
             spec = tool_field.spec
             if spec.kind in (JSON, LINES):
                 made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
-            elif spec.kind == "text" and _is_secret(spec.schema):
+            elif spec.kind == "text" and is_secret(spec.schema):
                 made = SecretField(spec, kit)
             else:
                 made = make_field(spec, kit)
@@ -380,77 +378,6 @@ class ToolForm(w.VBox):
     def _clear_result(self) -> None:
         """Empty the result area (the previous call closed its own widgets when it ended)."""
         self._out.outputs = ()
-
-
-def _is_secret(schema: Mapping[str, Any]) -> bool:
-    """pydantic's SecretStr: `"format": "password"` and `"writeOnly": true`."""
-    return schema.get("format") == "password" or schema.get("writeOnly") is True
-
-
-def _describe(exc: BaseException) -> str:
-    text = str(exc) or type(exc).__name__
-    return text if len(text) <= 2000 else text[:1999] + "…"
-
-
-_CONTROL = {c: chr(0x2400 + c) for c in range(32) if c not in (9, 10)}
-_CONTROL[0x7F] = "␡"
-
-
-def _plain(text: str) -> str:
-    """Server text for a stream output: control characters (terminal escapes, \\r) shown, not obeyed."""
-    return text.translate(_CONTROL)
-
-
-def format_result(result: Any) -> str:
-    """A `CallToolResult` as plain text: text blocks, a line for other content, then structured content.
-
-    Structured content is left out when a text block already holds the same JSON (MCPServer sends both).
-    """
-    parts: list[str] = []
-    if getattr(result, "is_error", False):
-        parts.append("⚠ The tool reported an error:")
-    texts: list[str] = []
-    for block in getattr(result, "content", None) or ():
-        kind = getattr(block, "type", "")
-        if kind == "text":
-            texts.append(block.text)
-            parts.append(block.text)
-        elif kind in ("image", "audio"):
-            size = len(getattr(block, "data", "") or "") * 3 // 4
-            parts.append(f"[{kind}: {getattr(block, 'mime_type', '?')}, about {size:,} bytes]")
-        elif kind == "resource_link":
-            parts.append(f"[resource link: {getattr(block, 'uri', '')}]")
-        elif kind == "resource":
-            resource = getattr(block, "resource", None)
-            parts.append(f"[resource: {getattr(resource, 'uri', '')}]")
-            if isinstance(getattr(resource, "text", None), str):
-                parts.append(resource.text)
-        else:
-            parts.append(f"[{kind or 'unknown'} content]")
-    structured = getattr(result, "structured_content", None)
-    if structured is not None and not any(_same_json(t, structured) for t in texts):
-        parts.append("Structured content:")
-        parts.append(json.dumps(structured, indent=2, ensure_ascii=False, default=str))
-    if not parts:
-        parts.append("(the tool returned nothing)")
-    text = "\n".join(parts)
-    if len(text) > MAX_RESULT_TEXT:
-        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
-    return _plain(text) + "\n"
-
-
-def _same_json(text: str, value: Any) -> bool:
-    """Whether a text block already says what `value` holds (as JSON, or MCPServer's {"result": ...} wrap)."""
-    if isinstance(value, dict) and list(value) == ["result"] and value["result"] == text:
-        return True
-    try:
-        parsed = json.loads(text)
-    except (ValueError, RecursionError):
-        return False
-    return bool(
-        parsed == value
-        or (isinstance(value, dict) and list(value) == ["result"] and parsed == value["result"])
-    )
 
 
 def tool_form(server: Any, name: str) -> ToolForm:

@@ -29,8 +29,8 @@ from ..core.exceptions import FormStateError
 from ..core.outcome import Action, Outcome, Reason
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
-from ._fields import WRAP_CLASS, Kit
 from ._keys import KeyRoute, shared_catcher
+from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["UrlCard"]
 

@@ -1,0 +1,148 @@
+"""A form's kit: the Layout/Style models shared process-wide (they hold no user data) and the CSS classes."""
+
+from __future__ import annotations
+
+import functools
+import threading
+from collections.abc import Iterable
+from typing import Any, TypeVar
+
+import ipywidgets as w
+
+from ._lean import lean
+
+W = TypeVar("W", bound=w.Widget)
+
+
+FIRST_CLASS = "mcp-widgets-first"
+LAST_CLASS = "mcp-widgets-last"
+WRAP_CLASS = "mcp-widgets-wrap"
+FORM_CLASS = "mcp-widgets-form"
+
+TITLE_EM: tuple[float, float] = (4.0, 15.0)
+"""The title column of a form is between these widths (em): a longer title wraps inside it."""
+TITLE_GAP = "8px"
+"""Between the title column and the controls (the form's CSS sets it as the titles' `margin-right`)."""
+
+
+_SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
+_SHARED_LOCK = threading.Lock()
+
+
+def shared_models() -> tuple[w.Widget, ...]:
+    """The process-wide Layout and Style models every `Kit` shares, those open now.
+
+    One per purpose, style class and title width: a fixed few per process however many forms are built.
+    """
+    with _SHARED_LOCK:
+        return tuple(m for m in _SHARED.values() if m.comm is not None)
+
+
+def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
+    """The shared model of `cls` with these traits, made the first time it is needed."""
+    key = (cls, traits)
+    model = _SHARED.get(key)
+    if model is not None and model.comm is not None:
+        return model  # type: ignore[return-value]
+    with _SHARED_LOCK:
+        model = _SHARED.get(key)
+        if model is None or model.comm is None:  # new, or closed from outside (e.g. Widget.close_all())
+            model = _SHARED[key] = cls(**dict(traits))
+        return model  # type: ignore[return-value]
+
+
+@functools.cache
+def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
+    if purpose == "hidden":
+        return (("display", "none"),)
+    if purpose == "note" and width != "initial":
+        # The stock widget margin on three sides; on the left, the title column and its gap.
+        margin = (
+            "var(--jp-widgets-margin) var(--jp-widgets-margin) var(--jp-widgets-margin) "
+            f"calc(var(--jp-widgets-margin) + {width} + {TITLE_GAP})"
+        )
+        return (("margin", margin),)
+    return ()  # "default", and a note without a title column
+
+
+@functools.cache
+def _style_traits(widget_cls: type[w.Widget], variant: str, width: str) -> tuple[tuple[str, Any], ...]:
+    style_cls = _style_class(widget_cls)
+    assert style_cls is not None
+    traits: list[tuple[str, Any]] = []
+    # A Label shows no title, so its Style needs no title width (and serves every form).
+    if "description_width" in style_cls.class_traits() and not issubclass(widget_cls, w.Label):
+        traits.append(("description_width", width))
+    if variant == "bold":
+        traits.append(("font_weight", "bold"))
+    return tuple(traits)
+
+
+@functools.cache
+def _sync_keys(widget_cls: type[w.Widget]) -> tuple[str, ...] | None:
+    """The names of a widget class's synced traits, or None when instances add traits of their own (an
+    anywidget whose `_esm` is not declared)."""
+    names = tuple(widget_cls.class_traits(sync=True))
+    return None if hasattr(widget_cls, "_esm") and "_esm" not in names else names
+
+
+def known_keys(widget_cls: type[w.Widget]) -> dict[str, Any]:
+    """`keys=` for a new widget: its synced traits, found once per class (each widget looks again, slowly)."""
+    names = _sync_keys(widget_cls)
+    return {} if names is None else {"keys": list(names)}
+
+
+@functools.cache
+def _style_class(widget_cls: type[w.Widget]) -> type[w.Widget] | None:
+    """The Style class of a widget class, or None (looking it up in the class traits is slow)."""
+    trait = widget_cls.class_traits().get("style")
+    return None if trait is None else trait.klass
+
+
+class Kit:
+    """Creates and closes every widget model of one form; its Layout and Style models are shared.
+
+    Every model is a message to the browser. Layouts and Styles hold presentation only (display, margins, the
+    title width, bold), never anything typed, so every Kit in the process shares one per purpose and style
+    class (and title width): created the first time they are needed, never closed by a Kit.
+
+    Args:
+        description_width: The width of every control's title (a CSS length, see `title_width`), so the
+            controls of a form line up; "initial" (the default) lets each title take its natural width.
+    """
+
+    def __init__(self, description_width: str = "initial") -> None:
+        self.models: list[w.Widget] = []
+        self.description_width = description_width
+
+    def layout(self, purpose: str = "default") -> w.Layout:
+        """The shared Layout for "default", "hidden" (display none: takes no space) or "note".
+
+        A "note" (the line under a control) starts where the controls start, under the title column.
+        """
+        return _shared(w.Layout, _layout_traits(purpose, self.description_width))
+
+    def style(self, widget_cls: type[w.Widget], variant: str = "") -> w.Widget:
+        """The shared Style of a widget class (every title as wide as `description_width`)."""
+        style_cls = _style_class(widget_cls)
+        if style_cls is None:
+            raise TypeError(f"{widget_cls.__name__} has no style")
+        return _shared(style_cls, _style_traits(widget_cls, variant, self.description_width))
+
+    def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
+        """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
+        if _style_class(cls) is not None:
+            traits["style"] = self.style(cls, variant)
+        return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))
+
+    def track(self, widget: W) -> W:
+        self.models.append(widget)
+        return widget
+
+    def close(self, *, keep: Iterable[w.Widget] = ()) -> None:
+        """Close every model it made except `keep`, and forget them (the shared ones stay open)."""
+        kept = {id(k) for k in keep}
+        for model in self.models:
+            if id(model) not in kept:
+                model.close()
+        self.models = [m for m in self.models if id(m) in kept]

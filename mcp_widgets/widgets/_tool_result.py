@@ -1,0 +1,77 @@
+"""A tool call's result (and errors) as the plain text a tool form shows under itself."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+__all__ = ["format_result"]
+
+MAX_RESULT_TEXT = 200_000
+"""Result text beyond this many characters is cut (the full result stays in `form.result`)."""
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return text if len(text) <= 2000 else text[:1999] + "…"
+
+
+_CONTROL = {c: chr(0x2400 + c) for c in range(32) if c not in (9, 10)}
+_CONTROL[0x7F] = "␡"
+
+
+def _plain(text: str) -> str:
+    """Server text for a stream output: control characters (terminal escapes, \\r) shown, not obeyed."""
+    return text.translate(_CONTROL)
+
+
+def format_result(result: Any) -> str:
+    """A `CallToolResult` as plain text: text blocks, a line for other content, then structured content.
+
+    Structured content is left out when a text block already holds the same JSON (MCPServer sends both).
+    """
+    parts: list[str] = []
+    if getattr(result, "is_error", False):
+        parts.append("⚠ The tool reported an error:")
+    texts: list[str] = []
+    for block in getattr(result, "content", None) or ():
+        kind = getattr(block, "type", "")
+        if kind == "text":
+            texts.append(block.text)
+            parts.append(block.text)
+        elif kind in ("image", "audio"):
+            size = len(getattr(block, "data", "") or "") * 3 // 4
+            parts.append(f"[{kind}: {getattr(block, 'mime_type', '?')}, about {size:,} bytes]")
+        elif kind == "resource_link":
+            parts.append(f"[resource link: {getattr(block, 'uri', '')}]")
+        elif kind == "resource":
+            resource = getattr(block, "resource", None)
+            parts.append(f"[resource: {getattr(resource, 'uri', '')}]")
+            if isinstance(getattr(resource, "text", None), str):
+                parts.append(resource.text)
+        else:
+            parts.append(f"[{kind or 'unknown'} content]")
+    structured = getattr(result, "structured_content", None)
+    if structured is not None and not any(_same_json(t, structured) for t in texts):
+        parts.append("Structured content:")
+        parts.append(json.dumps(structured, indent=2, ensure_ascii=False, default=str))
+    if not parts:
+        parts.append("(the tool returned nothing)")
+    text = "\n".join(parts)
+    if len(text) > MAX_RESULT_TEXT:
+        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
+    return _plain(text) + "\n"
+
+
+def _same_json(text: str, value: Any) -> bool:
+    """Whether a text block already says what `value` holds (as JSON, or MCPServer's {"result": ...} wrap)."""
+    if isinstance(value, dict) and list(value) == ["result"] and value["result"] == text:
+        return True
+    try:
+        parsed = json.loads(text)
+    except (ValueError, RecursionError):
+        return False
+    return bool(
+        parsed == value
+        or (isinstance(value, dict) and list(value) == ["result"] and parsed == value["result"])
+    )
