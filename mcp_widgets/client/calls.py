@@ -20,7 +20,7 @@ from .. import kernel
 from ..core.exceptions import SchemaError
 from ..core.protocol import MODERN
 from ..core.requests import PendingRequest
-from .listings import _clip
+from ..core.text import clip_line
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -116,7 +116,7 @@ class _CallRecord:
             text = "done" + _result_summary(fut.result())
             if (self.server.protocol_version or "") >= MODERN and _tool_needs_legacy(fut.result()):
                 text += f". {_LEGACY_HINT}"
-        return _clip(f"{self.describe()}: {text}", 300)
+        return clip_line(f"{self.describe()}: {text}", 300)
 
     def ending(self) -> Literal["done", "failed", "cancelled"]:
         fut = self.future
@@ -246,7 +246,7 @@ def _result_summary(result: Any) -> str:
     if isinstance(content, list):
         texts = [c.text for c in content if isinstance(c, mcp_types.TextContent)]
         error = " (the tool reported an error)" if getattr(result, "is_error", False) else ""
-        return f"{error}: {_clip(' '.join(texts), 200)}" if texts else error
+        return f"{error}: {clip_line(' '.join(texts), 200)}" if texts else error
     return ""
 
 
@@ -254,4 +254,4 @@ def _describe_exc(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     text = str(exc)
-    return f"{type(exc).__name__}: {_clip(text, 300)}" if text else type(exc).__name__
+    return f"{type(exc).__name__}: {clip_line(text, 300)}" if text else type(exc).__name__

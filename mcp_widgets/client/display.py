@@ -12,9 +12,9 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
+from ..core.text import clip_line
 from . import url_flow
 from .calls import _CURRENT
-from .listings import _clip
 from .privacy import _scrubbed
 from .runtime import _client_loop
 
@@ -45,7 +45,7 @@ FLUSH_INTERVAL = 0.05
 def _label(text: str) -> Any:
     import ipywidgets as w
 
-    return w.Label(value=_clip(text, 500))
+    return w.Label(value=clip_line(text, 500))
 
 
 def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
@@ -85,7 +85,7 @@ def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
         except (TypeError, ValueError):
             data = repr(data)
     source = f" {params.logger}" if params.logger else ""
-    return _clip(f"[{params.level}]{source}: {data}", 2000)
+    return clip_line(f"[{params.level}]{source}: {data}", 2000)
 
 
 class CallDisplayMixin:
@@ -96,7 +96,7 @@ class CallDisplayMixin:
         panel = record.panel if record is not None else None
         if record is not None and panel is not None and not panel.ended:
             if isinstance(widget, str):
-                panel.note(_clip(widget, 500))
+                panel.note(clip_line(widget, 500))
             else:
                 panel.place(widget)
             self._show_panel(record)

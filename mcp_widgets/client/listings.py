@@ -9,13 +9,14 @@ table for notebooks. Everything shown comes from the server, so the HTML escapes
 from __future__ import annotations
 
 import html
-import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import mcp_types
 from pydantic import BaseModel
+
+from ..core.text import clip_line, shown
 
 __all__ = ["PromptList", "ResourceList", "ServerInfo", "ToolList"]
 
@@ -25,29 +26,14 @@ INSTRUCTIONS_SHOWN = 2000
 """Characters of a server's instructions the text repr shows."""
 
 
-_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""Control characters (a terminal escape, say) and bidi overrides: server text could use them to disguise."""
-
-
-def _shown(text: str) -> str:
-    """Server text with control characters and bidi overrides replaced by U+FFFD (newlines and tabs kept)."""
-    return _UNSHOWABLE.sub("\ufffd", str(text))
-
-
-def _clip(text: str, limit: int) -> str:
-    """`text` on one line (whitespace runs become one space), cut to `limit` characters with an ellipsis."""
-    text = " ".join(_shown(text).split())
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _first_line(text: str | None) -> str:
     lines = (text or "").strip().splitlines()
     return lines[0].strip() if lines else ""
 
 
 def _cell(text: str, tip: str | None = None) -> str:
-    title = f' title="{html.escape(_shown(tip))}"' if tip and tip.strip() != text else ""
-    return f"<td{title}>{html.escape(_shown(text))}</td>"
+    title = f' title="{html.escape(shown(tip))}"' if tip and tip.strip() != text else ""
+    return f"<td{title}>{html.escape(shown(text))}</td>"
 
 
 class _Table(list):  # type: ignore[type-arg]
@@ -65,7 +51,7 @@ class _Table(list):  # type: ignore[type-arg]
     def __repr__(self) -> str:
         if not self:
             return f"(no {self.noun})"
-        rows = [self.columns, *(tuple(_clip(c, CELL) for c in row) for row in self.rows())]
+        rows = [self.columns, *(tuple(clip_line(c, CELL) for c in row) for row in self.rows())]
         widths = [max(len(r[i]) for r in rows) for i in range(len(self.columns))]
         lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
         lines.insert(1, "  ".join("-" * w for w in widths))
@@ -240,13 +226,13 @@ class ServerInfo:
     def __repr__(self) -> str:
         facts = self._facts()
         width = max(len(label) for label, _ in facts)
-        lines = [f"{label.ljust(width)}  {_clip(text, 200)}" for label, text in facts]
+        lines = [f"{label.ljust(width)}  {clip_line(text, 200)}" for label, text in facts]
         if self.instructions:
             text = self.instructions.strip()
             if len(text) > INSTRUCTIONS_SHOWN:
                 text = text[: INSTRUCTIONS_SHOWN - 1] + "…"
             lines.append("instructions:")
-            lines.extend("  " + _shown(line) for line in text.splitlines())
+            lines.extend("  " + shown(line) for line in text.splitlines())
         return "\n".join(lines)
 
     def _repr_html_(self) -> str:
@@ -255,7 +241,7 @@ class ServerInfo:
             facts.append(("instructions", self.instructions.strip()))
         rows = "".join(
             f"<tr><th style='text-align:left'>{label}</th>"
-            f"<td style='text-align:left; white-space:pre-wrap'>{html.escape(_shown(text))}</td></tr>"
+            f"<td style='text-align:left; white-space:pre-wrap'>{html.escape(shown(text))}</td></tr>"
             for label, text in facts
         )
         return f"<table>{rows}</table>"

@@ -38,7 +38,6 @@ from .history_records import (
     _as_fields,
     _as_source,
     _clean_outcome,
-    _clip,
     _parse_outcome_filter,
     _schema_fields,
     _status,
@@ -46,6 +45,7 @@ from .history_records import (
     answered_by,
 )
 from .outcome import Outcome
+from .text import clip
 from .urls import inspect_url
 
 __all__ = [  # the record types are history_records', here too for whoever reads a store
@@ -167,12 +167,12 @@ class History:
             record = HistoryRecord(
                 id=next(self._ids),
                 asked_at=dt.datetime.now(dt.timezone.utc) - dt.timedelta(seconds=now - started),
-                server=_clip(server, MAX_NAME),
+                server=clip(server, MAX_NAME),
                 mode=mode,
-                message=_clip(message, MAX_TEXT),
-                declared_name=None if declared_name is None else _clip(declared_name, MAX_NAME),
+                message=clip(message, MAX_TEXT),
+                declared_name=None if declared_name is None else clip(declared_name, MAX_NAME),
                 source=_as_source(source),
-                url_host=None if url_host is None else _clip(url_host, MAX_NAME),
+                url_host=None if url_host is None else clip(url_host, MAX_NAME),
                 fields=_as_fields(fields),
                 started=started,
             )

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal, NamedTuple
 
 from .outcome import Action, Outcome, Reason
+from .text import clip
 from .urls import inspect_url
 
 MAX_RECORDS = 10_000
@@ -140,11 +141,6 @@ def answered_by(outcome: Outcome | None) -> str | None:
     return None
 
 
-def _clip(text: object, limit: int) -> str:
-    text = str(text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _source_name(kind: str, name: str) -> str:
     """A resource URI without credentials, query or fragment (they may carry arguments or tokens)."""
     if kind == "resource":
@@ -153,14 +149,14 @@ def _source_name(kind: str, name: str) -> str:
         if sep:
             authority, slash, path = rest.partition("/")
             name = f"{scheme}://{authority.rpartition('@')[2]}{slash}{path}"
-    return _clip(name, MAX_NAME)
+    return clip(name, MAX_NAME)
 
 
 def _as_source(source: Source | tuple[str, str] | None) -> Source | None:
     if source is None:
         return None
     kind, name = source
-    return Source(_clip(kind, MAX_NAME), _source_name(str(kind), str(name)))
+    return Source(clip(kind, MAX_NAME), _source_name(str(kind), str(name)))
 
 
 def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
@@ -171,7 +167,7 @@ def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
             name, title, required = f
         else:
             name, title, required = f.name, getattr(f, "title", "") or f.name, getattr(f, "required", False)
-        out.append(AskedField(_clip(name, MAX_NAME), _clip(title, MAX_TEXT), bool(required)))
+        out.append(AskedField(clip(name, MAX_NAME), clip(title, MAX_TEXT), bool(required)))
     return tuple(out)
 
 
@@ -194,13 +190,13 @@ def _url_host(view: Any) -> str:
     host = getattr(check, "host", None)
     if host is None:
         host = inspect_url(str(getattr(view, "url", ""))).host
-    return _clip(host, MAX_NAME)
+    return clip(host, MAX_NAME)
 
 
 def _clean_outcome(outcome: Outcome) -> Outcome:
     """The same outcome with its server- or handler-written strings bounded."""
-    by = None if outcome.by is None else _clip(outcome.by, MAX_NAME)
-    return Outcome(Action(outcome.action), Reason(outcome.reason), by, _clip(outcome.note, MAX_TEXT))
+    by = None if outcome.by is None else clip(outcome.by, MAX_NAME)
+    return Outcome(Action(outcome.action), Reason(outcome.reason), by, clip(outcome.note, MAX_TEXT))
 
 
 def _status(outcome: Outcome | None) -> tuple[str, str | None]:

@@ -14,6 +14,7 @@ from typing import Any, Literal
 import regex
 
 from .formats import parse_date, parse_date_time
+from .text import number_text
 
 __all__ = [
     "MAX_PATTERN_LENGTH",
@@ -221,13 +222,6 @@ def _is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _fmt(value: float) -> str:
-    """A number as a person reads it: 100 rather than 100.0."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 1e16:
-        return str(int(value))
-    return str(value)
-
-
 def _truthy(value: object) -> bool:
     try:
         return bool(value)
@@ -278,7 +272,7 @@ def initial_value(spec: FieldSpec) -> Any:
     if default is MISSING:
         return None if kind in ("date", "date-time") else ""
     if kind in ("number", "integer"):
-        return _fmt(default) if kind == "integer" or isinstance(default, float) else str(default)
+        return number_text(default) if kind == "integer" or isinstance(default, float) else str(default)
     if kind == "date":
         return parse_date(default)
     if kind == "date-time":

@@ -9,7 +9,8 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .spec import MISSING, FormSpec, _fmt, initial_value
+from .spec import MISSING, FormSpec, initial_value
+from .text import number_text, plural
 from .tool_parts import MAX_REF_DEPTH, _json_text
 from .tool_schema import ARGUMENTS, JSON, LINES, MAX_JSON_TEXT, ArgumentCheck, ToolField, ToolFormSpec
 from .validation import build_content, check_field
@@ -137,10 +138,6 @@ _TYPE_WORDS = {
 }
 
 
-def _plural(n: Any, word: str) -> str:
-    return f"{_fmt(n)} {word}" if n == 1 else f"{_fmt(n)} {word}s"
-
-
 def _rule_message(error: Any) -> str:
     """A person's message for one jsonschema error: the rule and the schema's numbers, never the value."""
     rule = error.validator
@@ -159,17 +156,17 @@ def _rule_message(error: Any) -> str:
         return "missing " + ", ".join(repr(m) for m in missing) if missing else "missing a required key"
     if number:
         texts = {
-            "minimum": f"must be at least {_fmt(n)}",
-            "maximum": f"must be at most {_fmt(n)}",
-            "exclusiveMinimum": f"must be more than {_fmt(n)}",
-            "exclusiveMaximum": f"must be less than {_fmt(n)}",
-            "multipleOf": f"must be a multiple of {_fmt(n)}",
-            "minLength": f"must be at least {_plural(n, 'character')}",
-            "maxLength": f"must be at most {_plural(n, 'character')}",
-            "minItems": f"must have at least {_plural(n, 'item')}",
-            "maxItems": f"must have at most {_plural(n, 'item')}",
-            "minProperties": f"must have at least {_plural(n, 'key')}",
-            "maxProperties": f"must have at most {_plural(n, 'key')}",
+            "minimum": f"must be at least {number_text(n)}",
+            "maximum": f"must be at most {number_text(n)}",
+            "exclusiveMinimum": f"must be more than {number_text(n)}",
+            "exclusiveMaximum": f"must be less than {number_text(n)}",
+            "multipleOf": f"must be a multiple of {number_text(n)}",
+            "minLength": f"must be at least {plural(n, 'character')}",
+            "maxLength": f"must be at most {plural(n, 'character')}",
+            "minItems": f"must have at least {plural(n, 'item')}",
+            "maxItems": f"must have at most {plural(n, 'item')}",
+            "minProperties": f"must have at least {plural(n, 'key')}",
+            "maxProperties": f"must have at most {plural(n, 'key')}",
         }
         if rule in texts:
             return texts[rule]

@@ -21,7 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .formats import _date_time, is_email, is_uri, parse_date, parse_date_time
-from .spec import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, _fmt, compile_pattern, initial_value
+from .spec import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, compile_pattern, initial_value
+from .text import number_text, plural
 
 
 def _import_jsonschema() -> Any:
@@ -236,20 +237,16 @@ def _validator_for(spec: FieldSpec) -> jsonschema.protocols.Validator:
     )
 
 
-def _plural(n: Any, word: str) -> str:
-    return f"{_fmt(n)} {word}" if n == 1 else f"{_fmt(n)} {word}s"
-
-
 _MESSAGES = {
     "enum": lambda n, kind: "not one of the choices",
-    "minLength": lambda n, kind: f"must be at least {_plural(n, 'character')}",
-    "maxLength": lambda n, kind: f"must be at most {_plural(n, 'character')}",
-    "minimum": lambda n, kind: f"must be at least {_fmt(n)}",
-    "maximum": lambda n, kind: f"must be at most {_fmt(n)}",
-    "exclusiveMinimum": lambda n, kind: f"must be more than {_fmt(n)}",
-    "exclusiveMaximum": lambda n, kind: f"must be less than {_fmt(n)}",
-    "minItems": lambda n, kind: f"choose at least {_fmt(n)}",
-    "maxItems": lambda n, kind: f"choose at most {_fmt(n)}",
+    "minLength": lambda n, kind: f"must be at least {plural(n, 'character')}",
+    "maxLength": lambda n, kind: f"must be at most {plural(n, 'character')}",
+    "minimum": lambda n, kind: f"must be at least {number_text(n)}",
+    "maximum": lambda n, kind: f"must be at most {number_text(n)}",
+    "exclusiveMinimum": lambda n, kind: f"must be more than {number_text(n)}",
+    "exclusiveMaximum": lambda n, kind: f"must be less than {number_text(n)}",
+    "minItems": lambda n, kind: f"choose at least {number_text(n)}",
+    "maxItems": lambda n, kind: f"choose at most {number_text(n)}",
     "type": lambda n, kind: "must be a whole number" if kind == "integer" else "not a valid value",
 }
 _ORDER = list(_MESSAGES)

@@ -20,6 +20,7 @@ import ipywidgets as w
 import traitlets
 
 from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
+from ..core.text import clip
 from ..core.urls import visible
 from ._kit import Kit
 
@@ -82,10 +83,6 @@ def _esc(text: object) -> str:
     return html.escape(str(text), quote=True)
 
 
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def _duration(seconds: float | None) -> str:
     if seconds is None:
         return "waiting"
@@ -109,7 +106,7 @@ def row_cells(record: HistoryRecord) -> tuple[str, ...]:
         server,
         source,
         mode,
-        _clip(record.message, MESSAGE_SHOWN),
+        clip(record.message, MESSAGE_SHOWN),
         fields,
         record.outcome.describe() if record.outcome is not None else "pending…",
         record.answered_by or "—",
