@@ -18,7 +18,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.exceptions import SchemaError
-from ..core.protocol import MODERN
+from ..core.protocol import is_modern
 from ..core.requests import PendingRequest
 from ..core.text import clip_line
 
@@ -114,7 +114,7 @@ class _CallRecord:
             text = f"failed: {_describe_exc(fut.exception())}"  # type: ignore[arg-type]
         else:
             text = "done" + _result_summary(fut.result())
-            if (self.server.protocol_version or "") >= MODERN and _tool_needs_legacy(fut.result()):
+            if is_modern(self.server.protocol_version) and _tool_needs_legacy(fut.result()):
                 text += f". {_LEGACY_HINT}"
         return clip_line(f"{self.describe()}: {text}", 300)
 

@@ -20,7 +20,7 @@ from ..core.exceptions import (
     ConnectError,
     ConnectionClosedError,
 )
-from ..core.protocol import MODERN
+from ..core.protocol import is_modern
 from ..core.version import __version__
 from . import url_flow
 from .calls import _describe_exc
@@ -169,7 +169,7 @@ class ConnectionMixin:
     async def _ask_for_logs(self, client: Client) -> None:
         """2025-11-25: ask once for log messages at `log_level` (2026-07-28 asks per request instead)."""
         level = self.log_level
-        if level is None or (client.protocol_version or "") >= MODERN:
+        if level is None or is_modern(client.protocol_version):
             return
         if client.server_capabilities.logging is None:
             return

@@ -15,6 +15,7 @@ from .. import kernel
 from ..core.exceptions import SchemaError
 from ..core.history import default_history
 from ..core.outcome import Action, Outcome, Reason
+from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
 from . import url_flow
 from .answering import pick_handler
@@ -53,7 +54,7 @@ class IntakeMixin:
         self, context: Any, params: mcp_types.ElicitRequestParams
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
         record = _CURRENT.get() or self._guess_call()
-        version = self.protocol_version or "2025-11-25"
+        version = self.protocol_version or LEGACY
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(
                 server=self.name,

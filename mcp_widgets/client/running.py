@@ -25,7 +25,7 @@ from ..core.exceptions import (
     ServerError,
 )
 from ..core.outcome import Action, Reason
-from ..core.protocol import MODERN
+from ..core.protocol import is_modern
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -162,7 +162,7 @@ class RunningMixin:
                 f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data
             )
         text = f"{record.describe()} failed: {message} (code {code})"
-        modern = (self.protocol_version or "") >= MODERN
+        modern = is_modern(self.protocol_version)
         if modern and (
             _asks_the_legacy_way(message)
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
@@ -186,7 +186,7 @@ class RunningMixin:
         fut = record.future
         with record.lock:
             requests = sorted(record.pending, key=lambda r: r.id)
-        legacy = (self.protocol_version or "") < MODERN
+        legacy = not is_modern(self.protocol_version)
         if fut is not None and not legacy:
             fut.cancel()
         for request in requests:
@@ -230,7 +230,7 @@ class RunningMixin:
         Such servers (fastmcp's `ctx.elicit`) report it as a tool error, not a protocol error, so the call
         still returns its result; the hint goes to the cell (and the log, once per server).
         """
-        if record.hinted or (self.protocol_version or "") < MODERN or not _tool_needs_legacy(result):
+        if record.hinted or not is_modern(self.protocol_version) or not _tool_needs_legacy(result):
             return result
         record.hinted = True
         hint = f"{record.describe()} could not ask its question: {_LEGACY_HINT}"

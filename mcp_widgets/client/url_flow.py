@@ -31,7 +31,7 @@ from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
 from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
-from ..core.protocol import MODERN
+from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ async def retrying(server: Server, record: _CallRecord, attempt: Callable[[], Aw
 
 
 def _required(server: Server, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
-    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or (server.protocol_version or "") >= MODERN:
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(server.protocol_version):
         return []
     try:
         return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)
@@ -218,7 +218,7 @@ def _required(server: Server, exc: MCPError) -> list[mcp_types.ElicitRequestURLP
 
 async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]) -> bool:
     """Show a card per required URL; True once every one ended accepted (and finished)."""
-    version = server.protocol_version or "2025-11-25"
+    version = server.protocol_version or LEGACY
     requests = [
         PendingRequest(
             server=server.name,

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from .outcome import Outcome
+from .protocol import is_modern
 
 if TYPE_CHECKING:
     import mcp_types
@@ -62,7 +63,7 @@ class PendingRequest:
     @property
     def legacy(self) -> bool:
         """True on 2025-11-25 and earlier (the server sent `elicitation/create` and can withdraw it)."""
-        return self.protocol_version < "2026-07-28"
+        return not is_modern(self.protocol_version)
 
     def done(self) -> bool:
         return self.reply.done()

@@ -27,10 +27,11 @@ import mcp_types as t
 from mcp.server.mcpserver import Context
 from mcp_types.version import is_version_at_least
 
+from ..core.protocol import LEGACY, MODERN
+
 __all__ = ["Asker", "converse"]
 
 R = TypeVar("R")
-_MODERN = "2026-07-28"
 
 
 class _StillAsking(Exception):
@@ -45,7 +46,7 @@ class Asker:
 
     def __init__(self, ctx: Context[Any, Any]) -> None:
         self.ctx = ctx
-        self.modern = is_version_at_least(ctx.protocol_version or "2025-11-25", _MODERN)
+        self.modern = is_version_at_least(ctx.protocol_version or LEGACY, MODERN)
         self._answers: dict[str, dict[str, Any]] = {}
         self._pending: dict[str, t.InputRequest] = {}
         self.state: dict[str, Any] = {}
