@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command: installs everything the tests need (idempotent), then runs them.
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/test_schema.py -q`.
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/core/test_schema.py -q`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
