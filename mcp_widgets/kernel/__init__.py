@@ -18,13 +18,14 @@ how the cell waits:
 
 The pump relies on private ipykernel attributes (`ZMQStream._recv_callback`, `kernel._parent_ident`,
 `kernel.shell_handlers`, the subshell manager's socket pair on 7.x; for what the kernel queued, 6.x's
-`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used only in `adapter`, are
-checked before use (`_Kernel._check_pump`: a kernel without them gets "background" support), and the
-real-kernel tests in tests/kernel pin them per release.
+`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used only by `_Kernel` (adapter,
+queued, pump), are checked before use (`_Kernel._check_pump`: a kernel without them gets "background"
+support), and the real-kernel tests in tests/kernel pin them per release.
 
-Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking,
-comm dispatch, queued comms, the pump), `detect` (finding the kernel, what it supports, `post`), `waits`,
-`signals`, `views` (displays; is anyone looking?) and `comms` (do comms reach a front end?).
+Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
+comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `detect` (finding the kernel,
+what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?) and `comms` (do
+comms reach a front end?).
 """
 
 from __future__ import annotations

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import contextlib
 import inspect
 import logging
@@ -11,14 +10,15 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal
 
-from .posted import _next_slice, _run_posted, _waker, _wrap_comm_handler
+from .posted import _COMM_TYPES, _wrap_comm_handler
+from .pump import _Pump
+from .queued import _QueuedComms
 
 KernelSupport = Literal["native", "pump", "background", "none"]
 """How a running cell can wait for widget clicks; see `kernel_support`."""
 
 _NATIVE_SINCE = (7, 4)  # comms dispatched while a cell awaits
 _PUMP_SINCE = (6, 31)  # oldest release the pump is tested against
-_COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
 
 
 _log = logging.getLogger("mcp_widgets")
@@ -38,7 +38,7 @@ def _parse_version(text: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-class _Kernel:
+class _Kernel(_QueuedComms, _Pump):
     """One running ipykernel, seen through the few (partly private) attributes the waits need."""
 
     def __init__(self, kernel: Any, version: str) -> None:
@@ -221,152 +221,6 @@ class _Kernel:
             self._early.discard(msg_id)
             return True
         return False
-
-    # -- comm messages the kernel queued behind the running cell (pump kernels)
-
-    def deliver_queued_comms(self) -> None:
-        """Handle the comm messages the kernel already queued behind the running cell, in arrival order.
-
-        Whatever reached the kernel after the cell started and before a wait took over the stream sits in
-        the kernel's own queue: ipykernel 6.x's `msg_queue`, or on 7.x tasks blocked on the main shell
-        lock, one per message. Without this a click in that window would wait for the cell to end, which
-        waits for the click. Everything else (execute, complete, ...) stays queued, in order.
-        """
-        try:
-            if hasattr(self.kernel, "msg_queue"):
-                self._deliver_from_msg_queue()
-            elif hasattr(self.kernel, "_main_asyncio_lock"):
-                self._deliver_from_lock_waiters()
-        except Exception:
-            _log.error("mcp_widgets: could not take queued comm messages from the kernel", exc_info=True)
-
-    def _deliver_from_msg_queue(self) -> None:
-        # 6.x: a tornado Queue of (index, dispatch, args); the running cell's dispatch already left it.
-        queue = self.kernel.msg_queue
-        dispatch = getattr(self.kernel, "dispatch_shell", None)
-        comms: list[list[Any]] = []
-        keep: list[Any] = []
-        for item in [queue.get_nowait() for _ in range(queue.qsize())]:
-            try:
-                _, fn, args = item
-                is_comm = fn == dispatch and len(args) == 1 and self.msg_type(args[0]) in _COMM_TYPES
-            except Exception:  # an unknown shape: not ours, and it must go back
-                is_comm = False
-            if is_comm:
-                comms.append(args[0])
-            else:
-                keep.append(item)
-        for item in keep:
-            queue.put_nowait(item)  # same order, same index
-        for frames in comms:
-            self.dispatch_comm(frames)
-
-    def _deliver_from_lock_waiters(self) -> None:
-        # 7.x: each message became a task running `shell_main(None, msg)`, waiting in FIFO order on the
-        # main lock the running cell holds. They stay there (cancelling would log noise); the comm
-        # messages among them are handled now and skipped when the kernel gets to them.
-        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
-        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
-        if not waiters or shell_main is None or self.loop is None:
-            return
-        tasks = {
-            id(waiter): task
-            for task in asyncio.all_tasks(self.loop)
-            if (waiter := getattr(task, "_fut_waiter", None)) is not None
-        }
-        for waiter in waiters:
-            task = tasks.get(id(waiter))
-            coro = task.get_coro() if task is not None else None
-            frame = getattr(coro, "cr_frame", None)
-            if frame is None or frame.f_code is not shell_main:
-                continue
-            local = frame.f_locals
-            frames = local.get("msg")
-            main_shell = local.get("subshell_id") is None and isinstance(frames, list)
-            if main_shell and self.msg_type(frames) in _COMM_TYPES:
-                self.dispatch_comm(frames, early=True)
-
-    # -- the blocking pump
-
-    def drain_socket(self) -> None:
-        """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd)."""
-        import zmq
-
-        sock = self.stream().socket
-        while sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
-            try:
-                frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
-            except zmq.Again:
-                return
-            self.receive(frames)
-
-    def pump_until(self, fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
-        import zmq
-
-        sock = self.stream().socket
-        poller = zmq.Poller()
-        poller.register(sock, zmq.POLLIN)
-        poller.register(_waker.fileno(), zmq.POLLIN)
-        if self.support == "pump":
-            self.flush_incoming()  # older than anything still on the socket
-            self.deliver_queued_comms()
-        while True:
-            _waker.drain()
-            _run_posted()
-            self.drain_socket()
-            if fut.done():
-                return
-            poller.poll(_next_slice(deadline) * 1000)
-
-    # -- the asyncio-side interception (pump kernels, `wait_async`)
-
-    def intercept(self) -> None:
-        stream = self.stream()
-        if self.async_waiters == 0:
-            self._saved_recv = (stream._recv_callback, stream._recv_copy)
-            stream.on_recv(self.receive_soon, copy=False)
-        self.async_waiters += 1
-
-    def receive_soon(self, frames: list[Any]) -> None:
-        """The stream's callback during async waits: `receive`, with comm messages kept in arrival order.
-
-        On 7.x a message the kernel read just before the wait began is still on its way to the kernel's
-        queue (through two tasks) for a couple of loop turns; a comm message read now must not overtake
-        it (a click before the typing that preceded it). So comm messages are handled two turns later,
-        after what the kernel queued meanwhile.
-        """
-        if self.msg_type(frames) not in _COMM_TYPES:
-            self.hand_over(frames)
-            return
-        self._incoming.append(frames)
-        if not self._flush_due and self.loop is not None:
-            self._flush_due = True
-            self.loop.call_soon(self.loop.call_soon, self.flush_incoming)
-
-    def flush_incoming(self) -> None:
-        """Handle what the kernel queued, then the comm messages `receive_soon` kept, in order."""
-        self._flush_due = False
-        if self.async_waiters == 0 and not self._incoming:
-            return  # the wait is over: the kernel handles its queue itself
-        self.deliver_queued_comms()
-        while self._incoming:
-            self.dispatch_comm(self._incoming.popleft())
-
-    def release(self) -> None:
-        self.async_waiters -= 1
-        try:
-            if self.async_waiters == 0:
-                self.flush_incoming()  # nothing received during the wait may be left behind
-        finally:  # an interrupt landing in a handler must not leave the stream with us
-            if self.async_waiters == 0 and self._saved_recv is not None:
-                callback, copy = self._saved_recv
-                self._saved_recv = None
-                self.stream().on_recv(callback, copy=copy)
-
-    def rearm(self) -> None:
-        """Make the stream look at its socket again (its fd is edge-triggered and we read behind it)."""
-        stream = self.stream()
-        stream.on_recv(stream._recv_callback, copy=stream._recv_copy)
 
 
 def _finish_now(awaitable: Any) -> None:

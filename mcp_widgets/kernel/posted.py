@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 _log = logging.getLogger("mcp_widgets")
 
 _WAKE_INTERVAL = 0.25  # bounds interrupt latency without a busy poll
+_COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
 
 
 class _Waker:

@@ -1,0 +1,94 @@
+"""The pump: a wait reads the main shell socket itself, or intercepts the stream's messages, and hands on
+everything but comm messages to the kernel's own queue, in arrival order."""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+from typing import Any
+
+from .posted import _COMM_TYPES, _next_slice, _run_posted, _waker
+
+_log = logging.getLogger("mcp_widgets")
+
+
+class _Pump:
+    """`_Kernel`: the blocking pump (`pump_until`) and the asyncio-side interception (`intercept` ...)."""
+
+    def drain_socket(self) -> None:
+        """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd)."""
+        import zmq
+
+        sock = self.stream().socket
+        while sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            try:
+                frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
+            except zmq.Again:
+                return
+            self.receive(frames)
+
+    def pump_until(self, fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
+        import zmq
+
+        sock = self.stream().socket
+        poller = zmq.Poller()
+        poller.register(sock, zmq.POLLIN)
+        poller.register(_waker.fileno(), zmq.POLLIN)
+        if self.support == "pump":
+            self.flush_incoming()  # older than anything still on the socket
+            self.deliver_queued_comms()
+        while True:
+            _waker.drain()
+            _run_posted()
+            self.drain_socket()
+            if fut.done():
+                return
+            poller.poll(_next_slice(deadline) * 1000)
+
+    def intercept(self) -> None:
+        stream = self.stream()
+        if self.async_waiters == 0:
+            self._saved_recv = (stream._recv_callback, stream._recv_copy)
+            stream.on_recv(self.receive_soon, copy=False)
+        self.async_waiters += 1
+
+    def receive_soon(self, frames: list[Any]) -> None:
+        """The stream's callback during async waits: `receive`, with comm messages kept in arrival order.
+
+        On 7.x a message the kernel read just before the wait began is still on its way to the kernel's
+        queue (through two tasks) for a couple of loop turns; a comm message read now must not overtake
+        it (a click before the typing that preceded it). So comm messages are handled two turns later,
+        after what the kernel queued meanwhile.
+        """
+        if self.msg_type(frames) not in _COMM_TYPES:
+            self.hand_over(frames)
+            return
+        self._incoming.append(frames)
+        if not self._flush_due and self.loop is not None:
+            self._flush_due = True
+            self.loop.call_soon(self.loop.call_soon, self.flush_incoming)
+
+    def flush_incoming(self) -> None:
+        """Handle what the kernel queued, then the comm messages `receive_soon` kept, in order."""
+        self._flush_due = False
+        if self.async_waiters == 0 and not self._incoming:
+            return  # the wait is over: the kernel handles its queue itself
+        self.deliver_queued_comms()
+        while self._incoming:
+            self.dispatch_comm(self._incoming.popleft())
+
+    def release(self) -> None:
+        self.async_waiters -= 1
+        try:
+            if self.async_waiters == 0:
+                self.flush_incoming()  # nothing received during the wait may be left behind
+        finally:  # an interrupt landing in a handler must not leave the stream with us
+            if self.async_waiters == 0 and self._saved_recv is not None:
+                callback, copy = self._saved_recv
+                self._saved_recv = None
+                self.stream().on_recv(callback, copy=copy)
+
+    def rearm(self) -> None:
+        """Make the stream look at its socket again (its fd is edge-triggered and we read behind it)."""
+        stream = self.stream()
+        stream.on_recv(stream._recv_callback, copy=stream._recv_copy)
