@@ -15,6 +15,19 @@ CORE = [
     "mcp_widgets.core.outcome",
     "mcp_widgets.core.exceptions",
     "mcp_widgets.core.tool_schema",
+    # The modules the core was split into (import-linter checks the same statically).
+    "mcp_widgets.core.spec",
+    "mcp_widgets.core.formats",
+    "mcp_widgets.core.choices",
+    "mcp_widgets.core.text",
+    "mcp_widgets.core.protocol",
+    "mcp_widgets.core.tool_parts",
+    "mcp_widgets.core.tool_args",
+    "mcp_widgets.core.tool_validator",
+    "mcp_widgets.core.history",
+    "mcp_widgets.core.history_records",
+    "mcp_widgets.core.requests",
+    "mcp_widgets.core.urls",
 ]
 
 
