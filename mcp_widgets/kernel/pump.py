@@ -4,12 +4,9 @@ everything but comm messages to the kernel's own queue, in arrival order."""
 from __future__ import annotations
 
 import concurrent.futures
-import logging
 from typing import Any
 
 from .posted import _COMM_TYPES, _next_slice, _run_posted, _waker
-
-_log = logging.getLogger("mcp_widgets")
 
 
 class _Pump:
