@@ -37,6 +37,7 @@ import sys
 import threading
 import time
 import warnings
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from typing import Any, Literal, TypeVar
@@ -439,28 +440,26 @@ class _Kernel:
             self.dispatch_comm(frames)
 
     def _deliver_from_lock_waiters(self) -> None:
-        # 7.x: each message became a task running `shell_main(None, msg)`, waiting in FIFO order on the
-        # main lock the running cell holds. They stay there (cancelling would log noise); the comm
-        # messages among them are handled now and skipped when the kernel gets to them.
-        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
-        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
-        if not waiters or shell_main is None or self.loop is None:
+        # 7.x: a message read from the stream becomes a task (`run_in_context`) that starts another
+        # (`shell_main(None, msg)`), which waits in FIFO order on the main lock the running cell holds
+        # (7.4 dispatches a comm at once, in a third task). They stay there (cancelling would log noise);
+        # the comm messages among them are handled now and skipped when the kernel gets to them. A
+        # blocking wait keeps the loop from starting any of these tasks: a message read just before it
+        # began would otherwise wait for its end. Earlier stages hold older messages, so: lock waiters
+        # first, then tasks not started yet, from the last stage to the first, each in creation order.
+        if self.loop is None:
             return
-        tasks = {
-            id(waiter): task
-            for task in asyncio.all_tasks(self.loop)
-            if (waiter := getattr(task, "_fut_waiter", None)) is not None
-        }
-        for waiter in waiters:
-            task = tasks.get(id(waiter))
-            coro = task.get_coro() if task is not None else None
-            frame = getattr(coro, "cr_frame", None)
-            if frame is None or frame.f_code is not shell_main:
-                continue
-            local = frame.f_locals
-            frames = local.get("msg")
-            main_shell = local.get("subshell_id") is None and isinstance(frames, list)
-            if main_shell and self.msg_type(frames) in _COMM_TYPES:
+        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
+        tasks = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+        by_waiter = {id(w): t for t in tasks if (w := getattr(t, "_fut_waiter", None)) is not None}
+        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
+        ordered = [t for w in waiters if (t := by_waiter.get(id(w))) is not None]
+        unstarted = [t for t in tasks if inspect.getcoroutinestate(t.get_coro()) == inspect.CORO_CREATED]
+        for stage in _UNSTARTED_STAGES:
+            ordered += sorted((t for t in unstarted if _coro_name(t) == stage), key=_task_number)
+        for task in ordered:
+            frames = _comm_frames(task, shell_main)
+            if frames is not None and self.msg_type(frames) in _COMM_TYPES:
                 self.dispatch_comm(frames, early=True)
 
     # -- the blocking pump
@@ -486,7 +485,7 @@ class _Kernel:
         poller.register(_waker.fileno(), zmq.POLLIN)
         if self.support == "pump":
             self.flush_incoming()  # older than anything still on the socket
-            self.deliver_queued_comms()
+        self.deliver_queued_comms()  # native too: the blocked loop cannot start what it has read
         while True:
             _waker.drain()
             _run_posted()
@@ -557,6 +556,35 @@ def _finish_now(awaitable: Any) -> None:
         return
     coro.close()
     _log.warning("mcp_widgets: a comm handler suspended while the cell was waiting; it was dropped")
+
+
+_UNSTARTED_STAGES = ("dispatch_shell", "shell_main", "run_in_context", "preserve_context")
+
+
+def _coro_name(task: asyncio.Task[Any]) -> str:
+    return str(getattr(task.get_coro(), "__name__", ""))
+
+
+def _task_number(task: asyncio.Task[Any]) -> int:
+    # asyncio names tasks "Task-N" from one counter: N orders them by creation.
+    _, _, number = task.get_name().rpartition("-")
+    return int(number) if number.isdigit() else sys.maxsize
+
+
+def _comm_frames(task: asyncio.Task[Any], shell_main: Any) -> list[Any] | None:
+    """The raw message a main-shell task of the kernel holds, or None (not such a task)."""
+    coro = task.get_coro()
+    frame = getattr(coro, "cr_frame", None)
+    if frame is None:
+        return None
+    local = frame.f_locals
+    if frame.f_code is shell_main or _coro_name(task) == "dispatch_shell":
+        frames = local.get("msg")
+        return frames if local.get("subshell_id") is None and isinstance(frames, list) else None
+    args = local.get("args")  # run_in_context(*args): only the main shell's stream runs on this loop
+    if isinstance(args, tuple) and len(args) == 1 and isinstance(args[0], list):
+        return args[0]
+    return None
 
 
 _kernel_lock = threading.Lock()
@@ -926,15 +954,28 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
     ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
+_ever_viewed: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
 def track_views(widget: Any) -> None:
     """Ask the frontend to count the views it renders of `widget`; call before displaying it."""
     if widget._view_count is None:
         widget._view_count = 0
+    widget.observe(_note_view, names="_view_count")
+
+
+def _note_view(change: dict[str, Any]) -> None:
+    if change["new"]:
+        _ever_viewed.add(change["owner"])
 
 
 def is_viewed(widget: Any) -> bool:
-    """True once a frontend reported rendering `widget` (needs `track_views` before display)."""
-    return bool(getattr(widget, "_view_count", None))
+    """True once a frontend reported rendering `widget`, even if that view has closed since.
+
+    A closed view is a person who may come back (a notebook reopened, a tab restored): once someone has
+    seen a question, nobody may decide for them that nobody is looking.
+    """
+    return widget in _ever_viewed or bool(getattr(widget, "_view_count", None))
 
 
 def viewed_future(widget: Any) -> concurrent.futures.Future[None]:
