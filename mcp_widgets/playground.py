@@ -116,6 +116,10 @@ class Playground(w.VBox):
         # A non-object (a list, a number) is still previewed: the preview reports it as a schema error.
         new = Preview(schema, message=self.message.value)
         old, self.preview = self.preview, new
+        if old is not None:
+            # The old form ends (and stops its view count) before its view goes: a count reported for
+            # a view removed while its model closes would reach a closed comm.
+            old.form.close()
         self._slot.children = (new,)
         if old is not None:
             old.close()
