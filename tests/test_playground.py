@@ -9,8 +9,8 @@ from typing import Any
 import ipywidgets as w
 import pytest
 
-from mcp_widgets.playground import EXAMPLE_SCHEMA, Playground, playground
 from mcp_widgets import FormStateError
+from mcp_widgets.playground import EXAMPLE_SCHEMA, Playground, playground
 from mcp_widgets.widgets import ElicitationForm, FormState, Preview
 
 HOSTILE = "<img src=x onerror=alert(1)>"
