@@ -75,13 +75,14 @@ class Playground(w.VBox):
         self.editor = w.Textarea(
             value=source,
             continuous_update=True,
-            layout=w.Layout(width="100%", height="22em"),
+            # Not width 100%: a widget's own 2 px margin would push it out of its box.
+            layout=w.Layout(width="auto", height="22em"),
         )
         self.message = w.Text(
             value=message,
             description="message",
             continuous_update=True,
-            layout=w.Layout(width="100%"),
+            layout=w.Layout(width="auto"),
             style={"description_width": "initial"},
         )
         self.status = w.Label(value="")  # plain text: JSON errors quote the typed text
@@ -105,8 +106,11 @@ class Playground(w.VBox):
         try:
             schema = json.loads(self.editor.value)
         except json.JSONDecodeError as exc:
-            self.status.value = f"Not valid JSON ({exc.msg} at line {exc.lineno}, column {exc.colno}); "
-            self.status.value += "the preview below is of the last valid schema."
+            # The editor has no line numbers: quote the line, marked where the parser stopped.
+            self.status.value = (
+                f"Not valid JSON ({exc.msg}) at line {exc.lineno}, column {exc.colno}: "
+                f"{_marked(exc.doc, exc.lineno, exc.colno)} — the preview below is of the last valid schema."
+            )
             return
         self.status.value = ""
         key = (json.dumps(schema, sort_keys=True), self.message.value)
@@ -116,6 +120,10 @@ class Playground(w.VBox):
         # A non-object (a list, a number) is still previewed: the preview reports it as a schema error.
         new = Preview(schema, message=self.message.value)
         old, self.preview = self.preview, new
+        if old is not None:
+            # The old form ends (and stops its view count) before its view goes: a count reported for
+            # a view removed while its model closes would reach a closed comm.
+            old.form.close()
         self._slot.children = (new,)
         if old is not None:
             old.close()
@@ -140,6 +148,22 @@ class Playground(w.VBox):
         problems = len(self.preview.problems) if getattr(self, "preview", None) is not None else 0
         broken = getattr(self, "status", None) is not None and self.error is not None
         return f"<Playground problems={problems} json_error={broken}>"
+
+
+_AROUND = 40  # characters of the bad line kept on each side of the mark
+
+
+def _marked(doc: str, line: int, column: int) -> str:
+    """Line `line` of `doc`, stripped and clipped around `column`, with "⟪here⟫" where it is wrong."""
+    lines = doc.splitlines() or [""]
+    text = lines[min(line, len(lines)) - 1]
+    at = min(max(column - 1, 0), len(text))
+    before, after = text[:at].lstrip(), text[at:].rstrip()
+    if len(before) > _AROUND:
+        before = "…" + before[-_AROUND:]
+    if len(after) > _AROUND:
+        after = after[:_AROUND] + "…"
+    return f"{before}⟪here⟫{after}"
 
 
 def playground(schema: Mapping[str, Any] | str | None = None, *, message: str = "") -> Playground:

@@ -2,7 +2,9 @@
 
 Each notebook runs under nbclient in a real kernel of this test environment's python. Who answers the forms is
 chosen from OUTSIDE the notebook, through the kernel's environment (`MCP_WIDGETS_HANDLER`), exactly as a CI
-run would; the notebooks themselves set no handler, so in JupyterLab they wait for the person.
+run would; the notebooks themselves set no handler, so in JupyterLab they wait for the person. With no
+handler and no variable at all, every notebook still runs to the end, under nbclient and under papermill:
+nobody renders the forms, so each question is declined as headless and the cell says so.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 import nbclient
 import nbformat
+import papermill
 import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
@@ -58,12 +61,34 @@ def _kernel_manager(workdir: Path) -> KernelManager:
     )
 
 
-def run_notebook(name: str, policy: str) -> Any:
-    """Execute notebooks/<name>.ipynb with `MCP_WIDGETS_HANDLER=policy` in the kernel's environment."""
-    nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
-    env = dict(os.environ, MCP_WIDGETS_HANDLER=policy)
+def run_notebook(name: str, policy: str | None, runner: str = "nbclient") -> Any:
+    """Execute notebooks/<name>.ipynb with `MCP_WIDGETS_HANDLER=policy` in the kernel's environment.
+
+    `policy=None`: the variable is not set at all (a plain `jupyter nbconvert --execute` or papermill run).
+    """
+    env = {k: v for k, v in os.environ.items() if k != "MCP_WIDGETS_HANDLER"}
+    if policy is not None:
+        env["MCP_WIDGETS_HANDLER"] = policy
     with tempfile.TemporaryDirectory(prefix="mcpw-nb-") as tmp:
         km = _kernel_manager(Path(tmp))
+        if runner == "papermill":
+            # papermill starts the kernel itself, with the environment of this process.
+            saved = dict(os.environ)
+            os.environ.clear()
+            os.environ.update(env)
+            try:
+                return papermill.execute_notebook(
+                    str(NOTEBOOKS / f"{name}.ipynb"),
+                    None,
+                    km=km,
+                    cwd=str(NOTEBOOKS),
+                    progress_bar=False,
+                    execution_timeout=120,
+                )
+            finally:
+                os.environ.clear()
+                os.environ.update(saved)
+        nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
         client = nbclient.NotebookClient(
             nb, km=km, timeout=120, allow_errors=True, store_widget_state=True, record_timing=False
         )
@@ -73,12 +98,12 @@ def run_notebook(name: str, policy: str) -> Any:
 
 @pytest.fixture(scope="module")
 def executed() -> Iterator[dict[tuple[str, str], Any]]:
-    cache: dict[tuple[str, str], Any] = {}
+    cache: dict[tuple[str, str | None, str], Any] = {}
 
-    def get(name: str, policy: str = "accept_defaults") -> Any:
-        if (name, policy) not in cache:
-            cache[(name, policy)] = run_notebook(name, policy)
-        return cache[(name, policy)]
+    def get(name: str, policy: str | None = "accept_defaults", runner: str = "nbclient") -> Any:
+        if (name, policy, runner) not in cache:
+            cache[(name, policy, runner)] = run_notebook(name, policy, runner)
+        return cache[(name, policy, runner)]
 
     yield get  # type: ignore[misc]
 
@@ -274,3 +299,53 @@ def test_the_markup_check_catches_unescaped_server_text() -> None:
     assert unsafe_markup(nb_with("<p>fine</p>", f"<div>{HOSTILE}</div>")) != []
     assert unsafe_markup(nb_with('<a href="javascript:x">x</a>')) == ["<a>"]
     assert unsafe_markup(nb_with('<div onclick="x">x</div>')) == ["div[onclick]"]
+
+
+# -- headless, with nobody choosing a policy ----------------------------------------------------------------
+
+HEADLESS = "declined by policy 'headless' (no frontend showed the form"
+# Per notebook: a piece of a code cell's source -> a text that cell's outputs must show when nobody answers.
+ASKING_CELLS = {
+    "quickstart": {
+        'await srv.call_tool("register")': HEADLESS,  # await
+        'await srv.call_tool("choose")': HEADLESS,
+        'await srv.call_tool("delete_files"': HEADLESS,
+        'srv.call_tool_sync("weather")': HEADLESS,  # blocking: it used to hang here
+        'srv.call_tool_background("empty_trash")': "tool 'empty_trash' on 'demo': running",  # its state
+    },
+    "teaching": {
+        'print("protocol", srv.protocol_version)': HEADLESS,  # 2026-07-28
+        '"message": "Hello <img src=x onerror=alert(1)> world",\n    },\n)': HEADLESS,  # hostile text
+        "await old.call_tool(": HEADLESS,  # 2025-11-25
+        'await srv.call_tool("sign_in"': "to open a page on 127.0.0.1: declined by policy 'headless'",
+    },
+    "schema_playground": {},  # no server: nothing to decline
+}
+
+
+def cell_text(cell: Any) -> str:
+    parts = []
+    for out in cell.get("outputs", []):
+        if out.output_type == "stream":
+            parts.append(out.text)
+        elif out.output_type in ("execute_result", "display_data"):
+            parts.append(str(out.data.get("text/plain", "")))
+    return "\n".join(parts)
+
+
+@pytest.mark.parametrize("runner", ["nbclient", "papermill"])
+@pytest.mark.parametrize("name", NAMES)
+def test_runs_to_the_end_with_nobody_and_no_policy(executed: Any, name: str, runner: str) -> None:
+    nb = executed(name, None, runner)
+    assert errors(nb) == []
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert all(c.execution_count is not None for c in code)
+    for needle, shown in ASKING_CELLS[name].items():
+        cells = [c for c in code if needle in c.source]
+        assert len(cells) == 1, f"{name}: no single cell with {needle!r}"
+        assert shown in cell_text(cells[0]), (needle, cell_text(cells[0]))
+    # Every question any cell shows ended as headless: none waited, none was answered by anyone.
+    for cell in code:
+        for line in cell_text(cell).splitlines():
+            if line.startswith("Request from"):
+                assert "declined by policy 'headless'" in line, line

@@ -7,9 +7,11 @@ import warnings
 from typing import Any
 
 import ipywidgets as w
+import pytest
 
+from mcp_widgets import FormStateError
 from mcp_widgets.playground import EXAMPLE_SCHEMA, Playground, playground
-from mcp_widgets.widgets import ElicitationForm, Preview
+from mcp_widgets.widgets import ElicitationForm, FormState, Preview
 
 HOSTILE = "<img src=x onerror=alert(1)>"
 
@@ -157,3 +159,32 @@ def test_close_leaves_no_models_behind() -> None:
     pg.message.set_state({"value": "changed"})
     pg.close()
     assert live_models() - before == set()
+
+
+def test_a_json_error_quotes_the_line_and_marks_where() -> None:
+    pg = playground()
+    type_text(pg, '{"type": "object",\n  "properties": {"a": {"type": "string"} "b": {}}}')
+    assert pg.error is not None
+    assert "line 2, column 42" in pg.error  # where the next key starts: a comma is missing before it
+    assert ': "properties": {"a": {"type": "string"} ⟪here⟫"b": {}}} — ' in pg.error
+
+
+def test_reset_gives_a_fresh_form_after_an_answer() -> None:
+    pg = playground()
+    assert pg.preview is not None
+    first = pg.preview.form
+    first.fill(title="Crash on save")
+    assert first.accept()
+    with pytest.raises(FormStateError):
+        first.fill(title="Again")
+    fresh = pg.preview.reset()
+    assert fresh is pg.preview.form and fresh is not first
+    assert fresh.state is FormState.PENDING
+    assert pg.preview.children[0] is fresh
+    assert first.comm is None  # the answered form's models are closed
+    fresh.fill(title="Crash when saving")
+    assert json.loads(pg.preview.sent_json("accept") or "{}")["content"]["title"] == "Crash when saving"
+    # The Reset button does the same, as a click.
+    button = pg.preview._reset
+    button._handle_custom_msg({"event": "click"}, [])
+    assert pg.preview.form is not fresh and pg.preview.form.errors == {"title": "required"}

@@ -33,7 +33,7 @@ class _Pump:
         poller.register(_waker.fileno(), zmq.POLLIN)
         if self.support == "pump":
             self.flush_incoming()  # older than anything still on the socket
-            self.deliver_queued_comms()
+        self.deliver_queued_comms()  # native too: the blocked loop cannot start what it has read
         while True:
             _waker.drain()
             _run_posted()

@@ -1,13 +1,16 @@
 """Comm messages the kernel queued behind the running cell before a wait began (pump kernels).
 
-On 6.x they sit in the kernel's `msg_queue`; on 7.x in the tasks waiting on `_main_asyncio_lock`. Both are
-private ipykernel internals, checked before use (see `_Kernel._check_pump`).
+On 6.x they sit in the kernel's `msg_queue`; on 7.x in the tasks waiting on `_main_asyncio_lock`, or in
+tasks a blocking wait kept from starting. All are private ipykernel internals, checked before use (see
+`_Kernel._check_pump`).
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
+import sys
 from typing import Any
 
 from .posted import _COMM_TYPES
@@ -56,26 +59,53 @@ class _QueuedComms:
             self.dispatch_comm(frames)
 
     def _deliver_from_lock_waiters(self) -> None:
-        # 7.x: each message became a task running `shell_main(None, msg)`, waiting in FIFO order on the
-        # main lock the running cell holds. They stay there (cancelling would log noise); the comm
-        # messages among them are handled now and skipped when the kernel gets to them.
-        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
-        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
-        if not waiters or shell_main is None or self.loop is None:
+        # 7.x: a message read from the stream becomes a task (`run_in_context`) that starts another
+        # (`shell_main(None, msg)`), which waits in FIFO order on the main lock the running cell holds
+        # (7.4 dispatches a comm at once, in a third task). They stay there (cancelling would log noise);
+        # the comm messages among them are handled now and skipped when the kernel gets to them. A
+        # blocking wait keeps the loop from starting any of these tasks: a message read just before it
+        # began would otherwise wait for its end. Earlier stages hold older messages, so: lock waiters
+        # first, then tasks not started yet, from the last stage to the first, each in creation order.
+        if self.loop is None:
             return
-        tasks = {
-            id(waiter): task
-            for task in asyncio.all_tasks(self.loop)
-            if (waiter := getattr(task, "_fut_waiter", None)) is not None
-        }
-        for waiter in waiters:
-            task = tasks.get(id(waiter))
-            coro = task.get_coro() if task is not None else None
-            frame = getattr(coro, "cr_frame", None)
-            if frame is None or frame.f_code is not shell_main:
-                continue
-            local = frame.f_locals
-            frames = local.get("msg")
-            main_shell = local.get("subshell_id") is None and isinstance(frames, list)
-            if main_shell and self.msg_type(frames) in _COMM_TYPES:
+        shell_main = getattr(type(self.kernel).shell_main, "__code__", None)
+        tasks = [t for t in asyncio.all_tasks(self.loop) if not t.done()]
+        by_waiter = {id(w): t for t in tasks if (w := getattr(t, "_fut_waiter", None)) is not None}
+        waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
+        ordered = [t for w in waiters if (t := by_waiter.get(id(w))) is not None]
+        unstarted = [t for t in tasks if inspect.getcoroutinestate(t.get_coro()) == inspect.CORO_CREATED]
+        for stage in _UNSTARTED_STAGES:
+            ordered += sorted((t for t in unstarted if _coro_name(t) == stage), key=_task_number)
+        for task in ordered:
+            frames = _comm_frames(task, shell_main)
+            if frames is not None and self.msg_type(frames) in _COMM_TYPES:
                 self.dispatch_comm(frames, early=True)
+
+
+_UNSTARTED_STAGES = ("dispatch_shell", "shell_main", "run_in_context", "preserve_context")
+
+
+def _coro_name(task: asyncio.Task[Any]) -> str:
+    return str(getattr(task.get_coro(), "__name__", ""))
+
+
+def _task_number(task: asyncio.Task[Any]) -> int:
+    # asyncio names tasks "Task-N" from one counter: N orders them by creation.
+    _, _, number = task.get_name().rpartition("-")
+    return int(number) if number.isdigit() else sys.maxsize
+
+
+def _comm_frames(task: asyncio.Task[Any], shell_main: Any) -> list[Any] | None:
+    """The raw message a main-shell task of the kernel holds, or None (not such a task)."""
+    coro = task.get_coro()
+    frame = getattr(coro, "cr_frame", None)
+    if frame is None:
+        return None
+    local = frame.f_locals
+    if frame.f_code is shell_main or _coro_name(task) == "dispatch_shell":
+        frames = local.get("msg")
+        return frames if local.get("subshell_id") is None and isinstance(frames, list) else None
+    args = local.get("args")  # run_in_context(*args): only the main shell's stream runs on this loop
+    if isinstance(args, tuple) and len(args) == 1 and isinstance(args[0], list):
+        return args[0]
+    return None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import concurrent.futures
 import contextlib
 import threading
+import weakref
 from collections.abc import Callable
 from typing import Any
 
@@ -63,15 +64,28 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
     ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
+_ever_viewed: weakref.WeakSet[Any] = weakref.WeakSet()
+
+
 def track_views(widget: Any) -> None:
     """Ask the frontend to count the views it renders of `widget`; call before displaying it."""
     if widget._view_count is None:
         widget._view_count = 0
+    widget.observe(_note_view, names="_view_count")
+
+
+def _note_view(change: dict[str, Any]) -> None:
+    if change["new"]:
+        _ever_viewed.add(change["owner"])
 
 
 def is_viewed(widget: Any) -> bool:
-    """True once a frontend reported rendering `widget` (needs `track_views` before display)."""
-    return bool(getattr(widget, "_view_count", None))
+    """True once a frontend reported rendering `widget`, even if that view has closed since.
+
+    A closed view is a person who may come back (a notebook reopened, a tab restored): once someone has
+    seen a question, nobody may decide for them that nobody is looking.
+    """
+    return widget in _ever_viewed or bool(getattr(widget, "_view_count", None))
 
 
 def viewed_future(widget: Any) -> concurrent.futures.Future[None]:

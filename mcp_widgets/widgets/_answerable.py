@@ -67,6 +67,7 @@ class Answerable(Lean, w.VBox):
         self._acting: tuple[Reason, str | None] = (Reason.PERSON, None)
         self._pressing = False  # inside `_press`: a click from Python, not from a browser
         self._press_resolved = False
+        self._views_when_answered: int | None = None
 
     # -- what it shows ---------------------------------------------------------------------------------------
     @property
@@ -86,8 +87,8 @@ class Answerable(Lean, w.VBox):
 
     @property
     def view_count(self) -> int | None:
-        """How many views the browser has rendered (0 until some front-end shows it)."""
-        return self._view_count
+        """How many views the browser has rendered (0 until some front-end shows it; once answered, then)."""
+        return self._view_count if self._view_count is not None else self._views_when_answered
 
     # -- driving it as a person would ------------------------------------------------------------------------
     def decline(self) -> bool:
@@ -152,6 +153,7 @@ class Answerable(Lean, w.VBox):
         kit = getattr(self, "_kit", None)
         if kit is not None:
             kit.close()
+        self._stop_counting_views()
         super().close()
 
     # -- for subclasses --------------------------------------------------------------------------------------
@@ -188,6 +190,18 @@ class Answerable(Lean, w.VBox):
                 loop.call_soon_threadsafe(_settle_future, future, result)
         for fn in callbacks:
             self._call(fn)
+        self._stop_counting_views()
+
+    def _stop_counting_views(self) -> None:
+        """Ask the frontend to stop counting views, once nobody needs to know whether anyone looks.
+
+        A frontend reports every view it removes (a re-rendered container, a cleared output) as a lower
+        count. Removed just before the model closes, that report reaches a closed comm, and the kernel
+        logs "No such comm" into JupyterLab's log. Sent before the views go, the stop prevents it.
+        """
+        if self._view_count is not None and self.comm is not None:
+            self._views_when_answered = self._view_count
+            self._view_count = None
 
     def _press(self, button: w.Button | None) -> bool:
         """Click a button through its front-end message path; a disabled or missing button does nothing."""

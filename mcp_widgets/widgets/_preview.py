@@ -29,23 +29,46 @@ class Preview(w.VBox):
     def __init__(
         self, requested_schema: Mapping[str, Any], *, message: str = "", server: str = "preview"
     ) -> None:
-        spec = parse_schema(requested_schema)
+        self._spec = spec = parse_schema(requested_schema)
+        self._message, self._server = message, server
         self.problems: tuple[Problem, ...] = spec.problems
-        self.form = ElicitationForm._from_spec(message, spec, server=server)
         kit = self._kit = Kit()
         lines = [str(p) for p in self.problems] or ["No problems found in this schema."]
         heading = f"Schema problems ({len(self.problems)}):" if self.problems else "Schema problems:"
         self._json = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
-        children = [
+        self._reset = kit.make(
+            w.Button, description="Reset", tooltip="A fresh form: what was typed or answered goes"
+        )
+        self._reset.on_click(lambda _button: self.reset())
+        self._rest = (
             kit.make(w.Label, value=heading, variant="bold"),
             *(kit.make(w.Label, value=line, _dom_classes=(WRAP_CLASS,)) for line in lines),
             kit.make(w.Label, value="What each button would send now:", variant="bold"),
             *self._json.values(),
-        ]
-        self.form._changed.append(self._update)
-        self.form.add_done_callback(lambda _form: self._update())
+            self._reset,
+        )
+        self.form = self._new_form()
+        super().__init__(children=(self.form, *self._rest), layout=kit.layout())
+
+    def _new_form(self) -> ElicitationForm:
+        form = ElicitationForm._from_spec(self._message, self._spec, server=self._server)
+        form._changed.append(self._update)
+        form.add_done_callback(lambda done: self._update() if done is self.form else None)
+        self.form = form
         self._update()
-        super().__init__(children=(self.form, *children), layout=kit.layout())
+        return form
+
+    def reset(self) -> ElicitationForm:
+        """Replace the form by a fresh one (defaults only: what was typed or answered goes); returns it.
+
+        A preview's form answers once, like any form: after Accept, Decline or Cancel, `reset()` (or the
+        Reset button) gives one to fill again, from the browser or from code.
+        """
+        old = self.form
+        new = self._new_form()
+        old.close()  # first: it stops its view count before its view goes
+        self.children = (new, *self._rest)
+        return new
 
     def sent_json(self, action: Action | str) -> str | None:
         """The JSON `action` would send right now, or None when that button can't be used now."""

@@ -486,3 +486,36 @@ def test_seen_by_now_counts_a_view_reported_while_a_cell_was_busy(
     )
     assert ok(cell).stdout == "[True]\n"
     frontend.wait_until(lambda: idle_for(frontend, reported), timeout=10, what="idle for the view report")
+
+
+# A cell that yields to the loop until the kernel has read the click but not yet handled it, then blocks.
+READ_NOT_HANDLED = """
+def read_not_handled():
+    kernel = get_ipython().kernel
+    if hasattr(kernel, 'msg_queue'):  # 6.x: queued at once, behind the cell
+        return kernel.msg_queue.qsize() > 0
+    coros = [t.get_coro() for t in asyncio.all_tasks()]
+    created = inspect.CORO_CREATED
+    return any(c.__name__ == 'run_in_context' and inspect.getcoroutinestate(c) == created for c in coros)
+"""
+
+
+def test_a_click_read_just_before_a_blocking_wait_reaches_it(frontend: KernelFrontend) -> None:
+    """ipykernel 7.x reads a message in one loop turn and starts handling it in a later one: a blocking
+    wait that begins in between keeps the loop from getting there, so the click must be taken from there."""
+    setup(frontend)
+    ok(frontend.run("import inspect\n" + READ_NOT_HANDLED))
+    msg_id = frontend.execute(
+        "fut = button_future('between')\n"
+        "deadline = time.monotonic() + 20\n"
+        "while not read_not_handled() and time.monotonic() < deadline:\n"
+        "    await asyncio.sleep(0)\n"
+        "caught = read_not_handled()\n"
+        "try:\n"
+        "    value = _bridge.wait_sync(fut, timeout=5)\n"
+        "except TimeoutError:\n"
+        "    value = 'stuck'\n"
+        "print(caught, value)"
+    )
+    frontend.click(button(frontend, "between"))
+    assert ok(frontend.wait_cell(msg_id, timeout=40)).stdout == "True between\n"

@@ -1,0 +1,106 @@
+"""What JupyterLab's log console and the page console say while a person works through the shipped
+notebooks: nothing. Every answered form, every call that ends and every playground edit closes widget
+models; none of that may make the kernel or the page log an error (a red badge reads as broken)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from .conftest import OpenNotebook
+from .harness import ROOT, UI_MS, NotebookPage
+from .test_voila_browser import put_caret
+
+pytestmark = pytest.mark.browser
+
+NOTEBOOKS = ROOT / "notebooks"
+OURS = re.compile(r"comm|widget|mcp", re.IGNORECASE)
+"""A log entry mentioning any of these is ours to fix (no allow-list)."""
+
+
+def open_copy(open_notebook: OpenNotebook, name: str) -> NotebookPage:
+    """notebooks/<name>.ipynb, copied to the server's root (the notebook's own cwd is notebooks/)."""
+    target = f"{open_notebook.name}-{name}.ipynb"
+    shutil.copyfile(NOTEBOOKS / f"{name}.ipynb", open_notebook.server.root / target)
+    path = Path(target)
+    return NotebookPage(open_notebook._page(), open_notebook.server, str(path)).open()
+
+
+def code_cells(name: str) -> list[str]:
+    nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
+    return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def answer_until_done(nb: NotebookPage, index: int, timeout: float = 60) -> int:
+    """Wait for code cell `index` to finish, answering every form the notebook shows (Accept when it can,
+    else Decline; a background call's form shows in the cell that started it), as a person clicking
+    through would; returns how many forms were answered."""
+    from playwright.sync_api import expect
+
+    answered = 0
+    deadline = time.monotonic() + timeout
+    while True:
+        pending = nb.page.locator(".jp-Notebook .mcp-widgets-form:has(button:text-is('Decline'))")
+        if pending.count():
+            form = pending.first
+            accept = form.get_by_role("button", name="Accept")
+            usable = accept.count() and accept.is_enabled()
+            (accept if usable else form.get_by_role("button", name="Decline")).click()
+            expect(pending).to_have_count(0, timeout=UI_MS)
+            answered += 1
+            continue
+        if re.fullmatch(r"\[\d+\]:", nb.prompt(index).inner_text().strip()):
+            return answered
+        assert time.monotonic() < deadline, f"cell {index} did not finish"
+        nb.page.wait_for_timeout(100)
+
+
+def log_entries(nb: NotebookPage) -> list[str]:
+    """The entries of JupyterLab's log console for this notebook (opened through its command)."""
+    from playwright.sync_api import expect
+
+    nb.run_command("logconsole:open")
+    panel = nb.page.locator(".jp-LogConsolePanel")
+    expect(panel).to_be_visible(timeout=UI_MS)
+    entries = panel.locator(".jp-OutputArea-child")
+    return [text.strip() for text in entries.all_inner_texts() if text.strip()]
+
+
+def test_quickstart_and_playground_leave_every_log_clean(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_copy(open_notebook, "quickstart")
+    forms = 0
+    for index, _source in enumerate(code_cells("quickstart")):
+        nb.run(index)
+        forms += answer_until_done(nb, index)
+        expect(nb.stderr(index)).to_have_count(0)
+    assert forms >= 4  # register, choose, delete_files, weather (at least)
+    nb.page.wait_for_timeout(1000)  # late messages (views closing, flush replies) reach the kernel
+    assert log_entries(nb) == []
+
+    pg = open_copy(open_notebook, "schema_playground")
+    for index, _source in enumerate(code_cells("schema_playground")):  # previews wait, nothing asks
+        pg.run(index)
+        pg.wait_done(index)
+    editor = pg.output(1).locator("textarea").first
+    put_caret(editor, '"title": "', select="Title")
+    form = pg.output(1).locator(".mcp-widgets-form")
+    pg.page.keyboard.type("Headline", delay=60)  # every keystroke is valid JSON: a new form each time
+    expect(form.get_by_label("Headline")).to_be_visible()
+    editor.press("Control+End")
+    editor.press("Backspace")  # not JSON: the last form stays
+    expect(pg.output(1).get_by_text("Not valid JSON", exact=False)).to_be_visible()
+    editor.press_sequentially("}")
+    expect(pg.output(1).get_by_text("Not valid JSON", exact=False)).to_have_count(0)
+    pg.output(1).locator(".mcp-widgets-form").get_by_role("button", name="Decline").click()
+    pg.page.wait_for_timeout(1000)
+    assert log_entries(pg) == []
+    ours = [e for e in open_notebook.console_errors if OURS.search(e)]
+    assert ours == [], ours
+    assert open_notebook.console_errors == [], open_notebook.console_errors
