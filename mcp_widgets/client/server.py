@@ -39,6 +39,7 @@ from .connection import ConnectionMixin
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplayMixin
 from .intake import IntakeMixin
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .results import show_results
 from .running import RunningMixin, _check_can_block
 from .targets import Mode, TransportName, _resolve_target
 
@@ -80,6 +81,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         self._target = _resolve_target(target, env)
+        show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and self._target.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
         self.name = name or self._target.name

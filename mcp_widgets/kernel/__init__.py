@@ -24,8 +24,8 @@ support), and the real-kernel tests in tests/kernel pin them per release.
 
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `detect` (finding the kernel,
-what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?) and `comms` (do
-comms reach a front end?).
+what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
+comms reach a front end?) and `formatters` (how IPython shows objects we do not own).
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ from .detect import (
     kernel_version,
     post,
 )
+from .formatters import show_types_with
 from .posted import in_comm_handler
 from .signals import interrupt_deferred
 from .views import display, display_as, is_viewed, seen_by_now, track_views, viewed_future
@@ -60,6 +61,7 @@ __all__ = [
     "kernel_version",
     "post",
     "seen_by_now",
+    "show_types_with",
     "track_views",
     "viewed_future",
     "wait_async",
