@@ -1,0 +1,56 @@
+"""A tool's result as a person sees it in JupyterLab: its text as text, its image as an image, nothing from
+the server as markup."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import OpenNotebook
+from .harness import ROOT
+
+pytestmark = pytest.mark.browser
+
+GALLERY = ROOT / "build" / "gallery"
+
+SERVER = """\
+import base64, struct, zlib
+import mcp_types as t
+import mcp_widgets as mw
+from mcp.server.mcpserver import MCPServer
+
+def png(width, height, rgb):
+    row = b"\\x00" + bytes(rgb) * width
+    def chunk(kind, data):
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+    head = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\\x89PNG\\r\\n\\x1a\\n" + chunk(b"IHDR", head) + chunk(b"IDAT", zlib.compress(row * height))
+            + chunk(b"IEND", b""))
+
+pics = MCPServer("pics")
+
+@pics.tool(description="A picture and a caption.")
+def picture() -> list:
+    data = base64.b64encode(png(48, 24, (200, 30, 30))).decode()
+    return [t.TextContent(type="text", text="A red band <b>not bold</b> $x$"),
+            t.ImageContent(type="image", data=data, mime_type="image/png")]
+
+srv = await mw.connect(pics, name="pics")
+"""
+
+
+def test_a_result_with_an_image(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook([SERVER, "await srv.call_tool('picture')"])
+    for index in (0, 1):
+        nb.run(index)
+        nb.wait_done(index, timeout=60_000)
+    out = nb.output(1)
+    expect(out.get_by_text("A red band <b>not bold</b> $x$", exact=True)).to_be_visible()
+    expect(out.locator("b")).to_have_count(0)
+    image = out.locator("img")
+    expect(image).to_have_count(1)
+    assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [48, 24]
+    expect(out.get_by_text("[image: image/png,", exact=False)).to_have_count(0)  # the image, not its line
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    nb.cell(1).screenshot(path=str(GALLERY / "result-light.png"))
