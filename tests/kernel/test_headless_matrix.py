@@ -169,28 +169,23 @@ def next_form(s: Session, timeout: float = 60) -> Form:
 
 
 def lines_since(fe: KernelFrontend, start: int) -> list[str]:
-    """Every line of text shown since iopub message `start`: displays (a call ends as text) and Labels."""
+    """Every line of text shown since iopub message `start`: displays (a call ends as text), Labels, and
+    the outputs of Output widgets (the callback styles' closing lines)."""
     lines: list[str] = []
     for msg in fe.iopub_log[start:]:
-        content = msg["content"]
-        if msg["msg_type"] in ("display_data", "update_display_data", "execute_result"):
+        kind, content = msg["msg_type"], msg["content"]
+        if kind in ("display_data", "update_display_data", "execute_result"):
             data = content.get("data", {})
             if VIEW not in data:
                 lines += str(data.get("text/plain", "")).splitlines()
-        elif msg["msg_type"] == "stream":
+        elif kind == "stream":
             lines += content["text"].splitlines()
-        elif msg["msg_type"] == "comm_msg":
-            value = content.get("data", {}).get("state", {}).get("value")
-            if isinstance(value, str):
-                lines.append(value)
-        elif msg["msg_type"] == "comm_open":
+        elif kind in ("comm_open", "comm_msg"):
             state = content.get("data", {}).get("state", {})
-            if state.get("_model_name") == "LabelModel":
-                lines.append(str(state.get("value", "")))
-            for out in state.get("outputs", ()):  # an Output's text (the callback style's closing line)
-                lines += str(out.get("data", {}).get("text/plain", out.get("text", ""))).splitlines()
-        if msg["msg_type"] == "comm_msg":
-            for out in content.get("data", {}).get("state", {}).get("outputs", ()) or ():
+            value = state.get("value")
+            if isinstance(value, str) and (kind == "comm_msg" or state.get("_model_name") == "LabelModel"):
+                lines.append(value)
+            for out in state.get("outputs", ()) or ():
                 lines += str(out.get("data", {}).get("text/plain", out.get("text", ""))).splitlines()
     return lines
 
