@@ -72,7 +72,8 @@ def _make_validator(schema: Mapping[str, Any]) -> Any:
         }
         if _mentions(schema, "patternProperties"):
             keywords["unevaluatedProperties"] = _kw_skip
-        cls = jsonschema.validators.extend(base, keywords)
+        # The stubs leave `extend` unannotated.
+        cls = jsonschema.validators.extend(base, keywords)  # type: ignore[no-untyped-call]
         return cls(schema)
     except Exception:
         return None
