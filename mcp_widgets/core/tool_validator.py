@@ -72,8 +72,7 @@ def _make_validator(schema: Mapping[str, Any]) -> Any:
         }
         if _mentions(schema, "patternProperties"):
             keywords["unevaluatedProperties"] = _kw_skip
-        # The stubs leave `extend` unannotated.
-        cls = jsonschema.validators.extend(base, keywords)  # type: ignore[no-untyped-call]
+        cls = jsonschema.validators.extend(base, keywords)
         return cls(schema)
     except Exception:
         return None
