@@ -35,11 +35,12 @@ if TYPE_CHECKING:
         Server,
         ServerInfo,
         ToolList,
-        connect,
-        connect_sync,
         get_default_handler,
         set_default_handler,
     )
+
+    # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
+    from .client.connect import connect, connect_sync
     from .playground import playground
     from .widgets import (
         ElicitationForm,

@@ -179,7 +179,8 @@ class ChoiceField(Field):
     NO_ANSWER: ClassVar[str] = "(no answer)"
 
     def _control_class(self) -> type[w.Widget]:
-        return w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
+        control: type[w.Widget] = w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
+        return control
 
     def _options(self) -> list[tuple[str, Any]]:
         options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]

@@ -145,13 +145,14 @@ class ElicitationForm(Answerable):
         fields = list(self._fields.values())
 
         disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
+        disabled_trait: dict[str, Any] = {"disabled": True} if disabled else {}
         self._accept = kit.make(
             w.Button,
             description="Accept",
             button_style="primary",
             icon="check",
             tooltip=tooltip,
-            **({"disabled": True} if disabled else {}),
+            **disabled_trait,
         )
         self._accept.on_click(lambda _button: self._clicked(Action.ACCEPT))
         self._more: dict[Action, w.Button] = {}  # Decline and Cancel: see `_button`
