@@ -209,11 +209,11 @@ class CallDisplayMixin:
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
         record = _CURRENT.get() or self._guess_call()
-        text = _log_line(params)
+        # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
+        # quote what was typed in one of the server's last calls.
+        text = _scrubbed_late(self, _log_line(params))
         if record is not None:
             if self._feed(record, None, text):
                 return
             text = _scrubbed(record, [text])[0]  # the panel scrubs its lines when it shows them
-        else:  # a 2025-11-25 line after its call ended may still quote what was typed in it
-            text = _scrubbed_late(self, text)
         log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.name, text)
