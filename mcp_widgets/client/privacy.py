@@ -14,6 +14,7 @@ from collections import deque
 from collections.abc import Mapping
 from typing import Any
 
+from ..core.exceptions import ServerError
 from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typed_pattern
 
 __all__ = ["REDACTED"]
@@ -37,10 +38,6 @@ def _typed_pattern(record: Any) -> re.Pattern[str] | None:
     return typed_pattern([*_answers(record), *getattr(record, "secrets", ())])
 
 
-def _scrub(data: Any, typed: re.Pattern[str]) -> Any:
-    return scrub(data, typed)
-
-
 def _scrubbed(record: Any, lines: list[str]) -> list[str]:
     """`lines` with what the person typed in this call redacted (a server may echo it in logs)."""
     typed = _typed_pattern(record) if lines else None
@@ -56,6 +53,20 @@ def _scrubbed_progress(record: Any, progress: Any) -> Any:
     if progress is None or not progress[2]:
         return progress
     return (progress[0], progress[1], _scrubbed_line(record, progress[2]))
+
+
+def _redacted(record: Any, error: BaseException) -> BaseException | None:
+    """A copy of a server's error without what the person typed, or None when it quotes none of it.
+
+    The copy is raised without the server's own error behind it (a traceback would quote that).
+    """
+    typed = _typed_pattern(record)
+    if typed is None or not isinstance(error, ServerError):
+        return None
+    text, data = scrub(str(error), typed), scrub(error.data, typed)
+    if text == str(error) and data == error.data:
+        return None
+    return type(error)(text, code=error.code, data=data)
 
 
 def _remember(record: Any) -> None:

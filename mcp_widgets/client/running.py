@@ -33,7 +33,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
-from .privacy import _remember, _resource_name, _scrub, _secrets, _typed_pattern
+from .privacy import _redacted, _remember, _resource_name, _secrets
 from .runtime import _client_loop, _in_client_thread, _submit
 
 log = logging.getLogger("mcp_widgets")
@@ -123,9 +123,11 @@ class RunningMixin:
             # -32042 (2025-11-25): the required pages, then one retry
             return await url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
-            error, redacted = self._error(exc, record)
-            if not redacted:
+            error = self._error(exc, record)
+            clean = _redacted(record, error)  # the server's error may quote what the person typed
+            if clean is None:
                 raise error from exc
+            error = clean
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
@@ -159,19 +161,7 @@ class RunningMixin:
             await task
         raise RequestTimeout(f"{record.describe()} got no answer within {self.timeout:g} s")
 
-    def _error(self, exc: MCPError, record: _CallRecord) -> tuple[BaseException, bool]:
-        """The error to raise for `exc`, and whether it redacts a typed value (its cause is dropped then)."""
-        error = self._error_for(exc, record)
-        typed = _typed_pattern(record)
-        if typed is None or not isinstance(error, ServerError):
-            return error, False
-        text, data = _scrub(str(error), typed), _scrub(error.data, typed)
-        if text == str(error) and data == error.data:
-            return error, False
-        # The server's error quotes what the person typed (e.g. a validation error's input): drop it.
-        return type(error)(text, code=error.code, data=data), True
-
-    def _error_for(self, exc: MCPError, record: _CallRecord) -> BaseException:
+    def _error(self, exc: MCPError, record: _CallRecord) -> BaseException:
         if record.schema_error is not None:
             return record.schema_error
         code = exc.error.code
