@@ -133,6 +133,19 @@ def test_progress_quoting_the_answer_is_redacted_in_the_closing_text(mode: str) 
     assert leaks(json.dumps(w.Widget.get_manager_state(drop_defaults=False), default=str)) == []
 
 
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_background_calls_status_line_quotes_no_answer_its_result_echoes(mode: str) -> None:
+    out = w.Output()
+    answers = handlers.scripted([ANSWER])
+    with connect_sync(build_server(), name="greet", handler=answers, mode=mode, output=out) as srv:
+        call = srv.call_tool_background("greet")
+        result = call.result(timeout=60)
+    assert result.content[0].text == f"hello {NAME.upper()}"  # the result is the server's answer: kept
+    text = _closing_text(out)
+    assert "tool 'greet' on 'greet': done: hello [redacted]" in text
+    assert leaks(text) == []
+
+
 def test_a_log_line_after_the_call_ended_is_redacted(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="mcp_widgets")
     command = [sys.executable, str(ECHOING)]  # over stdio: the line reaches no call's context

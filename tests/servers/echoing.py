@@ -85,6 +85,14 @@ def build_server(name: str = "echoing") -> MCPServer[Any]:
 
         return await converse(ctx, body)
 
+    @server.tool(description="Asks for a name, then greets it (the result may echo it: it is the answer).")
+    async def greet(ctx: Context[Any, Any]) -> Any:
+        async def body(ask: Asker) -> Any:
+            answer = await ask.form("who", "Who are you?", ANSWER_SCHEMA)
+            return f"hello {str((answer.content or {}).get('name')).upper()}"
+
+        return await converse(ctx, body)
+
     @server.tool(description="Asks for a name, returns, then logs it when no call is in flight (2025-11-25).")
     async def log_later(ctx: Context[Any, Any]) -> str:
         rid = ctx.request_id
