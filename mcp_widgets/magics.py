@@ -124,7 +124,8 @@ class MCPMagics(Magics):
                 f"%mcp connect: {name!r} was read as the NAME, and {words[0]!r} is no command: "
                 f"write %mcp connect NAME {name} {' '.join(words)}"
             )
-        target: Any = words[0] if len(words) == 1 and words[0].startswith(("http://", "https://")) else words
+        url = len(words) == 1 and words[0].lower().startswith(("http://", "https://"))
+        target: Any = words[0] if url else words
         try:
             server = connect_sync(target, name=name if name != DEFAULT_NAME else None, **options)
         except (ValueError, TypeError) as exc:  # a target connect() cannot use

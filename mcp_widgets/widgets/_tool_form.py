@@ -19,6 +19,7 @@ import traitlets as t
 
 from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.redaction import is_secret_argument
 from ..core.tool_args import check_arguments, widget_value
 from ..core.tool_schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
@@ -30,7 +31,6 @@ from ._fields import (
     JsonField,
     Kit,
     SecretField,
-    is_secret,
     make_field,
     title_width,
 )
@@ -122,7 +122,7 @@ class ToolForm(w.VBox):
             spec = tool_field.spec
             if spec.kind in (JSON, LINES):
                 made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
-            elif spec.kind == "text" and is_secret(spec.schema):
+            elif spec.kind == "text" and is_secret_argument(spec.name, spec.schema):
                 made = SecretField(spec, kit)
             else:
                 made = make_field(spec, kit)
