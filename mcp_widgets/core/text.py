@@ -9,7 +9,13 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["clip", "clip_line", "number_text", "plural", "shorten", "shown"]
+__all__ = ["LITERAL_CLASSES", "clip", "clip_line", "number_text", "plural", "shorten", "shown"]
+
+LITERAL_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
+"""HTML classes MathJax never typesets inside: MathJax 3 (JupyterLab 4, Notebook 7, Voila) and MathJax 2.
+
+Only where typesetting starts counts (the element handed to MathJax, or one inside it): a class on an
+element around it does nothing."""
 
 _CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"
 """C0 and C1 controls but tab and newline (carriage return included: on a terminal it overwrites the line)."""

@@ -1,0 +1,58 @@
+"""Server text stays text in every Jupyter UI: no markup, no math.
+
+ipywidgets hands a Label's value and a control's description to the page's LaTeX typesetter (MathJax 3 in
+JupyterLab 4, Notebook 7 and Voila), so a server's "Price $5 and $10" would show as math, and `\\href` or
+`\\style` would let it make links or style its text. MathJax skips an element with the class
+`mathjax_ignore`, but only from the element it is handed: the Label itself, or the description's own
+element inside a control (a class on a box around them does nothing; the browser tests check this). So
+`literal_traits`, called by `Kit.make` for every widget of ours:
+
+- gives every Label the classes (its own element is where typesetting starts);
+- turns a description that could start math (a `$` or a backslash) into escaped HTML inside a span with
+  the classes (`description_allow_html`); a description without either stays plain text.
+
+HTML outputs of ours carry the classes on their root element (`literal_html` for one piece of text).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any
+
+import ipywidgets as w
+
+from ..core.text import LITERAL_CLASSES
+
+__all__ = ["LITERAL_CLASSES", "literal_html", "literal_traits"]
+
+_SPAN = f'<span class="{" ".join(LITERAL_CLASSES)}">'
+_NOT_TYPESET = (w.Button, w.ToggleButton, w.HTML)
+"""Their views never typeset their description or value (HTMLMath is not used)."""
+
+
+def literal_html(text: object) -> str:
+    """`text` as HTML that shows every character as it is: escaped, and in a span MathJax skips.
+
+    `$`, `\\` and `@@` are written so that ipywidgets' description sanitizer finds no math to set aside (it
+    restores `@@0@@`-like markers, and rewrites `\\\\(`): what it gets back is exactly the text.
+    """
+    escaped = html.escape(str(text), quote=True).replace("$", "&#36;").replace("\\", "&#92;")
+    return _SPAN + re.sub("@(?=@)", "@<span></span>", escaped) + "</span>"
+
+
+def _may_typeset(text: str) -> bool:
+    return "$" in text or "\\" in text  # every TeX delimiter MathJax looks for starts with one of them
+
+
+def literal_traits(cls: type[w.Widget], traits: dict[str, Any]) -> dict[str, Any]:
+    """`traits` for a new `cls` such that its text shows literally (see the module docstring)."""
+    if issubclass(cls, _NOT_TYPESET):
+        return traits
+    if issubclass(cls, w.Label):
+        traits["_dom_classes"] = (*traits.get("_dom_classes", ()), *LITERAL_CLASSES)
+    description = traits.get("description")
+    if isinstance(description, str) and _may_typeset(description):
+        traits["description"] = literal_html(description)
+        traits["description_allow_html"] = True
+    return traits
