@@ -7,6 +7,8 @@ JupyterLab 4, Notebook 7 and Voila), so a server's "Price $5 and $10" would show
 element inside a control (a class on a box around them does nothing; the browser tests check this). So
 `literal_traits`, called by `Kit.make` for every widget of ours:
 
+- writes control, bidi and zero-width characters of a new widget's value, description and tooltip as
+  visible escapes (`core.text.shown`);
 - gives every Label the classes (its own element is where typesetting starts);
 - turns a description that could start math (a `$` or a backslash) into escaped HTML inside a span with
   the classes (`description_allow_html`); a description without either stays plain text.
@@ -22,7 +24,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.text import LITERAL_CLASSES
+from ..core.text import LITERAL_CLASSES, shown
 
 __all__ = ["LITERAL_CLASSES", "literal_html", "literal_traits"]
 
@@ -47,6 +49,9 @@ def _may_typeset(text: str) -> bool:
 
 def literal_traits(cls: type[w.Widget], traits: dict[str, Any]) -> dict[str, Any]:
     """`traits` for a new `cls` such that its text shows literally (see the module docstring)."""
+    for name in ("description", "tooltip") + (("value",) if issubclass(cls, w.Label) else ()):
+        if isinstance(traits.get(name), str):
+            traits[name] = shown(traits[name])
     if issubclass(cls, _NOT_TYPESET):
         return traits
     if issubclass(cls, w.Label):
