@@ -10,7 +10,7 @@ from typing import Any, TypeVar
 import ipywidgets as w
 
 from ._lean import lean
-from ._literal import literal_traits
+from ._literal import literal
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -132,8 +132,8 @@ class Kit:
 
     def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
         """Create a tracked widget that uses the shared Layout (and Style, when the class has one); its text
-        shows literally (`literal_traits`)."""
-        traits = literal_traits(cls, traits)
+        shows literally (`literal`: every Label is a literal one)."""
+        cls, traits = literal(cls, traits)  # type: ignore[assignment]
         if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
         return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))
