@@ -12,7 +12,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 from mcp.server.mcpserver import Context, MCPServer
 
-from mcp_widgets.client import connect
+from mcp_widgets import connect
 
 VIEW = "application/vnd.jupyter.widget-view+json"
 MEGABYTE = 1_000_000
