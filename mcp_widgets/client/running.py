@@ -26,6 +26,7 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
+from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -40,6 +41,8 @@ log = logging.getLogger("mcp_widgets")
 
 
 T = TypeVar("T")
+ERROR_KEEP = 2000
+"""Characters of a server's error message kept in the exception raised for it."""
 
 
 def _check_can_block() -> None:
@@ -115,8 +118,10 @@ class RunningMixin:
             return await url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
             error = self._error(exc, record)
-            # A redacted error's cause would still quote the typed value in a traceback.
-            raise error from (None if REDACTED in str(error) else exc)
+            # A redacted error's cause would still quote the typed value in a traceback, an escaped one the
+            # server's terminal escapes (the traceback is rendered with ANSI colours).
+            raw = str(exc.error.message)
+            raise error from (None if REDACTED in str(error) or shown(raw) != raw else exc)
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
@@ -151,7 +156,7 @@ class RunningMixin:
         if record.schema_error is not None:
             return record.schema_error
         code = exc.error.code
-        message = exc.error.message
+        message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
         if code == mcp_types.CONNECTION_CLOSED and self._closing is not None and self._closing.is_set():
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
