@@ -133,7 +133,7 @@ class Kit:
     def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
         """Create a tracked widget that uses the shared Layout (and Style, when the class has one); its text
         shows literally (`literal`: every Label is a literal one)."""
-        cls, traits = literal(cls, traits)  # type: ignore[assignment]
+        cls, traits = literal(cls, traits)
         if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
         return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))

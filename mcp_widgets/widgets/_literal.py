@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import html
 import re
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import ipywidgets as w
 import traitlets
@@ -29,6 +29,8 @@ import traitlets
 from ..core.text import LITERAL_CLASSES, shown
 
 __all__ = ["LITERAL_CLASSES", "Label", "literal", "literal_html"]
+
+W = TypeVar("W", bound=w.Widget)
 
 _SPAN = f'<span class="{" ".join(LITERAL_CLASSES)}">'
 _NOT_TYPESET = (w.Button, w.ToggleButton, w.HTML)
@@ -59,10 +61,10 @@ class Label(w.Label):
         return shown(value) if isinstance(value, str) else value
 
 
-def literal(cls: type[w.Widget], traits: dict[str, Any]) -> tuple[type[w.Widget], dict[str, Any]]:
+def literal(cls: type[W], traits: dict[str, Any]) -> tuple[type[W], dict[str, Any]]:
     """The class and traits for a new `cls` such that its text shows literally (see the module docstring)."""
     if cls is w.Label:
-        cls = Label
+        cls = cast("type[W]", Label)
     if issubclass(cls, Label):
         traits["_dom_classes"] = (*traits.get("_dom_classes", ()), *LITERAL_CLASSES)
     for name in ("description", "tooltip"):
