@@ -44,6 +44,10 @@ async def price(text: str) -> str:
 srv = await mw.connect(server, name="srv")
 srv.tools
 """
+URL_CELL = f"""\
+from mcp_widgets.widgets import UrlCard
+UrlCard({"Sign in " + MATH!r}, "https://example.com/login", server="card $x$")
+"""
 # Stock widgets with math, typeset in the same page: once these show MathJax's output, it has run.
 CONTROL_CELL = "import ipywidgets as w; display(w.Label(value=r'control $y$'))"
 GALLERY = ROOT / "build" / "gallery"
@@ -71,15 +75,19 @@ def assert_literal(out: Any, control: Any | None) -> None:
 def test_server_text_is_not_typeset_in_a_notebook(open_notebook: Any, ui: str) -> None:
     from playwright.sync_api import expect
 
-    nb: NotebookPage = open_notebook([FORM_CELL, TOOLS_CELL, CONTROL_CELL], ui=ui)
-    for index in range(3):
+    nb: NotebookPage = open_notebook([FORM_CELL, TOOLS_CELL, URL_CELL, CONTROL_CELL], ui=ui)
+    for index in range(4):
         nb.run(index)
         nb.wait_done(index, timeout=UI_MS * 4)
-    assert_literal(nb.output(0), nb.output(2))
-    tools = nb.output(1)
+    assert_literal(nb.output(0), nb.output(3))
+    tools, card = nb.output(1), nb.output(2)
     for text in ("Tool " + MATH, "Does " + MATH):
         expect(tools.get_by_text(text, exact=True)).to_be_visible()
-    expect(tools.locator(MATH_ELEMENTS)).to_have_count(0)
+    for text in ("Sign in " + MATH, "Request from card $x$"):
+        expect(card.get_by_text(text, exact=True)).to_be_visible()
+    for out in (tools, card):
+        expect(out.locator(MATH_ELEMENTS)).to_have_count(0)
+        expect(out.locator("b, a[href='http://e.x']")).to_have_count(0)
     if ui == LAB:
         GALLERY.mkdir(parents=True, exist_ok=True)
         nb.page.locator(".jp-Notebook").screenshot(path=str(GALLERY / "literal-light.png"))
