@@ -12,6 +12,8 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from ..core.text import shown
+
 __all__ = ["ask", "available"]
 
 TRIES = 3
@@ -37,12 +39,20 @@ def ask(
         read: Reads one line after showing a prompt (default `input`).
         write: Shows one line (default `print`).
     """
-    read = read or input
-    write = write or print
+    raw_read = read or input
+    raw_write = write or print
+
+    # Server text reaches the terminal as visible escapes: no ANSI/OSC sequence of a server runs there.
+    def safe_read(prompt: str) -> str:
+        return raw_read(shown(prompt))
+
+    def safe_write(line: str) -> object:
+        return raw_write(shown(line))
+
     try:
-        _ask(card, read, write)
+        _ask(card, safe_read, safe_write)
     except (EOFError, KeyboardInterrupt):
-        write("")
+        safe_write("")
         card.cancel()
 
 

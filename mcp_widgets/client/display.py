@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
-from ..core.text import clip_line
+from ..core.text import LITERAL_CLASSES, clip_line
 from . import url_flow
 from .calls import _CURRENT
 from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
@@ -38,6 +38,8 @@ _PY_LEVELS = {
     "alert": logging.CRITICAL,
     "emergency": logging.CRITICAL,
 }
+PROGRESS_KEEP = 2000
+"""Characters of a progress message shown (a server may send megabytes)."""
 FLUSH_INTERVAL = 0.05
 """Seconds between two updates of a call's progress and log (a chatty server must not flood the frontend)."""
 
@@ -45,7 +47,7 @@ FLUSH_INTERVAL = 0.05
 def _label(text: str) -> Any:
     import ipywidgets as w
 
-    return w.Label(value=clip_line(text, 500))
+    return w.Label(value=clip_line(text, 500), _dom_classes=LITERAL_CLASSES)
 
 
 def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
@@ -195,7 +197,8 @@ class CallDisplayMixin:
             return None
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            self._feed(record, (progress, total, message), None)
+            line = None if message is None else clip_line(message, PROGRESS_KEEP)  # as a log line is
+            self._feed(record, (progress, total, line), None)
 
         return on_progress
 

@@ -16,12 +16,16 @@ from typing import Any, ClassVar
 import mcp_types
 from pydantic import BaseModel
 
-from ..core.text import clip_line, shown
+from ..core.text import LITERAL_CLASSES, clip_line, shorten, shown
 
 __all__ = ["PromptList", "ResourceList", "ServerInfo", "ToolList"]
 
 CELL = 60
-"""Characters a text-table cell shows before it is clipped (the HTML table shows each cell whole)."""
+"""Characters a text-table cell shows before it is clipped."""
+HTML_CELL = 2000
+"""Characters an HTML-table cell (or its tooltip) shows before it is clipped."""
+_LITERAL = f' class="{" ".join(LITERAL_CLASSES)}"'
+"""On the root of our HTML: MathJax leaves server text alone (see `core.text.LITERAL_CLASSES`)."""
 INSTRUCTIONS_SHOWN = 2000
 """Characters of a server's instructions the text repr shows."""
 
@@ -32,8 +36,8 @@ def _first_line(text: str | None) -> str:
 
 
 def _cell(text: str, tip: str | None = None) -> str:
-    title = f' title="{html.escape(shown(tip))}"' if tip and tip.strip() != text else ""
-    return f"<td{title}>{html.escape(shown(text))}</td>"
+    title = f' title="{html.escape(shorten(shown(tip), HTML_CELL))}"' if tip and tip.strip() != text else ""
+    return f"<td{title}>{html.escape(shorten(shown(text), HTML_CELL))}</td>"
 
 
 class _Table(list):  # type: ignore[type-arg]
@@ -65,7 +69,7 @@ class _Table(list):  # type: ignore[type-arg]
             "<tr>" + "".join(_cell(c, d) for c, d in zip(row, self._tips(item), strict=True)) + "</tr>"
             for item, row in zip(self, self.rows(), strict=True)
         )
-        return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+        return f"<table{_LITERAL}><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
 
     def _tips(self, item: Any) -> Sequence[str | None]:
         """Hover text per cell (the whole description where the cell shows its first line)."""
@@ -244,7 +248,7 @@ class ServerInfo:
             f"<td style='text-align:left; white-space:pre-wrap'>{html.escape(shown(text))}</td></tr>"
             for label, text in facts
         )
-        return f"<table>{rows}</table>"
+        return f"<table{_LITERAL}>{rows}</table>"
 
 
 def _options(value: Any) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 import mcp_types
 
 from .. import kernel
-from ..core.text import clip, plural, shown
+from ..core.text import plural, shorten, shown
 
 __all__ = ["MAX_MEDIA_BYTES", "Part", "result_bundles", "result_parts", "result_text", "show_results"]
 
@@ -68,7 +68,7 @@ def _media(kind: str, mime: str, data: str, allowed: frozenset[str]) -> Part:
 
 
 def _text(text: str) -> Part:
-    return Part(clip(shown(text), TEXT_KEEP))
+    return Part(shorten(shown(text), TEXT_KEEP))
 
 
 def _content(item: Any) -> Iterator[Part]:
@@ -127,7 +127,7 @@ def result_parts(result: Any) -> list[Part]:
                 parts.extend(_content(item))
         if result.structured_content is not None:
             text = json.dumps(result.structured_content, indent=2, ensure_ascii=False, default=str)
-            parts.append(Part("Structured content:\n" + clip(shown(text), TEXT_KEEP)))
+            parts.append(Part("Structured content:\n" + shorten(shown(text), TEXT_KEEP)))
         if not parts:
             parts.append(Part("(an empty result)"))
     elif isinstance(result, mcp_types.GetPromptResult):

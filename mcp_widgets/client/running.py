@@ -26,6 +26,7 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
+from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -40,6 +41,8 @@ log = logging.getLogger("mcp_widgets")
 
 
 T = TypeVar("T")
+ERROR_KEEP = 2000
+"""Characters of a server's error message kept in the exception raised for it."""
 
 
 def _check_can_block() -> None:
@@ -125,9 +128,11 @@ class RunningMixin:
         except MCPError as exc:
             error = self._error(exc, record)
             clean = _redacted(record, error)  # the server's error may quote what the person typed
-            if clean is None:
+            if clean is not None:
+                error = clean
+            elif shown(str(exc.error.message)) == str(exc.error.message):
                 raise error from exc
-            error = clean
+            # else escaped: the raw cause would replay the server's terminal escapes in a traceback (ANSI)
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
@@ -165,7 +170,7 @@ class RunningMixin:
         if record.schema_error is not None:
             return record.schema_error
         code = exc.error.code
-        message = exc.error.message
+        message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
         if code == mcp_types.CONNECTION_CLOSED and self._closing is not None and self._closing.is_set():
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data

@@ -1,30 +1,66 @@
-"""Text for people: clipped, kept on one line, numbers and counts as a person reads them (pure)."""
+"""Text for people: literal, clipped, kept on one line, numbers and counts as a person reads them (pure).
+
+Server text is untrusted: a control character (a terminal escape), a bidi override or a zero-width character
+could disguise it, so `shown` writes each as a visible escape (`\\x1b`, `U+202E`) instead.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
-__all__ = ["clip", "clip_line", "number_text", "plural", "shown"]
+__all__ = ["LITERAL_CLASSES", "clip", "clip_line", "number_text", "plural", "shorten", "shown"]
 
-_UNSHOWABLE = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
-"""Control characters (a terminal escape, say) and bidi overrides: server text could use them to disguise."""
+LITERAL_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
+"""HTML classes MathJax never typesets inside: MathJax 3 (JupyterLab 4, Notebook 7, Voila) and MathJax 2.
+
+Only where typesetting starts counts (the element handed to MathJax, or one inside it): a class on an
+element around it does nothing."""
+
+_CONTROL = "\x00-\x08\x0b-\x1f\x7f-\x9f"
+"""C0 and C1 controls but tab and newline (carriage return included: on a terminal it overwrites the line)."""
+_INVISIBLE = (
+    "\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb"
+    "\U000e0000-\U000e007f"
+)
+"""Bidi marks, embeddings, overrides and isolates, zero-width characters, line separators, invisible operators
+and the tag characters (invisible copies of ASCII)."""
+_UNSHOWABLE = re.compile(f"[{_CONTROL}{_INVISIBLE}]")
+_UNSHOWABLE_LINE = re.compile(f"[\t\n{_CONTROL}{_INVISIBLE}]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0xA0 else f"U+{code:04X}"
+
+
+def shown(text: object, *, multiline: bool = True) -> str:
+    """`text` with every control, bidi and zero-width character written as a visible escape.
+
+    `\\x1b` for a C0/C1 control, `U+202E` for the others. Newlines and tabs are kept unless `multiline` is
+    False; a Windows line end (CR LF) is a newline.
+    """
+    text = str(text).replace("\r\n", "\n")
+    return (_UNSHOWABLE if multiline else _UNSHOWABLE_LINE).sub(_escape, text)
 
 
 def clip(text: object, limit: int) -> str:
-    """`text` cut to `limit` characters, the last of them an ellipsis."""
+    """`text` cut to `limit` characters, the last of them an ellipsis (a bound for what is kept)."""
     text = str(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-def shown(text: object) -> str:
-    """Server text with control characters and bidi overrides replaced by U+FFFD (newlines and tabs kept)."""
-    return _UNSHOWABLE.sub("\ufffd", str(text))
+def shorten(text: object, limit: int) -> str:
+    """`text` cut after `limit` characters, saying how much is left out: "… (N more characters)"."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({plural(len(text) - limit, 'more character')})"
 
 
 def clip_line(text: object, limit: int) -> str:
-    """`shown(text)` on one line (whitespace runs become one space), cut to `limit` characters."""
-    return clip(" ".join(shown(text).split()), limit)
+    """`shown(text)` on one line (whitespace runs become one space), shortened after `limit` characters."""
+    return shorten(" ".join(shown(text).split()), limit)
 
 
 def number_text(value: float) -> str:

@@ -19,6 +19,7 @@ from typing import Any, Literal
 
 import ipywidgets as w
 
+from ..core.text import LITERAL_CLASSES, shown
 from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["CallPanel", "Ending"]
@@ -224,7 +225,8 @@ def _line_of(widget: w.Widget) -> str | None:
 
 def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] = ()) -> dict[str, Any]:
     """A display bundle of plain lines and an optional log ("text/html" escapes every character of it)."""
-    lines = list(lines)
+    lines = [shown(line) for line in lines]  # server names and messages: no terminal escape in text/plain
+    log = [shown(entry) for entry in log]
     plain = list(lines)
     if log_head:
         plain.append(f"{log_head}:")
@@ -234,7 +236,8 @@ def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] 
         head = f"<pre>{html.escape(chr(10).join(lines))}</pre>" if lines else ""
         body = html.escape("\n".join(log))
         bundle["text/html"] = (
-            f'<div class="mcp-widgets-call">{head}<details><summary>{html.escape(log_head)}</summary>'
+            f'<div class="mcp-widgets-call {" ".join(LITERAL_CLASSES)}">{head}'
+            f"<details><summary>{html.escape(log_head)}</summary>"
             f"<pre>{body}</pre></details></div>"
         )
     return bundle

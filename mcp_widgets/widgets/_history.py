@@ -20,7 +20,7 @@ import ipywidgets as w
 import traitlets
 
 from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
-from ..core.text import clip
+from ..core.text import clip, shown
 from ..core.urls import visible
 from ._kit import Kit
 
@@ -79,8 +79,8 @@ _STYLE = (
 
 
 def _esc(text: object) -> str:
-    """Text for the HTML table: every <, >, &, " and ' escaped, so it can never be markup."""
-    return html.escape(str(text), quote=True)
+    """Text for the HTML table: shown literally, every <, >, &, " and ' escaped, so it can never be markup."""
+    return html.escape(shown(text), quote=True)
 
 
 def _duration(seconds: float | None) -> str:
@@ -106,7 +106,7 @@ def row_cells(record: HistoryRecord) -> tuple[str, ...]:
         server,
         source,
         mode,
-        clip(record.message, MESSAGE_SHOWN),
+        clip(record.message, MESSAGE_SHOWN),  # no count: a record keeps at most MAX_TEXT of it
         fields,
         record.outcome.describe() if record.outcome is not None else "pending…",
         record.answered_by or "—",

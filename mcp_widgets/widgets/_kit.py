@@ -10,6 +10,7 @@ from typing import Any, TypeVar, cast
 import ipywidgets as w
 
 from ._lean import class_cache, lean
+from ._literal import literal
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -130,7 +131,9 @@ class Kit:
         return _shared(style_cls, _style_traits(widget_cls, variant, self.description_width))
 
     def make(self, cls: type[W], *, layout: str = "default", variant: str = "", **traits: Any) -> W:
-        """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
+        """Create a tracked widget that uses the shared Layout (and Style, when the class has one); its text
+        shows literally (`literal`: every Label is a literal one)."""
+        cls, traits = literal(cls, traits)
         if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
         widget: W = lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits)

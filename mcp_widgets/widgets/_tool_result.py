@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from ..core.text import shorten, shown
+
 __all__ = ["format_result"]
 
 MAX_RESULT_TEXT = 200_000
@@ -13,16 +15,12 @@ MAX_RESULT_TEXT = 200_000
 
 def _describe(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
-    return text if len(text) <= 2000 else text[:1999] + "…"
-
-
-_CONTROL = {c: chr(0x2400 + c) for c in range(32) if c not in (9, 10)}
-_CONTROL[0x7F] = "␡"
+    return shorten(text, 2000)
 
 
 def _plain(text: str) -> str:
-    """Server text for a stream output: control characters (terminal escapes, \\r) shown, not obeyed."""
-    return text.translate(_CONTROL)
+    """Server text for a stream output: control, bidi and zero-width characters shown, not obeyed."""
+    return shown(text)
 
 
 def format_result(result: Any) -> str:

@@ -154,3 +154,50 @@ def test_a_url_card_on_the_terminal_shows_the_host_and_asks_for_consent(typed: s
         assert ("Open this address" in shown) is (action is Action.ACCEPT)
     finally:
         card.close()
+
+
+# A server's text on a terminal: clear the screen, home the cursor, a fake header in red, the window title
+# (OSC), hidden text, a carriage return over the line, a bidi override.
+ESCAPES = "\x1b[2J\x1b[H\x1b[31mRequest from trusted-bank\x1b[0m\x1b]0;pwned\x07\x1b[8mhidden\rover\u202e"
+ESCAPES_SHOWN = (
+    "\\x1b[2J\\x1b[H\\x1b[31mRequest from trusted-bank\\x1b[0m\\x1b]0;pwned\\x07\\x1b[8mhidden\\x0doverU+202E"
+)
+
+
+def test_server_text_reaches_the_terminal_as_visible_escapes() -> None:
+    schema: dict[str, Any] = {
+        "type": "object",
+        "properties": {
+            "pick": {
+                "type": "string",
+                "title": "Pick " + ESCAPES,
+                "description": "About " + ESCAPES,
+                "oneOf": [{"const": "a", "title": "One " + ESCAPES}, {"const": "b", "title": "Two"}],
+                "default": "a",
+            },
+        },
+        "required": ["pick"],
+    }
+    form = ElicitationForm("Message " + ESCAPES, schema, server="srv" + ESCAPES, declared_name="me" + ESCAPES)
+    try:
+        term = ask(form, "", "")
+        assert form.outcome is not None and form.outcome.action is Action.ACCEPT
+        shown = "\n".join(term.shown)
+        for part in ("srv", "me", "Message ", "About ", "1) One ", "Pick ", "[One "):
+            assert part + ESCAPES_SHOWN in shown
+        assert not any(ch in shown for ch in "\x1b\x07\r\u202e")
+    finally:
+        form.close()
+
+
+def test_a_url_card_message_on_the_terminal_is_escaped() -> None:
+    from mcp_widgets.widgets import UrlCard
+
+    card = UrlCard("Sign in " + ESCAPES, "https://example.com/login", server="demo" + ESCAPES)
+    try:
+        term = ask(card, "n")  # type: ignore[arg-type]
+        shown = "\n".join(term.shown)
+        assert "Sign in " + ESCAPES_SHOWN in shown and "demo" + ESCAPES_SHOWN in shown
+        assert not any(ch in shown for ch in "\x1b\x07\r\u202e")
+    finally:
+        card.close()

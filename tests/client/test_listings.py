@@ -148,7 +148,7 @@ def test_control_characters_are_shown_not_obeyed() -> None:
     info = ServerInfo.from_session(None, "2026-07-28", t.ServerCapabilities(), f"line one\n{tricky}")
     for shown in (repr(tools), tools._repr_html_(), repr(info), info._repr_html_()):
         assert "\x1b" not in shown and "\u202e" not in shown
-        assert "safe\ufffd[2J tool \ufffdexe.txt" in shown
+        assert "safe\\x1b[2J tool U+202Eexe.txt" in shown
 
 
 def test_long_text_is_clipped_in_text_but_whole_in_html() -> None:

@@ -275,7 +275,7 @@ def test_hostile_text_is_shown_as_text() -> None:
             assert HOSTILE in form.result_text
             # Terminal escapes and carriage returns are shown, not obeyed.
             assert "\x1b" not in form.result_text and "\r" not in form.result_text
-            assert "␛[31m red ␍ over" in form.result_text
+            assert "\\x1b[31m red \\x0d over" in form.result_text
             form.close()
 
             failing = tool_form(server, "broken")
