@@ -19,6 +19,7 @@ from typing import Any
 
 from . import kernel
 from .client.answering import Handler, HandlerRun, decline_if_unseen, pick_handler
+from .core.card import Card
 from .core.outcome import Action, Reason
 
 __all__ = ["elicitation_handler"]
@@ -77,7 +78,7 @@ def elicitation_handler(
     return handle
 
 
-def _after(form: Any, exc: BaseException | None) -> None:
+def _after(form: Card, exc: BaseException | None) -> None:
     """A handler finished (or there is none): a failure cancels; a form nobody can see is declined."""
     if exc is not None:
         form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"handler failed: {type(exc).__name__}")

@@ -8,9 +8,10 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from .. import handlers, kernel
+from ..core.card import Card
 from ..core.outcome import Action, Reason
 from ..core.requests import PendingRequest
 from . import console
@@ -18,14 +19,15 @@ from .calls import _describe_exc
 from .runtime import _client_loop
 
 if TYPE_CHECKING:
+    from ..widgets import ElicitationForm
     from .calls import _CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
 
 
-Handler = Callable[[Any], Awaitable[None]]
-"""`handler(card)`: acts as the person on a form (or URL card); may fill, accept, decline or cancel it."""
+Handler = Callable[[Card], Awaitable[None]]
+"""`handler(card)`: acts as the person on a `Card` (form, URL card): fill, accept, decline or cancel it."""
 
 
 LOOK_GRACE = 1.5
@@ -94,7 +96,7 @@ class HandlerRun:
     def __init__(
         self,
         handler: Handler,
-        card: Any,
+        card: Card,
         reason: Reason,
         by: str,
         done: Callable[[BaseException | None], None],
@@ -172,12 +174,13 @@ class HandlerRun:
         self._step(None)
 
 
-def _whole(card: Any) -> None:
+def _whole(card: Card) -> None:
     """Make everything a card shows, if it is not made yet (a `_for_handler` form that now waits)."""
-    card.children  # noqa: B018 (reading them makes them)
+    if card.kind == "form":
+        cast("ElicitationForm", card).children  # noqa: B018 (reading them makes them)
 
 
-def decline_if_unseen(card: Any) -> None:
+def decline_if_unseen(card: Card) -> None:
     """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
 
     def check() -> None:
@@ -201,7 +204,7 @@ def decline_if_unseen(card: Any) -> None:
 class AnsweringMixin:
     """`Server`: hand a question's form or card to its handler, else to the person."""
 
-    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
         self._answer_with(pick_handler(self.handler), request, record, card)
 
     def _answer_with(
@@ -209,7 +212,7 @@ class AnsweringMixin:
         chosen: tuple[Handler, Reason, str] | None,
         request: PendingRequest,
         record: _CallRecord | None,
-        card: Any,
+        card: Card,
     ) -> None:
         """Let the chosen handler answer (see `pick_handler`), or the person when there is none."""
         if chosen is None:
@@ -224,7 +227,7 @@ class AnsweringMixin:
         self,
         request: PendingRequest,
         record: _CallRecord | None,
-        card: Any,
+        card: Card,
         by: str,
         exc: BaseException | None,
     ) -> None:
@@ -238,7 +241,7 @@ class AnsweringMixin:
         if card.outcome is None:  # left pending: the person answers, if anyone is looking
             self._await_person(request, record, card)
 
-    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
         _whole(card)
         support = kernel.kernel_support()

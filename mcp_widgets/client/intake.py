@@ -7,11 +7,12 @@ import concurrent.futures
 import contextlib
 import logging
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import mcp_types
 
 from .. import kernel
+from ..core.card import Card
 from ..core.exceptions import SchemaError
 from ..core.history import default_history
 from ..core.outcome import Action, Outcome, Reason
@@ -22,6 +23,7 @@ from .answering import pick_handler
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
+    from ..widgets import ElicitationForm
     from .calls import _CallRecord
     from .server import Server
 
@@ -162,16 +164,16 @@ class IntakeMixin:
         if request.settle(error, outcome):
             self._record_request(request, record, outcome)
 
-    def _view_done(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+    def _view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
         request.outcome = card.outcome
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
         shown = (record is not None and record.panel is not None) or self.output is not None
-        if not shown and hasattr(card, "spec") and kernel.kernel_support() == "none":
+        if not shown and card.kind == "form" and kernel.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)
-            card.close()
+            cast("ElicitationForm", card).close()
 
     def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
@@ -198,7 +200,7 @@ class IntakeMixin:
         self._record_request(request, record, outcome)
         return True
 
-    def _record_view(self, request: PendingRequest, record: _CallRecord | None, view: Any) -> None:
+    def _record_view(self, request: PendingRequest, record: _CallRecord | None, view: Card) -> None:
         """Record the request a form or URL card shows in the process-wide history; the view finishes it."""
         source = (record.kind, record.name) if record is not None else None
         try:
