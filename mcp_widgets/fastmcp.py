@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Awaitable, Callable
-from functools import partial
 from typing import Any
 
 from . import kernel
-from .client.answering import Handler, HandlerRun, decline_if_unseen, pick_handler
+from .client.answering import Handler, answer, pick_handler
 from .core.card import Card
 from .core.outcome import Action, Reason
 
@@ -53,19 +52,17 @@ def elicitation_handler(
         from .widgets import ElicitationForm
 
         form = ElicitationForm(message, dict(schema), server=server)  # SchemaError propagates
-        kernel.track_views(form)
-        if output is not None:
-            output.append_display_data(form)
-        elif kernel.kernel_support() != "none":
-            kernel.display(form)
+
+        def _show(card: Card) -> None:
+            if output is not None:
+                output.append_display_data(card)
+            elif kernel.kernel_support() != "none":
+                kernel.display(card)
+
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         form.add_done_callback(lambda f: done.set_result(f.result))
-        chosen = pick_handler(handler)
-        if chosen is None:
-            _after(form, None)
-        else:
-            fn, reason, by = chosen
-            HandlerRun(fn, form, reason, by, partial(_after, form)).start()
+        # Awaited in the cell, like `await srv.call_tool(...)`: the same checks (console, background kernel).
+        answer(form, pick_handler(handler), server=server, style="await", show=_show)
         try:
             result = await kernel.wait_async(done)
         except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
@@ -76,16 +73,6 @@ def elicitation_handler(
         return _result(result.action, None)
 
     return handle
-
-
-def _after(form: Card, exc: BaseException | None) -> None:
-    """A handler finished (or there is none): a failure cancels; a form nobody can see is declined."""
-    if exc is not None:
-        form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"handler failed: {type(exc).__name__}")
-    elif form.outcome is None and kernel.kernel_support() == "none":
-        form.finish(Action.DECLINE, reason=Reason.POLICY, by="headless", note="no notebook to ask in")
-    elif form.outcome is None:
-        decline_if_unseen(form)
 
 
 def _result(action: str, content: Any) -> Any:

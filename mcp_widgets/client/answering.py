@@ -8,7 +8,7 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .. import handlers, kernel
 from ..core.card import Card
@@ -20,7 +20,6 @@ from .runtime import _client_loop
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
-    from .calls import _CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
@@ -119,8 +118,7 @@ class HandlerRun:
             with self.card.acting_as(self.reason, by=self.by):
                 awaitable = self.handler(self.card)
         except KeyboardInterrupt:
-            self._interrupted()
-            raise  # the waiting cell must see it
+            raise  # `answer` ends the card as interrupted; the waiting cell must see it
         except BaseException as exc:
             self.done(exc)
             return
@@ -201,48 +199,89 @@ def decline_if_unseen(card: Card) -> None:
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
 
 
-class AnsweringMixin:
-    """`Server`: hand a question's form or card to its handler, else to the person."""
+CallStyle = Literal["await", "sync", "background"]
 
-    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
-        self._answer_with(pick_handler(self.handler), request, record, card)
 
-    def _answer_with(
-        self,
-        chosen: tuple[Handler, Reason, str] | None,
-        request: PendingRequest,
-        record: _CallRecord | None,
-        card: Card,
+def answer(
+    card: Card,
+    chosen: tuple[Handler, Reason, str] | None,
+    *,
+    server: str,
+    style: CallStyle | None,
+    show: Callable[[Card], None] | None = None,
+    tell: Callable[[str], None] | None = None,
+    request: PendingRequest | None = None,
+    interrupted: bool = False,
+) -> None:
+    """The one way a card is answered: show it, then the chosen handler (`pick_handler`), else the person,
+    else a headless policy.
+
+    Args:
+        card: The form or card, already wired to its request.
+        chosen: What `pick_handler` chose (None: nobody instead of the person).
+        server: The asking server's name (for the log).
+        style: How the caller waits (None: no call is known; the background check is skipped).
+        show: Shows the card where the call is (None: it is shown already).
+        tell: Shows a line of text there (a handler's failure).
+        request: The request the card answers (its generation says whether an interrupt drops the call).
+        interrupted: An interrupt was taken (deferred) while building the card: end it as interrupted now.
+
+    A KeyboardInterrupt while showing or answering ends the card as interrupted, any other error as a client
+    error, and is raised again (the waiting cell must see it).
+    """
+    try:
+        if interrupted:
+            raise KeyboardInterrupt
+        if show is not None:
+            kernel.track_views(card)
+            show(card)
+        _Answering(card, server, style, tell).start(chosen)
+    except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
+        if isinstance(exc, KeyboardInterrupt):
+            dropped = request is not None and not request.legacy
+            note = "the kernel was interrupted" + ("; the call was dropped" if dropped else "")
+            card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
+        else:
+            card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
+        raise
+
+
+class _Answering:
+    """One card on its way to an answer: its handler's run, then the person (or a headless policy)."""
+
+    def __init__(
+        self, card: Card, server: str, style: CallStyle | None, tell: Callable[[str], None] | None
     ) -> None:
-        """Let the chosen handler answer (see `pick_handler`), or the person when there is none."""
+        self.card = card
+        self.server = server
+        self.style = style
+        self.tell = tell
+
+    def start(self, chosen: tuple[Handler, Reason, str] | None) -> None:
         if chosen is None:
-            self._await_person(request, record, card)
+            self.await_person()
             return
         handler, reason, by = chosen
-        done = partial(self._handler_done, request, record, card, by)
-        blocked = record is not None and record.style == "sync" and kernel.kernel_support() != "none"
-        HandlerRun(handler, card, reason, by, done, can_suspend=not blocked).start()
+        blocked = self.style == "sync" and kernel.kernel_support() != "none"
+        done = partial(self.handler_done, by)
+        HandlerRun(handler, self.card, reason, by, done, can_suspend=not blocked).start()
 
-    def _handler_done(
-        self,
-        request: PendingRequest,
-        record: _CallRecord | None,
-        card: Card,
-        by: str,
-        exc: BaseException | None,
-    ) -> None:
+    def handler_done(self, by: str, exc: BaseException | None) -> None:
+        card = self.card
         if exc is not None:
-            if card.finish(
+            failed = card.finish(
                 Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
-            ):
-                self._place(record, f"Handler {by!r} failed: {_describe_exc(exc)}")
-            log.warning("handler %r failed on a request from %s", by, self.name, exc_info=exc)
+            )
+            if failed and self.tell is not None:
+                self.tell(f"Handler {by!r} failed: {_describe_exc(exc)}")
+            log.warning("handler %r failed on a request from %s", by, self.server, exc_info=exc)
             return
         if card.outcome is None:  # left pending: the person answers, if anyone is looking
-            self._await_person(request, record, card)
+            self.await_person()
 
-    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+    def await_person(self) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
+        card = self.card
         _whole(card)
         support = kernel.kernel_support()
         if support == "none":
@@ -256,7 +295,7 @@ class AnsweringMixin:
                 note="no notebook or terminal to ask in; pass handler= or set MCP_WIDGETS_HANDLER",
             )
             return
-        if support == "background" and record is not None and record.style != "background":
+        if support == "background" and self.style is not None and self.style != "background":
             card.finish(
                 Action.DECLINE,
                 reason=Reason.POLICY,

@@ -19,7 +19,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
 from . import url_flow
-from .answering import pick_handler
+from .answering import answer, pick_handler
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
@@ -138,19 +138,16 @@ class IntakeMixin:
             # Done callbacks run in order: the answer goes to the server first, then the history notes it.
             form.add_done_callback(partial(self._view_done, request, record))
             self._record_view(request, record, form)
-        try:
-            if deferred:
-                raise KeyboardInterrupt
-            kernel.track_views(form)
-            self._place(record, form)
-            self._answer_with(chosen, request, record, form)
-        except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
-            if isinstance(exc, KeyboardInterrupt):
-                note = "the kernel was interrupted" + ("" if request.legacy else "; the call was dropped")
-                form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
-            else:
-                form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
-            raise
+        answer(
+            form,
+            chosen,
+            server=self.name,
+            style=record.style if record is not None else None,
+            show=partial(self._place, record),
+            tell=partial(self._place, record),
+            request=request,
+            interrupted=bool(deferred),
+        )
 
     def _view_failed(
         self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str

@@ -32,7 +32,7 @@ import mcp_types
 from mcp import Client
 
 from ..core.requests import PendingRequest
-from .answering import AnsweringMixin, Handler
+from .answering import Handler
 from .calls import Call, _CallRecord
 from .catalog import CatalogMixin
 from .connection import ConnectionMixin
@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 __all__ = ["Server"]
 
 
-class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, RunningMixin, CatalogMixin):
+class Server(ConnectionMixin, IntakeMixin, CallDisplayMixin, RunningMixin, CatalogMixin):
     """A connected MCP server. Create it with `connect` / `connect_sync`.
 
     Attributes:

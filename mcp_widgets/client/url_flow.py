@@ -33,6 +33,7 @@ from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
+from .answering import answer, pick_handler
 
 if TYPE_CHECKING:
     from ..widgets import UrlCard
@@ -162,17 +163,16 @@ def _answer(
 def _run(
     server: Server, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
 ) -> None:
-    try:
-        if not placed:
-            kernel.track_views(card)
-            server._place(record, card)
-        server._choose_answerer(request, record, card)
-    except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
-        if isinstance(exc, KeyboardInterrupt):
-            card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
-        else:
-            card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
-        raise
+    place = partial(server._place, record)
+    answer(
+        card,
+        pick_handler(server.handler),
+        server=server.name,
+        style=record.style if record is not None else None,
+        show=None if placed else place,
+        tell=place,
+        request=request,
+    )
 
 
 # --------------------------------------------------------------------------- notifications (client thread)
