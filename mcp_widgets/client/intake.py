@@ -6,6 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+from collections.abc import Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -14,7 +15,7 @@ import mcp_types
 from .. import kernel
 from ..core.card import Card
 from ..core.exceptions import SchemaError
-from ..core.history import default_history
+from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
@@ -197,30 +198,40 @@ class IntakeMixin:
         self._record_request(request, record, outcome)
         return True
 
-    def _record_view(self, request: PendingRequest, record: _CallRecord | None, view: Card) -> None:
-        """Record the request a form or URL card shows in the process-wide history; the view finishes it."""
-        source = (record.kind, record.name) if record is not None else None
-        try:
-            default_history().begin(view, source=source, started=request.created)
-        except Exception:  # the history must never stop a question from being asked
-            log.exception("recording a request from %s in the history failed", self.name)
+    def _record_view(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+        """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
+        fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
+        entry = self._record_request(request, record, None, message=card.message, fields=fields)
+        if entry is not None:
+            card.add_done_callback(lambda done: default_history().finish(entry.id, done.outcome))
 
-    def _record_request(self, request: PendingRequest, record: _CallRecord | None, outcome: Outcome) -> None:
-        """Record a request that ended without a view (refused, withdrawn or answered before one existed)."""
+    def _record_request(
+        self,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        outcome: Outcome | None,
+        *,
+        message: str | None = None,
+        fields: Iterable[Any] = (),
+    ) -> HistoryRecord | None:
+        """Record a request in the history; with `outcome`, one that ended without a view (refused,
+        withdrawn or answered before one existed). Never a value: only what the server sent."""
         try:
-            default_history().begin_request(
+            return default_history().begin(
                 server=self.name,
                 mode="url" if request.kind == "url" else "form",
-                message=request.message,
+                message=request.message if message is None else message,
                 declared_name=self.declared_name,
                 source=(record.kind, record.name) if record is not None else None,
                 url=request.url,
+                fields=fields,
                 schema=request.schema,
                 started=request.created,
                 outcome=outcome,
             )
-        except Exception:
+        except Exception:  # the history must never stop a question from being asked
             log.exception("recording a request from %s in the history failed", self.name)
+            return None
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
         note = f"no answer within {self.answer_timeout:g} s"
