@@ -153,7 +153,7 @@ def _show_default(spec: Any) -> str:
     titles = {c.value: c.title for c in spec.choices}
     if spec.kind == "multi":
         return ", ".join(titles.get(v, str(v)) for v in default)
-    return titles.get(default, str(default))
+    return str(titles.get(default, default))
 
 
 def _parse(spec: Any, text: str, choices: list[Any]) -> Any:
