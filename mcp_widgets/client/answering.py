@@ -16,7 +16,7 @@ from ..core.outcome import Action, Reason
 from ..core.requests import PendingRequest
 from . import console
 from .calls import _describe_exc
-from .runtime import _client_loop
+from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
@@ -33,17 +33,14 @@ LOOK_GRACE = 1.5
 """Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
 
 
-_default_handler: list[Handler | None] = [None]
-
-
 def set_default_handler(handler: Handler | None) -> None:
     """Use `handler` for every server connected without `handler=` (None: the person answers again)."""
-    _default_handler[0] = handler
+    RUNTIME.default_handler = handler
 
 
 def get_default_handler() -> Handler | None:
     """The handler `set_default_handler` installed, or None."""
-    return _default_handler[0]
+    return RUNTIME.default_handler
 
 
 def _handler_name(handler: Any) -> str:
@@ -73,7 +70,7 @@ def _env_policy() -> tuple[Handler, str] | None:
 
 def pick_handler(handler: Handler | None) -> tuple[Handler, Reason, str] | None:
     """Who answers instead of the person: this handler, else the default one, else MCP_WIDGETS_HANDLER."""
-    handler = handler or _default_handler[0]
+    handler = handler or RUNTIME.default_handler
     if handler is not None:
         return handler, Reason.HANDLER, _handler_name(handler)
     policy = _env_policy()
@@ -195,7 +192,7 @@ def decline_if_unseen(card: Card) -> None:
                 note="no frontend showed the form; pass handler= or set MCP_WIDGETS_HANDLER",
             )
 
-    loop = _client_loop()
+    loop = RUNTIME.loop()
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
 
 

@@ -12,7 +12,7 @@ from ..core.exceptions import ConnectError
 from .answering import Handler
 from .connection import CONNECT_TIMEOUT
 from .display import DEFAULT_LOG_LEVEL
-from .runtime import _in_client_thread
+from .runtime import RUNTIME
 from .server import Server
 from .targets import Mode, TransportName
 
@@ -139,7 +139,7 @@ def connect_sync(
     ready = server._start()
     limit = timeout or CONNECT_TIMEOUT
     try:
-        if kernel.in_comm_handler() or _in_client_thread():
+        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
             ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
         else:
             kernel.wait_sync(ready, timeout=limit)

@@ -25,7 +25,7 @@ from ..core.version import __version__
 from . import url_flow
 from .calls import _describe_exc
 from .listings import ServerInfo
-from .runtime import _client_loop, _submit
+from .runtime import RUNTIME
 from .targets import TransportName, _http_transport, _Target, _watched
 
 if TYPE_CHECKING:
@@ -97,7 +97,7 @@ class Connection:
 
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self.state = "connecting"
-        self._runner = _submit(self._run(ready))
+        self._runner = RUNTIME.submit(self._run(ready))
         return ready
 
     def _transport_for(self, via: str) -> Any:
@@ -262,7 +262,7 @@ class Connection:
             self.state = "closed" if self.state != "lost" else "lost"
             return None
         if closing is not None:
-            _client_loop().call_soon_threadsafe(closing.set)
+            RUNTIME.loop().call_soon_threadsafe(closing.set)
         else:
             runner.cancel()
         return runner

@@ -15,7 +15,7 @@ from .. import kernel
 from ..core.text import clip_line
 from .calls import _CURRENT
 from .privacy import _scrubbed
-from .runtime import _client_loop
+from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
@@ -201,8 +201,8 @@ class CallDisplay:
                 return True
             record.flush_due = True
             delay = max(0.0, record.flushed_at + FLUSH_INTERVAL - time.monotonic())
-        _client_loop().call_soon_threadsafe(
-            _client_loop().call_later, delay, record.post, partial(self.flush, record)
+        RUNTIME.loop().call_soon_threadsafe(
+            RUNTIME.loop().call_later, delay, record.post, partial(self.flush, record)
         )
         return True
 

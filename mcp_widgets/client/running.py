@@ -34,7 +34,7 @@ from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
 from .privacy import REDACTED, _scrub, _typed_pattern
-from .runtime import _client_loop, _in_client_thread, _submit
+from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
@@ -55,7 +55,7 @@ Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 
 def _check_can_block() -> None:
     """Refuse a blocking call where it would freeze (before the call starts, so nothing is left running)."""
-    if _in_client_thread():
+    if RUNTIME.in_client_thread():
         raise MCPWidgetsError("a blocking call from inside the client thread (a handler?) would deadlock")
     if kernel.in_comm_handler():
         raise BlockingCallError(
@@ -137,7 +137,7 @@ class Runner:
         self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]
     ) -> concurrent.futures.Future[T]:
         """Run `fn(client)` on the client thread as `record`'s call; its display ends when it does."""
-        future = _submit(self._call(record, fn))
+        future = RUNTIME.submit(self._call(record, fn))
         record.future = future
         future.add_done_callback(lambda _: record.post(partial(self.display.close_call, record)))
         return future
@@ -241,7 +241,7 @@ class Runner:
                 self.intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
         if fut is not None and legacy:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
-            _client_loop().call_soon_threadsafe(fut.cancel)
+            RUNTIME.loop().call_soon_threadsafe(fut.cancel)
 
     async def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
         """Await the call's result (an interrupt or cancellation interrupts the call)."""
