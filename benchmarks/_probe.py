@@ -72,9 +72,10 @@ async def raw_round_trips(runs: int) -> list[float]:
 def stamp_requests(asked: list[float], placed: list[float]) -> None:
     """Append `time.time()` to `asked` whenever a server's elicitation request reaches the client, and to
     `placed` when the client puts the form into the calling cell's container."""
-    import mcp_widgets.client as mwc
+    from mcp_widgets.client.display import CallDisplay
+    from mcp_widgets.client.intake import Intake
 
-    on_elicit, place = mwc.Server._on_elicit, mwc.Server._place
+    on_elicit, place = Intake.on_elicit, CallDisplay.place
 
     async def stamped_on_elicit(self: Any, context: Any, params: Any) -> Any:
         asked.append(time.time())
@@ -85,5 +86,5 @@ def stamp_requests(asked: list[float], placed: list[float]) -> None:
         if type(widget).__name__ == "ElicitationForm":
             placed.append(time.time())
 
-    mwc.Server._on_elicit = stamped_on_elicit  # type: ignore[method-assign]
-    mwc.Server._place = stamped_place  # type: ignore[method-assign]
+    Intake.on_elicit = stamped_on_elicit  # type: ignore[method-assign]
+    CallDisplay.place = stamped_place  # type: ignore[method-assign]

@@ -14,11 +14,13 @@ from __future__ import annotations
 
 import concurrent.futures
 from collections.abc import Awaitable, Callable
-from functools import partial
-from typing import Any
+from typing import Any, Literal
+
+import mcp_types
 
 from . import kernel
-from .client.answering import Handler, HandlerRun, decline_if_unseen, pick_handler
+from .client.answering import Handler, answer, pick_handler
+from .core.card import Card
 from .core.outcome import Action, Reason
 
 __all__ = ["elicitation_handler"]
@@ -52,19 +54,17 @@ def elicitation_handler(
         from .widgets import ElicitationForm
 
         form = ElicitationForm(message, dict(schema), server=server)  # SchemaError propagates
-        kernel.track_views(form)
-        if output is not None:
-            output.append_display_data(form)
-        elif kernel.kernel_support() != "none":
-            kernel.display(form)
+
+        def _show(card: Card) -> None:
+            if output is not None:
+                output.append_display_data(card)
+            elif kernel.kernel_support() != "none":
+                kernel.display(card)
+
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         form.add_done_callback(lambda f: done.set_result(f.result))
-        chosen = pick_handler(handler)
-        if chosen is None:
-            _after(form, None)
-        else:
-            fn, reason, by = chosen
-            HandlerRun(fn, form, reason, by, partial(_after, form)).start()
+        # Awaited in the cell, like `await srv.call_tool(...)`: the same checks (console, background kernel).
+        answer(form, pick_handler(handler), server=server, style="await", show=_show)
         try:
             result = await kernel.wait_async(done)
         except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
@@ -77,19 +77,10 @@ def elicitation_handler(
     return handle
 
 
-def _after(form: Any, exc: BaseException | None) -> None:
-    """A handler finished (or there is none): a failure cancels; a form nobody can see is declined."""
-    if exc is not None:
-        form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"handler failed: {type(exc).__name__}")
-    elif form.outcome is None and kernel.kernel_support() == "none":
-        form.finish(Action.DECLINE, reason=Reason.POLICY, by="headless", note="no notebook to ask in")
-    elif form.outcome is None:
-        decline_if_unseen(form)
-
-
-def _result(action: str, content: Any) -> Any:
+def _result(action: Literal["accept", "decline", "cancel"], content: Any) -> Any:
+    """fastmcp's `ElicitResult` (without fastmcp, in our tests, the SDK's: it has the same fields)."""
     try:
-        from fastmcp.client.elicitation import ElicitResult
-    except ImportError:  # without fastmcp (tests): the SDK's own type has the same fields
-        from mcp_types import ElicitResult
-    return ElicitResult(action=action, content=content)
+        from fastmcp.client.elicitation import ElicitResult as FastResult
+    except ImportError:
+        return mcp_types.ElicitResult(action=action, content=content)
+    return FastResult(action=action, content=content)

@@ -30,6 +30,7 @@ from mcp_widgets.client import (
     ServerError,
     connect,
     connect_sync,
+    intake,
     set_default_handler,
 )
 from mcp_widgets.core.exceptions import SchemaError
@@ -560,7 +561,7 @@ def test_env_policy(policy: str, expected: dict[str, Any], monkeypatch: pytest.M
     seen: list[Any] = []
     srv = connect_sync(build_server())
     try:
-        srv._answer_with = _spy(srv._answer_with, seen)  # type: ignore[method-assign]
+        monkeypatch.setattr(intake, "answer", _spy(intake.answer, seen))
         assert parse(srv.call_tool_sync("ask_defaults")) == expected
     finally:
         srv.close()
@@ -572,16 +573,16 @@ def test_env_policy_decline_is_the_policys(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MCP_WIDGETS_HANDLER", "accept_defaults")
     seen: list[Any] = []
     with connect_sync(build_server()) as srv:
-        srv._answer_with = _spy(srv._answer_with, seen)  # type: ignore[method-assign]
+        monkeypatch.setattr(intake, "answer", _spy(intake.answer, seen))
         assert parse(srv.call_tool_sync("ask_profile")) == {"action": "decline"}  # "name" has no default
     outcome = seen[0].outcome
     assert (outcome.reason, outcome.by) == (Reason.POLICY, "MCP_WIDGETS_HANDLER=accept_defaults")
 
 
 def _spy(method: Any, seen: list[Any]) -> Any:
-    def wrapper(chosen: Any, request: Any, record: Any, card: Any) -> None:
+    def wrapper(card: Any, *args: Any, **kwargs: Any) -> None:
         seen.append(card)
-        method(chosen, request, record, card)
+        method(card, *args, **kwargs)
 
     return wrapper
 

@@ -5,6 +5,7 @@ passes), and once through fastmcp's own Client against a fastmcp server (fastmcp
 from __future__ import annotations
 
 import asyncio
+import builtins
 import json
 from typing import Any
 
@@ -12,6 +13,7 @@ import mcp_types
 import pytest
 
 from mcp_widgets import handlers
+from mcp_widgets.client import console
 from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.fastmcp import elicitation_handler
 from tests.servers.demo import BAD_SCHEMA, NAME_SCHEMA
@@ -39,6 +41,16 @@ def test_decline_and_cancel(answer: str) -> None:
 
 def test_headless_without_handler_declines() -> None:
     assert call(elicitation_handler(server="weather"), NAME_SCHEMA).action == "decline"
+
+
+def test_on_a_terminal_the_person_answers_on_the_console(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The adapter answers on the client's one path: without a notebook, a terminal asks, field by field."""
+    lines = iter(["", "Eve"])
+    monkeypatch.delenv("MCP_WIDGETS_HANDLER", raising=False)
+    monkeypatch.setattr(console, "available", lambda: True)
+    monkeypatch.setattr(builtins, "input", lambda prompt="": next(lines))
+    monkeypatch.setattr(builtins, "print", lambda *a, **k: None)
+    assert call(elicitation_handler(server="weather"), NAME_SCHEMA) == {"name": "Eve"}
 
 
 def test_url_requests_are_declined() -> None:

@@ -1,10 +1,11 @@
 """The client room: the MCP SDK session, calls, answering, URL flow, call displays and listings.
 
-It builds on every other room (core, kernel, widgets). `Server` (server.py) is a thin facade over its
-parts: `connection`, `intake` (a question comes in), `answering` (handler, policy or person), `running`
-(the steps every call shares), `display` (the call's panel), `catalog` (listings), with `calls` (one call
-in flight), `runtime` (the client thread), `targets` (what to connect to, transports), `privacy`,
-`url_flow` (URL mode), `console` (a terminal) and `listings` (tables).
+It builds on every other room (core, kernel, widgets). `Server` (server.py) is a thin facade over the
+parts it holds: a `Connection` (connection.py), an `Intake` (intake.py: a question comes in), a
+`CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
+`Catalog` (catalog.py: listings). `answering` decides who answers a card (handler, policy or person), with
+`calls` (one call in flight), `runtime` (the client thread), `targets` (what to connect to, transports),
+`privacy`, `url_flow` (URL mode), `console` (a terminal) and `listings` (tables).
 """
 
 from ..core.exceptions import ConnectError, ConnectionClosedError, RequestTimeout, ServerError

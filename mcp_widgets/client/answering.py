@@ -8,41 +8,39 @@ import logging
 import os
 from collections.abc import Awaitable, Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .. import handlers, kernel
+from ..core.card import Card
 from ..core.outcome import Action, Reason
 from ..core.requests import PendingRequest
 from . import console
 from .calls import _describe_exc
-from .runtime import _client_loop
+from .runtime import RUNTIME
 
 if TYPE_CHECKING:
-    from .calls import _CallRecord
+    from ..widgets import ElicitationForm
 
 
 log = logging.getLogger("mcp_widgets")
 
 
-Handler = Callable[[Any], Awaitable[None]]
-"""`handler(card)`: acts as the person on a form (or URL card); may fill, accept, decline or cancel it."""
+Handler = Callable[[Card], Awaitable[None]]
+"""`handler(card)`: acts as the person on a `Card` (form, URL card): fill, accept, decline or cancel it."""
 
 
 LOOK_GRACE = 1.5
 """Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
 
 
-_default_handler: list[Handler | None] = [None]
-
-
 def set_default_handler(handler: Handler | None) -> None:
     """Use `handler` for every server connected without `handler=` (None: the person answers again)."""
-    _default_handler[0] = handler
+    RUNTIME.default_handler = handler
 
 
 def get_default_handler() -> Handler | None:
     """The handler `set_default_handler` installed, or None."""
-    return _default_handler[0]
+    return RUNTIME.default_handler
 
 
 def _handler_name(handler: Any) -> str:
@@ -72,7 +70,7 @@ def _env_policy() -> tuple[Handler, str] | None:
 
 def pick_handler(handler: Handler | None) -> tuple[Handler, Reason, str] | None:
     """Who answers instead of the person: this handler, else the default one, else MCP_WIDGETS_HANDLER."""
-    handler = handler or _default_handler[0]
+    handler = handler or RUNTIME.default_handler
     if handler is not None:
         return handler, Reason.HANDLER, _handler_name(handler)
     policy = _env_policy()
@@ -94,7 +92,7 @@ class HandlerRun:
     def __init__(
         self,
         handler: Handler,
-        card: Any,
+        card: Card,
         reason: Reason,
         by: str,
         done: Callable[[BaseException | None], None],
@@ -117,8 +115,7 @@ class HandlerRun:
             with self.card.acting_as(self.reason, by=self.by):
                 awaitable = self.handler(self.card)
         except KeyboardInterrupt:
-            self._interrupted()
-            raise  # the waiting cell must see it
+            raise  # `answer` ends the card as interrupted; the waiting cell must see it
         except BaseException as exc:
             self.done(exc)
             return
@@ -172,12 +169,13 @@ class HandlerRun:
         self._step(None)
 
 
-def _whole(card: Any) -> None:
+def _whole(card: Card) -> None:
     """Make everything a card shows, if it is not made yet (a `_for_handler` form that now waits)."""
-    card.children  # noqa: B018 (reading them makes them)
+    if card.kind == "form":
+        cast("ElicitationForm", card).children  # noqa: B018 (reading them makes them)
 
 
-def decline_if_unseen(card: Any) -> None:
+def decline_if_unseen(card: Card) -> None:
     """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
 
     def check() -> None:
@@ -194,52 +192,93 @@ def decline_if_unseen(card: Any) -> None:
                 note="no frontend showed the form; pass handler= or set MCP_WIDGETS_HANDLER",
             )
 
-    loop = _client_loop()
+    loop = RUNTIME.loop()
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
 
 
-class AnsweringMixin:
-    """`Server`: hand a question's form or card to its handler, else to the person."""
+CallStyle = Literal["await", "sync", "background"]
 
-    def _choose_answerer(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
-        self._answer_with(pick_handler(self.handler), request, record, card)
 
-    def _answer_with(
-        self,
-        chosen: tuple[Handler, Reason, str] | None,
-        request: PendingRequest,
-        record: _CallRecord | None,
-        card: Any,
+def answer(
+    card: Card,
+    chosen: tuple[Handler, Reason, str] | None,
+    *,
+    server: str,
+    style: CallStyle | None,
+    show: Callable[[Card], None] | None = None,
+    tell: Callable[[str], None] | None = None,
+    request: PendingRequest | None = None,
+    interrupted: bool = False,
+) -> None:
+    """The one way a card is answered: show it, then the chosen handler (`pick_handler`), else the person,
+    else a headless policy.
+
+    Args:
+        card: The form or card, already wired to its request.
+        chosen: What `pick_handler` chose (None: nobody instead of the person).
+        server: The asking server's name (for the log).
+        style: How the caller waits (None: no call is known; the background check is skipped).
+        show: Shows the card where the call is (None: it is shown already).
+        tell: Shows a line of text there (a handler's failure).
+        request: The request the card answers (its generation says whether an interrupt drops the call).
+        interrupted: An interrupt was taken (deferred) while building the card: end it as interrupted now.
+
+    A KeyboardInterrupt while showing or answering ends the card as interrupted, any other error as a client
+    error, and is raised again (the waiting cell must see it).
+    """
+    try:
+        if interrupted:
+            raise KeyboardInterrupt
+        if show is not None:
+            kernel.track_views(card)
+            show(card)
+        _Answering(card, server, style, tell).start(chosen)
+    except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
+        if isinstance(exc, KeyboardInterrupt):
+            dropped = request is not None and not request.legacy
+            note = "the kernel was interrupted" + ("; the call was dropped" if dropped else "")
+            card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
+        else:
+            card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
+        raise
+
+
+class _Answering:
+    """One card on its way to an answer: its handler's run, then the person (or a headless policy)."""
+
+    def __init__(
+        self, card: Card, server: str, style: CallStyle | None, tell: Callable[[str], None] | None
     ) -> None:
-        """Let the chosen handler answer (see `pick_handler`), or the person when there is none."""
+        self.card = card
+        self.server = server
+        self.style = style
+        self.tell = tell
+
+    def start(self, chosen: tuple[Handler, Reason, str] | None) -> None:
         if chosen is None:
-            self._await_person(request, record, card)
+            self.await_person()
             return
         handler, reason, by = chosen
-        done = partial(self._handler_done, request, record, card, by)
-        blocked = record is not None and record.style == "sync" and kernel.kernel_support() != "none"
-        HandlerRun(handler, card, reason, by, done, can_suspend=not blocked).start()
+        blocked = self.style == "sync" and kernel.kernel_support() != "none"
+        done = partial(self.handler_done, by)
+        HandlerRun(handler, self.card, reason, by, done, can_suspend=not blocked).start()
 
-    def _handler_done(
-        self,
-        request: PendingRequest,
-        record: _CallRecord | None,
-        card: Any,
-        by: str,
-        exc: BaseException | None,
-    ) -> None:
+    def handler_done(self, by: str, exc: BaseException | None) -> None:
+        card = self.card
         if exc is not None:
-            if card.finish(
+            failed = card.finish(
                 Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
-            ):
-                self._place(record, f"Handler {by!r} failed: {_describe_exc(exc)}")
-            log.warning("handler %r failed on a request from %s", by, self.name, exc_info=exc)
+            )
+            if failed and self.tell is not None:
+                self.tell(f"Handler {by!r} failed: {_describe_exc(exc)}")
+            log.warning("handler %r failed on a request from %s", by, self.server, exc_info=exc)
             return
         if card.outcome is None:  # left pending: the person answers, if anyone is looking
-            self._await_person(request, record, card)
+            self.await_person()
 
-    def _await_person(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+    def await_person(self) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
+        card = self.card
         _whole(card)
         support = kernel.kernel_support()
         if support == "none":
@@ -253,7 +292,7 @@ class AnsweringMixin:
                 note="no notebook or terminal to ask in; pass handler= or set MCP_WIDGETS_HANDLER",
             )
             return
-        if support == "background" and record is not None and record.style != "background":
+        if support == "background" and self.style is not None and self.style != "background":
             card.finish(
                 Action.DECLINE,
                 reason=Reason.POLICY,

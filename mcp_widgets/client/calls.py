@@ -28,6 +28,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
+    from .running import Runner
     from .server import Server
 
 
@@ -167,9 +168,10 @@ class Call:
     interrupted, interrupts the call.
     """
 
-    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any]) -> None:
+    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any], runner: Runner) -> None:
         self._record = record
         self._future = future
+        self._runner = runner
 
     @property
     def state(self) -> str:
@@ -188,7 +190,7 @@ class Call:
         """Stop the call (its open questions end as interrupted)."""
         if self._future.done():
             return False
-        self._record.server._interrupt(self._record, "the call was cancelled")
+        self._runner.interrupt(self._record, "the call was cancelled")
         return True
 
     def result(self, timeout: float | None = None) -> Any:
@@ -197,7 +199,7 @@ class Call:
         Raises:
             TimeoutError: `timeout` passed first (the call keeps running).
         """
-        return self._record.server._block(self._record, self._future, timeout=timeout)
+        return self._runner.block(self._record, self._future, timeout=timeout)
 
     def exception(self) -> BaseException | None:
         """The call's error once done (None while running or when it succeeded)."""
@@ -210,7 +212,7 @@ class Call:
         self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
 
     def __await__(self) -> Generator[Any, None, Any]:
-        return self._record.server._await(self._record, self._future).__await__()
+        return self._runner.wait(self._record, self._future).__await__()
 
     def __repr__(self) -> str:
         return f"<Call {self._record.describe()}: {self.state}>"

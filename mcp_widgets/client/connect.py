@@ -1,20 +1,56 @@
-"""`connect` and `connect_sync`: make a `Server` and wait for its handshake."""
+"""`connect` and `connect_sync`: make a `Server` and wait for its handshake.
+
+Both take exactly what `Server` takes (its signature is the one place the options are written; see
+`_options_of`), and share one bound on connecting (`_bounded_connect`).
+"""
 
 from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Generator, Mapping
-from typing import Any
+import contextlib
+import inspect
+from collections.abc import Callable, Generator, Iterator
+from typing import Any, ParamSpec, TypeVar
 
 from .. import kernel
 from ..core.exceptions import ConnectError
-from .answering import Handler
 from .connection import CONNECT_TIMEOUT
-from .display import DEFAULT_LOG_LEVEL
-from .runtime import _in_client_thread
+from .runtime import RUNTIME
 from .server import Server
-from .targets import Mode, TransportName
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+_TIMEOUTS = (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)
+
+
+def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callable[P, R]]:
+    """Give the decorated `fn(target, **options)` the parameters of `source`: for type checkers, `help`
+    and completion alike, so that the options are written once (in `Server.__init__`)."""
+
+    def use(fn: Callable[..., R]) -> Callable[P, R]:
+        fn.__signature__ = inspect.signature(source).replace(  # type: ignore[attr-defined]
+            return_annotation=inspect.signature(fn).return_annotation
+        )
+        return fn
+
+    return use
+
+
+@contextlib.contextmanager
+def _bounded_connect(server: Server) -> Iterator[float]:
+    """Around waiting for the handshake (given the bound, in seconds): too slow or failed, the connection
+    is told to end; too slow raises ConnectError."""
+    limit = server.timeout or CONNECT_TIMEOUT
+    try:
+        yield limit
+    except _TIMEOUTS:
+        server._signal_close()
+        raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None
+    except BaseException:
+        server._signal_close()
+        raise
 
 
 class _Connecting:
@@ -31,15 +67,8 @@ class _Connecting:
 
     async def _open(self) -> Server:
         ready = self._begin()
-        limit = self._server.timeout or CONNECT_TIMEOUT
-        try:
+        with _bounded_connect(self._server) as limit:
             await asyncio.wait_for(kernel.wait_async(ready), limit)
-        except asyncio.TimeoutError:
-            self._server._signal_close()
-            raise ConnectError(f"connecting to {self._server.name!r} took longer than {limit:g} s") from None
-        except BaseException:
-            self._server._signal_close()
-            raise
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -52,21 +81,8 @@ class _Connecting:
         await self._server.aclose()
 
 
-def connect(
-    target: Any,
-    *,
-    name: str | None = None,
-    handler: Handler | None = None,
-    mode: Mode = "auto",
-    timeout: float | None = None,
-    answer_timeout: float | None = None,
-    headers: Mapping[str, str] | None = None,
-    auth: Any = None,
-    env: Mapping[str, str] | None = None,
-    output: Any = None,
-    transport: TransportName = "auto",
-    log_level: str | None = DEFAULT_LOG_LEVEL,
-) -> _Connecting:
+@_options_of(Server)
+def connect(target: Any, **options: Any) -> _Connecting:
     """Connect to an MCP server: `srv = await connect(...)` or `async with connect(...) as srv:`.
 
     Args:
@@ -89,64 +105,17 @@ def connect(
     Raises:
         ConnectError: The server could not be reached or the handshake failed.
     """
-    server = Server(
-        target,
-        name=name,
-        handler=handler,
-        mode=mode,
-        timeout=timeout,
-        answer_timeout=answer_timeout,
-        headers=headers,
-        auth=auth,
-        env=env,
-        output=output,
-        transport=transport,
-        log_level=log_level,
-    )
-    return _Connecting(server)
+    return _Connecting(Server(target, **options))
 
 
-def connect_sync(
-    target: Any,
-    *,
-    name: str | None = None,
-    handler: Handler | None = None,
-    mode: Mode = "auto",
-    timeout: float | None = None,
-    answer_timeout: float | None = None,
-    headers: Mapping[str, str] | None = None,
-    auth: Any = None,
-    env: Mapping[str, str] | None = None,
-    output: Any = None,
-    transport: TransportName = "auto",
-    log_level: str | None = DEFAULT_LOG_LEVEL,
-) -> Server:
+@_options_of(Server)
+def connect_sync(target: Any, **options: Any) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
-    server = Server(
-        target,
-        name=name,
-        handler=handler,
-        mode=mode,
-        timeout=timeout,
-        answer_timeout=answer_timeout,
-        headers=headers,
-        auth=auth,
-        env=env,
-        output=output,
-        transport=transport,
-        log_level=log_level,
-    )
+    server = Server(target, **options)
     ready = server._start()
-    limit = timeout or CONNECT_TIMEOUT
-    try:
-        if kernel.in_comm_handler() or _in_client_thread():
+    with _bounded_connect(server) as limit:
+        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
             ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
         else:
             kernel.wait_sync(ready, timeout=limit)
-    except (TimeoutError, concurrent.futures.TimeoutError):
-        server._signal_close()
-        raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None
-    except BaseException:
-        server._signal_close()
-        raise
     return server

@@ -1,4 +1,5 @@
-"""A connection's life on the client thread: connect (with the SSE fallback), serve, notice loss, close."""
+"""`Connection`: a server's SDK client and its life on the client thread: connect (with the SSE fallback),
+serve, notice loss, close."""
 
 from __future__ import annotations
 
@@ -8,14 +9,13 @@ import contextlib
 import logging
 import tempfile
 import warnings
-from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Awaitable, Callable, Mapping
+from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import mcp_types
 from mcp import Client
 from mcp.shared.exceptions import MCPDeprecationWarning
 
-from .. import kernel
 from ..core.exceptions import (
     ConnectError,
     ConnectionClosedError,
@@ -26,10 +26,13 @@ from ..core.version import __version__
 from . import url_flow
 from .calls import _describe_exc
 from .listings import ServerInfo
-from .runtime import _client_loop, _submit
-from .targets import _http_transport, _watched
+from .runtime import RUNTIME
+from .targets import TransportName, _http_transport, _Target, _watched
 
 if TYPE_CHECKING:
+    from .catalog import Catalog
+    from .display import CallDisplay
+    from .intake import Intake
     from .server import Server
 
 log = logging.getLogger("mcp_widgets")
@@ -39,22 +42,67 @@ CONNECT_TIMEOUT = 60.0
 """Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
 
 
-class ConnectionMixin:
-    """`Server`: the connection's lifecycle."""
+State = Literal["new", "connecting", "connected", "closed", "lost"]
 
-    def _start(self) -> concurrent.futures.Future[None]:
+
+class Connection:
+    """A server's connection: the SDK client and its life (connect, serve, notice loss, close).
+
+    The server's settings (`name`, `mode`, `timeout`, `log_level`) are read from `server` when used.
+    """
+
+    def __init__(
+        self,
+        server: Server,
+        target: _Target,
+        *,
+        transport: TransportName,
+        headers: Mapping[str, str] | None,
+        auth: Any,
+    ) -> None:
+        self.server = server
+        self.target = target
+        self.transport = transport
+        self.via = "sse" if transport == "sse" else target.kind
+        """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
+        self.headers = dict(headers) if headers else {}
+        self.auth = auth
+        self.client: Client | None = None
+        self.state: State = "new"
+        self.info: ServerInfo | None = None
+        self.closing: asyncio.Event | None = None
+        self._runner: concurrent.futures.Future[None] | None = None
+        self._errlog: IO[str] | None = None
+        self._intake: Intake | None = None
+        self._display: CallDisplay | None = None
+        self._catalog: Catalog | None = None
+
+    def serve(self, intake: Intake, display: CallDisplay, catalog: Catalog) -> None:
+        """The parts the SDK client calls back into: questions, log messages, listings."""
+        self._intake, self._display, self._catalog = intake, display, catalog
+
+    @property
+    def closing_now(self) -> bool:
+        """`close` was asked for (the connection is on its way down)."""
+        return self.closing is not None and self.closing.is_set()
+
+    def _parts(self) -> tuple[Intake, CallDisplay, Catalog]:
+        assert self._intake is not None and self._display is not None and self._catalog is not None
+        return self._intake, self._display, self._catalog
+
+    def start(self) -> concurrent.futures.Future[None]:
         """Start connecting; the future resolves once the handshake is done."""
         # Load the widget code now, on the caller's thread: not on the first question, where it would
         # delay the form by up to a second.
         from .. import widgets  # noqa: F401
 
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
-        self._state = "connecting"
-        self._runner = _submit(self._run(ready))
+        self.state = "connecting"
+        self._runner = RUNTIME.submit(self._run(ready))
         return ready
 
     def _transport_for(self, via: str) -> Any:
-        target = self._target
+        target = self.target
         if target.kind == "inproc":
             return target.obj
         if target.kind == "transport":
@@ -67,13 +115,15 @@ class ConnectionMixin:
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             return _watched(stdio_client(target.params, errlog=self._errlog), self._stream_ended)
         assert target.url is not None
-        return _http_transport(target.url, self._headers, self._auth, sse=(via == "sse"))
+        return _http_transport(target.url, self.headers, self.auth, sse=(via == "sse"))
 
     async def _run(self, ready: concurrent.futures.Future[None]) -> None:
         """The connection's life: enter the SDK client, serve until closed, exit (client thread)."""
-        self._closing = asyncio.Event()
-        vias = [self._via]
-        if self._target.kind == "http" and self._transport == "auto":
+        self.closing = asyncio.Event()
+        intake, display, _catalog = self._parts()
+        server = self.server
+        vias = [self.via]
+        if self.target.kind == "http" and self.transport == "auto":
             vias.append("sse")  # fallback for servers that only speak the older HTTP+SSE transport
         first_error: BaseException | None = None
         try:
@@ -81,72 +131,74 @@ class ConnectionMixin:
                 try:
                     client = Client(
                         self._transport_for(via),
-                        mode=self.mode,
-                        elicitation_callback=self._on_elicit,
-                        logging_callback=self._on_log,
-                        log_level=self.log_level,  # type: ignore[arg-type]
+                        mode=server.mode,
+                        elicitation_callback=cast(Any, intake.on_elicit),
+                        logging_callback=display.on_log,
+                        log_level=cast(Any, server.log_level),
                         message_handler=self._on_message,
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
-                        self._via = via
+                        self.via = via
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
-                        await self._closing.wait()
+                        await self.closing.wait()
                     return
                 except Exception as exc:
                     if ready.done():
                         raise
                     first_error = first_error or exc
-                    log.debug("connecting to %s via %s failed", self.name, via, exc_info=True)
+                    log.debug("connecting to %s via %s failed", server.name, via, exc_info=True)
             if not ready.done():
                 ready.set_exception(self._connect_error(first_error))
         except BaseException as exc:
             if not ready.done():
                 ready.set_exception(self._connect_error(exc))
             elif not isinstance(exc, asyncio.CancelledError):
-                log.debug("connection to %s ended with an error", self.name, exc_info=True)
+                log.debug("connection to %s ended with an error", server.name, exc_info=True)
         finally:
-            self._client = None
-            if self._state != "lost":
-                self._state = "closed"
+            self.client = None
+            if self.state != "lost":
+                self.state = "closed"
             if self._errlog is not None:
                 self._errlog.close()
                 self._errlog = None
 
     async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:
-        self._client = client
+        self.client = client
+        server = self.server
         info = client.server_info
-        self.declared_name = info.name if info is not None and info.name else None
-        self.protocol_version = client.protocol_version
+        server.declared_name = info.name if info is not None and info.name else None
+        server.protocol_version = client.protocol_version
         caps = client.server_capabilities
-        self._info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
+        self.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
         # What the server offers, listed once now so `srv.tools` etc. show at once; a listing that fails
         # (or never answers) leaves that one empty rather than failing the connection.
         kinds: tuple[Literal["tools", "resources", "prompts"], ...] = ("tools", "resources", "prompts")
-        limit = self.timeout or CONNECT_TIMEOUT
+        limit = server.timeout or CONNECT_TIMEOUT
+        catalog = self._parts()[2]
         fetched = await asyncio.gather(
-            *(asyncio.wait_for(self._fetch_listing(client, kind), limit) for kind in kinds),
+            *(asyncio.wait_for(catalog.fetch(client, kind), limit) for kind in kinds),
             return_exceptions=True,
         )
         for kind, outcome in zip(kinds, fetched, strict=True):
             if isinstance(outcome, Exception):
-                log.debug("listing the %s of %s failed", kind, self.name, exc_info=outcome)
-        self._state = "connected"
+                log.debug("listing the %s of %s failed", kind, server.name, exc_info=outcome)
+        self.state = "connected"
         ready.set_result(None)
 
     def _connect_error(self, exc: BaseException | None) -> BaseException:
         if isinstance(exc, asyncio.CancelledError):
-            return ConnectError(f"connecting to {self.name!r} was cancelled")
+            return ConnectError(f"connecting to {self.server.name!r} was cancelled")
         detail = _describe_exc(exc) if exc is not None else "unknown error"
-        if self._target.url:  # the URL may carry a token in its query or userinfo
-            detail = detail.replace(self._target.url, self._target.where)
+        if self.target.url:  # the URL may carry a token in its query or userinfo
+            detail = detail.replace(self.target.url, self.target.where)
         tail = self._stderr_tail()
-        text = f"could not connect to {self.name!r} ({self._via}): {detail}"
+        text = f"could not connect to {self.server.name!r} ({self.via}): {detail}"
         if tail:
             text += f"\nserver stderr (last lines):\n{tail}"
         error = ConnectError(text)
-        url = self._target.url
+        url = self.target.url
         # A URL's token or password in the transport's own errors would stay in the traceback.
         error.__cause__ = exc if not url or strip_url_secrets(url) == url else None
         return error
@@ -164,14 +216,14 @@ class ConnectionMixin:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            log.debug("transport error from %s: %s", self.name, _describe_exc(message))
+            log.debug("transport error from %s: %s", self.server.name, _describe_exc(message))
         else:
-            url_flow.on_message(self, message)  # notifications/elicitation/complete
+            url_flow.on_message(self._parts()[0], message)  # notifications/elicitation/complete
         await asyncio.sleep(0)
 
     async def _ask_for_logs(self, client: Client) -> None:
         """2025-11-25: ask once for log messages at `log_level` (2026-07-28 asks per request instead)."""
-        level = self.log_level
+        level = self.server.log_level
         if level is None or is_modern(client.protocol_version):
             return
         if client.server_capabilities.logging is None:
@@ -179,65 +231,54 @@ class ConnectionMixin:
         try:
             with warnings.catch_warnings():  # deprecated as of 2026-07-28; still the 2025-11-25 way
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
-                await asyncio.wait_for(client.set_logging_level(level), self.timeout or CONNECT_TIMEOUT)
+                set_level = cast(Callable[[Any], Awaitable[Any]], client.set_logging_level)
+                await asyncio.wait_for(set_level(level), self.server.timeout or CONNECT_TIMEOUT)
         except Exception:
-            log.debug("%s did not take logging/setLevel %s", self.name, level, exc_info=True)
+            log.debug("%s did not take logging/setLevel %s", self.server.name, level, exc_info=True)
 
     def _stream_ended(self) -> None:
         """The server's output ended (client thread): unless we are closing, the server is gone."""
-        if self._state == "connected" and not (self._closing is not None and self._closing.is_set()):
-            self._connection_lost()
+        if self.state == "connected" and not self.closing_now:
+            self.lost()
 
-    def _connection_lost(self) -> None:
+    def lost(self) -> None:
         """The server went away (client thread): no open question can be answered any more."""
-        self._state = "lost"
-        for request, record in list(self._pending.items()):
-            kernel.post(partial(self._withdrawn, request, record))
+        self.state = "lost"
+        self._parts()[0].withdraw_all()
 
-    def _require_connected(self) -> None:
-        if self._state == "connected" and self._client is not None:
-            return
-        if self._state == "lost":
+    def require_connected(self) -> Client:
+        """The SDK client; raises unless connected."""
+        if self.state == "connected" and self.client is not None:
+            return self.client
+        if self.state == "lost":
             raise ConnectionClosedError(
-                f"the server {self.name!r} disconnected; connect again", code=mcp_types.CONNECTION_CLOSED
+                f"the server {self.server.name!r} disconnected; connect again",
+                code=mcp_types.CONNECTION_CLOSED,
             )
-        raise ConnectError(f"{self.name!r} is {self._state}, not connected")
+        raise ConnectError(f"{self.server.name!r} is {self.state}, not connected")
 
-    def _signal_close(self) -> concurrent.futures.Future[None] | None:
+    def signal_close(self) -> concurrent.futures.Future[None] | None:
+        """Ask the connection to end; returns what to wait for (None when it is not running)."""
         runner = self._runner
-        closing = self._closing
+        closing = self.closing
         if runner is None or runner.done():
-            self._state = "closed" if self._state != "lost" else "lost"
+            self.state = "closed" if self.state != "lost" else "lost"
             return None
         if closing is not None:
-            _client_loop().call_soon_threadsafe(closing.set)
+            RUNTIME.loop().call_soon_threadsafe(closing.set)
         else:
             runner.cancel()
         return runner
 
     def close(self, timeout: float = 10.0) -> None:
-        """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
-        runner = self._signal_close()
+        runner = self.signal_close()
         if runner is not None:
             concurrent.futures.wait([runner], timeout=timeout)
             if not runner.done():
                 runner.cancel()
 
     async def aclose(self) -> None:
-        """`close` for async code."""
-        runner = self._signal_close()
+        runner = self.signal_close()
         if runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.wrap_future(runner), 10.0)
-
-    async def __aenter__(self) -> Server:
-        return self
-
-    async def __aexit__(self, *exc: object) -> None:
-        await self.aclose()
-
-    def __enter__(self) -> Server:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()

@@ -10,7 +10,12 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
+
+from ..core.card import Card
+
+if TYPE_CHECKING:
+    from ..widgets import ElicitationForm, UrlCard
 
 from ..core.text import shown
 
@@ -30,12 +35,12 @@ def available() -> bool:
 
 
 def ask(
-    card: Any, *, read: Callable[[str], str] | None = None, write: Callable[[str], object] | None = None
+    card: Card, *, read: Callable[[str], str] | None = None, write: Callable[[str], object] | None = None
 ) -> None:
     """Ask `card`'s question on the terminal and answer it (decline, cancel or accept).
 
     Args:
-        card: An `ElicitationForm`.
+        card: An `ElicitationForm` or a `UrlCard`.
         read: Reads one line after showing a prompt (default `input`).
         write: Shows one line (default `print`).
     """
@@ -56,16 +61,24 @@ def ask(
         card.cancel()
 
 
-def _ask(card: Any, read: Callable[[str], str], write: Callable[[str], object]) -> None:
+def _ask(card: Card, read: Callable[[str], str], write: Callable[[str], object]) -> None:
     header = f"Request from {card.server}"
     if card.declared_name and card.declared_name != card.server:
         header += f" (calls itself “{card.declared_name}”)"
     write(header)
     if card.message:
         write(card.message)
-    if not hasattr(card, "spec"):  # a URL card: consent first, and only then the address to open
-        _ask_url(card, read, write)
+    if card.kind == "url":  # consent first, and only then the address to open
+        _ask_url(cast("UrlCard", card), read, write)
         return
+    if card.kind != "form":
+        write(f"A {card.kind!r} request cannot be answered here; cancelled.")
+        card.cancel()
+        return
+    _ask_form(cast("ElicitationForm", card), read, write)
+
+
+def _ask_form(card: ElicitationForm, read: Callable[[str], str], write: Callable[[str], object]) -> None:
     first = read("[Enter] answer · n decline · q cancel: ").strip().lower()
     if first in ("n", "no"):
         card.decline()
@@ -85,7 +98,7 @@ def _ask(card: Any, read: Callable[[str], str], write: Callable[[str], object]) 
     write(f"Sent to {card.server}.")
 
 
-def _ask_url(card: Any, read: Callable[[str], str], write: Callable[[str], object]) -> None:
+def _ask_url(card: UrlCard, read: Callable[[str], str], write: Callable[[str], object]) -> None:
     check = card.check
     write(f"It asks you to open a page on: {check.host_unicode or check.host}")
     write(f"Full address: {check.display}")
@@ -101,7 +114,9 @@ def _ask_url(card: Any, read: Callable[[str], str], write: Callable[[str], objec
         card.decline()
 
 
-def _ask_field(card: Any, spec: Any, read: Callable[[str], str], write: Callable[[str], object]) -> bool:
+def _ask_field(
+    card: ElicitationForm, spec: Any, read: Callable[[str], str], write: Callable[[str], object]
+) -> bool:
     """Ask one field until it is valid; False when the request ended instead."""
     from ..core.spec import MISSING
 
@@ -148,7 +163,7 @@ def _show_default(spec: Any) -> str:
     titles = {c.value: c.title for c in spec.choices}
     if spec.kind == "multi":
         return ", ".join(titles.get(v, str(v)) for v in default)
-    return titles.get(default, str(default))
+    return str(titles.get(default, default))
 
 
 def _parse(spec: Any, text: str, choices: list[Any]) -> Any:

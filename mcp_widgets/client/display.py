@@ -13,13 +13,16 @@ import mcp_types
 
 from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
-from . import url_flow
 from .calls import _CURRENT
 from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
-from .runtime import _client_loop
+from .runtime import RUNTIME
 
 if TYPE_CHECKING:
+    from mcp.shared.dispatcher import ProgressFnT
+
     from .calls import _CallRecord
+    from .intake import Intake
+    from .server import Server
 
 
 log = logging.getLogger("mcp_widgets")
@@ -90,10 +93,23 @@ def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
     return clip_line(f"[{params.level}]{source}: {data}", 2000)
 
 
-class CallDisplayMixin:
-    """`Server`: place forms and text in a call's panel; progress and log lines, coalesced."""
+class CallDisplay:
+    """A server's call displays: forms and text in a call's panel; progress and log lines, coalesced."""
 
-    def _place(self, record: _CallRecord | None, widget: Any) -> None:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        self._intake: Intake | None = None
+
+    def serve(self, intake: Intake) -> None:
+        """The questions part: a call's open questions end with it; a log line finds its call there."""
+        self._intake = intake
+
+    @property
+    def intake(self) -> Intake:
+        assert self._intake is not None
+        return self._intake
+
+    def place(self, record: _CallRecord | None, widget: Any) -> None:
         """Show `widget` (or a line of text) in the call's panel (the calling cell, or its `output=`)."""
         panel = record.panel if record is not None else None
         if record is not None and panel is not None and not panel.ended:
@@ -103,12 +119,13 @@ class CallDisplayMixin:
                 panel.place(widget)
             self._show_panel(record)
             return
-        if self.output is None and kernel.kernel_support() == "none":
+        output = self.server.output
+        if output is None and kernel.kernel_support() == "none":
             return  # nothing could show it
         if isinstance(widget, str):
             widget = _label(widget)
-        if self.output is not None:
-            self.output.append_display_data(widget)
+        if output is not None:
+            output.append_display_data(widget)
         else:
             kernel.display(widget)
 
@@ -119,7 +136,7 @@ class CallDisplayMixin:
             record.shown = box
             _show_call(record, box._repr_mimebundle_())
 
-    def _flush(self, record: _CallRecord) -> None:
+    def flush(self, record: _CallRecord) -> None:
         """Show the progress and log lines that arrived since the last update (posted by `_feed`)."""
         with record.lock:
             record.flush_due = False
@@ -136,11 +153,12 @@ class CallDisplayMixin:
         panel.update(_scrubbed_progress(record, progress), _scrubbed(record, lines), count=count)
         self._show_panel(record)
 
-    def _close_call(self, record: _CallRecord) -> None:
+    def close_call(self, record: _CallRecord) -> None:
         """The call ended: its display becomes plain text, and every widget model it made is closed.
 
-        Open questions end first (`_end_views`); each question already sent its answer when it resolved,
-        so closing its widgets loses nothing. Idempotent: the waiting cell and `_finished` both call it.
+        Open questions end first (`Intake.end_views`); each question already sent its answer when it
+        resolved, so closing its widgets loses nothing. Idempotent: the waiting cell and the call's end both
+        call it.
         """
         with record.lock:
             if record.ended:
@@ -149,8 +167,8 @@ class CallDisplayMixin:
             progress, record.progress = record.progress, None
             lines, count = list(record.logs), record.log_count
             record.logs.clear()
-        self._end_views(record)
-        url_flow._flow(self).call_ended(record)  # URL cards waiting for their page end now, not later
+        self.intake.end_views(record)
+        self.intake.flow.call_ended(record)  # URL cards waiting for their page end now, not later
         panel = record.panel
         if panel is None:
             return
@@ -166,7 +184,7 @@ class CallDisplayMixin:
                 {"text/plain": record.status_line()}, record.display_id + "-status", update=True
             )
 
-    def _feed(
+    def feed(
         self, record: _CallRecord, progress: tuple[float, float | None, str | None] | None, line: str | None
     ) -> bool:
         """Buffer a progress notification or a log line for the call's panel; False once the call ended.
@@ -186,37 +204,37 @@ class CallDisplayMixin:
                 return True
             record.flush_due = True
             delay = max(0.0, record.flushed_at + FLUSH_INTERVAL - time.monotonic())
-        _client_loop().call_soon_threadsafe(
-            _client_loop().call_later, delay, record.post, partial(self._flush, record)
+        RUNTIME.loop().call_soon_threadsafe(
+            RUNTIME.loop().call_later, delay, record.post, partial(self.flush, record)
         )
         return True
 
-    def _progress_callback(self, record: _CallRecord) -> Any:
+    def progress_callback(self, record: _CallRecord) -> ProgressFnT | None:
         """The call's `progress_callback`, or None when nothing shows the call (the server is not asked)."""
         if record.panel is None:
             return None
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             line = None if message is None else clip_line(message, PROGRESS_KEEP)  # as a log line is
-            self._feed(record, (progress, total, line), None)
+            self.feed(record, (progress, total, line), None)
 
         return on_progress
 
-    async def _on_log(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
+    async def on_log(self, params: mcp_types.LoggingMessageNotificationParams) -> None:
         """A server log message: into the log of the call it belongs to, else the `mcp_widgets` logger.
 
         Messages below `log_level` are dropped here too: 2025-11-25 servers may ignore logging/setLevel.
         """
-        wanted = self.log_level
+        wanted = self.server.log_level
         level = str(params.level)
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
-        record = _CURRENT.get() or self._guess_call()
+        record = _CURRENT.get() or self.intake.guess_call()
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
-        text = _scrubbed_late(self, _log_line(params))
+        text = _scrubbed_late(self.server, _log_line(params))
         if record is not None:
-            if self._feed(record, None, text):
+            if self.feed(record, None, text):
                 return
             text = _scrubbed(record, [text])[0]  # the panel scrubs its lines when it shows them
-        log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.name, text)
+        log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.server.name, text)

@@ -6,43 +6,57 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+from collections.abc import Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import mcp_types
 
 from .. import kernel
+from ..core.card import Card
 from ..core.exceptions import SchemaError
-from ..core.history import default_history
+from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
 from . import url_flow
-from .answering import pick_handler
+from .answering import answer, pick_handler
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
+    from ..widgets import ElicitationForm
     from .calls import _CallRecord
+    from .connection import Connection
+    from .display import CallDisplay
     from .server import Server
 
 
 log = logging.getLogger("mcp_widgets")
 
 
-def _url_request(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
-    """URL-mode requests: a URL card, shown and answered like a form (main thread; see `url_flow`)."""
-    url_flow.present(server, request, record)
+class Intake:
+    """A server's questions: take one in (client thread), show it (main thread), settle and record it.
 
+    The server's settings (`name`, `declared_name`, `handler`, `answer_timeout`, `output`) are read from
+    `server` when a question comes.
+    """
 
-class IntakeMixin:
-    """`Server`: take a question in (client thread), show it (main thread), settle and record it."""
+    def __init__(self, server: Server, connection: Connection, display: CallDisplay) -> None:
+        self.server = server
+        self.connection = connection
+        self.display = display
+        self.calls: list[_CallRecord] = []
+        """The calls in flight, oldest first (client thread only): a question finds its call here."""
+        self.pending: dict[PendingRequest, _CallRecord | None] = {}
+        """The questions waiting for an answer, with their call (client thread only)."""
+        self.flow = url_flow.UrlFlow()
 
-    def _guess_call(self) -> _CallRecord | None:
+    def guess_call(self) -> _CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say).
 
         One call in flight: that one. Several: the oldest that has no open question, else the newest.
         """
-        calls = [c for c in self._calls if c.future is None or not c.future.done()]
+        calls = [c for c in self.calls if c.future is None or not c.future.done()]
         if not calls:
             return None
         if len(calls) == 1:
@@ -50,14 +64,16 @@ class IntakeMixin:
         idle = [c for c in calls if not c.waiting_for_answer()]
         return idle[0] if idle else calls[-1]
 
-    async def _on_elicit(
+    async def on_elicit(
         self, context: Any, params: mcp_types.ElicitRequestParams
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
-        record = _CURRENT.get() or self._guess_call()
-        version = self.protocol_version or LEGACY
+        """The SDK's elicitation callback (client thread): the answer, once the handler or person gave it."""
+        server = self.server
+        record = _CURRENT.get() or self.guess_call()
+        version = server.protocol_version or LEGACY
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(
-                server=self.name,
+                server=server.name,
                 kind="url",
                 message=params.message,
                 protocol_version=version,
@@ -66,7 +82,7 @@ class IntakeMixin:
             )
         else:
             request = PendingRequest(
-                server=self.name,
+                server=server.name,
                 kind="form",
                 message=params.message,
                 protocol_version=version,
@@ -75,29 +91,38 @@ class IntakeMixin:
         loop = asyncio.get_running_loop()
         if record is not None:
             record.add(request)
-        self._pending[request] = record
+        self.pending[request] = record
         if record is not None:
             record.post(partial(self._present, request, record))
         else:
             kernel.post(partial(self._present, request, record))
-        timer = None
-        if self.answer_timeout is not None:
-            timer = loop.call_later(
-                self.answer_timeout, kernel.post, partial(self._answer_timed_out, request)
-            )
+        timers = self.time_answers([request])
         try:
             return await asyncio.wrap_future(request.reply)
         except asyncio.CancelledError:
             # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped. Decide
             # which a moment later, when the call has seen the same event.
-            loop.call_later(0.1, kernel.post, partial(self._withdrawn, request, record))
+            loop.call_later(0.1, kernel.post, partial(self.withdrawn, request, record))
             raise
         finally:
-            if timer is not None:
+            for timer in timers:
                 timer.cancel()
-            self._pending.pop(request, None)
+            self.pending.pop(request, None)
             if record is not None:
                 record.discard(request)
+
+    def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]:
+        """Cancel each request not answered within `answer_timeout` (client thread); cancel the timers."""
+        limit = self.server.answer_timeout
+        if limit is None:
+            return []
+        loop = asyncio.get_running_loop()
+        return [loop.call_later(limit, kernel.post, partial(self._answer_timed_out, r)) for r in requests]
+
+    def withdraw_all(self) -> None:
+        """The connection went away (client thread): every open question ends as withdrawn."""
+        for request, record in list(self.pending.items()):
+            kernel.post(partial(self.withdrawn, request, record))
 
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
@@ -106,55 +131,53 @@ class IntakeMixin:
         if request.done():
             return
         if record is not None and record.interrupted:
-            self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
+            self.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
             return
-        if request.kind == "url":
-            _url_request(self, request, record)
+        if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
+            url_flow.present(self, request, record)
             return
         from ..widgets import ElicitationForm
 
+        server = self.server
         # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
         with kernel.interrupt_deferred() as deferred:
             try:
                 # A handler usually answers at once: its form makes only what the handler drives.
-                chosen = pick_handler(self.handler)
+                chosen = pick_handler(server.handler)
                 build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
                 form = build(
                     request.message,
                     request.schema or {},
-                    server=self.name,
-                    declared_name=self.declared_name,
+                    server=server.name,
+                    declared_name=server.declared_name,
                 )
             except SchemaError as exc:
                 self._refuse_schema(request, record, exc)
                 return
             except Exception as exc:
-                self._view_failed(request, record, exc, "form")
+                self.view_failed(request, record, exc, "form")
                 return
             request.view = form
             # Done callbacks run in order: the answer goes to the server first, then the history notes it.
-            form.add_done_callback(partial(self._view_done, request, record))
-            self._record_view(request, record, form)
-        try:
-            if deferred:
-                raise KeyboardInterrupt
-            kernel.track_views(form)
-            self._place(record, form)
-            self._answer_with(chosen, request, record, form)
-        except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
-            if isinstance(exc, KeyboardInterrupt):
-                note = "the kernel was interrupted" + ("" if request.legacy else "; the call was dropped")
-                form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
-            else:
-                form.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
-            raise
+            form.add_done_callback(partial(self.view_done, request, record))
+            self.record_view(request, record, form)
+        answer(
+            form,
+            chosen,
+            server=server.name,
+            style=record.style if record is not None else None,
+            show=partial(self.display.place, record),
+            tell=partial(self.display.place, record),
+            request=request,
+            interrupted=bool(deferred),
+        )
 
-    def _view_failed(
+    def view_failed(
         self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
     ) -> None:
         """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
-        log.exception("building the %s for a request from %s failed", what, self.name)
+        log.exception("building the %s for a request from %s failed", what, self.server.name)
         outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
         error = mcp_types.ErrorData(
             code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
@@ -162,16 +185,16 @@ class IntakeMixin:
         if request.settle(error, outcome):
             self._record_request(request, record, outcome)
 
-    def _view_done(self, request: PendingRequest, record: _CallRecord | None, card: Any) -> None:
+    def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
         request.outcome = card.outcome
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
-        shown = (record is not None and record.panel is not None) or self.output is not None
-        if not shown and hasattr(card, "spec") and kernel.kernel_support() == "none":
+        shown = (record is not None and record.panel is not None) or self.server.output is not None
+        if not shown and card.kind == "form" and kernel.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)
-            card.close()
+            cast("ElicitationForm", card).close()
 
     def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
@@ -179,9 +202,9 @@ class IntakeMixin:
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
             self._record_request(request, record, outcome)
-        self._place(record, f"{self.name} sent a request that cannot be shown: {exc}")
+        self.display.place(record, f"{self.server.name} sent a request that cannot be shown: {exc}")
 
-    def _settle_without_view(
+    def settle_without_view(
         self,
         request: PendingRequest,
         action: Action,
@@ -198,49 +221,59 @@ class IntakeMixin:
         self._record_request(request, record, outcome)
         return True
 
-    def _record_view(self, request: PendingRequest, record: _CallRecord | None, view: Any) -> None:
-        """Record the request a form or URL card shows in the process-wide history; the view finishes it."""
-        source = (record.kind, record.name) if record is not None else None
-        try:
-            default_history().begin(view, source=source, started=request.created)
-        except Exception:  # the history must never stop a question from being asked
-            log.exception("recording a request from %s in the history failed", self.name)
+    def record_view(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+        """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
+        fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
+        entry = self._record_request(request, record, None, message=card.message, fields=fields)
+        if entry is not None:
+            card.add_done_callback(lambda done: default_history().finish(entry.id, done.outcome))
 
-    def _record_request(self, request: PendingRequest, record: _CallRecord | None, outcome: Outcome) -> None:
-        """Record a request that ended without a view (refused, withdrawn or answered before one existed)."""
+    def _record_request(
+        self,
+        request: PendingRequest,
+        record: _CallRecord | None,
+        outcome: Outcome | None,
+        *,
+        message: str | None = None,
+        fields: Iterable[Any] = (),
+    ) -> HistoryRecord | None:
+        """Record a request in the history; with `outcome`, one that ended without a view (refused,
+        withdrawn or answered before one existed). Never a value: only what the server sent."""
         try:
-            default_history().begin_request(
-                server=self.name,
+            return default_history().begin(
+                server=self.server.name,
                 mode="url" if request.kind == "url" else "form",
-                message=request.message,
-                declared_name=self.declared_name,
+                message=request.message if message is None else message,
+                declared_name=self.server.declared_name,
                 source=(record.kind, record.name) if record is not None else None,
                 url=request.url,
+                fields=fields,
                 schema=request.schema,
                 started=request.created,
                 outcome=outcome,
             )
-        except Exception:
-            log.exception("recording a request from %s in the history failed", self.name)
+        except Exception:  # the history must never stop a question from being asked
+            log.exception("recording a request from %s in the history failed", self.server.name)
+            return None
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
-        note = f"no answer within {self.answer_timeout:g} s"
+        note = f"no answer within {self.server.answer_timeout or 0:g} s"
         view = request.view
         if view is not None:
             view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
         else:
-            record = self._pending.get(request)
-            self._settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
+            record = self.pending.get(request)
+            self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
-    def _withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
+    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
         if record is not None and record.interrupted:
             reason, note = (
                 Reason.INTERRUPT,
                 record.why + ("" if request.legacy else "; the call was dropped"),
             )
-        elif self._state == "lost":
+        elif self.connection.state == "lost":
             reason, note = Reason.WITHDRAWN, "the server disconnected"
-        elif self._state == "closed" or (self._closing is not None and self._closing.is_set()):
+        elif self.connection.state == "closed" or self.connection.closing_now:
             reason, note = Reason.WITHDRAWN, "the connection was closed"
         else:
             reason, note = Reason.WITHDRAWN, "the server withdrew the request"
@@ -253,3 +286,18 @@ class IntakeMixin:
                 self._record_request(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()
+
+    def end_views(self, record: _CallRecord) -> None:
+        """The call ended: end its questions still open at once (main thread).
+
+        A withdrawn question's view is normally ended a moment later by a posted `withdrawn`; without a
+        kernel nothing runs posted work once the caller stops waiting, so it would stay pending forever.
+        """
+        for request in list(record.requests):
+            view = request.view
+            if view is not None and view.outcome is not None:
+                continue
+            if request.done():  # withdrawn (or settled without a view): say so now
+                self.withdrawn(request, record)
+            elif view is not None:  # nobody can use this answer any more
+                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")

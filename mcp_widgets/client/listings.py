@@ -153,7 +153,7 @@ def _kind(prop: Any) -> str:
     if isinstance(kind, list):
         return "|".join(str(k) for k in kind if k != "null") or "null"
     if isinstance(prop.get("$ref"), str):
-        return prop["$ref"].rsplit("/", 1)[-1]
+        return str(prop["$ref"]).rsplit("/", 1)[-1]
     if "enum" in prop or "const" in prop:
         return "enum"
     for key in ("anyOf", "oneOf"):

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import weakref
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ..core.exceptions import ServerError
@@ -83,24 +83,24 @@ def _scrubbed_late(server: Any, line: str) -> str:
     return line
 
 
-def _secrets(server: Any, kind: str, name: str, arguments: Mapping[str, Any] | None) -> list[Any]:
+def _secrets(tools: Iterable[Any], kind: str, name: str, arguments: Mapping[str, Any] | None) -> list[Any]:
     """The secret argument values of a call (a tool's schema marks them; for prompts, their names do)."""
     if not arguments:
         return []
     schema: Any = None
     if kind == "tool":
-        for tool in list(getattr(server, "_tools", None) or ()):
+        for tool in list(tools):
             if getattr(tool, "name", None) == name:
                 schema = getattr(tool, "input_schema", None)
                 break
     return secret_values(schema, arguments)
 
 
-def _resource_name(server: Any, uri: str) -> str:
+def _resource_name(resources: Iterable[Any], uri: str) -> str:
     """What a resource read is called in history, errors and status lines: never a filled-in URI."""
     templates: list[str] = []
     static: list[str] = []
-    for item in list(getattr(server, "_resources", None) or ()):
+    for item in list(resources):
         template = getattr(item, "uri_template", None)
         if template is not None:
             templates.append(str(template))

@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import mcp_types
 from mcp import Client
@@ -32,10 +32,18 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 from . import url_flow
-from .calls import _CURRENT, _LEGACY_HINT, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
+from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
 from .privacy import _redacted, _remember, _resource_name, _secrets
-from .runtime import _client_loop, _in_client_thread, _submit
+from .runtime import RUNTIME
+
+if TYPE_CHECKING:
+    from mcp.shared.dispatcher import ProgressFnT
+
+    from .connection import Connection
+    from .display import CallDisplay
+    from .intake import Intake
+    from .server import Server
 
 log = logging.getLogger("mcp_widgets")
 
@@ -44,10 +52,15 @@ T = TypeVar("T")
 ERROR_KEEP = 2000
 """Characters of a server's error message kept in the exception raised for it."""
 
+Style = Literal["await", "sync", "background"]
+Arguments = Mapping[str, Any] | None
+Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
+"""One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
+
 
 def _check_can_block() -> None:
     """Refuse a blocking call where it would freeze (before the call starts, so nothing is left running)."""
-    if _in_client_thread():
+    if RUNTIME.in_client_thread():
         raise MCPWidgetsError("a blocking call from inside the client thread (a handler?) would deadlock")
     if kernel.in_comm_handler():
         raise BlockingCallError(
@@ -61,30 +74,63 @@ def _check_can_block() -> None:
         )
 
 
-class RunningMixin:
-    """`Server`: the steps every public call shares (`_begin`, `_launch`, `_await` / `_block`, ...)."""
+class Runner:
+    """A server's calls: start one where it was made, bound it in time, wait for it, interrupt it, map its
+    errors. The server's settings (`timeout`, `output`, `protocol_version`) are read from `server`."""
 
-    def _begin(
-        self,
-        kind: str,
-        name: str,
-        output: Any,
-        *,
-        style: Literal["await", "sync", "background"],
-        arguments: Mapping[str, Any] | None = None,
+    def __init__(self, server: Server, connection: Connection, intake: Intake, display: CallDisplay) -> None:
+        self.server = server
+        self.connection = connection
+        self.intake = intake
+        self.display = display
+        self._warned_legacy = False
+
+    # -- the three ways a caller waits ---------------------------------------------------------------------
+    async def run(
+        self, kind: str, name: str, output: Any, request: Request[T], arguments: Arguments = None
+    ) -> T:
+        """A call the caller awaits (`await srv.call_tool(...)`)."""
+        record, future = self._start(kind, name, output, "await", request, arguments)
+        return await self.wait(record, future)
+
+    def run_sync(
+        self, kind: str, name: str, output: Any, request: Request[T], arguments: Arguments = None
+    ) -> T:
+        """A call that blocks the caller (`srv.call_tool_sync(...)`)."""
+        _check_can_block()
+        record, future = self._start(kind, name, output, "sync", request, arguments)
+        return self.block(record, future)
+
+    def run_background(
+        self, kind: str, name: str, output: Any, request: Request[Any], arguments: Arguments = None
+    ) -> Call:
+        """A call that returns at once with its handle (`srv.call_tool_background(...)`)."""
+        record, future = self._start(kind, name, output, "background", request, arguments)
+        return Call(record, future, self)
+
+    def _start(
+        self, kind: str, name: str, output: Any, style: Style, request: Request[T], arguments: Arguments
+    ) -> tuple[_CallRecord, concurrent.futures.Future[T]]:
+        record = self.begin(kind, name, output, style=style, arguments=arguments)
+        progress = self.display.progress_callback(record)
+        return record, self.launch(record, lambda client: request(client, progress))
+
+    # -- the steps -----------------------------------------------------------------------------------------
+    def begin(
+        self, kind: str, name: str, output: Any, *, style: Style, arguments: Arguments = None
     ) -> _CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
         Nothing but that display (empty text, or a background call's status line) exists until the call
         has something to show: then its panel's box replaces the text, and when the call ends the text
-        comes back (`_close_call`).
+        comes back (`CallDisplay.close_call`).
         """
-        self._require_connected()
+        self.connection.require_connected()
         if kind == "resource":  # a filled-in URI is an argument: history and errors keep its template
-            name = _resource_name(self, name)
-        record = _CallRecord(self, kind, name, style, context=contextvars.copy_context())
-        record.secrets = _secrets(self, kind, name, arguments)
-        out = output if output is not None else self.output
+            name = _resource_name(self.server.resources, name)
+        record = _CallRecord(self.server, kind, name, style, context=contextvars.copy_context())
+        record.secrets = _secrets(self.server.tools, kind, name, arguments)
+        out = output if output is not None else self.server.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():
                 log.warning(
@@ -103,28 +149,28 @@ class RunningMixin:
             _show_call(record, {"text/plain": status})
         return record
 
-    def _launch(
+    def launch(
         self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]
     ) -> concurrent.futures.Future[T]:
-        future = _submit(self._call(record, fn))
+        """Run `fn(client)` on the client thread as `record`'s call; its display ends when it does."""
+        future = RUNTIME.submit(self._call(record, fn))
         record.future = future
-        future.add_done_callback(lambda _: record.post(partial(self._finished, record)))
+        future.add_done_callback(lambda _: record.post(partial(self.display.close_call, record)))
         return future
-
-    def _finished(self, record: _CallRecord) -> None:
-        """Main thread, after a call ended: its display becomes text (see `_close_call`)."""
-        self._close_call(record)
 
     async def _call(self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
         """Run one request on the client thread, bounded by `timeout` minus think time."""
-        client = self._client
+        client = self.connection.client
         if client is None:
-            raise ConnectionClosedError(f"{self.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED)
+            raise ConnectionClosedError(
+                f"{self.server.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED
+            )
         _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
-        self._calls.append(record)
+        calls = self.intake.calls
+        calls.append(record)
         try:
             # -32042 (2025-11-25): the required pages, then one retry
-            return await url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
+            return await url_flow.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
             error = self._error(exc, record)
             clean = _redacted(record, error)  # the server's error may quote what the person typed
@@ -139,12 +185,13 @@ class RunningMixin:
             raise
         finally:
             _remember(record)  # its server's log lines may still quote it after the call
-            self._calls.remove(record)
+            calls.remove(record)
         # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
         raise error from None
 
     async def _bounded(self, record: _CallRecord, awaitable: Awaitable[T]) -> T:
-        if self.timeout is None:
+        timeout = self.server.timeout
+        if timeout is None:
             return await awaitable
         task = asyncio.ensure_future(awaitable)
         try:
@@ -152,7 +199,7 @@ class RunningMixin:
                 if record.waiting_for_answer():
                     wait = 0.25  # the person's think time is not counted: look again soon
                 else:
-                    wait = self.timeout - record.busy_seconds()
+                    wait = timeout - record.busy_seconds()
                     if wait <= 0:
                         break
                 done, _ = await asyncio.wait({task}, timeout=wait)
@@ -164,24 +211,24 @@ class RunningMixin:
         task.cancel()
         with contextlib.suppress(BaseException):
             await task
-        raise RequestTimeout(f"{record.describe()} got no answer within {self.timeout:g} s")
+        raise RequestTimeout(f"{record.describe()} got no answer within {timeout:g} s")
 
     def _error(self, exc: MCPError, record: _CallRecord) -> BaseException:
         if record.schema_error is not None:
             return record.schema_error
         code = exc.error.code
         message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
-        if code == mcp_types.CONNECTION_CLOSED and self._closing is not None and self._closing.is_set():
+        if code == mcp_types.CONNECTION_CLOSED and self.connection.closing_now:
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
             )
         if code == mcp_types.CONNECTION_CLOSED:
-            self._connection_lost()
+            self.connection.lost()
             return ConnectionClosedError(
                 f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data
             )
         text = f"{record.describe()} failed: {message} (code {code})"
-        modern = is_modern(self.protocol_version)
+        modern = is_modern(self.server.protocol_version)
         if modern and (
             _asks_the_legacy_way(message)
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
@@ -189,7 +236,7 @@ class RunningMixin:
             text += f". {_LEGACY_HINT}"
         return ServerError(text, code=code, data=exc.error.data)
 
-    def _interrupt(self, record: _CallRecord, why: str = "the kernel was interrupted") -> None:
+    def interrupt(self, record: _CallRecord, why: str = "the kernel was interrupted") -> None:
         """The kernel was interrupted while waiting (or the call was cancelled): end the call cleanly.
 
         2025-11-25: open forms answer cancel, then the call is cancelled. 2026-07-28: the call is dropped
@@ -200,7 +247,7 @@ class RunningMixin:
         fut = record.future
         with record.lock:
             requests = sorted(record.pending, key=lambda r: r.id)
-        legacy = not is_modern(self.protocol_version)
+        legacy = not is_modern(self.server.protocol_version)
         if fut is not None and not legacy:
             fut.cancel()
         for request in requests:
@@ -209,34 +256,36 @@ class RunningMixin:
             if view is not None and view.outcome is None:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                self._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+                self.intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
         if fut is not None and legacy:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
-            _client_loop().call_soon_threadsafe(fut.cancel)
+            RUNTIME.loop().call_soon_threadsafe(fut.cancel)
 
-    async def _await(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
+    async def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
+        """Await the call's result (an interrupt or cancellation interrupts the call)."""
         try:
             return self._check_result(record, await kernel.wait_async(future))
         except (KeyboardInterrupt, asyncio.CancelledError):
             if not future.done():
-                self._interrupt(record)
+                self.interrupt(record)
             raise
         finally:
             if future.done():
-                self._close_call(record)
+                self.display.close_call(record)
 
-    def _block(
+    def block(
         self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
     ) -> T:
+        """Block for the call's result, pumping clicks (an interrupt interrupts the call)."""
         try:
             return self._check_result(record, kernel.wait_sync(future, timeout=timeout))
         except KeyboardInterrupt:
             if not future.done():
-                self._interrupt(record)
+                self.interrupt(record)
             raise
         finally:
             if future.done():
-                self._close_call(record)
+                self.display.close_call(record)
 
     def _check_result(self, record: _CallRecord, result: T) -> T:
         """Pass `result` through; a tool error saying the server cannot ask on 2026-07-28 gets the hint.
@@ -244,7 +293,7 @@ class RunningMixin:
         Such servers (fastmcp's `ctx.elicit`) report it as a tool error, not a protocol error, so the call
         still returns its result; the hint goes to the cell (and the log, once per server).
         """
-        if record.hinted or not is_modern(self.protocol_version) or not _tool_needs_legacy(result):
+        if record.hinted or not is_modern(self.server.protocol_version) or not _tool_needs_legacy(result):
             return result
         record.hinted = True
         hint = f"{record.describe()} could not ask its question: {_LEGACY_HINT}"
@@ -252,22 +301,7 @@ class RunningMixin:
             self._warned_legacy = True
             log.warning("%s", hint)
         try:
-            self._place(record, hint)
+            self.display.place(record, hint)
         except Exception:
             log.debug("showing the legacy-mode hint failed", exc_info=True)
         return result
-
-    def _end_views(self, record: _CallRecord) -> None:
-        """The call ended: end its questions still open at once (main thread).
-
-        A withdrawn question's view is normally ended a moment later by a posted `_withdrawn`; without a
-        kernel nothing runs posted work once the caller stops waiting, so it would stay pending forever.
-        """
-        for request in list(record.requests):
-            view = request.view
-            if view is not None and view.outcome is not None:
-                continue
-            if request.done():  # withdrawn (or settled without a view): say so now
-                self._withdrawn(request, record)
-            elif view is not None:  # nobody can use this answer any more
-                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")

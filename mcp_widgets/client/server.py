@@ -1,4 +1,9 @@
-"""`Server`: a connected MCP server, a thin facade over the parts of the client room it is made of.
+"""`Server`: a connected MCP server, a thin facade over the parts it is made of.
+
+Its parts collaborate through typed references: a `Connection` (the SDK client and its life), an `Intake`
+(questions come in, are shown and answered), a `CallDisplay` (a call's panel), a `Runner` (calls) and a
+`Catalog` (listings). They read the server's settings (`timeout`, `handler`, `output`, ...) from it when used,
+so changing one on the server takes effect at once.
 
 Every connection's `mcp.Client` lives on one asyncio event loop in a daemon thread ("mcp-widgets-client",
 `runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol. An
@@ -16,31 +21,28 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
     -----------                        -----------------------
     call_tool()  -- submit -------->   Client.call_tool()
     display made in the cell             elicitation callback -> PendingRequest
-    _present(): form, handler  <-- post --'  awaits request.reply
+    Intake: form, handler      <-- post --'  awaits request.reply
     click -> request.settle()  -------->   reply sent / call retried with the answer
     wait_async / wait_sync     <--------   result
 """
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 import mcp_types
-from mcp import Client
 
-from ..core.requests import PendingRequest
-from .answering import AnsweringMixin, Handler
-from .calls import Call, _CallRecord
-from .catalog import CatalogMixin
-from .connection import ConnectionMixin
-from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplayMixin
-from .intake import IntakeMixin
+from .answering import Handler
+from .calls import Call
+from .catalog import Catalog
+from .connection import Connection
+from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
+from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
-from .running import RunningMixin, _check_can_block
+from .running import Runner
 from .targets import Mode, TransportName, _resolve_target
 
 if TYPE_CHECKING:
@@ -51,7 +53,11 @@ if TYPE_CHECKING:
 __all__ = ["Server"]
 
 
-class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, RunningMixin, CatalogMixin):
+def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
+    return dict(arguments) if arguments is not None else None
+
+
+class Server:
     """A connected MCP server. Create it with `connect` / `connect_sync`.
 
     Attributes:
@@ -80,11 +86,11 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        self._target = _resolve_target(target, env)
+        resolved = _resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
-        if transport in ("http", "sse") and self._target.kind != "http":
+        if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
-        self.name = name or self._target.name
+        self.name = name or resolved.name
         self.declared_name: str | None = None
         self.protocol_version: str | None = None
         self.handler = handler
@@ -93,24 +99,24 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         self.answer_timeout = answer_timeout
         self.output = output
         self.log_level = log_level
-        self._transport = transport
-        self._via = "sse" if transport == "sse" else self._target.kind
-        self._headers = dict(headers) if headers else {}
-        self._auth = auth
         self._has_secrets = bool(headers or auth or env)
-        self._client: Client | None = None
-        self._state: Literal["new", "connecting", "connected", "closed", "lost"] = "new"
-        self._calls: list[_CallRecord] = []  # client thread only
-        self._pending: dict[PendingRequest, _CallRecord | None] = {}  # client thread only
-        self._closing: asyncio.Event | None = None
-        self._runner: concurrent.futures.Future[None] | None = None
-        self._errlog: Any = None
-        self._tools: ToolList | None = None
-        self._resources: ResourceList | None = None
-        self._prompts: PromptList | None = None
-        self._info: ServerInfo | None = None
         self._history: HistoryPanel | None = None
-        self._warned_legacy = False
+        connection = Connection(self, resolved, transport=transport, headers=headers, auth=auth)
+        display = CallDisplay(self)
+        intake = Intake(self, connection, display)
+        runner = Runner(self, connection, intake, display)
+        catalog = Catalog(self, connection, runner)
+        connection.serve(intake, display, catalog)
+        display.serve(intake)
+        self._connection, self._runner, self._catalog = connection, runner, catalog
+
+    def _start(self) -> concurrent.futures.Future[None]:
+        """Start connecting (for `connect`); the future resolves once the handshake is done."""
+        return self._connection.start()
+
+    def _signal_close(self) -> concurrent.futures.Future[None] | None:
+        """Ask the connection to end (for `connect`, when connecting failed)."""
+        return self._connection.signal_close()
 
     async def call_tool(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
@@ -127,11 +133,10 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
             ConnectionClosedError: The server went away during the call.
             RequestTimeout: No answer within `timeout=` (the person's think time not counted).
         """
-        args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="await", arguments=args)
-        progress = self._progress_callback(record)
-        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
-        return await self._await(record, future)
+        args = _copy(arguments)
+        return await self._runner.run(
+            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
+        )
 
     def call_tool_sync(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
@@ -142,53 +147,83 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
             BlockingCallError: Inside a widget callback (use `call_tool_background` there), or on a kernel
                 that cannot deliver clicks to a blocked cell.
         """
-        _check_can_block()
-        args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="sync", arguments=args)
-        progress = self._progress_callback(record)
-        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
-        return self._block(record, future)
+        args = _copy(arguments)
+        return self._runner.run_sync(
+            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
+        )
 
     def call_tool_background(
         self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
     ) -> Call:
         """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
-        args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="background", arguments=args)
-        progress = self._progress_callback(record)
-        return Call(
-            record, self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
+        args = _copy(arguments)
+        return self._runner.run_background(
+            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
         )
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
-        args = dict(arguments) if arguments is not None else None
-        record = self._begin("prompt", name, output, style="await", arguments=args)
-        future = self._launch(record, lambda c: c.get_prompt(name, args))
-        return await self._await(record, future)
+        args = _copy(arguments)
+        return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
     def get_prompt_sync(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
-        _check_can_block()
-        args = dict(arguments) if arguments is not None else None
-        record = self._begin("prompt", name, output, style="sync", arguments=args)
-        return self._block(record, self._launch(record, lambda c: c.get_prompt(name, args)))
+        args = _copy(arguments)
+        return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
-        record = self._begin("resource", uri, output, style="await")
-        future = self._launch(record, lambda c: c.read_resource(uri))
-        return await self._await(record, future)
+        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
 
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
-        _check_can_block()
-        record = self._begin("resource", uri, output, style="sync")
-        return self._block(record, self._launch(record, lambda c: c.read_resource(uri)))
+        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri))
+
+    async def list_tools(self) -> ToolList:
+        """Fetch the tool listing again (also refreshes `tools`)."""
+        await self._catalog.relist("tools")
+        return self.tools
+
+    async def list_resources(self) -> ResourceList:
+        """Fetch the resources and resource templates again (also refreshes `resources`)."""
+        await self._catalog.relist("resources")
+        return self.resources
+
+    async def list_prompts(self) -> PromptList:
+        """Fetch the prompt listing again (also refreshes `prompts`)."""
+        await self._catalog.relist("prompts")
+        return self.prompts
+
+    @property
+    def tools(self) -> ToolList:
+        """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
+        listed = self._catalog.tools
+        return listed if listed is not None else ToolList()
+
+    @property
+    def resources(self) -> ResourceList:
+        """The resources and resource templates listed when connecting; displays as a table.
+
+        `await srv.list_resources()` refreshes; empty when the server has no resources capability.
+        """
+        listed = self._catalog.resources
+        return listed if listed is not None else ResourceList()
+
+    @property
+    def prompts(self) -> PromptList:
+        """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
+        listed = self._catalog.prompts
+        return listed if listed is not None else PromptList()
+
+    @property
+    def info(self) -> ServerInfo:
+        """Who the server is (name, title, version), the protocol version and its capabilities, and its
+        instructions: as learned when connecting (still there after `close`)."""
+        return self._catalog.info()
 
     def form(self, name: str) -> ToolForm:
         """A form for the tool `name`: fill in its arguments, click Run, see the result below it.
@@ -212,18 +247,39 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
 
     @property
     def connected(self) -> bool:
-        return self._state == "connected"
+        return self._connection.state == "connected"
+
+    def close(self, timeout: float = 10.0) -> None:
+        """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
+        self._connection.close(timeout)
+
+    async def aclose(self) -> None:
+        """`close` for async code."""
+        await self._connection.aclose()
+
+    async def __aenter__(self) -> Server:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def __repr__(self) -> str:
         head = f"<Server {self.name!r}"
         if self.declared_name and self.declared_name != self.name:
             head += f" (calls itself {self.declared_name!r})"
-        parts = [head, f"{self._via} {self._target.where}"]
+        connection = self._connection
+        parts = [head, f"{connection.via} {connection.target.where}"]
         if self.protocol_version:
             parts.append(f"protocol {self.protocol_version}")
-        if self._tools is not None:
-            parts.append(f"{len(self._tools)} tools")
+        if self._catalog.tools is not None:
+            parts.append(f"{len(self._catalog.tools)} tools")
         if self._has_secrets:
             parts.append("credentials redacted")
-        parts.append(self._state)
+        parts.append(connection.state)
         return " · ".join(parts) + ">"

@@ -180,7 +180,8 @@ class _EndWatched:
         return self
 
     async def __aexit__(self, *exc: Any) -> bool | None:
-        return await self._stream.__aexit__(*exc)
+        suppress: bool | None = await self._stream.__aexit__(*exc)
+        return suppress
 
 
 @contextlib.asynccontextmanager

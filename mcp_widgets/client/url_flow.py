@@ -33,13 +33,14 @@ from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
+from .answering import answer, pick_handler
 
 if TYPE_CHECKING:
     from ..widgets import UrlCard
     from .calls import _CallRecord
-    from .server import Server
+    from .intake import Intake
 
-__all__ = ["on_message", "present", "retrying"]
+__all__ = ["UrlFlow", "on_message", "present", "retrying"]
 
 log = logging.getLogger("mcp_widgets")
 
@@ -47,12 +48,14 @@ T = TypeVar("T")
 
 
 @dataclass(eq=False)
-class _Flow:
-    """One server's URL cards (main thread only)."""
+class UrlFlow:
+    """One server's URL cards (main thread only); its `Intake` holds it."""
 
     by_id: dict[str, UrlCard] = field(default_factory=dict)
     """2025-11-25: accepted cards still waiting for their completion notification, by elicitation id."""
-    by_call: weakref.WeakKeyDictionary[Any, list[UrlCard]] = field(default_factory=weakref.WeakKeyDictionary)
+    by_call: weakref.WeakKeyDictionary[_CallRecord, list[UrlCard]] = field(
+        default_factory=weakref.WeakKeyDictionary
+    )
     """The cards each call showed: reused for a repeated URL, ended when the call ends."""
 
     def adopt(self, record: _CallRecord | None, card: UrlCard) -> None:
@@ -96,34 +99,24 @@ class _Flow:
                 card.complete(note="the call ended")
 
 
-_flows: weakref.WeakKeyDictionary[Server, _Flow] = weakref.WeakKeyDictionary()
-
-
-def _flow(server: Server) -> _Flow:
-    flow = _flows.get(server)
-    if flow is None:
-        flow = _flows[server] = _Flow()
-    return flow
-
-
 # --------------------------------------------------------------------------- requests (main thread)
 
 
-def present(server: Server, request: PendingRequest, record: _CallRecord | None) -> None:
+def present(intake: Intake, request: PendingRequest, record: _CallRecord | None) -> None:
     """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it."""
-    flow = _flow(server)
+    flow = intake.flow
     card = flow.reusable(record, request)
     if card is not None:
         card.ask_again(request.message)
-        server._record_view(request, record, card)  # a new round is a new history entry
-        _answer(server, request, record, card, placed=True)
+        intake.record_view(request, record, card)  # a new round is a new history entry
+        _answer(intake, request, record, card, placed=True)
         return
-    card = _build(server, request, record)
+    card = _build(intake, request, record)
     if card is not None and card.check.allowed:
-        _answer(server, request, record, card, placed=False)
+        _answer(intake, request, record, card, placed=False)
 
 
-def _build(server: Server, request: PendingRequest, record: _CallRecord | None) -> UrlCard | None:
+def _build(intake: Intake, request: PendingRequest, record: _CallRecord | None) -> UrlCard | None:
     """The card for `request`; a refused URL's card is already declined and shown (None on failure)."""
     from ..widgets import UrlCard
 
@@ -131,97 +124,96 @@ def _build(server: Server, request: PendingRequest, record: _CallRecord | None) 
         card = UrlCard(
             request.message,
             request.url or "",
-            server=server.name,
-            declared_name=server.declared_name,
+            server=intake.server.name,
+            declared_name=intake.server.declared_name,
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
-        server._view_failed(request, record, exc, "request")
+        intake.view_failed(request, record, exc, "request")
         return None
     request.view = card
-    server._record_view(request, record, card)  # a refused URL is recorded as finished at once
+    intake.record_view(request, record, card)  # a refused URL is recorded as finished at once
     if not card.check.allowed:
         # Declined already (Reason.REFUSED_URL): its closing line says why; nobody is asked.
-        server._view_done(request, record, card)
-        server._place(record, card)
+        intake.view_done(request, record, card)
+        intake.display.place(record, card)
         return card
-    _flow(server).adopt(record, card)
+    intake.flow.adopt(record, card)
     return card
 
 
 def _answer(
-    server: Server, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+    intake: Intake, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
 ) -> None:
     """Wire the card's current round to `request`, show the card, and ask the handler or the person."""
     request.view = card
-    card.add_done_callback(partial(server._view_done, request, record))
-    card.add_done_callback(_flow(server).remember)
-    _run(server, request, record, card, placed=placed)
+    card.add_done_callback(partial(intake.view_done, request, record))
+    card.add_done_callback(intake.flow.remember)
+    _run(intake, request, record, card, placed=placed)
 
 
 def _run(
-    server: Server, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+    intake: Intake, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
 ) -> None:
-    try:
-        if not placed:
-            kernel.track_views(card)
-            server._place(record, card)
-        server._choose_answerer(request, record, card)
-    except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
-        if isinstance(exc, KeyboardInterrupt):
-            card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
-        else:
-            card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")
-        raise
+    place = partial(intake.display.place, record)
+    answer(
+        card,
+        pick_handler(intake.server.handler),
+        server=intake.server.name,
+        style=record.style if record is not None else None,
+        show=None if placed else place,
+        tell=place,
+        request=request,
+    )
 
 
 # --------------------------------------------------------------------------- notifications (client thread)
 
 
-def on_message(server: Server, message: Any) -> None:
+def on_message(intake: Intake, message: Any) -> None:
     """Route `notifications/elicitation/complete` to the waiting card (posted to the main thread)."""
     root = getattr(message, "root", message)
     if isinstance(root, mcp_types.ElicitCompleteNotification):
-        kernel.post(partial(_completed, server, root.params.elicitation_id))
+        kernel.post(partial(_completed, intake, root.params.elicitation_id))
 
 
-def _completed(server: Server, elicitation_id: str) -> None:
-    _flow(server).completed(elicitation_id)
+def _completed(intake: Intake, elicitation_id: str) -> None:
+    intake.flow.completed(elicitation_id)
 
 
 # --------------------------------------------------------------------------- -32042 (client thread)
 
 
-async def retrying(server: Server, record: _CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
+async def retrying(intake: Intake, record: _CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
     """`attempt()`; on -32042 (2025-11-25), show the required pages, then retry once if all were done."""
     try:
         return await attempt()
     except MCPError as exc:
-        needed = _required(server, exc)
+        needed = _required(intake, exc)
         if not needed:
             raise
         failed = exc
-    if not await _visit(server, record, needed):
+    if not await _visit(intake, record, needed):
         raise failed
     return await attempt()  # once: a second -32042 reaches the caller as an error
 
 
-def _required(server: Server, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
-    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(server.protocol_version):
+def _required(intake: Intake, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(intake.server.protocol_version):
         return []
     try:
         return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)
     except Exception:
-        log.debug("a -32042 error from %s without a readable list of URLs", server.name, exc_info=True)
+        log.debug("a -32042 error from %s without a readable list of URLs", intake.server.name, exc_info=True)
         return []
 
 
-async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]) -> bool:
+async def _visit(intake: Intake, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]) -> bool:
     """Show a card per required URL; True once every one ended accepted (and finished)."""
-    version = server.protocol_version or LEGACY
+    version = intake.server.protocol_version or LEGACY
     requests = [
         PendingRequest(
-            server=server.name,
+            server=intake.server.name,
             kind="url",
             message=p.message,
             protocol_version=version,
@@ -232,14 +224,9 @@ async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.Eli
     ]
     for request in requests:
         record.add(request)
-        server._pending[request] = record
-    kernel.post(partial(_present_required, server, requests, record))
-    timers = []
-    if server.answer_timeout is not None:
-        loop = asyncio.get_running_loop()
-        for request in requests:
-            timed_out = partial(server._answer_timed_out, request)
-            timers.append(loop.call_later(server.answer_timeout, kernel.post, timed_out))
+        intake.pending[request] = record
+    kernel.post(partial(_present_required, intake, requests, record))
+    timers = intake.time_answers(requests)
     try:
         waiting = {asyncio.wrap_future(r.reply) for r in requests}
         while waiting:
@@ -253,13 +240,13 @@ async def _visit(server: Server, record: _CallRecord, needed: list[mcp_types.Eli
         return True
     except asyncio.CancelledError:
         for request in requests:
-            kernel.post(partial(server._withdrawn, request, record))
+            kernel.post(partial(intake.withdrawn, request, record))
         raise
     finally:
         for timer in timers:
             timer.cancel()
         for request in requests:
-            server._pending.pop(request, None)
+            intake.pending.pop(request, None)
             record.discard(request)
 
 
@@ -267,32 +254,32 @@ def _accepted(result: Any) -> bool:
     return isinstance(result, mcp_types.ElicitResult) and result.action == "accept"
 
 
-def _present_required(server: Server, requests: list[PendingRequest], record: _CallRecord) -> None:
+def _present_required(intake: Intake, requests: list[PendingRequest], record: _CallRecord) -> None:
     """Main thread: a card per required URL; after consent it asks "I've finished — try again"."""
     for request in requests:
         if request.done():
             continue
         if record.interrupted:
-            server._settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
+            intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
             continue
-        card = _build(server, request, record)
+        card = _build(intake, request, record)
         if card is None or not card.check.allowed:
             continue
-        card.add_done_callback(partial(_consented, server, request, record))
-        _run(server, request, record, card, placed=False)
+        card.add_done_callback(partial(_consented, intake, request, record))
+        _run(intake, request, record, card, placed=False)
 
 
-def _consented(server: Server, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+def _consented(intake: Intake, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
-        server._view_done(request, record, card)
+        intake.view_done(request, record, card)
         return
-    _flow(server).remember(card)
+    intake.flow.remember(card)
     # Later, so the handler that consented finishes first (it is asked again for the new round).
-    kernel.post(partial(_ask_finished, server, request, record, card))
+    kernel.post(partial(_ask_finished, intake, request, record, card))
 
 
-def _ask_finished(server: Server, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+def _ask_finished(intake: Intake, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
     if request.done():
         return
     if card.completed:  # the completion notification came first: the server says it is done
@@ -308,8 +295,8 @@ def _ask_finished(server: Server, request: PendingRequest, record: _CallRecord, 
         )
         return
     card.ask_again()
-    card.add_done_callback(partial(server._view_done, request, record))
-    _run(server, request, record, card, placed=True)
+    card.add_done_callback(partial(intake.view_done, request, record))
+    _run(intake, request, record, card, placed=True)
 
 
 def _drop(request: PendingRequest, note: str) -> None:

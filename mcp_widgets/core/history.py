@@ -41,7 +41,6 @@ from .history_records import (
     _parse_outcome_filter,
     _schema_fields,
     _status,
-    _url_host,
     answered_by,
 )
 from .outcome import Outcome
@@ -98,44 +97,6 @@ class History:
     # -- recording -------------------------------------------------------------------------------------------
     def begin(
         self,
-        view: Any,
-        *,
-        source: Source | tuple[str, str] | None = None,
-        started: float | None = None,
-        track: bool = True,
-    ) -> HistoryRecord:
-        """Record the request a form or URL card shows, and (by default) its outcome once it ends.
-
-        Duck-typed: reads `.server`, `.declared_name`, `.message`, and `.spec.fields` (forms) or `.url` /
-        `.check.host` (URL cards), and `.outcome`; never a value.
-
-        Args:
-            view: The form or card.
-            source: ("tool" | "prompt" | "resource", name) of the call the request came from.
-            started: `time.monotonic()` when the server asked, if earlier than now.
-            track: Finish the record through `view.add_done_callback` (else call `finish` yourself). A card
-                asked again (`ask_again`) is a new round: call `begin` again for it.
-        """
-        url_mode = getattr(view, "url", None) is not None
-        spec = getattr(view, "spec", None)
-        record = self.begin_request(
-            server=str(view.server),
-            mode="url" if url_mode else "form",
-            message=str(getattr(view, "message", "") or ""),
-            declared_name=getattr(view, "declared_name", None),
-            source=source,
-            url_host=_url_host(view) if url_mode else None,
-            fields=() if url_mode or spec is None else spec.fields,
-            started=started,
-        )
-        if track:
-            view.add_done_callback(lambda done: self.finish(record.id, done.outcome))
-        elif getattr(view, "outcome", None) is not None:
-            self.finish(record.id, view.outcome)
-        return self.get(record.id) or record
-
-    def begin_request(
-        self,
         *,
         server: str,
         mode: Mode,
@@ -149,11 +110,23 @@ class History:
         started: float | None = None,
         outcome: Outcome | None = None,
     ) -> HistoryRecord:
-        """Record a request without a view (e.g. refused: invalid schema); `outcome` finishes it at once.
+        """Record a request as asked (pending); `finish` it when it ends (the client does, from its card).
 
-        `url` is reduced to its host here. The fields asked come from `fields` (FieldSpec-like objects or
-        (name, title, required) tuples) or else from the raw `requestedSchema` (`schema`, read leniently: any
-        shape, even one the form refuses; only property names, titles and `required` are read).
+        A card asked again (a URL card's next round) is a new request: record it again.
+
+        Args:
+            server: The name we know the server by.
+            mode: "form" or "url".
+            message: The server's message.
+            declared_name: What the server calls itself.
+            source: ("tool" | "prompt" | "resource", name) of the call the request came from.
+            url: A URL-mode request's URL: reduced to its host here (or give `url_host`).
+            fields: The fields asked: FieldSpec-like objects or (name, title, required) tuples.
+            schema: Else the raw `requestedSchema`, read leniently (any shape, even one the form refuses;
+                only property names, titles and `required` are read).
+            started: `time.monotonic()` when the server asked, if earlier than now.
+            outcome: Finishes the record at once: a request that ended without a card (e.g. refused for an
+                invalid schema).
         """
         if mode not in ("form", "url"):
             raise ValueError('mode must be "form" or "url"')
@@ -186,6 +159,9 @@ class History:
             self.finish(record.id, outcome)
             return self.get(record.id) or record
         return record
+
+    begin_request = begin
+    """The older name of `begin`."""
 
     def finish(self, record_id: int, outcome: Outcome | None) -> bool:
         """Set the outcome and duration of a pending record. The first outcome wins.

@@ -9,7 +9,6 @@ from typing import Any, Literal, NamedTuple
 
 from .outcome import Action, Outcome, Reason
 from .text import clip
-from .urls import inspect_url
 
 MAX_RECORDS = 10_000
 """How many records a store keeps by default (the newest)."""
@@ -185,14 +184,6 @@ def _schema_fields(schema: object) -> list[tuple[str, str, bool]]:
         title = prop.get("title") if isinstance(prop, Mapping) else None
         out.append((str(name), title if isinstance(title, str) and title else str(name), name in required))
     return out
-
-
-def _url_host(view: Any) -> str:
-    check = getattr(view, "check", None)
-    host = getattr(check, "host", None)
-    if host is None:
-        host = inspect_url(str(getattr(view, "url", ""))).host
-    return clip(host, MAX_NAME)
 
 
 def _clean_outcome(outcome: Outcome) -> Outcome:

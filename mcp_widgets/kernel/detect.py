@@ -80,6 +80,12 @@ def _get_kernel() -> _Kernel | None:
     return _kernel_cache[0]
 
 
+def forget_kernel() -> None:
+    """Forget the kernel found so far (the next look finds it again); the client's `Runtime` resets it."""
+    with _kernel_lock:
+        _kernel_cache.clear()
+
+
 def kernel_version() -> str | None:
     """The running ipykernel's version, or None without a kernel."""
     kernel = _get_kernel()

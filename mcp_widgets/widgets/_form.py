@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as w
 import traitlets
@@ -55,6 +55,9 @@ class ElicitationForm(Answerable):
     Raises:
         SchemaError: The schema has an error (the request should be refused with -32602).
     """
+
+    kind: ClassVar[str] = "form"
+    """What sort of `Card` this is (handlers decide by it)."""
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ the note says why) and shows only its closing line: clients normally check `insp
 from __future__ import annotations
 
 import html
-from typing import Any
+from typing import Any, ClassVar
 
 import ipywidgets as w
 
@@ -56,6 +56,8 @@ class UrlCard(Answerable):
 
     _NOUN = "card"
     _WHAT = "a URL card"
+    kind: ClassVar[str] = "url"
+    """What sort of `Card` this is (handlers decide by it)."""
 
     def __init__(
         self,

@@ -24,8 +24,8 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.shared.exceptions import MCPDeprecationWarning
 from pydantic import BaseModel
 
-import mcp_widgets.client as client
 from mcp_widgets.client import connect, connect_sync
+from mcp_widgets.client.display import CallDisplay
 from mcp_widgets.widgets._call_panel import LOG_KEEP
 
 MODES = ["auto", "legacy"]
@@ -296,10 +296,8 @@ def test_a_chatty_server_is_coalesced(monkeypatch: pytest.MonkeyPatch) -> None:
     gate = Gate()
     out = w.Output()
     flushes: list[int] = []
-    flush = client.Server._flush
-    monkeypatch.setattr(
-        client.Server, "_flush", lambda self, record: (flushes.append(1), flush(self, record))
-    )
+    flush = CallDisplay.flush
+    monkeypatch.setattr(CallDisplay, "flush", lambda self, record: (flushes.append(1), flush(self, record)))
     with connect_sync(build_server(gate), mode="legacy", output=out) as srv:
         # Without a kernel, posted work runs only while someone waits: nothing is shown until `result`.
         call = srv.call_tool_background("chatty", {"n": 500})

@@ -36,6 +36,21 @@ def add(history: History, server: str = "shop", **kw: Any) -> HistoryRecord:
     return history.begin_request(server=server, **kw)
 
 
+def record_card(history: History, card: Any, source: tuple[str, str] | None = None) -> HistoryRecord:
+    """What the client does with a card it shows: record the plain values asked; its done callback ends it."""
+    record = history.begin(
+        server=card.server,
+        mode=card.kind,
+        message=card.message,
+        declared_name=card.declared_name,
+        source=source,
+        url=card.url if card.kind == "url" else None,
+        fields=card.spec.fields if card.kind == "form" else (),
+    )
+    card.add_done_callback(lambda done: history.finish(record.id, done.outcome))
+    return history.get(record.id) or record
+
+
 # -- what a record is ----------------------------------------------------------------------------------------
 def test_a_record_has_exactly_the_allowed_fields() -> None:
     names = [f.name for f in dataclasses.fields(HistoryRecord)]
@@ -102,7 +117,7 @@ def test_a_record_from_a_real_form_keeps_no_value(caplog: pytest.LogCaptureFixtu
         "required": ["name"],
     }
     form = ElicitationForm("Who are you?", schema, server="shop", declared_name="Shop")
-    record = history.begin(form, source=("tool", "whoami"))
+    record = record_card(history, form, source=("tool", "whoami"))
     assert record.fields == (AskedField("name", "Your name", True), AskedField("code", "code", False))
     form.fill(name=CANARY, code=CANARY)
     assert form.accept()
@@ -121,11 +136,11 @@ def test_a_url_record_keeps_the_host_only() -> None:
     history = History()
     url = f"https://user:{CANARY}@login.example.com:8443/p/{CANARY}?token={CANARY}#frag-{CANARY}"
     card = UrlCard("Log in, please", url, server="auth")
-    record = history.begin(card, source=("tool", "login"))
+    record = record_card(history, card, source=("tool", "login"))
     assert record.mode == "url" and record.url_host == "login.example.com" and record.fields == ()
     assert card.decline()
     refused = UrlCard("Run this", f"javascript:alert('{CANARY}')", server="auth")  # resolves at once
-    bad = history.begin(refused)
+    bad = record_card(history, refused)
     assert bad.outcome is not None and bad.outcome.reason is Reason.REFUSED_URL
     viewless = history.begin_request(server="auth", mode="url", url=f"https://x.example/?q={CANARY}#{CANARY}")
     assert viewless.url_host == "x.example"

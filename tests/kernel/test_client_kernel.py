@@ -434,3 +434,33 @@ def test_calls_from_widget_callbacks(frontend: KernelFrontend) -> None:
     form.type("Name *", "Cb").click("Accept")
     cell = ok(frontend.run("print(parse(calls[0].result()))"))
     assert cell.stdout == "{'action': 'accept', 'content': {'name': 'Cb'}}\n"
+
+
+def test_the_first_call_ever_from_a_widget_callback_refuses_to_block(frontend: KernelFrontend) -> None:
+    """In a fresh kernel, only the import has run when a Button's callback connects and calls: the import
+    alone marked the kernel's comm handlers, so the blocking call knows it is inside a callback (it would
+    freeze the kernel) and refuses, though the client thread did not exist yet."""
+    code = (
+        "import ipywidgets as W\n"
+        "from IPython.display import display\n"
+        "import mcp_widgets.client as mwc\n"
+        "from mcp_widgets.client.runtime import RUNTIME\n"
+        "from mcp_widgets.core.exceptions import BlockingCallError\n"
+        "from tests.servers.demo import build_server\n"
+        "seen = [RUNTIME.running]\n"
+        "def on_click(_):\n"
+        "    srv = mwc.connect_sync(build_server())\n"
+        "    try:\n"
+        "        srv.call_tool_sync('echo', {'text': 'x'})\n"
+        "    except BlockingCallError as exc:\n"
+        "        seen.append(type(exc).__name__)\n"
+        "    finally:\n"
+        "        srv.close()\n"
+        "first = W.Button(description='first')\n"
+        "first.on_click(on_click)\n"
+        "display(first)"
+    )
+    ok(frontend.run(code, timeout=120))
+    frontend.click(frontend.wait_widget(where=lambda w: w.state.get("description") == "first"))
+    # An idle kernel handles the click by itself, before the next cell.
+    assert ok(frontend.run("print(seen)")).stdout == "[False, 'BlockingCallError']\n"

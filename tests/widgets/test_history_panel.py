@@ -18,6 +18,7 @@ from mcp_widgets.core.history import RECORD_KEYS, History, HistoryRecord
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
 from mcp_widgets.widgets._history import COLUMNS
+from tests.core.test_history import record_card
 
 from .conftest import HOSTILE, live_models, own_models, schema
 
@@ -100,7 +101,7 @@ def test_a_canary_typed_into_every_field_kind_is_kept_nowhere(caplog: pytest.Log
     history = History()
     panel = HistoryPanel(history)
     form = ElicitationForm("Tell us everything", EVERY_KIND, server="shop")
-    record = history.begin(form, source=("tool", "survey"))
+    record = record_card(history, form, source=("tool", "survey"))
     form.fill(**VALUES)
     # The guard: while pending, the form's own models do hold what was typed.
     assert any(CANARY in json.dumps(m.get_state(), default=str) for m in live_models().values())
@@ -135,7 +136,7 @@ def test_url_records_and_the_panel_keep_the_host_only() -> None:
     panel = HistoryPanel(history)
     url = f"https://login.example.com/cb/{CANARY}?token={CANARY}#frag-{CANARY}"
     card = UrlCard("Log in", url, server="auth")
-    history.begin(card, source=("tool", "login"))
+    record_card(history, card, source=("tool", "login"))
     assert panel.rows[0][3] == "URL: login.example.com"
     assert card.accept()
     assert panel.rows[0][6] == "accepted by the person"
@@ -191,13 +192,13 @@ def test_the_panel_updates_live_while_forms_are_pending() -> None:
     panel = HistoryPanel(history)
     assert panel.rows == [] and "No elicitations yet." in panel._table.value
     form = ElicitationForm("Sign up?", schema({"name": {"type": "string"}}, ["name"]), server="shop")
-    history.begin(form, source=("tool", "signup"))
+    record_card(history, form, source=("tool", "signup"))
     assert len(panel.rows) == 1
     _when, server, call, mode, message, fields, outcome, who, took = panel.rows[0]
     assert (server, call, mode, message, fields) == ("shop", "tool signup", "form", "Sign up?", "name\u00a0*")
     assert (outcome, who, took) == ("pending…", "—", "waiting")
     other = ElicitationForm("Sure?", schema({}), server="bank")
-    history.begin(other)
+    record_card(history, other)
     assert [r[1] for r in panel.rows] == ["bank", "shop"]
     with form.acting_as(Reason.HANDLER, by="auto_fill"):
         form.fill(name="x")
@@ -407,7 +408,10 @@ city = {{"city": {{"type": "string", "title": "City"}}}}
 form = ElicitationForm(
     "Which city?", {{"type": "object", "properties": city, "required": ["city"]}}, server="shop"
 )
-history.begin(form, source=("tool", "where"))
+asked = history.begin(
+    server="shop", mode="form", message=form.message, source=("tool", "where"), fields=form.spec.fields
+)
+form.add_done_callback(lambda done: history.finish(asked.id, done.outcome))
 panel = HistoryPanel(history)
 """
 
