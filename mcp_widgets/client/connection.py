@@ -22,7 +22,7 @@ from ..core.exceptions import (
 )
 from ..core.protocol import is_modern
 from ..core.version import __version__
-from . import url_flow
+from . import tasks, url_flow
 from .calls import _describe_exc
 from .listings import ServerInfo
 from .runtime import _client_loop, _submit
@@ -79,7 +79,7 @@ class ConnectionMixin:
             for via in vias:
                 try:
                     client = Client(
-                        self._transport_for(via),
+                        tasks.adapt(self._target.kind, self._transport_for(via)),
                         mode=self.mode,
                         elicitation_callback=self._on_elicit,
                         logging_callback=self._on_log,
@@ -92,6 +92,7 @@ class ConnectionMixin:
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
                         await self._closing.wait()
+                        await tasks.cancel_open(self)  # while the connection still carries tasks/cancel
                     return
                 except Exception as exc:
                     if ready.done():

@@ -17,7 +17,7 @@ from ..core.history import default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
-from . import url_flow
+from . import tasks, url_flow
 from .answering import pick_handler
 from .calls import _CURRENT
 
@@ -53,7 +53,7 @@ class IntakeMixin:
     async def _on_elicit(
         self, context: Any, params: mcp_types.ElicitRequestParams
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
-        record = _CURRENT.get() or self._guess_call()
+        record = tasks.call_of(self, context) or _CURRENT.get() or self._guess_call()
         version = self.protocol_version or LEGACY
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(

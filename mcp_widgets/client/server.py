@@ -32,6 +32,7 @@ import mcp_types
 from mcp import Client
 
 from ..core.requests import PendingRequest
+from . import tasks
 from .answering import AnsweringMixin, Handler
 from .calls import Call, _CallRecord
 from .catalog import CatalogMixin
@@ -113,13 +114,16 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         self._warned_legacy = False
 
     async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None, task: bool = False
     ) -> mcp_types.CallToolResult:
         """Call a tool; its questions appear as forms in this cell; returns the tool's result.
 
         A server that can only ask mid-call (fastmcp's `ctx.elicit`) answers a 2026-07-28 connection with a
         tool error result, returned as is; the cell then shows (and the log says, once per server) to
         connect with mode="legacy".
+
+        A 2025-11-25 tool whose `execution.taskSupport` is "required" runs as a task (so does an "optional"
+        one with `task=True`): its questions then wait as long as the task lives (see `client.tasks`).
 
         Raises:
             SchemaError: On 2026-07-28, the server asked with an invalid schema (nothing was sent back).
@@ -130,11 +134,11 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="await")
         progress = self._progress_callback(record)
-        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
+        future = self._launch(record, tasks.tool_call(self, record, name, args, progress, task=task))
         return await self._await(record, future)
 
     def call_tool_sync(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None, task: bool = False
     ) -> mcp_types.CallToolResult:
         """`call_tool` for synchronous code: blocks the cell, while clicks still reach the form.
 
@@ -146,18 +150,18 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="sync")
         progress = self._progress_callback(record)
-        future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
+        future = self._launch(record, tasks.tool_call(self, record, name, args, progress, task=task))
         return self._block(record, future)
 
     def call_tool_background(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None, task: bool = False
     ) -> Call:
         """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
         args = dict(arguments) if arguments is not None else None
         record = self._begin("tool", name, output, style="background")
         progress = self._progress_callback(record)
         return Call(
-            record, self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
+            record, self._launch(record, tasks.tool_call(self, record, name, args, progress, task=task))
         )
 
     async def get_prompt(

@@ -5,7 +5,7 @@
 //   ask_optional   execution.taskSupport "optional": a task when the client asks, else a plain call (the SDK
 //                  then runs the task itself and waits for it)
 //   ask_plain      an ordinary tool asking with a plain elicitation/create
-//   task_states    JSON text {taskId: status} of every task this connection made
+//   task_states    JSON text {taskId: status} of every task made so far (by any connection)
 //
 // Each asking tool reports "working", then asks one question (name, a string): inside a task the question
 // is queued with the task's related-task metadata, the task turns input_required, and the client receives
@@ -36,8 +36,10 @@ function echo(result) {
   return { content: [{ type: 'text', text: JSON.stringify({ action: result.action, content: result.content ?? null }) }] };
 }
 
+// One store for the process: task_states on a new connection reports the tasks of an earlier one.
+const store = new InMemoryTaskStore();
+
 function buildServer(requestTimeoutMs) {
-  const store = new InMemoryTaskStore();
   const server = new McpServer(
     { name: 'ts-tasks-server', version: '1.0.0' },
     {
@@ -61,8 +63,9 @@ function buildServer(requestTimeoutMs) {
           relatedTask: { taskId },
           timeout: task.ttl ?? 24 * 3600 * 1000
         });
-        if ((await taskStore.getTask(taskId))?.status === 'cancelled') return;
         await taskStore.updateTaskStatus(taskId, 'working', 'Got the answer');
+        // Some work after the answer: a client cancelling as it answers finds the task still running.
+        await new Promise((resolve) => setTimeout(resolve, 2 * POLL_INTERVAL_MS));
       } else {
         answer = await extra.sendRequest(
           { method: 'elicitation/create', params: { mode: 'form', ...QUESTION } },
