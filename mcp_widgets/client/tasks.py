@@ -33,7 +33,6 @@ from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.shared.message import SessionMessage
 
-from ..core.exceptions import ServerError
 from ..core.protocol import is_modern
 from ..core.text import clip_line
 
@@ -52,7 +51,6 @@ CANCEL_WAIT = 5.0
 _CREATED = "io.github.mcp-widgets/created-task"
 """Where `adapt` puts a `CreateTaskResult`'s task in the `_meta` of the `CallToolResult` it hands on."""
 _RELATED = "io.modelcontextprotocol/related-task"
-_ENDED = ("completed", "failed", "cancelled")
 _DEFAULT_POLL = 1.0
 
 
@@ -64,7 +62,8 @@ class _Task:
     record: _CallRecord
     session: ClientSession
     task_id: str
-    status: str = "working"
+    text: str = ""
+    """The status line shown last."""
     label: ipywidgets.Label | None = None
     cancelled: bool = False
 
@@ -130,21 +129,21 @@ async def _run(
     try:
         while True:
             _show(task, state)
-            if payload is None and state.status in ("input_required", "completed", "failed"):
-                # Blocks until the task ends; its questions arrive on the elicitation callback meanwhile.
+            if payload is None and state.status != "working":
+                # Blocks until the task ends and answers what the call would have (a result or an error);
+                # the task's questions arrive on the elicitation callback meanwhile.
                 request = mcp_types.GetTaskPayloadRequest(
                     params=mcp_types.GetTaskPayloadRequestParams(task_id=task.task_id)
                 )
                 payload = asyncio.ensure_future(session.send_request(request, mcp_types.CallToolResult))
-            if payload is None and state.status == "cancelled":
-                text = f"{record.describe()} failed: the server cancelled its task"
-                raise ServerError(text, code=mcp_types.INTERNAL_ERROR)
             wait = (state.poll_interval or _DEFAULT_POLL * 1000) / 1000
             if payload is not None:
                 await asyncio.wait({payload}, timeout=wait)
                 if payload.done():
                     result = payload.result()
                     _show(task, None)
+                    if not result.is_error:  # as the SDK's own call_tool does
+                        await session.validate_tool_result(name, result)
                     return result
             else:
                 await asyncio.sleep(wait)
@@ -191,14 +190,13 @@ def call_of(server: Server, context: Any) -> _CallRecord | None:
 
 
 def _show(task: _Task, state: mcp_types.Task | None) -> None:
-    """Show the task's status in its call's panel (None: the result arrived)."""
+    """Show the task's status in its call's panel (None: the result arrived); a line only when it changed."""
     status = state.status if state is not None else "completed"
     message = state.status_message if state is not None else None
-    if state is not None and status == task.status and task.label is not None and not message:
-        return
-    task.status = status
-    text = f"Task {status.replace('_', ' ')}" + (f": {message}" if message else "")
-    task.record.post(partial(_place, task, clip_line(text, 500)))
+    text = clip_line(f"Task {status.replace('_', ' ')}" + (f": {message}" if message else ""), 500)
+    if text != task.text:
+        task.text = text
+        task.record.post(partial(_place, task, text))
 
 
 def _place(task: _Task, text: str) -> None:
