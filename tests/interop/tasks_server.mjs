@@ -5,6 +5,7 @@
 //   ask_optional   execution.taskSupport "optional": a task when the client asks, else a plain call (the SDK
 //                  then runs the task itself and waits for it)
 //   ask_plain      an ordinary tool asking with a plain elicitation/create
+//   wait_a_while   answers after 3 s, asking nothing
 //   task_states    JSON text {taskId: status} of every task made so far (by any connection)
 //
 // Each asking tool reports "working", then asks one question (name, a string): inside a task the question
@@ -119,6 +120,10 @@ function buildServer(requestTimeoutMs) {
     } catch (error) {
       return { isError: true, content: [{ type: 'text', text: `elicitation failed: ${error.message}` }] };
     }
+  });
+  server.registerTool('wait_a_while', { description: 'Answer after 3 s; asks nothing.' }, async () => {
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    return { content: [{ type: 'text', text: 'waited' }] };
   });
   server.registerTool('task_states', { description: 'The status of every task, by id (JSON).' }, async () => {
     const states = Object.fromEntries(store.getAllTasks().map((t) => [t.taskId, t.status]));

@@ -13,7 +13,7 @@ import pytest
 from tests.interop.nodejs import HERE, SDK, node_or_skip
 
 from .harness import KernelFrontend
-from .test_client_kernel import assert_shown_in, connect, final_line, ok, pending_form
+from .test_client_kernel import assert_shown_in, connect, final_line, ok, pending_form, shown_in
 
 pytestmark = pytest.mark.kernel
 
@@ -46,3 +46,17 @@ def test_an_interrupt_cancels_the_task(frontend: KernelFrontend) -> None:
     assert cell.status == "error" and cell.ename == "KeyboardInterrupt"
     states = ok(frontend.run("print(srv.call_tool_sync('task_states').content[0].text)")).stdout
     assert list(json.loads(states).values()) == ["cancelled"]
+
+
+def test_a_task_question_goes_to_its_own_call(frontend: KernelFrontend) -> None:
+    # Two calls in flight: an older one asking nothing, and a task. Guessing would pick the older, idle
+    # call; the question's related-task metadata names the task's call, so it lands in that cell.
+    connect_tasks(frontend)
+    idle = ok(frontend.run("a = srv.call_tool_background('wait_a_while')"))
+    asking = ok(frontend.run("b = srv.call_tool_background('ask_required')"))
+    form = pending_form(frontend).seen()
+    assert_shown_in(asking, form)
+    assert not shown_in(idle, form.model.comm_id, frontend)
+    form.type("Name *", "Ada").click("Accept")
+    cell = ok(frontend.run("print(b.result().content[0].text, a.result().content[0].text)"))
+    assert cell.stdout == '{"action":"accept","content":{"name":"Ada"}} waited\n'
