@@ -141,17 +141,16 @@ async def _run(
                 await asyncio.wait({payload}, timeout=wait)
                 if payload.done():
                     result = payload.result()
-                    _show(task, None)
+                    _show(task, None, failed=bool(result.is_error))
                     if not result.is_error:  # as the SDK's own call_tool does
                         await session.validate_tool_result(name, result)
                     return result
             else:
                 await asyncio.sleep(wait)
-            got = await session.send_request(
+            state = await session.send_request(
                 mcp_types.GetTaskRequest(params=mcp_types.GetTaskRequestParams(task_id=task.task_id)),
                 mcp_types.GetTaskResult,
             )
-            state = got
     except asyncio.CancelledError:
         await _cancel(task)
         raise
@@ -189,9 +188,9 @@ def call_of(server: Server, context: Any) -> _CallRecord | None:
     return task.record if task is not None else None
 
 
-def _show(task: _Task, state: mcp_types.Task | None) -> None:
+def _show(task: _Task, state: mcp_types.Task | None, *, failed: bool = False) -> None:
     """Show the task's status in its call's panel (None: the result arrived); a line only when it changed."""
-    status = state.status if state is not None else "completed"
+    status = state.status if state is not None else ("failed" if failed else "completed")
     message = state.status_message if state is not None else None
     text = clip_line(f"Task {status.replace('_', ' ')}" + (f": {message}" if message else ""), 500)
     if text != task.text:
