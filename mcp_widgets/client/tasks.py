@@ -6,8 +6,9 @@ call follows the task with `tasks/get` at the server's `pollInterval`, showing i
 message) in the call's panel. Once the task needs input or has ended, `tasks/result` is sent: through it the
 server delivers its `elicitation/create` (carrying the task's related-task metadata, which names the call
 it belongs to), answered with the usual form or URL card, and it returns the final `CallToolResult`. A
-question asked this way lives as long as the task, not as long as a request. Stopping the call (a kernel
-interrupt, `call.cancel()`, closing the server) sends `tasks/cancel`.
+question asked this way lives as long as the task, not as long as a request; while it is open, `tasks/get`
+pauses (the task waits for the person, and a pending `tasks/result` reports any end). Stopping the call
+(a kernel interrupt, `call.cancel()`, closing the server) sends `tasks/cancel`.
 
 SDK 2.3 has the task types but no client support, and its session checks a `tools/call` answer against
 `CallToolResult`, which a `CreateTaskResult` fails. So `adapt` wraps the connection's transport: for the
@@ -145,6 +146,9 @@ async def _run(
                     if not result.is_error:  # as the SDK's own call_tool does
                         await session.validate_tool_result(name, result)
                     return result
+                if record.waiting_for_answer():
+                    # Its question is open: the task waits for the person, and tasks/result reports any end.
+                    continue
             else:
                 await asyncio.sleep(wait)
             state = await session.send_request(
