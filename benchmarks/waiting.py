@@ -1,5 +1,6 @@
 """Waiting for a person in a real kernel (tests/kernel/harness.py plays the browser): the kernel's CPU while a
-form waits, and click-to-server latency for `await`, blocking (`call_tool_sync`) and background calls."""
+form waits (also a 2025-11-25 task's form, polled all the while), and click-to-server latency for `await`,
+blocking (`call_tool_sync`) and background calls."""
 
 from __future__ import annotations
 
@@ -87,6 +88,43 @@ def _answer(fe: Any, form: Any) -> None:
     fe.click(accept)
 
 
+TASK_SETUP = """
+tsrv = mwc.connect_sync([{node!r}, {script!r}, "stdio"], name="bench-tasks")
+"""
+
+
+def _task_row(fe: Any, pid: int, idle: float, wait_s: float, seen: set[str]) -> Row | None:
+    """CPU while a task's form waits (tasks/result pending; tasks/get paused while the question is open).
+
+    The TypeScript task server (tests/interop/tasks_server.mjs) asks for a poll every 200 ms, five times the
+    SDK's default; no row where Node or the SDK is not installed.
+    """
+    from tests.interop.nodejs import HERE, SDK, find_node
+
+    node = find_node()
+    if node is None or not SDK.exists():
+        return None
+    _ok(fe.run(TASK_SETUP.format(node=node, script=str(HERE / "tasks_server.mjs")), timeout=120))
+    msg_id = fe.execute("r = await tsrv.call_tool('ask_required')")
+    form = _pending_form(fe, seen)
+    fe.update(form, {"_view_count": 1})
+    fe.settle(0.5)
+    waiting = _cpu_percent(pid, wait_s, fe)
+    _answer(fe, form)
+    _ok(fe.wait_cell(msg_id, timeout=60))
+    _ok(fe.run("tsrv.close()", timeout=60))
+    return Row(
+        GROUP,
+        f"kernel CPU, a task's form waiting {wait_s:g} s (pollInterval 200 ms)",
+        waiting,
+        unit="%",
+        baseline=idle,
+        baseline_name="idle kernel",
+        target=f"≤ {CPU_TARGET:g}% of a core",
+        ok=waiting <= CPU_TARGET,
+    )
+
+
 def _ok(cell: Any) -> Any:
     if cell.status != "ok":
         raise RuntimeError(f"kernel cell failed: {cell.ename}: {cell.evalue}\n{cell.stderr[-2000:]}")
@@ -130,6 +168,9 @@ def run(quick: bool) -> list[Row]:
                     ok=waiting <= CPU_TARGET,
                 )
             )
+        task_row = _task_row(fe, pid, idle, wait_s, seen)
+        if task_row is not None:
+            rows.append(task_row)
         # Click to server, kernel-side: the click handled -> the answer inside the tool.
         raw = _ok(fe.run("import asyncio\nprint(await _probe.raw_round_trips(20))", timeout=60)).stdout
         raw_ms = statistics.median(float(x) for x in raw.strip().strip("[]").split(","))

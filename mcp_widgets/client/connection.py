@@ -23,7 +23,7 @@ from ..core.exceptions import (
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.version import __version__
-from . import url_flow
+from . import tasks, url_flow
 from .calls import _describe_exc
 from .listings import ServerInfo
 from .runtime import RUNTIME
@@ -130,7 +130,7 @@ class Connection:
             for via in vias:
                 try:
                     client = Client(
-                        self._transport_for(via),
+                        tasks.adapt(self.target.kind, self._transport_for(via)),
                         mode=server.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
                         logging_callback=display.on_log,
@@ -143,6 +143,7 @@ class Connection:
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
                         await self.closing.wait()
+                        await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
                     return
                 except Exception as exc:
                     if ready.done():

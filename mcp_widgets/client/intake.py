@@ -19,7 +19,7 @@ from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY
 from ..core.requests import PendingRequest
-from . import url_flow
+from . import tasks, url_flow
 from .answering import answer, pick_handler
 from .calls import _CURRENT
 
@@ -69,7 +69,7 @@ class Intake:
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
         """The SDK's elicitation callback (client thread): the answer, once the handler or person gave it."""
         server = self.server
-        record = _CURRENT.get() or self.guess_call()
+        record = tasks.call_of(server, context) or _CURRENT.get() or self.guess_call()
         version = server.protocol_version or LEGACY
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(

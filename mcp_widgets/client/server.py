@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 import mcp_types
 
+from . import tasks
 from .answering import Handler
 from .calls import Call
 from .catalog import Catalog
@@ -42,7 +43,7 @@ from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
-from .running import Runner
+from .running import Request, Runner
 from .targets import Mode, TransportName, _resolve_target
 
 if TYPE_CHECKING:
@@ -119,7 +120,12 @@ class Server:
         return self._connection.signal_close()
 
     async def call_tool(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        task: bool = False,
     ) -> mcp_types.CallToolResult:
         """Call a tool; its questions appear as forms in this cell; returns the tool's result.
 
@@ -132,14 +138,22 @@ class Server:
             ServerError: The server answered with a protocol error.
             ConnectionClosedError: The server went away during the call.
             RequestTimeout: No answer within `timeout=` (the person's think time not counted).
+
+        A 2025-11-25 tool whose `execution.taskSupport` is "required" runs as an MCP task (so does an
+        "optional" one with `task=True`): its questions then wait as long as the task lives.
         """
         args = _copy(arguments)
         return await self._runner.run(
-            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
+            "tool", name, output, self._tool_request(name, args, task), args
         )
 
     def call_tool_sync(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        task: bool = False,
     ) -> mcp_types.CallToolResult:
         """`call_tool` for synchronous code: blocks the cell, while clicks still reach the form.
 
@@ -149,17 +163,27 @@ class Server:
         """
         args = _copy(arguments)
         return self._runner.run_sync(
-            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
+            "tool", name, output, self._tool_request(name, args, task), args
         )
 
     def call_tool_background(
-        self, name: str, arguments: Mapping[str, Any] | None = None, *, output: Any = None
+        self,
+        name: str,
+        arguments: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        task: bool = False,
     ) -> Call:
         """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
         args = _copy(arguments)
         return self._runner.run_background(
-            "tool", name, output, lambda c, p: c.call_tool(name, args, progress_callback=p), args
+            "tool", name, output, self._tool_request(name, args, task), args
         )
+
+    def _tool_request(
+        self, name: str, args: dict[str, Any] | None, task: bool
+    ) -> Request[mcp_types.CallToolResult]:
+        return tasks.tool_call(self, self._runner.display, name, args, task=task)
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None

@@ -1,0 +1,268 @@
+"""A 2026-07-28 server with the tasks extension (SEP-2663, `io.modelcontextprotocol/tasks`), from its text.
+
+No SDK serves the extension yet; this one is built on `MCPServer`'s extension points (`Extension`: new
+methods and a `tools/call` interceptor). What it follows from the SEP:
+
+- Task creation is the server's choice, and only for a request whose per-request client capabilities
+  declare the extension: its tools then answer `resultType: "task"` with the task (`ttlMs`,
+  `pollIntervalMs`). A task-only tool asked without the extension answers -32021 naming it.
+- `tasks/get` answers the detailed task: `inputRequests` while `input_required`, `result` once
+  `completed`, `error` once `failed`. Each input request key is unique over the task's life.
+- `tasks/update` takes `inputResponses` for outstanding keys and ignores any other key (an empty ack);
+  `tasks/cancel` acks, and the task ends `cancelled`. An unknown task id is a JSON-RPC error.
+- After `ttlMs` a task that has not ended is marked `failed`; one more `ttlMs` later it is deleted.
+- Over streamable HTTP every tasks/* request must carry `Mcp-Name: <taskId>` (else -32020).
+
+Tasks live in the server object, not in a connection: a client that reconnects resumes polling by id.
+
+    python tasks2026.py http [TTL_MS]      (prints "PORT <n>", then serves /mcp on 127.0.0.1)
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import json
+import socket
+import sys
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+import mcp_types as t
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.extension import Extension, MethodBinding
+from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
+
+EXTENSION = "io.modelcontextprotocol/tasks"
+CAPABILITIES_META = "io.modelcontextprotocol/clientCapabilities"
+POLL_MS = 100
+NAME_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"name": {"type": "string", "title": "Name"}},
+    "required": ["name"],
+}
+
+
+def _now() -> str:
+    return dt.datetime.now(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+@dataclass(eq=False)
+class _Task:
+    task_id: str
+    ttl_ms: int
+    status: str = "working"
+    status_message: str | None = None
+    created_at: str = field(default_factory=_now)
+    last_updated_at: str = field(default_factory=_now)
+    input_requests: dict[str, Any] = field(default_factory=dict)
+    """Outstanding requests by key (cleared as each is answered)."""
+    answers: dict[str, asyncio.Future[Any]] = field(default_factory=dict)
+    issued: int = 0
+    """How many input requests were made: keys are never reused."""
+    result: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    work: asyncio.Task[None] | None = None
+
+    def set(self, status: str, message: str | None = None) -> None:
+        if self.status in ("completed", "failed", "cancelled"):
+            return  # terminal: stays as it is
+        self.status = status
+        self.status_message = message
+        self.last_updated_at = _now()
+
+    def wire(self) -> dict[str, Any]:
+        """The detailed task (`DetailedTask`): the fields of its status only."""
+        out: dict[str, Any] = {
+            "taskId": self.task_id,
+            "status": self.status,
+            "createdAt": self.created_at,
+            "lastUpdatedAt": self.last_updated_at,
+            "ttlMs": self.ttl_ms,
+            "pollIntervalMs": POLL_MS,
+        }
+        if self.status_message:
+            out["statusMessage"] = self.status_message
+        if self.status == "input_required":
+            out["inputRequests"] = dict(self.input_requests)
+        elif self.status == "completed":
+            out["result"] = self.result
+        elif self.status == "failed":
+            out["error"] = self.error
+        return out
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """Ask through the task (input_required until answered); returns the ElicitResult as sent."""
+        self.issued += 1
+        key = f"q{self.issued}"
+        self.input_requests[key] = {
+            "method": "elicitation/create",
+            "params": {"mode": "form", "message": message, "requestedSchema": schema},
+        }
+        self.answers[key] = asyncio.get_running_loop().create_future()
+        self.set("input_required", f"Waiting for the answer to {key}")
+        try:
+            return await self.answers[key]
+        finally:
+            self.input_requests.pop(key, None)
+            self.answers.pop(key, None)
+            self.set("working", f"Got the answer to {key}")
+
+
+class TasksExtension(Extension):
+    """The extension: task-running tools, and tasks/get, tasks/update, tasks/cancel."""
+
+    identifier = EXTENSION
+
+    def __init__(self, ttl_ms: int) -> None:
+        self.ttl_ms = ttl_ms
+        self.tasks: dict[str, _Task] = {}
+        self.work: dict[str, Any] = {}
+        """Tool name -> `async def body(task, arguments) -> CallToolResult dict`, for tools run as tasks."""
+        self.task_only: set[str] = set()
+
+    def methods(self) -> list[MethodBinding]:
+        return [
+            MethodBinding("tasks/get", _TaskParams, self._get),
+            MethodBinding("tasks/update", _UpdateParams, self._update),
+            MethodBinding("tasks/cancel", _TaskParams, self._cancel),
+        ]
+
+    async def intercept_tool_call(
+        self, params: t.CallToolRequestParams, ctx: ServerRequestContext[Any, Any], call_next: CallNext
+    ) -> HandlerResult:
+        body = self.work.get(params.name)
+        if body is None:
+            return await call_next(ctx)
+        if not _declares_extension(ctx):
+            if params.name in self.task_only:
+                raise MCPError(
+                    code=t.MISSING_REQUIRED_CLIENT_CAPABILITY,
+                    message="Missing required client capability",
+                    data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
+                )
+            return await call_next(ctx)
+        task = _Task(task_id=uuid.uuid4().hex, ttl_ms=self.ttl_ms)
+        self.tasks[task.task_id] = task  # durable before the answer: tasks/get resolves at once
+        task.work = asyncio.get_running_loop().create_task(self._run(task, body, params.arguments or {}))
+        asyncio.get_running_loop().call_later(self.ttl_ms / 1000, self._expire, task)
+        return {"resultType": "task", **task.wire()}
+
+    async def _run(self, task: _Task, body: Any, arguments: dict[str, Any]) -> None:
+        try:
+            result = await body(task, arguments)
+        except asyncio.CancelledError:
+            return
+        except MCPError as exc:
+            task.error = {"code": exc.code, "message": str(exc)}
+            task.set("failed", "The tool failed")
+            return
+        task.result = result
+        task.set("completed", "Done")
+
+    def _expire(self, task: _Task) -> None:
+        if task.status not in ("completed", "failed", "cancelled"):
+            task.error = {"code": t.INTERNAL_ERROR, "message": f"the task's TTL of {task.ttl_ms} ms elapsed"}
+            task.set("failed", "Expired")
+            if task.work is not None:
+                task.work.cancel()
+        asyncio.get_running_loop().call_later(task.ttl_ms / 1000, self.tasks.pop, task.task_id, None)
+
+    def _find(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> _Task:
+        request = ctx.request
+        headers = getattr(request, "headers", None)
+        if headers is not None and headers.get("mcp-name") != params.task_id:
+            raise MCPError(code=t.HEADER_MISMATCH, message="Mcp-Name must be the taskId for tasks/* requests")
+        task = self.tasks.get(params.task_id)
+        if task is None:
+            raise MCPError(code=t.INVALID_PARAMS, message=f"unknown task {params.task_id!r}")
+        return task
+
+    async def _get(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
+        return {"resultType": "complete", **self._find(ctx, params).wire()}
+
+    async def _update(self, ctx: ServerRequestContext[Any, Any], params: _UpdateParams) -> HandlerResult:
+        task = self._find(ctx, params)
+        for key, response in params.input_responses.items():
+            waiting = task.answers.get(key)
+            if waiting is not None and not waiting.done():  # other keys: never issued or already answered
+                waiting.set_result(response)
+        return {"resultType": "complete"}
+
+    async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
+        task = self._find(ctx, params)
+        task.set("cancelled", "Cancelled by the client")
+        if task.work is not None:
+            task.work.cancel()
+        return {"resultType": "complete"}
+
+
+class _TaskParams(t.RequestParams):
+    task_id: str
+
+
+class _UpdateParams(_TaskParams):
+    input_responses: dict[str, Any]
+
+
+def _declares_extension(ctx: ServerRequestContext[Any, Any]) -> bool:
+    caps = (ctx.meta or {}).get(CAPABILITIES_META)
+    return isinstance(caps, dict) and EXTENSION in (caps.get("extensions") or {})
+
+
+def _text(value: Any) -> dict[str, Any]:
+    return {"content": [{"type": "text", "text": json.dumps(value)}]}
+
+
+def build_server(ttl_ms: int = 60_000) -> tuple[MCPServer, TasksExtension]:
+    """The server and its extension (whose `tasks` a test may read)."""
+    tasks = TasksExtension(ttl_ms)
+    server = MCPServer("tasks-2026", extensions=[tasks])
+
+    async def ask_names(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
+        answers = []
+        for i in range(int(arguments.get("count", 1))):
+            answers.append(await task.ask(f"Name number {i + 1}?", NAME_SCHEMA))
+        return _text(answers)
+
+    async def work(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
+        task.set("working", "Working")
+        await asyncio.sleep(float(arguments.get("seconds", 1.0)))
+        return _text("worked")
+
+    @server.tool(
+        name="ask_names", description="Asks for `count` names through a task (needs the tasks extension)."
+    )
+    async def ask_names_tool(count: int = 1) -> str:
+        raise AssertionError("runs as a task only")  # the interceptor answers first
+
+    @server.tool(
+        name="work", description="Works for `seconds`; a task when the client takes tasks, else a plain call."
+    )
+    async def work_tool(seconds: float = 1.0) -> str:
+        await asyncio.sleep(seconds)
+        return json.dumps("worked")
+
+    tasks.work = {"ask_names": ask_names, "work": work}
+    tasks.task_only = {"ask_names"}
+    return server, tasks
+
+
+def main() -> None:
+    import anyio
+    import uvicorn
+
+    ttl_ms = int(sys.argv[2]) if len(sys.argv) > 2 else 60_000
+    server, _ = build_server(ttl_ms)
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    config = uvicorn.Config(server.streamable_http_app(host="127.0.0.1"), log_level="warning", lifespan="on")
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    anyio.run(uvicorn.Server(config).serve, [sock])
+
+
+if __name__ == "__main__":
+    main()
