@@ -9,7 +9,7 @@ import ipywidgets as w
 import traitlets
 
 from .. import kernel
-from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.exceptions import FormStateError
 from ..core.outcome import Action, Reason
 from ..core.schema import validate_schema
 from ..core.spec import FormSpec
@@ -23,11 +23,13 @@ from ._fields import (
     WRAP_CLASS,
     Field,
     Kit,
+    fill_fields,
     known_keys,
     make_field,
     title_width,
 )
 from ._keys import KeyRoute, shared_catcher
+from ._kit import asker
 from ._lean import LAZY
 
 __all__ = ["ElicitationForm", "FormState"]
@@ -126,9 +128,7 @@ class ElicitationForm(Answerable):
     ) -> None:
         # Every model is created in its first state (no update message right after it opens).
         kit = self._kit
-        self._header = f"Request from {server}"
-        if declared_name and declared_name != server:
-            self._header = f"{self._header} (calls itself “{declared_name}”)"
+        self._header = f"Request from {asker(server, declared_name)}"
         # The header, the message and the button row only show the form: see `_chrome`.
         self._top: tuple[w.Widget, ...] | None = None
         self._message: w.Label | None = None
@@ -160,7 +160,7 @@ class ElicitationForm(Answerable):
         self._route = KeyRoute(self._on_key)
 
         for field in fields:
-            field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
+            field.on_change(lambda field=field: self._on_change(field))
 
         super().__init__(
             # A handler's form in plain Python (see `_for_handler`): what only shows it is made if read.
@@ -205,14 +205,7 @@ class ElicitationForm(Answerable):
         """
         if self._state is not FormState.PENDING:
             raise FormStateError(f"the form is already {self._state.value}")
-        states = []
-        for name, value in values.items():
-            if name not in self._fields:
-                raise FieldNotFound(name, self.field_names)
-            field = self._fields[name]
-            states.append((field, field.state_for(value)))
-        for field, state in states:
-            field.control.set_state(state)
+        fill_fields(self._fields, values)
 
     def accept(self) -> bool:
         """Click Accept; does nothing (False) while it is disabled or once the form is resolved."""

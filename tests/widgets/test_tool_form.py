@@ -197,12 +197,15 @@ def test_a_failed_call_is_shown_and_the_form_stays_usable() -> None:
 def test_invalid_json_and_values_are_refused_inline(srv: Server) -> None:
     form = tool_form(srv, "search_files")
     form.fill(query="q", options='{"min_size": ' + CANARY)
-    note = form._fields["options"].note.value
-    assert "⚠ Error: not valid JSON (" in note and CANARY not in note
+    options = form._fields["options"]
+    error = options.alert.value
+    assert error.startswith("⚠ Error: not valid JSON (") and CANARY not in error
+    assert options.note.value == "Finer control. Nested object: edit as JSON."  # the error has its own line
+    assert form.children.index(options.alert) == form.children.index(options.note) + 1
     assert form._run.disabled and form.run() is None and form.call is None
     assert "options" in form._run.tooltip
     form.fill(options='{"min_size": -1}')
-    assert "min_size: must be at least 0" in form._fields["options"].note.value
+    assert "min_size: must be at least 0" in options.alert.value
     form.fill(options='{"case_sensitive": "' + CANARY + '"}', limit="1000")
     assert form.errors == {
         "options": "case_sensitive: must be true or false",
