@@ -10,6 +10,7 @@ log, a repr or an error message.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
 import logging
 import uuid
 from typing import Any
@@ -37,7 +38,7 @@ from ._fields import (
 )
 from ._keys import FormStyle
 from ._kit import click
-from ._tool_result import _describe, _plain, format_result
+from ._tool_result import _describe, _plain, format_result, label, shorten_status
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
@@ -100,6 +101,7 @@ class ToolForm(w.VBox):
         self._fields: dict[str, Field] = {}
         for tool_field in self.spec.fields:
             spec = tool_field.spec
+            spec = dataclasses.replace(spec, title=label(spec.name, spec.title))  # "Kind", "Sort by"
             if spec.kind in (JSON, LINES):
                 made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
             elif spec.kind == "text" and is_secret(spec.schema):
@@ -342,6 +344,8 @@ class ToolForm(w.VBox):
                 self._out.append_stdout(_plain(f"⚠ {_describe(error)}") + "\n")
             else:
                 self._result = result
+                if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)
+                    shorten_status(self._out)  # the result shows in full below, not in the status line too
                 self._out.append_stdout(format_result(result))
         except Exception:
             log.exception("showing a tool result failed")
