@@ -17,6 +17,7 @@ from ..core.validation import validate_content, validate_field
 from ..kernel.comms import comms_go_nowhere
 from ._answerable import Answerable, FormState
 from ._fields import (
+    ERROR_CLASS,
     FIRST_CLASS,
     FORM_CLASS,
     LAST_CLASS,
@@ -143,6 +144,7 @@ class ElicitationForm(Answerable):
                 spec_field, kit, classes=classes, validate=validate_field, lazy_note=True
             )
         fields = list(self._fields.values())
+        self._broken = self._problem_lines(spec)
 
         disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
         self._accept = kit.make(
@@ -215,8 +217,24 @@ class ElicitationForm(Answerable):
     def _pending_children(self) -> tuple[w.Widget, ...]:
         """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
         top, buttons = self._chrome()
-        views = [view for field in self._fields.values() for view in field.views()]
+        views = []
+        for name in dict.fromkeys([*self._order, *self._fields]):  # the schema's order
+            field = self._fields.get(name)
+            views += [*(field.views() if field is not None else ()), *self._broken.get(name, ())]
         return (*top, *views, buttons, self._keys)
+
+    def _problem_lines(self, spec: FormSpec) -> dict[str, tuple[w.Label, ...]]:
+        """A preview's schema errors about a property, as error lines where that property would be (a
+        property with an error may show no field at all): nothing is dropped silently."""
+        props = spec.schema.get("properties") if isinstance(spec.schema, Mapping) else None
+        self._order: list[str] = list(props) if isinstance(props, Mapping) else []
+        lines: dict[str, tuple[w.Label, ...]] = {}
+        for problem in spec.problems:
+            if problem.severity == "error" and problem.property is not None:
+                text = f"⚠ Error: property {problem.property!r}: {problem.message}"
+                label = self._kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS, ERROR_CLASS))
+                lines[problem.property] = (*lines.get(problem.property, ()), label)
+        return lines
 
     def _chrome(self) -> tuple[tuple[w.Widget, ...], w.HBox]:
         """The header and message Labels, and the row of buttons: made the first time they are needed."""
@@ -349,6 +367,7 @@ class ElicitationForm(Answerable):
             kit.close()
         # Drop every reference to what was typed (and to the closed models).
         self._fields = {}
+        self._broken = {}
         self._changed = []
         self._top = ()
         self._message = None

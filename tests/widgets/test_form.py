@@ -575,3 +575,11 @@ def test_a_canary_typed_everywhere_is_sent_but_kept_nowhere() -> None:
     for model in live_models().values():
         assert canary not in json.dumps(model.get_state(), default=str), type(model).__name__
     assert form.errors == {}
+
+
+def test_the_header_names_the_server_and_what_it_calls_itself_without_nested_parentheses() -> None:
+    empty = {"type": "object", "properties": {}}
+    plain = ElicitationForm("m", empty, server="demo", declared_name="d")
+    assert plain._header == "Request from demo (calls itself “d”)"
+    dated = ElicitationForm("m", empty, server="demo (2025-11-25)", declared_name="d")
+    assert dated._header == "Request from demo (2025-11-25), which calls itself “d”"
