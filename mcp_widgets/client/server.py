@@ -222,8 +222,8 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         if self.protocol_version:
             parts.append(f"protocol {self.protocol_version}")
         if self._tools is not None:
-            parts.append(f"{len(self._tools)} tools")
+            parts.append(f"{len(self._tools)} tool{'' if len(self._tools) == 1 else 's'}")
         if self._has_secrets:
             parts.append("credentials redacted")
         parts.append(self._state)
-        return " · ".join(parts) + ">"
+        return parts[0] + "\n  " + " · ".join(parts[1:]) + ">"  # JupyterLab breaks long lines mid-word

@@ -24,7 +24,7 @@ from ..core.outcome import Action, Reason
 from ..core.text import clip
 from ..core.urls import visible
 from ._keys_assets import HISTORY_CSS
-from ._kit import Kit, asker, press
+from ._kit import Kit, press
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -87,7 +87,9 @@ def _duration(seconds: float | None) -> str:
 
 def row_cells(record: HistoryRecord) -> tuple[str, ...]:
     """The plain-text cells of one row, in COLUMNS order (escaped only when put into the table)."""
-    server = asker(record.server, record.declared_name)
+    server = record.server  # what it calls itself on a line of its own: a narrow column, few lines
+    if record.declared_name and record.declared_name != record.server:
+        server += f"\ncalls itself “{record.declared_name}”"
     source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
     mode = "form" if record.mode == "form" else f"URL: {visible(record.url_host or '') or '?'}"
     required = "\u00a0*"  # a no-break space: the marker never wraps away from its title
