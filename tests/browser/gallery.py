@@ -19,7 +19,10 @@ LAYOUT_JS = """(root) => {
   const problems = [];
   const name = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string"
     ? "." + el.className.trim().split(/\\s+/).join(".") : "");
-  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX);
+  // Scroll containers meant as such: a <pre>, our table's "-scroll" box. Stock widget boxes scroll too
+  // (overflow: auto), but content wider than a form's box is exactly what this looks for.
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX) &&
+    (el.tagName === "PRE" || /-scroll(\\s|$)/.test(typeof el.className === "string" ? el.className : ""));
   const inScroller = (el) => {
     for (let e = el.parentElement; e && e !== root.parentElement; e = e.parentElement) {
       if (scrolls(e)) return true;

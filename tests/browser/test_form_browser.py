@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from .gallery import layout_problems
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -322,6 +323,7 @@ def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screens
     try:
         for theme, name in ((LIGHT_THEME, "form-light.png"), (DARK_THEME, "form-dark.png")):
             nb.set_theme(theme)
+            assert layout_problems(form) == []  # nothing overflows, no button label cut
             path = screenshots / name
             form.screenshot(path=str(path), animations="disabled")
             assert path.stat().st_size > 5_000

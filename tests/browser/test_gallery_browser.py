@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from .conftest import OpenNotebook
-from .gallery import shoot_in_both_themes
+from .gallery import layout_problems, shoot_in_both_themes
 from .harness import UI_MS
 from .test_results_browser import SERVER as PICTURES
 
@@ -144,3 +144,20 @@ def test_the_gallery_light_and_dark(open_notebook: OpenNotebook) -> None:
     assert cell.evaluate("(el) => getComputedStyle(el).textAlign") == "left"
 
     shoot_in_both_themes(nb, {name: out[name] for name in names})
+
+    # The layout check finds what it is for: text wider than its box, a button whose label is cut.
+    probe = out["confirm"].locator(".mcp-widgets-form")
+    probe.evaluate(
+        """(el) => {
+          const wide = document.createElement("div");
+          wide.style.cssText = "width: 50px; white-space: nowrap";
+          wide.textContent = "much too long for fifty pixels";
+          const button = document.createElement("button");
+          button.style.cssText = "width: 40px; overflow: hidden; white-space: nowrap";
+          button.textContent = "A label far too long";
+          el.append(wide, button);
+        }"""
+    )
+    found = layout_problems(probe)
+    assert any(p.startswith("overflows: div") for p in found), found
+    assert "button label cut: A label far too long" in found, found
