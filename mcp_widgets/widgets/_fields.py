@@ -1,11 +1,12 @@
 """One stock control per field kind (`make_field`), on the `Field` base (`_field`) and a form's kit (`_kit`).
 
 Fields are plain Python adapters around stock ipywidgets (no front-end code of our own): each owns a control
-(whose `description` is the field's title, with " *" when it is required) and one Label for its description,
-hint and error (in an elicitation form, made only once it has something to say: every model costs a comm
-message). Values follow the conventions of `mcp_widgets.core.validation`: str for text and numbers (so an
-optional number can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None,
-bool, a choice value or None, and a tuple of values for multi-select.
+(whose `description` is the field's title, with " *" when it is required; a multi-select of a few choices is
+a row of Checkboxes, in `_choice_fields`), a Label for its description and hint, and one for its error (in an
+elicitation form, each made only once it has something to say: every model costs a comm message). Values
+follow the conventions of `mcp_widgets.core.validation`: str for text and numbers (so an optional number can
+stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None, bool, a choice value
+or None, and a tuple of values for multi-select.
 """
 
 from __future__ import annotations
