@@ -6,6 +6,7 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 
 from __future__ import annotations
 
+import logging
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +22,7 @@ from .core.exceptions import (
     ServerError,
 )
 from .core.outcome import Action, Outcome, Reason
+from .core.redaction import guard_logger
 from .core.schema import check_schema, validate_schema
 from .core.spec import Problem
 from .core.urls import UrlCheck, inspect_url
@@ -35,11 +37,12 @@ if TYPE_CHECKING:
         Server,
         ServerInfo,
         ToolList,
-        connect,
-        connect_sync,
         get_default_handler,
         set_default_handler,
     )
+
+    # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
+    from .client.connect import connect, connect_sync
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -51,6 +54,9 @@ if TYPE_CHECKING:
         history,
         preview,
     )
+
+# Every record of our logger (DEBUG too) loses URL credentials and query strings (tracebacks included).
+guard_logger(logging.getLogger("mcp_widgets"))
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {

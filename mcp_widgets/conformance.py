@@ -60,13 +60,13 @@ def arguments_for(tool: mcp_types.Tool) -> dict[str, Any]:
     properties: Mapping[str, Any] = schema.get("properties") or {}
     args: dict[str, Any] = {}
     for name in schema.get("required") or ():
-        prop = properties.get(name) or {}
+        prop: Mapping[str, Any] = properties.get(name) or {}
         if "default" in prop:
             args[name] = prop["default"]
         elif prop.get("enum"):
             args[name] = prop["enum"][0]
         else:
-            args[name] = _SAMPLE.get(prop.get("type"), "test")
+            args[name] = _SAMPLE.get(prop.get("type", ""), "test")
     return args
 
 
@@ -110,6 +110,7 @@ def oauth_for(url: str, context: Mapping[str, Any] | None = None) -> Any:
         SignedJWTParameters,
     )
     from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
+    from pydantic import AnyUrl
 
     context = context or {}
     storage = _MemoryStorage()
@@ -132,7 +133,7 @@ def oauth_for(url: str, context: Mapping[str, Any] | None = None) -> Any:
         storage.client_info = OAuthClientInformationFull(
             client_id=context["client_id"],
             client_secret=context["client_secret"],
-            redirect_uris=[REDIRECT_URI],
+            redirect_uris=[AnyUrl(REDIRECT_URI)],
             token_endpoint_auth_method="client_secret_basic",
         )
 
@@ -155,7 +156,7 @@ def oauth_for(url: str, context: Mapping[str, Any] | None = None) -> Any:
 
     metadata = OAuthClientMetadata(
         client_name="mcp-widgets conformance client",
-        redirect_uris=[REDIRECT_URI],
+        redirect_uris=[AnyUrl(REDIRECT_URI)],
         grant_types=["authorization_code", "refresh_token"],
         response_types=["code"],
     )

@@ -124,15 +124,16 @@ class MCPMagics(Magics):
                 f"%mcp connect: {name!r} was read as the NAME, and {words[0]!r} is no command: "
                 f"write %mcp connect NAME {name} {' '.join(words)}"
             )
-        target: Any = words[0] if len(words) == 1 and words[0].startswith(("http://", "https://")) else words
+        url = len(words) == 1 and words[0].lower().startswith(("http://", "https://"))
+        target: Any = words[0] if url else words
         try:
             server = connect_sync(target, name=name if name != DEFAULT_NAME else None, **options)
         except (ValueError, TypeError) as exc:  # a target connect() cannot use
             raise UsageError(f"%mcp connect: {exc}") from None
-        old = self.shell.user_ns.get(name)
+        old = self._user_ns.get(name)
         if isinstance(old, Server) and old is not server:
             old.close()  # replaced: do not leave its process running
-        self.shell.user_ns[name] = server
+        self._user_ns[name] = server
         self._last = name
         if name not in self._names:
             self._names.append(name)
@@ -168,7 +169,7 @@ class MCPMagics(Magics):
     def _servers(self, rest: str) -> None:
         shown = False
         for name in self._names:
-            server = self.shell.user_ns.get(name)
+            server = self._user_ns.get(name)
             if isinstance(server, Server):
                 mark = " (default)" if name == self._last else ""
                 print(f"{name}{mark}: {server!r}")
@@ -178,15 +179,23 @@ class MCPMagics(Magics):
 
     # -- helpers -------------------------------------------------------------------------------------------
 
+    @property
+    def _user_ns(self) -> dict[str, Any]:
+        """The notebook's variables, where servers are stored (a magic is always registered on a shell)."""
+        if self.shell is None:
+            raise UsageError("%mcp runs in an IPython shell")
+        ns: dict[str, Any] = self.shell.user_ns
+        return ns
+
     def _server(self, name: str) -> Server:
         """The server stored under `name` (default: the one connected last, else `mcp`)."""
         given = name.strip()
         name = given or self._last or DEFAULT_NAME
-        if not given and not isinstance(self.shell.user_ns.get(name), Server):
+        if not given and not isinstance(self._user_ns.get(name), Server):
             raise UsageError("%mcp: no server connected: %mcp connect [NAME] TARGET... (or name one)")
         if not name.isidentifier():
             raise UsageError(f"%mcp: {name!r} is not a server name")
-        server = self.shell.user_ns.get(name)
+        server = self._user_ns.get(name)
         if not isinstance(server, Server):
             what = "nothing" if server is None else f"a {type(server).__name__}"
             raise UsageError(
@@ -200,7 +209,7 @@ class MCPMagics(Magics):
             raise UsageError(f"%mcp {command}: write %mcp {command} [NAME.]{what} [key=value ...]")
         head, arguments = words[0], parse_arguments(words[1:], command)
         prefix, dot, tail = head.partition(".")
-        if dot and tail and isinstance(self.shell.user_ns.get(prefix), Server):
+        if dot and tail and isinstance(self._user_ns.get(prefix), Server):
             return self._server(prefix), tail, arguments
         return self._server(""), head, arguments
 

@@ -146,7 +146,8 @@ class Playground(w.VBox):
             layout.close()
 
     def __repr__(self) -> str:
-        problems = len(self.preview.problems) if getattr(self, "preview", None) is not None else 0
+        preview: Preview | None = getattr(self, "preview", None)  # None: __init__ failed before it
+        problems = len(preview.problems) if preview is not None else 0
         broken = getattr(self, "status", None) is not None and self.error is not None
         return f"<Playground problems={problems} json_error={broken}>"
 

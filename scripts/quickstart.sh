@@ -10,4 +10,7 @@ PY=${PYTHON:-python3}
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[lab]" 2>&1 | grep -v "is ignored" || true
 args=()
 if [ "$(id -u)" = 0 ]; then args+=(--allow-root); fi
-exec .venv/bin/jupyter lab "${args[@]}" "$@" notebooks/quickstart.ipynb
+# The repository is the root, and the address printed (and opened) is the quickstart's own:
+# http://localhost:8888/lab/tree/notebooks/quickstart.ipynb?token=...
+exec .venv/bin/jupyter lab "${args[@]}" --ServerApp.root_dir="$PWD" \
+    --LabApp.default_url=/lab/tree/notebooks/quickstart.ipynb "$@"

@@ -19,8 +19,10 @@ import mcp_types
 from .. import kernel
 from ..core.exceptions import SchemaError
 from ..core.protocol import is_modern
+from ..core.redaction import strip_url_secrets
 from ..core.requests import PendingRequest
 from ..core.text import clip_line
+from .privacy import _scrubbed_line
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -71,6 +73,8 @@ class _CallRecord:
     why: str = ""
     """Why it was interrupted (for the forms' closing line)."""
     schema_error: SchemaError | None = None
+    secrets: list[Any] = field(default_factory=list)
+    """The values of the call's secret arguments (redacted like answers; never shown)."""
     hinted: bool = False
     """The mode="legacy" hint was shown for this call."""
     started: float = field(default_factory=time.monotonic)
@@ -116,7 +120,7 @@ class _CallRecord:
             text = "done" + _result_summary(fut.result())
             if is_modern(self.server.protocol_version) and _tool_needs_legacy(fut.result()):
                 text += f". {_LEGACY_HINT}"
-        return clip_line(f"{self.describe()}: {text}", 300)
+        return clip_line(_scrubbed_line(self, f"{self.describe()}: {text}"), 300)
 
     def ending(self) -> Literal["done", "failed", "cancelled"]:
         fut = self.future
@@ -253,5 +257,5 @@ def _result_summary(result: Any) -> str:
 def _describe_exc(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
-    text = str(exc)
+    text = strip_url_secrets(str(exc))
     return f"{type(exc).__name__}: {clip_line(text, 300)}" if text else type(exc).__name__

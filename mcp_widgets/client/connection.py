@@ -21,6 +21,7 @@ from ..core.exceptions import (
     ConnectionClosedError,
 )
 from ..core.protocol import is_modern
+from ..core.redaction import strip_url_secrets
 from ..core.version import __version__
 from . import url_flow
 from .calls import _describe_exc
@@ -145,7 +146,9 @@ class ConnectionMixin:
         if tail:
             text += f"\nserver stderr (last lines):\n{tail}"
         error = ConnectError(text)
-        error.__cause__ = exc
+        url = self._target.url
+        # A URL's token or password in the transport's own errors would stay in the traceback.
+        error.__cause__ = exc if not url or strip_url_secrets(url) == url else None
         return error
 
     def _stderr_tail(self, lines: int = 8) -> str:

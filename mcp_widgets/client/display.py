@@ -15,7 +15,7 @@ from .. import kernel
 from ..core.text import clip_line
 from . import url_flow
 from .calls import _CURRENT
-from .privacy import _scrubbed
+from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
 from .runtime import _client_loop
 
 if TYPE_CHECKING:
@@ -96,7 +96,7 @@ class CallDisplayMixin:
         panel = record.panel if record is not None else None
         if record is not None and panel is not None and not panel.ended:
             if isinstance(widget, str):
-                panel.note(clip_line(widget, 500))
+                panel.note(clip_line(_scrubbed_line(record, widget), 500))
             else:
                 panel.place(widget)
             self._show_panel(record)
@@ -131,7 +131,7 @@ class CallDisplayMixin:
         panel = record.panel
         if panel is None or panel.ended:
             return
-        panel.update(progress, _scrubbed(record, lines), count=count)
+        panel.update(_scrubbed_progress(record, progress), _scrubbed(record, lines), count=count)
         self._show_panel(record)
 
     def _close_call(self, record: _CallRecord) -> None:
@@ -154,6 +154,7 @@ class CallDisplayMixin:
             return
         if panel.status is not None:
             panel.set_status(record.status_line())
+        progress = _scrubbed_progress(record, progress)
         bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count)
         if record.shown is not None or bundle["text/plain"]:
             record.shown = None
@@ -208,7 +209,9 @@ class CallDisplayMixin:
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
         record = _CURRENT.get() or self._guess_call()
-        text = _log_line(params)
+        # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
+        # quote what was typed in one of the server's last calls.
+        text = _scrubbed_late(self, _log_line(params))
         if record is not None:
             if self._feed(record, None, text):
                 return

@@ -8,7 +8,7 @@ import contextlib
 import contextvars
 import logging
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 from typing import Any, Literal, TypeVar
 
@@ -33,7 +33,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
-from .privacy import REDACTED, _scrub, _typed_pattern
+from .privacy import _redacted, _remember, _resource_name, _secrets
 from .runtime import _client_loop, _in_client_thread, _submit
 
 log = logging.getLogger("mcp_widgets")
@@ -62,7 +62,13 @@ class RunningMixin:
     """`Server`: the steps every public call shares (`_begin`, `_launch`, `_await` / `_block`, ...)."""
 
     def _begin(
-        self, kind: str, name: str, output: Any, *, style: Literal["await", "sync", "background"]
+        self,
+        kind: str,
+        name: str,
+        output: Any,
+        *,
+        style: Literal["await", "sync", "background"],
+        arguments: Mapping[str, Any] | None = None,
     ) -> _CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
@@ -71,7 +77,10 @@ class RunningMixin:
         comes back (`_close_call`).
         """
         self._require_connected()
+        if kind == "resource":  # a filled-in URI is an argument: history and errors keep its template
+            name = _resource_name(self, name)
         record = _CallRecord(self, kind, name, style, context=contextvars.copy_context())
+        record.secrets = _secrets(self, kind, name, arguments)
         out = output if output is not None else self.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():
@@ -115,14 +124,19 @@ class RunningMixin:
             return await url_flow.retrying(self, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
             error = self._error(exc, record)
-            # A redacted error's cause would still quote the typed value in a traceback.
-            raise error from (None if REDACTED in str(error) else exc)
+            clean = _redacted(record, error)  # the server's error may quote what the person typed
+            if clean is None:
+                raise error from exc
+            error = clean
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
             raise
         finally:
+            _remember(record)  # its server's log lines may still quote it after the call
             self._calls.remove(record)
+        # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
+        raise error from None
 
     async def _bounded(self, record: _CallRecord, awaitable: Awaitable[T]) -> T:
         if self.timeout is None:
@@ -168,12 +182,7 @@ class RunningMixin:
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
         ):
             text += f". {_LEGACY_HINT}"
-        data = exc.error.data
-        typed = _typed_pattern(record)
-        if typed is not None and (typed.search(text) or typed.search(repr(data))):
-            # The server's error quotes what the person typed (e.g. a validation error's input): drop it.
-            return ServerError(typed.sub(REDACTED, text), code=code, data=_scrub(data, typed))
-        return ServerError(text, code=code, data=data)
+        return ServerError(text, code=code, data=exc.error.data)
 
     def _interrupt(self, record: _CallRecord, why: str = "the kernel was interrupted") -> None:
         """The kernel was interrupted while waiting (or the call was cancelled): end the call cleanly.

@@ -128,7 +128,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
             RequestTimeout: No answer within `timeout=` (the person's think time not counted).
         """
         args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="await")
+        record = self._begin("tool", name, output, style="await", arguments=args)
         progress = self._progress_callback(record)
         future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
         return await self._await(record, future)
@@ -144,7 +144,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         """
         _check_can_block()
         args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="sync")
+        record = self._begin("tool", name, output, style="sync", arguments=args)
         progress = self._progress_callback(record)
         future = self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
         return self._block(record, future)
@@ -154,7 +154,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
     ) -> Call:
         """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
         args = dict(arguments) if arguments is not None else None
-        record = self._begin("tool", name, output, style="background")
+        record = self._begin("tool", name, output, style="background", arguments=args)
         progress = self._progress_callback(record)
         return Call(
             record, self._launch(record, lambda c: c.call_tool(name, args, progress_callback=progress))
@@ -165,7 +165,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
     ) -> mcp_types.GetPromptResult:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
         args = dict(arguments) if arguments is not None else None
-        record = self._begin("prompt", name, output, style="await")
+        record = self._begin("prompt", name, output, style="await", arguments=args)
         future = self._launch(record, lambda c: c.get_prompt(name, args))
         return await self._await(record, future)
 
@@ -175,7 +175,7 @@ class Server(ConnectionMixin, IntakeMixin, AnsweringMixin, CallDisplayMixin, Run
         """`get_prompt` for synchronous code."""
         _check_can_block()
         args = dict(arguments) if arguments is not None else None
-        record = self._begin("prompt", name, output, style="sync")
+        record = self._begin("prompt", name, output, style="sync", arguments=args)
         return self._block(record, self._launch(record, lambda c: c.get_prompt(name, args)))
 
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:

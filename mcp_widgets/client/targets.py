@@ -30,39 +30,80 @@ class _Target:
 
 
 _INTERPRETERS = {"python", "python3", "node", "npx", "uv", "uvx", "deno", "bun", "bunx", "pipx", "docker"}
+_SUBCOMMANDS = {"run", "exec", "tool", "x", "dlx"}
+# Options of those launchers known to take no value. Any other option is taken to have one (the next
+# word, unless written `--opt=value`), so a value (`-e TOKEN=…`, `--api-key sk-…`) is never the name.
+_FLAGS = {
+    "-y", "--yes", "-q", "--quiet", "-v", "--verbose", "-i", "-t", "-it", "-ti", "-d", "--rm", "--init",
+    "--interactive", "--tty", "--detach", "--privileged", "--read-only", "-u", "-B", "-E", "-I", "-s", "-S",
+    "-O", "-OO", "-P", "-A", "--no-cache", "--offline", "--isolated", "--no-project", "--frozen",
+    "--locked", "--refresh", "--no-sync", "--no-install", "--ignore-existing", "--no-warnings",
+    "--enable-source-maps", "--bun", "--silent",
+}
+_BOOLEAN_PREFIXES = ("--allow-", "--deny-", "--no-", "--unstable", "--experimental-", "--inspect")
+_CODE_OPTIONS = {"-c", "-e", "--eval", "-p", "--print"}
+"""Interpreters' options whose value is code (python -c, node -e): such a command is named by its program."""
+_NAME_OPTIONS = {"-m", "--from", "--spec", "--package"}
+"""Options whose value names what runs (a module or package)."""
+
+
+def _plausible_name(word: str) -> bool:
+    """A program, package, module, path or image name, not code or an assignment."""
+    return bool(word) and "=" not in word and not any(c.isspace() or c in "'\"`;$(){}<>|&" for c in word)
 
 
 def _command_name(argv: Sequence[str]) -> str:
-    """A short, secret-free name for a command: the program, or what an interpreter runs."""
+    """A short, secret-free name for a command: the program, or the package or script a launcher runs."""
     program = PurePath(argv[0]).name
     base = program.split(".exe")[0]
-    if base.rstrip("0123456789.") in _INTERPRETERS or base in _INTERPRETERS:
-        rest = list(argv[1:])
-        while rest:
-            arg = rest.pop(0)
-            if arg in ("-m", "run", "exec", "--from", "tool"):
-                continue
-            if arg.startswith("-"):
-                continue
-            if arg.startswith("@"):  # a scoped npm package, not a path
-                return arg
-            return PurePath(arg).name
+    rest = list(argv[1:])
+    if base == "env":  # env VAR=value ... program
+        while rest and ("=" in rest[0] or rest[0].startswith("-")):
+            rest.pop(0)
+        return _command_name(rest) if rest else program
+    if not (base.rstrip("0123456789.") in _INTERPRETERS or base in _INTERPRETERS):
+        return program
+    runs_code = base.rstrip("0123456789.") in ("python", "node", "deno", "bun")
+    while rest:
+        arg = rest.pop(0)
+        if runs_code and arg in _CODE_OPTIONS:
+            return program
+        if arg in _NAME_OPTIONS or arg.split("=", 1)[0] in _NAME_OPTIONS:
+            value = arg.split("=", 1)[1] if "=" in arg else (rest.pop(0) if rest else "")
+            return _word_name(value) if _plausible_name(value) else program
+        if arg.startswith("-"):
+            if "=" not in arg and arg not in _FLAGS and not arg.startswith(_BOOLEAN_PREFIXES) and rest:
+                rest.pop(0)  # its value
+            continue
+        if arg in _SUBCOMMANDS:
+            continue
+        return _word_name(arg) if _plausible_name(arg) else program
     return program
+
+
+def _word_name(word: str) -> str:
+    return word if word.startswith("@") else PurePath(word).name  # a scoped npm package, not a path
 
 
 def _url_name(url: str) -> tuple[str, str]:
     parts = urlsplit(url)
-    host = parts.hostname or url
+    host = parts.hostname or parts.scheme.lower()  # never the URL itself: its query may hold a token
     if parts.port is not None:
         host = f"{host}:{parts.port}"
-    where = f"{parts.scheme}://{host}{parts.path}" + ("?…" if parts.query else "")
+    where = f"{parts.scheme.lower()}://{host}{parts.path}" + ("?…" if parts.query else "")
     return host, where
 
 
+def _is_http_url(text: str) -> bool:
+    """An http(s) URL, in any letter case (`HTTP://host/mcp` is no command line)."""
+    return text.strip().lower().startswith(("http://", "https://"))
+
+
 def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
-    if isinstance(target, str) and target.startswith(("http://", "https://")):
-        host, where = _url_name(target)
-        return _Target("http", host, where, url=target)
+    if isinstance(target, str) and _is_http_url(target):
+        url = target.strip()
+        host, where = _url_name(url)
+        return _Target("http", host, where, url=url)
     if isinstance(target, (str, list, tuple)):
         argv = shlex.split(target) if isinstance(target, str) else [str(a) for a in target]
         if not argv:

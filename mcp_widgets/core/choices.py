@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .spec import MISSING, Choice, FieldSpec, _kind
 
 
 class _ChoiceParsing:
     """The select part of the schema parser (`schema._Parser`): its `warn`, `error` and `check_default`."""
+
+    if TYPE_CHECKING:  # what the parser that mixes this in provides (checked against it by mypy)
+
+        def warn(self, rule: str, message: str, prop: str | None = None) -> None: ...
+        def count(self, prop: Mapping[str, Any], key: str, name: str) -> int | None: ...
+        def check_default(self, spec: FieldSpec) -> FieldSpec: ...
 
     def choice(self, name: str, prop: Mapping[str, Any], base: dict[str, Any]) -> FieldSpec:
         if "oneOf" in prop:

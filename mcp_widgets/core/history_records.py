@@ -137,7 +137,7 @@ def answered_by(outcome: Outcome | None) -> str | None:
     if outcome.by:
         return outcome.by
     if reason in (Reason.HANDLER, Reason.POLICY):
-        return reason.value
+        return str(reason.value)  # mypy types a narrowed member's value as Any
     return None
 
 
@@ -173,10 +173,12 @@ def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
 
 def _schema_fields(schema: object) -> list[tuple[str, str, bool]]:
     """(name, title, required) of each property of a raw requestedSchema; nothing else (never defaults)."""
-    properties = schema.get("properties") if isinstance(schema, Mapping) else None
+    if not isinstance(schema, Mapping):
+        return []
+    properties = schema.get("properties")
     if not isinstance(properties, Mapping):
         return []
-    listed = schema.get("required")  # type: ignore[union-attr]
+    listed = schema.get("required")
     required = {r for r in listed if isinstance(r, str)} if isinstance(listed, list) else set()
     out = []
     for name, prop in properties.items():

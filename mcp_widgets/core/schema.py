@@ -307,9 +307,9 @@ class _Parser(_ChoiceParsing):
             else:
                 self.warn("constraint-invalid", f'"{key}" must be a number: ignored', name)
         # Draft 4 wrote `"exclusiveMinimum": true` next to `minimum`; honour it as the strict bound.
-        for low, ex in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
-            if prop.get(ex) is True and bounds[low] is not None:
-                bounds[ex], bounds[low] = bounds[low], None
+        for inclusive, ex in (("minimum", "exclusiveMinimum"), ("maximum", "exclusiveMaximum")):
+            if prop.get(ex) is True and bounds[inclusive] is not None:
+                bounds[ex], bounds[inclusive] = bounds[inclusive], None
         lows = [(v, k) for k in ("minimum", "exclusiveMinimum") if (v := bounds[k]) is not None]
         highs = [(v, k) for k in ("maximum", "exclusiveMaximum") if (v := bounds[k]) is not None]
         if lows and highs:

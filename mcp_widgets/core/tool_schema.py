@@ -265,8 +265,8 @@ class _ToolParser:
         spec = FieldSpec(
             name=name,
             kind="choice",
-            title=prop.get("title") if isinstance(prop.get("title"), str) else name,
-            description=prop.get("description") if isinstance(prop.get("description"), str) else "",
+            title=title if isinstance(title := prop.get("title"), str) else name,
+            description=text if isinstance(text := prop.get("description"), str) else "",
             required=required and not nullable,
             default=key_default,
             choices=choices,

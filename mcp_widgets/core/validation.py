@@ -16,16 +16,17 @@ import datetime as dt
 import functools
 import math
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from .formats import _date_time, is_email, is_uri, parse_date, parse_date_time
 from .spec import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, compile_pattern, initial_value
 from .text import number_text, plural
 
 
-def _import_jsonschema() -> Any:
+def _import_jsonschema() -> ModuleType:
     # jsonschema imports `rfc3987_syntax` (when installed, as JupyterLab installs it) only to check the
     # "iri" formats, and building its grammar costs ~2.5 s of CPU on the first form of a kernel. We check
     # formats with rules of our own, so when jsonschema is not loaded yet it is loaded without it; the
@@ -43,7 +44,11 @@ def _import_jsonschema() -> Any:
     return jsonschema
 
 
-jsonschema = _import_jsonschema()
+if TYPE_CHECKING:
+    import jsonschema as jsonschema  # re-exported: tool_validator uses the one loaded here
+    from jsonschema.protocols import Validator
+else:
+    jsonschema = _import_jsonschema()
 
 __all__ = [
     "PATTERN_TIMEOUT",
@@ -194,7 +199,7 @@ def _validator(
     min_items: int | None,
     max_items: int | None,
     choices: tuple[str, ...],
-) -> jsonschema.protocols.Validator:
+) -> Validator:
     """A Draft 2020-12 validator for what we honour of a field, compiled once per distinct field."""
     schema: dict[str, Any]
     if kind in STRING_KINDS:
@@ -222,7 +227,7 @@ def _validator(
     return jsonschema.Draft202012Validator(schema)
 
 
-def _validator_for(spec: FieldSpec) -> jsonschema.protocols.Validator:
+def _validator_for(spec: FieldSpec) -> Validator:
     return _validator(
         spec.kind,
         spec.min_length,
@@ -237,7 +242,7 @@ def _validator_for(spec: FieldSpec) -> jsonschema.protocols.Validator:
     )
 
 
-_MESSAGES = {
+_MESSAGES: dict[str, Callable[[Any, str], str]] = {
     "enum": lambda n, kind: "not one of the choices",
     "minLength": lambda n, kind: f"must be at least {plural(n, 'character')}",
     "maxLength": lambda n, kind: f"must be at most {plural(n, 'character')}",

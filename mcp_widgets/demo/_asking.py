@@ -64,14 +64,15 @@ class Asker:
     async def form(self, key: str, message: str, schema: dict[str, Any]) -> t.ElicitResult:
         """Ask with a form; `key` names the question across rounds (same question, same key)."""
         if not self.modern:
-            return await self.ctx.session.elicit_form(message, schema, related_request_id=self.ctx.request_id)
+            session = self.ctx.request_context.session  # what `ctx.session` returns, but typed
+            return await session.elicit_form(message, schema, related_request_id=self.ctx.request_id)
         params = t.ElicitRequestFormParams(message=message, requested_schema=schema)
         return self._answer_or_ask(key, t.ElicitRequest(params=params))
 
     async def url(self, key: str, message: str, url: str, *, elicitation_id: str) -> t.ElicitResult:
         """Ask the person to open `url`; accept means consent only (no content)."""
         if not self.modern:
-            return await self.ctx.session.elicit_url(
+            return await self.ctx.request_context.session.elicit_url(
                 message, url, elicitation_id, related_request_id=self.ctx.request_id
             )
         # 2026-07-28 has no elicitation ids: completion is checked on the next round instead.

@@ -82,6 +82,8 @@ class SignInPages:
     def local_url(self) -> str:
         """Where the page server listens (started on first use)."""
         host, port = self._start().server_address[:2]
+        if not isinstance(host, str):  # a bound socket's name is a str; typeshed allows what bind() takes
+            host = host.decode()
         if host in ("0.0.0.0", "::", ""):  # listening everywhere: link to this machine
             host = "127.0.0.1"
         return f"http://{host}:{port}"

@@ -3,14 +3,32 @@ everything but comm messages to the kernel's own queue, in arrival order."""
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
-from typing import Any
+from collections import deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from .posted import _COMM_TYPES, _next_slice, _run_posted, _waker
 
 
 class _Pump:
     """`_Kernel`: the blocking pump (`pump_until`) and the asyncio-side interception (`intercept` ...)."""
+
+    if TYPE_CHECKING:  # what `_Kernel` provides (checked against it by mypy)
+        loop: asyncio.AbstractEventLoop | None
+        support: str
+        async_waiters: int
+        _saved_recv: tuple[Callable[..., Any], bool] | None
+        _incoming: deque[list[Any]]
+        _flush_due: bool
+
+        def stream(self) -> Any: ...
+        def msg_type(self, frames: list[Any]) -> str | None: ...
+        def receive(self, frames: list[Any]) -> None: ...
+        def hand_over(self, frames: list[Any]) -> None: ...
+        def dispatch_comm(self, frames: list[Any], *, early: bool = False) -> None: ...
+        def deliver_queued_comms(self) -> None: ...
 
     def drain_socket(self) -> None:
         """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd)."""
@@ -40,7 +58,7 @@ class _Pump:
             self.drain_socket()
             if fut.done():
                 return
-            poller.poll(_next_slice(deadline) * 1000)
+            poller.poll(int(_next_slice(deadline) * 1000))  # what poll does with a float
 
     def intercept(self) -> None:
         stream = self.stream()

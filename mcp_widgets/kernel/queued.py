@@ -11,7 +11,7 @@ import asyncio
 import inspect
 import logging
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .posted import _COMM_TYPES
 
@@ -20,6 +20,13 @@ _log = logging.getLogger("mcp_widgets")
 
 class _QueuedComms:
     """`_Kernel`: take the comm messages out of the kernel's queue and handle them now, in order."""
+
+    if TYPE_CHECKING:  # what `_Kernel` provides (checked against it by mypy)
+        kernel: Any
+        loop: asyncio.AbstractEventLoop | None
+
+        def msg_type(self, frames: list[Any]) -> str | None: ...
+        def dispatch_comm(self, frames: list[Any], *, early: bool = False) -> None: ...
 
     def deliver_queued_comms(self) -> None:
         """Handle the comm messages the kernel already queued behind the running cell, in arrival order.
@@ -73,7 +80,7 @@ class _QueuedComms:
         by_waiter = {id(w): t for t in tasks if (w := getattr(t, "_fut_waiter", None)) is not None}
         waiters = list(getattr(self.kernel._main_asyncio_lock, "_waiters", None) or ())
         ordered = [t for w in waiters if (t := by_waiter.get(id(w))) is not None]
-        unstarted = [t for t in tasks if inspect.getcoroutinestate(t.get_coro()) == inspect.CORO_CREATED]
+        unstarted = [t for t in tasks if _unstarted(t)]
         for stage in _UNSTARTED_STAGES:
             ordered += sorted((t for t in unstarted if _coro_name(t) == stage), key=_task_number)
         for task in ordered:
@@ -83,6 +90,11 @@ class _QueuedComms:
 
 
 _UNSTARTED_STAGES = ("dispatch_shell", "shell_main", "run_in_context", "preserve_context")
+
+
+def _unstarted(task: asyncio.Task[Any]) -> bool:
+    coro = task.get_coro()
+    return inspect.iscoroutine(coro) and inspect.getcoroutinestate(coro) == inspect.CORO_CREATED
 
 
 def _coro_name(task: asyncio.Task[Any]) -> str:

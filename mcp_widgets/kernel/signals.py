@@ -62,6 +62,7 @@ def _waking_sigint(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         yield
         return
     current = signal.getsignal(signal.SIGINT)
+    handler: _WakingSigint
     if isinstance(current, _WakingSigint):
         handler = current
     elif callable(current) and current is not signal.default_int_handler:
@@ -75,8 +76,9 @@ def _waking_sigint(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
         yield
     finally:
         handler.users -= 1
+        previous = handler.previous  # read first: mypy narrows `handler` to getsignal's type on `is`
         if handler.users == 0 and signal.getsignal(signal.SIGINT) is handler:
-            signal.signal(signal.SIGINT, handler.previous)
+            signal.signal(signal.SIGINT, previous)
 
 
 class _Deferred:

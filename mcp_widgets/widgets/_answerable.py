@@ -55,6 +55,7 @@ class Answerable(Lean, w.VBox):
     """What it is called in logs."""
 
     _kit: Kit
+    _view_count: int | None  # the DOMWidget trait: how many views the frontend has, when asked to count
 
     def _start(self) -> None:
         """The life-cycle state of a new, pending box (call first in `__init__`)."""

@@ -221,7 +221,7 @@ def _line_of(widget: w.Widget) -> str | None:
     """The closing line of a placed widget: a Label's text, or a question's line (who asked, how it ended)."""
     if isinstance(widget, w.Label):
         return str(widget.value)
-    kids = getattr(widget, "children", ())
+    kids: tuple[Any, ...] = getattr(widget, "children", ())
     if len(kids) == 1 and isinstance(kids[0], w.Label):
         return str(kids[0].value)
     outcome = getattr(widget, "outcome", None)

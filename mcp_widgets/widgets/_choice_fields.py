@@ -27,7 +27,8 @@ class ChoiceField(Field):
     NO_ANSWER: ClassVar[str] = "(no answer)"
 
     def _control_class(self) -> type[w.Widget]:
-        return w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
+        control: type[w.Widget] = w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
+        return control
 
     def _options(self) -> list[tuple[str, Any]]:
         options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]
@@ -95,7 +96,7 @@ class CheckboxesField(MultiField):
         default = () if self.spec.default is MISSING else tuple(self.spec.default)
         self._boxes: list[tuple[Any, w.Checkbox]] = []
         for choice in self.spec.choices:
-            checked = {"value": True} if choice.value in default else {}
+            checked: dict[str, Any] = {"value": True} if choice.value in default else {}
             box = kit.make(
                 w.Checkbox, description=choice.title, indent=False, tooltip=choice.title, **checked
             )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -147,13 +148,14 @@ class ElicitationForm(Answerable):
         self._broken = self._problem_lines(spec)
 
         disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
+        disabled_trait: dict[str, Any] = {"disabled": True} if disabled else {}
         self._accept = kit.make(
             w.Button,
             description="Accept",
             button_style="primary",
             icon="check",
             tooltip=tooltip,
-            **({"disabled": True} if disabled else {}),
+            **disabled_trait,
         )
         self._accept.on_click(lambda _button: self._clicked(Action.ACCEPT))
         self._more: dict[Action, w.Button] = {}  # Decline and Cancel: see `_button`
@@ -162,7 +164,7 @@ class ElicitationForm(Answerable):
         self._route = KeyRoute(self._on_key)
 
         for field in fields:
-            field.on_change(lambda field=field: self._on_change(field))
+            field.on_change(functools.partial(self._on_change, field))
 
         super().__init__(
             # A handler's form in plain Python (see `_for_handler`): what only shows it is made if read.

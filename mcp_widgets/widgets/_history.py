@@ -175,7 +175,8 @@ class HistoryPanel(w.VBox):
         if page_size < 1:
             raise ValueError("page_size must be at least 1")
         if isinstance(history, ServerHistory):
-            history, server = history.history, history.server if server is None else server
+            server = history.server if server is None else server
+            history = history.history
         self.history: History = default_history() if history is None else history
         self._pinned = server
         self._lock = threading.RLock()
@@ -191,7 +192,8 @@ class HistoryPanel(w.VBox):
             auto = kit.track(w.Layout(width="auto"))
 
             def compact(cls: type[W], **traits: Any) -> W:
-                return kit.track(cls(layout=auto, style=kit.style(cls), **traits))
+                widget: W = cls(layout=auto, style=kit.style(cls), **traits)
+                return kit.track(widget)
 
             controls: list[w.Widget] = []
             self._servers: w.Dropdown | None = None

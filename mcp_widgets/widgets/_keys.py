@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-class DeclaredAnyWidget(anywidget.AnyWidget):  # type: ignore[misc]
+class DeclaredAnyWidget(anywidget.AnyWidget):
     """An anywidget that declares `_esm`, `_css` and `_anywidget_id` as traits of its class.
 
     Otherwise AnyWidget.__init__ adds them to every instance, which makes a new class for each widget.

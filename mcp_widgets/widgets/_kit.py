@@ -5,11 +5,11 @@ from __future__ import annotations
 import functools
 import threading
 from collections.abc import Iterable
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 import ipywidgets as w
 
-from ._lean import lean
+from ._lean import class_cache, lean
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -47,12 +47,12 @@ def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
     key = (cls, traits)
     model = _SHARED.get(key)
     if model is not None and model.comm is not None:
-        return model  # type: ignore[return-value]
+        return cast(W, model)  # keyed by its class
     with _SHARED_LOCK:
         model = _SHARED.get(key)
         if model is None or model.comm is None:  # new, or closed from outside (e.g. Widget.close_all())
             model = _SHARED[key] = cls(**dict(traits))
-        return model  # type: ignore[return-value]
+        return cast(W, model)
 
 
 @functools.cache
@@ -71,7 +71,7 @@ def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
     return ()  # "default", and a note or title without a title column
 
 
-@functools.cache
+@class_cache
 def _style_traits(widget_cls: type[w.Widget], variant: str, width: str) -> tuple[tuple[str, Any], ...]:
     style_cls = _style_class(widget_cls)
     assert style_cls is not None
@@ -84,7 +84,7 @@ def _style_traits(widget_cls: type[w.Widget], variant: str, width: str) -> tuple
     return tuple(traits)
 
 
-@functools.cache
+@class_cache
 def _sync_keys(widget_cls: type[w.Widget]) -> tuple[str, ...] | None:
     """The names of a widget class's synced traits, or None when instances add traits of their own (an
     anywidget whose `_esm` is not declared)."""
@@ -98,7 +98,7 @@ def known_keys(widget_cls: type[w.Widget]) -> dict[str, Any]:
     return {} if names is None else {"keys": list(names)}
 
 
-@functools.cache
+@class_cache
 def _style_class(widget_cls: type[w.Widget]) -> type[w.Widget] | None:
     """The Style class of a widget class, or None (looking it up in the class traits is slow)."""
     trait = widget_cls.class_traits().get("style")
@@ -140,7 +140,8 @@ class Kit:
         """Create a tracked widget that uses the shared Layout (and Style, when the class has one)."""
         if _style_class(cls) is not None:
             traits["style"] = self.style(cls, variant)
-        return self.track(lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits))
+        widget: W = lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits)
+        return self.track(widget)
 
     def track(self, widget: W) -> W:
         self.models.append(widget)

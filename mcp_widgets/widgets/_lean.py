@@ -15,16 +15,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 import ipywidgets as w
 import traitlets
 
 from ..kernel.comms import comms_go_nowhere, nowhere_comm
 
-__all__ = ["LAZY", "Lean", "lean"]
+__all__ = ["LAZY", "Lean", "class_cache", "lean"]
 
 W = TypeVar("W", bound=w.Widget)
+P = ParamSpec("P")
+R = TypeVar("R")
 _Plan = tuple[tuple[str, "Callable[[Any, Any], Any] | None"], ...]
 
 
@@ -36,6 +38,11 @@ class _Lazy:
 LAZY: Any = _Lazy()
 """A constructor argument's value meaning "not now": the trait is left to its `@default`, made when first
 read (a handler's form's `children` in plain Python, where no front end reads the state as it opens)."""
+
+
+def class_cache(fn: Callable[P, R]) -> Callable[P, R]:
+    """`functools.cache`, typed as the function it wraps: mypy takes no class for Hashable (mypy#11470)."""
+    return functools.cache(fn)  # type: ignore[return-value]  # the same call, see the docstring
 
 
 @functools.cache
@@ -77,10 +84,13 @@ class Lean(w.Widget, _QuietArguments):
     `get_state` finds each trait's serializer once per class, and a widget whose comm can reach no front end
     opens without serializing its state or any change of it."""
 
+    comm: Any  # the Widget trait, assigned in `open`
+
     def get_state(self, key: Any = None, drop_defaults: bool = False) -> dict[str, Any]:
         plan = None if key is not None or drop_defaults else _plan(type(self), tuple(self.keys))
         if plan is None:
-            return super().get_state(key, drop_defaults)
+            state: dict[str, Any] = super().get_state(key, drop_defaults)
+            return state
         default = self._trait_to_json
         return {k: (to_json or default)(getattr(self, k), self) for k, to_json in plan}
 
@@ -92,9 +102,9 @@ class Lean(w.Widget, _QuietArguments):
         super().open()
 
 
-@functools.cache
+@class_cache
 def lean(cls: type[W]) -> type[W]:
     """The `Lean` version of a stock widget class (same name, model and view; a subclass of `cls`)."""
     if issubclass(cls, Lean):
         return cls
-    return type(cls.__name__, (Lean, cls), {"__module__": __name__, "__doc__": cls.__doc__})  # type: ignore[return-value]
+    return type(cls.__name__, (Lean, cls), {"__module__": __name__, "__doc__": cls.__doc__})

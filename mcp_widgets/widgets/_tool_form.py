@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import dataclasses
+import functools
 import logging
 import uuid
 from typing import Any
@@ -19,6 +20,7 @@ import ipywidgets as w
 
 from .. import kernel
 from ..core.exceptions import FormStateError
+from ..core.redaction import is_secret_argument
 from ..core.tool_args import check_arguments, widget_value
 from ..core.tool_schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
@@ -32,7 +34,6 @@ from ._fields import (
     Kit,
     SecretField,
     fill_fields,
-    is_secret,
     make_field,
     title_width,
 )
@@ -104,7 +105,7 @@ class ToolForm(w.VBox):
             spec = dataclasses.replace(spec, title=label(spec.name, spec.title))  # "Kind", "Sort by"
             if spec.kind in (JSON, LINES):
                 made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
-            elif spec.kind == "text" and is_secret(spec.schema):
+            elif spec.kind == "text" and is_secret_argument(spec.name, spec.schema):
                 made = SecretField(spec, kit)
             else:
                 made = make_field(spec, kit)
@@ -126,7 +127,7 @@ class ToolForm(w.VBox):
         style = self._style = kit.make(FormStyle, layout="hidden", form_id=model_id)
 
         for field in fields:
-            field.on_change(lambda field=field: self._on_change(field))
+            field.on_change(functools.partial(self._on_change, field))
         self._refresh()
 
         self._top, self._bottom = tuple(top), (self._problem, buttons, self._out, style)

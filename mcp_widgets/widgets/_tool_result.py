@@ -49,8 +49,8 @@ def format_result(result: Any) -> str:
         elif kind == "resource":
             resource = getattr(block, "resource", None)
             parts.append(f"[resource: {getattr(resource, 'uri', '')}]")
-            if isinstance(getattr(resource, "text", None), str):
-                parts.append(resource.text)
+            if isinstance(resource_text := getattr(resource, "text", None), str):
+                parts.append(resource_text)
         else:
             parts.append(f"[{kind or 'unknown'} content]")
     structured = getattr(result, "structured_content", None)

@@ -87,7 +87,7 @@ class UrlCard(Answerable):
             route = self._route
             classes = ("mcp-widgets-url",) if route is None else ("mcp-widgets-url", route.token)
             # The helper's views find the card's model by its id.
-            ids = {} if route is None else {"model_id": route.model_id}
+            ids: dict[str, str] = {} if route is None else {"model_id": route.model_id}
             super().__init__(
                 children=children, layout=kit.layout(), _view_count=0, _dom_classes=classes, **ids
             )

@@ -1,0 +1,226 @@
+"""What must not be shown again: typed values in a server's echo, secret tool arguments, URL credentials.
+
+Pure helpers for the client's redaction (`client/privacy.py`) and a logging filter for our logger.
+
+A typed value is matched as itself in any letter case and in the forms escapers give it: JSON (`\\u00e9`,
+`\\"`, doubly escaped too), URL (`%C3%A9`, `+`), HTML (`&eacute;`, `&#233;`, `&#xe9;`) and Python
+(`\\xe9`), each character on its own, so mixed escapes match as well. Values of 4 characters or more match
+anywhere (a server may glue one to a word: `pin48151623`); shorter ones only as whole tokens, else typing
+`an` would cut words of every message apart. Booleans and 1-character values are not redacted.
+"""
+
+from __future__ import annotations
+
+import html.entities
+import logging
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+REDACTED = "[redacted]"
+"""Stands in for a typed value quoted in a server's error, log or progress message."""
+
+ANYWHERE = 4
+"""Values this long or longer are redacted even when glued to a word."""
+
+_ENTITIES = {cp: name for cp, name in html.entities.codepoint2name.items()}
+_ENTITIES[ord("'")] = "apos"
+
+
+def _char_forms(ch: str) -> list[str]:
+    """Regex alternatives for one character of a typed value: itself and its escaped forms."""
+    if ch.isascii() and ch.isalnum():
+        return [re.escape(ch)]  # no escaper touches these; the pattern ignores case
+    forms = {re.escape(ch)}
+    cased = {ch, ch.lower(), ch.upper()}
+    for c in cased:
+        cp = ord(c)
+        forms.add(re.escape(c))
+        forms.add(r"\\+" + re.escape(c))  # \"  \/  \\ (and doubly escaped)
+        if cp < 0x10000:
+            forms.add(rf"\\+u{cp:04x}")
+        else:
+            high, low = 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF)
+            forms.add(rf"\\+u{high:x}\\+u{low:x}")
+            forms.add(rf"\\+U{cp:08x}")
+        if cp < 0x100:
+            forms.add(rf"\\+x{cp:02x}")
+        forms.add(rf"&#0*{cp};")
+        forms.add(rf"&#x0*{cp:x};")
+        if cp in _ENTITIES:
+            forms.add(f"&{_ENTITIES[cp]};")
+        forms.add("".join(f"%{b:02x}" for b in c.encode("utf-8")))
+        if c in "\n\t\r\b\f":
+            forms.add(r"\\+" + {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f"}[c])
+    if ch == " ":
+        forms.add(r"\+")
+    return sorted(forms, key=len, reverse=True)
+
+
+def _value_pattern(value: str) -> str:
+    body = "".join(
+        f"(?:{'|'.join(forms)})" if len(forms := _char_forms(ch)) > 1 else forms[0] for ch in value
+    )
+    return body if len(value) >= ANYWHERE else rf"(?<!\w){body}(?!\w)"
+
+
+def _strings(value: Any) -> Iterable[str]:
+    if isinstance(value, bool) or value is None:
+        return
+    if isinstance(value, Mapping):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, (list, tuple, set, frozenset)):
+        for item in value:
+            yield from _strings(item)
+    else:
+        text = str(value)
+        if len(text) >= 2:
+            yield text
+
+
+def typed_pattern(values: Iterable[Any]) -> re.Pattern[str] | None:
+    """A pattern matching any of `values` (nested lists and dicts too) as a server may quote it, or None."""
+    texts = {text for value in values for text in _strings(value)}
+    if not texts:
+        return None
+    alternatives = "|".join(_value_pattern(v) for v in sorted(texts, key=len, reverse=True))
+    return re.compile(alternatives, re.IGNORECASE)
+
+
+def scrub(data: Any, typed: re.Pattern[str]) -> Any:
+    """`data` (JSON-like) with every string match of `typed` replaced, and numbers equal to one dropped."""
+    if isinstance(data, str):
+        return typed.sub(REDACTED, data)
+    if isinstance(data, Mapping):
+        return {scrub(k, typed): scrub(v, typed) for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        return [scrub(v, typed) for v in data]
+    if isinstance(data, (int, float)) and not isinstance(data, bool) and typed.search(str(data)):
+        return REDACTED
+    return data
+
+
+# -- secret tool arguments --------------------------------------------------------------------------------
+
+_SECRET_WORDS = frozenset(
+    {"password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
+     "credentials", "pin", "otp", "totp", "cookie", "authorization", "bearer"}
+)
+_SECRET_ENDINGS = ("apikey", "privatekey", "secretkey", "accesskey", "authkey", "signingkey", "sessionkey")
+
+
+def _words(name: str) -> list[str]:
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    return [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+
+
+def is_secret_argument(name: str, schema: Any = None) -> bool:
+    """A secret argument: `format: password` or `writeOnly: true` (pydantic's `SecretStr`), or a
+    password-like name (`password`, `api_key`, `accessToken`, `client_secret`, `pin`, ...)."""
+    marked = isinstance(schema, Mapping) and (schema.get("format") == "password" or schema.get("writeOnly"))
+    if marked is True:
+        return True
+    words = _words(name)
+    joined = "".join(words)
+    return any(w in _SECRET_WORDS for w in (*words, joined)) or joined.endswith(_SECRET_ENDINGS)
+
+
+def secret_values(schema: Any, arguments: Mapping[str, Any] | None) -> list[Any]:
+    """The values in `arguments` of the arguments `schema` (an inputSchema) or their names mark secret."""
+    if not arguments:
+        return []
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    props = props if isinstance(props, Mapping) else {}
+    found: list[Any] = []
+    for name, value in arguments.items():
+        sub = props.get(name)
+        if is_secret_argument(str(name), sub):
+            found.append(value)
+        elif isinstance(value, Mapping):
+            found += secret_values(sub, value)
+    return found
+
+
+# -- URLs -------------------------------------------------------------------------------------------------
+
+_URL = re.compile(
+    r"(?P<scheme>\b[a-z][a-z0-9+.\-]*://)(?P<user>[^\s/?#'\"<>]*@)?(?P<rest>[^\s?#'\"<>]*)"
+    r"(?P<query>\?[^\s#'\"<>]*)?(?P<fragment>#[^\s'\"<>]*)?",
+    re.IGNORECASE,
+)
+
+
+def _clean_url(match: re.Match[str]) -> str:
+    user, query, fragment = match["user"], match["query"], match["fragment"]
+    return (
+        match["scheme"]
+        + ("…@" if user else "")
+        + match["rest"]
+        + ("?…" if query and len(query) > 1 else query or "")
+        + ("#…" if fragment and len(fragment) > 1 else fragment or "")
+    )
+
+
+def strip_url_secrets(text: str) -> str:
+    """`text` with each URL's `user:password@`, query string and fragment replaced by "…"."""
+    return _URL.sub(_clean_url, text) if "://" in text else text
+
+
+class UrlSecretsFilter(logging.Filter):
+    """Rewrites a log record so no URL in it (message, traceback, stack) carries credentials or a query.
+
+    A filter rather than care at each call site: tracebacks logged with `exc_info` quote URLs from deep
+    inside the HTTP stack (a failed fallback's `httpx` error), which no call site can rewrite.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        try:
+            message = record.getMessage()
+        except Exception:  # a malformed record: leave it to logging's own error report
+            return True
+        clean = strip_url_secrets(message)
+        if clean != message:
+            record.msg, record.args = clean, ()
+        if record.exc_info and not record.exc_text:
+            record.exc_text = logging.Formatter().formatException(record.exc_info)
+        if record.exc_text:
+            clean = strip_url_secrets(record.exc_text)
+            if clean != record.exc_text:
+                record.exc_text, record.exc_info = clean, None  # handlers reading exc_info would re-quote it
+        if record.stack_info:
+            record.stack_info = strip_url_secrets(record.stack_info)
+        return True
+
+
+def guard_logger(logger: logging.Logger) -> None:
+    """Add `UrlSecretsFilter` to `logger` (once)."""
+    if not any(isinstance(f, UrlSecretsFilter) for f in logger.filters):
+        logger.addFilter(UrlSecretsFilter())
+
+
+# -- resource URIs ----------------------------------------------------------------------------------------
+
+
+def _template_regex(template: str) -> re.Pattern[str]:
+    parts = re.split(r"(\{[^}]*\})", template)
+    out = []
+    for part in parts:
+        if part.startswith("{") and part.endswith("}"):
+            op = part[1:2]
+            out.append(r"(?:[?&#][^#]*)?" if op in ("?", "&", "#") else r".*?")
+        else:
+            out.append(re.escape(part))
+    return re.compile("".join(out), re.DOTALL)
+
+
+def resource_label(uri: str, templates: Sequence[str] = (), static: Iterable[str] = ()) -> str:
+    """What may be kept of a resource read's URI: itself if listed, its template if one matches, else
+    its scheme only (the rest may be filled in by the person: `records://patient-4711` -> `records://…`)."""
+    if uri in set(static):
+        return uri
+    for template in templates:
+        if "{" in template and _template_regex(template).fullmatch(uri):
+            return template
+    scheme = re.match(r"[a-z][a-z0-9+.\-]*:(//)?", uri, re.IGNORECASE)
+    return f"{scheme.group(0)}…" if scheme else "…"
