@@ -85,7 +85,8 @@ class Playground(w.VBox):
             layout=w.Layout(width="auto"),
             style={"description_width": "initial"},
         )
-        self.status = w.Label(value="")  # plain text: JSON errors quote the typed text
+        # Plain text (JSON errors quote the typed text), styled as the forms' errors (their CSS classes).
+        self.status = w.Label(value="", _dom_classes=("mcp-widgets-wrap", "mcp-widgets-error"))
         self.preview: Preview | None = None
         self._shown: tuple[str, str] | None = None  # (normalised schema JSON, message) of the preview
         self._slot = w.VBox()

@@ -192,7 +192,7 @@ def test_sse_transport(transport: str) -> None:
             handler=handlers.scripted([{"name": "Sse"}]),  # type: ignore[arg-type]
         ) as srv,
     ):
-        assert "· sse " in repr(srv)  # "auto" falls back to SSE when streamable HTTP is refused
+        assert "\n  sse " in repr(srv)  # "auto" falls back to SSE when streamable HTTP is refused
         assert parse(srv.call_tool_sync("ask_name"))["content"] == {"name": "Sse"}
 
 

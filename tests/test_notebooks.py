@@ -234,7 +234,7 @@ def test_quickstart_shows_results(executed: Any) -> None:
     assert "not ticked: nothing deleted" in out  # background call: the checkbox confirmation
     assert "protocol      2026-07-28" in out  # srv.info
     # long_task: its display ends as text (the updates must reach the cell that made the call)
-    assert "Progress: done — step 4 of 4 (4/4, 100%)" in out
+    assert "Progress: done — step 4 of 4 (100%)" in out
     assert "<ToolForm tool='search_files' server='demo' fields=6 ready>" in out
     assert "'notes.txt'" in out and "'report.pdf'" in out  # the form, filled and run from code
 

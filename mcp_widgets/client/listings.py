@@ -35,9 +35,13 @@ def _first_line(text: str | None) -> str:
     return lines[0].strip() if lines else ""
 
 
+# JupyterLab right-aligns table cells by default: text reads from the left, each cell from its top.
+_LEFT = "text-align:left;vertical-align:top"
+
+
 def _cell(text: str, tip: str | None = None) -> str:
     title = f' title="{html.escape(shorten(shown(tip), HTML_CELL))}"' if tip and tip.strip() != text else ""
-    return f"<td{title}>{html.escape(shorten(shown(text), HTML_CELL))}</td>"
+    return f"<td style='{_LEFT}'{title}>{html.escape(shorten(shown(text), HTML_CELL))}</td>"
 
 
 class _Table(list):  # type: ignore[type-arg]
@@ -64,7 +68,7 @@ class _Table(list):  # type: ignore[type-arg]
     def _repr_html_(self) -> str:
         if not self:
             return f"<p><i>(no {self.noun})</i></p>"
-        head = "".join(f"<th style='text-align:left'>{h}</th>" for h in self.columns)
+        head = "".join(f"<th style='{_LEFT}'>{h}</th>" for h in self.columns)
         body = "".join(
             "<tr>" + "".join(_cell(c, d) for c, d in zip(row, self._tips(item), strict=True)) + "</tr>"
             for item, row in zip(self, self.rows(), strict=True)
@@ -244,8 +248,8 @@ class ServerInfo:
         if self.instructions:
             facts.append(("instructions", self.instructions.strip()))
         rows = "".join(
-            f"<tr><th style='text-align:left'>{label}</th>"
-            f"<td style='text-align:left; white-space:pre-wrap'>{html.escape(shown(text))}</td></tr>"
+            f"<tr><th style='{_LEFT}'>{label}</th>"
+            f"<td style='{_LEFT};white-space:pre-wrap'>{html.escape(shown(text))}</td></tr>"
             for label, text in facts
         )
         return f"<table{_LITERAL}>{rows}</table>"

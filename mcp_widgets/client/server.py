@@ -301,9 +301,10 @@ class Server:
         parts = [head, f"{connection.via} {connection.target.where}"]
         if self.protocol_version:
             parts.append(f"protocol {self.protocol_version}")
-        if self._catalog.tools is not None:
-            parts.append(f"{len(self._catalog.tools)} tools")
+        tools = self._catalog.tools
+        if tools is not None:
+            parts.append(f"{len(tools)} tool{'' if len(tools) == 1 else 's'}")
         if self._has_secrets:
             parts.append("credentials redacted")
         parts.append(connection.state)
-        return " · ".join(parts) + ">"
+        return parts[0] + "\n  " + " · ".join(parts[1:]) + ">"  # JupyterLab breaks long lines mid-word

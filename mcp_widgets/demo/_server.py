@@ -27,6 +27,7 @@ from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, UrlElicitationRequiredError
 from pydantic import BaseModel, Field
 
+from ..core.text import plural
 from ..core.version import __version__
 from . import _schemas as schemas
 from ._asking import Asker, converse
@@ -184,7 +185,7 @@ def _add_file_tools(server: DemoServer) -> None:
             # the old "yes" does not carry over to a different list; the person is asked again.
             answer = await ask.form(
                 "confirm:" + _digest(matches),
-                f"Move {len(matches)} file(s) to the trash: {', '.join(matches)}?",
+                f"Move {plural(len(matches), 'file')} to the trash: {', '.join(matches)}?",
                 schemas.CONFIRM,
             )
             if answer.action != "accept":
@@ -193,7 +194,7 @@ def _add_file_tools(server: DemoServer) -> None:
             deleted = [name for name in matches if name in server.files]
             for name in deleted:
                 server.trash[name] = server.files.pop(name)
-            await _log(ctx, "notice", f"moved {len(deleted)} file(s) to the trash")
+            await _log(ctx, "notice", f"moved {plural(len(deleted), 'file')} to the trash")
             return {"done": True, "deleted": deleted}
 
         return await converse(ctx, body)
@@ -213,7 +214,7 @@ def _add_file_tools(server: DemoServer) -> None:
                 return {"done": True, "deleted": [], "note": "the trash is empty"}
             answer = await ask.form(
                 "empty:" + _digest(names),
-                f"Delete {len(names)} file(s) for good: {', '.join(names)}? This cannot be undone.",
+                f"Delete {plural(len(names), 'file')} for good: {', '.join(names)}? This cannot be undone.",
                 schemas.CONFIRM_BOOLEAN,
             )
             if answer.action != "accept":

@@ -14,7 +14,7 @@ import ipywidgets as w
 import mcp_types
 
 from ..core.outcome import Action, Outcome, Reason, to_wire
-from ._kit import Kit
+from ._kit import Kit, click
 from ._lean import Lean
 
 __all__ = ["Answerable", "FormState"]
@@ -211,7 +211,7 @@ class Answerable(Lean, w.VBox):
         self._press_resolved = False
         self._pressing = True  # a press from Python: every value it set is here already
         try:
-            button._handle_custom_msg({"event": "click"}, [])
+            click(button)
         finally:
             self._pressing = False
         return self._press_resolved

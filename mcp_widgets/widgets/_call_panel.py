@@ -13,6 +13,7 @@ in the closing HTML.
 from __future__ import annotations
 
 import html
+import re
 from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import Any, Literal
@@ -38,14 +39,22 @@ def _num(value: float) -> str:
 
 
 def progress_text(progress: float, total: float | None, message: str | None) -> str:
-    """One line for a progress notification: the message, the count, and a percentage if there is a total."""
+    """One line for a progress notification: the message, the count, and a percentage if there is a total.
+
+    A count the message already says ("step 1 of 4") is not repeated: "step 1 of 4 (25%)".
+    """
     message = " ".join((message or "").split())
+    said = set(re.findall(r"\d+(?:\.\d+)?", message))
     if total is not None and total > 0:
         percent = max(0, min(100, int(100 * progress / total)))
         count = f"{_num(progress)}/{_num(total)}, {percent}%"
+        if {_num(progress), _num(total)} <= said:
+            count = f"{percent}%"
     else:
-        count = _num(progress)  # no total: how far, not how much is left
-    return f"{message} ({count})" if message else f"({count})"
+        count = "" if _num(progress) in said else _num(progress)  # no total: how far, not how much is left
+    if not message:
+        return f"({count})"
+    return f"{message} ({count})" if count else message
 
 
 class CallPanel:

@@ -1,25 +1,28 @@
 """One stock control per field kind (`make_field`), on the `Field` base (`_field`) and a form's kit (`_kit`).
 
 Fields are plain Python adapters around stock ipywidgets (no front-end code of our own): each owns a control
-(whose `description` is the field's title, with " *" when it is required) and one Label for its description,
-hint and error (in an elicitation form, made only once it has something to say: every model costs a comm
-message). Values follow the conventions of `mcp_widgets.core.validation`: str for text and numbers (so an
-optional number can stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None,
-bool, a choice value or None, and a tuple of values for multi-select.
+(whose `description` is the field's title, with " *" when it is required; a multi-select of a few choices is
+a row of Checkboxes, in `_choice_fields`), a Label for its description and hint, and one for its error (in an
+elicitation form, each made only once it has something to say: every model costs a comm message). Values
+follow the conventions of `mcp_widgets.core.validation`: str for text and numbers (so an optional number can
+stay empty and bad input is reported, not clamped), `date` / aware `datetime` or None, bool, a choice value
+or None, and a tuple of values for multi-select.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import ipywidgets as w
 
 from ..core.spec import MISSING, FieldSpec
-from ._field import Field, Validator, display_title
+from ._choice_fields import CheckboxesField, ChoiceField, MultiField
+from ._field import Field, Validator, display_title, fill_fields
 from ._kit import (
+    ERROR_CLASS,
     FIRST_CLASS,
     FORM_CLASS,
     LAST_CLASS,
@@ -32,6 +35,7 @@ from ._kit import (
 )
 
 __all__ = [  # the kit's and the base's names too: the rest of the room takes fields from here
+    "ERROR_CLASS",
     "FIRST_CLASS",
     "FORM_CLASS",
     "LAST_CLASS",
@@ -42,6 +46,7 @@ __all__ = [  # the kit's and the base's names too: the rest of the room takes fi
     "Kit",
     "Validator",
     "display_title",
+    "fill_fields",
     "is_secret",
     "known_keys",
     "make_field",
@@ -169,66 +174,6 @@ class DateTimeField(Field):
         }
 
 
-class ChoiceField(Field):
-    """Single-select: RadioButtons for up to five choices, else a Dropdown; options show titles, send values.
-
-    An optional field gets a leading "(no answer)" option, so an answer can be taken back.
-    """
-
-    MAX_RADIO: ClassVar[int] = 5
-    NO_ANSWER: ClassVar[str] = "(no answer)"
-
-    def _control_class(self) -> type[w.Widget]:
-        control: type[w.Widget] = w.RadioButtons if len(self.spec.choices) <= self.MAX_RADIO else w.Dropdown
-        return control
-
-    def _options(self) -> list[tuple[str, Any]]:
-        options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]
-        return options if self.spec.required else [(self.NO_ANSWER, None), *options]
-
-    def _traits(self) -> dict[str, Any]:
-        values = [v for _, v in self._options()]
-        default = None if self.spec.default is MISSING else self.spec.default
-        index = values.index(default) if default in values else None
-        return {"options": self._options(), "index": index}
-
-    def state_for(self, value: Any) -> dict[str, Any]:
-        values = [v for _, v in self._options()]
-        if value is None and None not in values:
-            return {"index": None}
-        if value not in values:
-            raise ValueError(f"field {self.spec.name!r} has no such choice")
-        return {"index": values.index(value)}
-
-
-class MultiField(Field):
-    """Multi-select: a SelectMultiple showing titles and sending the `const` values (value: a tuple)."""
-
-    control_cls = w.SelectMultiple
-
-    def _traits(self) -> dict[str, Any]:
-        options = [(c.title, c.value) for c in self.spec.choices]
-        values = [v for _, v in options]
-        default = () if self.spec.default is MISSING else tuple(self.spec.default)
-        return {
-            "options": options,
-            "index": tuple(values.index(v) for v in default if v in values),
-            "rows": min(max(len(options), 2), 6),
-        }
-
-    def _hint(self) -> str:
-        return "Ctrl/⌘-click to choose several."
-
-    def state_for(self, value: Any) -> dict[str, Any]:
-        if isinstance(value, str) or not isinstance(value, Iterable):
-            raise TypeError(f"field {self.spec.name!r} takes a list of choices")
-        values = [c.value for c in self.spec.choices]
-        chosen = list(value)
-        if any(v not in values for v in chosen):
-            raise ValueError(f"field {self.spec.name!r} has no such choice")
-        return {"index": [values.index(v) for v in chosen]}
-
-
 _BY_KIND: dict[str, type[Field]] = {
     "text": TextField,
     "email": TextField,
@@ -256,9 +201,10 @@ def make_field(
     `classes` go on its control; with `validate`, the note shows the first check's result from the start;
     with `lazy_note`, the note is made only once it has something to show (see `Field`).
     """
-    return _BY_KIND.get(spec.kind, TextField)(
-        spec, kit, classes=classes, validate=validate, lazy_note=lazy_note
-    )
+    cls = _BY_KIND.get(spec.kind, TextField)
+    if cls is MultiField and len(spec.choices) <= CheckboxesField.MAX_BOXES:
+        cls = CheckboxesField
+    return cls(spec, kit, classes=classes, validate=validate, lazy_note=lazy_note)
 
 
 def title_width(specs: Sequence[FieldSpec]) -> str:

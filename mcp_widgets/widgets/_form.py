@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -9,7 +10,7 @@ import ipywidgets as w
 import traitlets
 
 from .. import kernel
-from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.exceptions import FormStateError
 from ..core.outcome import Action, Reason
 from ..core.schema import validate_schema
 from ..core.spec import FormSpec
@@ -17,17 +18,20 @@ from ..core.validation import validate_content, validate_field
 from ..kernel.comms import comms_go_nowhere
 from ._answerable import Answerable, FormState
 from ._fields import (
+    ERROR_CLASS,
     FIRST_CLASS,
     FORM_CLASS,
     LAST_CLASS,
     WRAP_CLASS,
     Field,
     Kit,
+    fill_fields,
     known_keys,
     make_field,
     title_width,
 )
 from ._keys import KeyRoute, shared_catcher
+from ._kit import asker
 from ._lean import LAZY
 
 __all__ = ["ElicitationForm", "FormState"]
@@ -129,9 +133,7 @@ class ElicitationForm(Answerable):
     ) -> None:
         # Every model is created in its first state (no update message right after it opens).
         kit = self._kit
-        self._header = f"Request from {server}"
-        if declared_name and declared_name != server:
-            self._header = f"{self._header} (calls itself “{declared_name}”)"
+        self._header = f"Request from {asker(server, declared_name)}"
         # The header, the message and the button row only show the form: see `_chrome`.
         self._top: tuple[w.Widget, ...] | None = None
         self._message: w.Label | None = None
@@ -146,6 +148,7 @@ class ElicitationForm(Answerable):
                 spec_field, kit, classes=classes, validate=validate_field, lazy_note=True
             )
         fields = list(self._fields.values())
+        self._broken = self._problem_lines(spec)
 
         disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
         disabled_trait: dict[str, Any] = {"disabled": True} if disabled else {}
@@ -164,7 +167,7 @@ class ElicitationForm(Answerable):
         self._route = KeyRoute(self._on_key)
 
         for field in fields:
-            field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
+            field.on_change(functools.partial(self._on_change, field))
 
         super().__init__(
             # A handler's form in plain Python (see `_for_handler`): what only shows it is made if read.
@@ -209,14 +212,7 @@ class ElicitationForm(Answerable):
         """
         if self._state is not FormState.PENDING:
             raise FormStateError(f"the form is already {self._state.value}")
-        states = []
-        for name, value in values.items():
-            if name not in self._fields:
-                raise FieldNotFound(name, self.field_names)
-            field = self._fields[name]
-            states.append((field, field.state_for(value)))
-        for field, state in states:
-            field.control.set_state(state)
+        fill_fields(self._fields, values)
 
     def accept(self) -> bool:
         """Click Accept; does nothing (False) while it is disabled or once the form is resolved."""
@@ -226,8 +222,24 @@ class ElicitationForm(Answerable):
     def _pending_children(self) -> tuple[w.Widget, ...]:
         """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
         top, buttons = self._chrome()
-        views = [view for field in self._fields.values() for view in field.views()]
+        views = []
+        for name in dict.fromkeys([*self._order, *self._fields]):  # the schema's order
+            field = self._fields.get(name)
+            views += [*(field.views() if field is not None else ()), *self._broken.get(name, ())]
         return (*top, *views, buttons, self._keys)
+
+    def _problem_lines(self, spec: FormSpec) -> dict[str, tuple[w.Label, ...]]:
+        """A preview's schema errors about a property, as error lines where that property would be (a
+        property with an error may show no field at all): nothing is dropped silently."""
+        props = spec.schema.get("properties") if isinstance(spec.schema, Mapping) else None
+        self._order: list[str] = list(props) if isinstance(props, Mapping) else []
+        lines: dict[str, tuple[w.Label, ...]] = {}
+        for problem in spec.problems:
+            if problem.severity == "error" and problem.property is not None:
+                text = f"⚠ Error: property {problem.property!r}: {problem.message}"
+                label = self._kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS, ERROR_CLASS))
+                lines[problem.property] = (*lines.get(problem.property, ()), label)
+        return lines
 
     def _chrome(self) -> tuple[tuple[w.Widget, ...], w.HBox]:
         """The header and message Labels, and the row of buttons: made the first time they are needed."""
@@ -360,6 +372,7 @@ class ElicitationForm(Answerable):
             kit.close()
         # Drop every reference to what was typed (and to the closed models).
         self._fields = {}
+        self._broken = {}
         self._changed = []
         self._top = ()
         self._message = None

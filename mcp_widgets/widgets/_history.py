@@ -20,9 +20,11 @@ import ipywidgets as w
 import traitlets
 
 from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
+from ..core.outcome import Action, Reason
 from ..core.text import clip, shown
 from ..core.urls import visible
-from ._kit import Kit
+from ._keys_assets import HISTORY_CSS
+from ._kit import Kit, press
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -64,18 +66,9 @@ COLUMNS = (
 
 _TABLE_CLASS = "mcp-widgets-history"
 _CELL_CLASSES = ("when", "server", "call", "mode", "msg", "fields", "outcome", "who", "took")
-# Constant CSS (no server text), scoped to the panel's table; JupyterLab theme variables for light and dark.
-_STYLE = (
-    f"<style>.{_TABLE_CLASS}-scroll{{overflow-x:auto;max-width:100%}}"
-    f".{_TABLE_CLASS}{{border-collapse:collapse;width:100%;line-height:1.4;"
-    "font-size:var(--jp-ui-font-size1,13px);color:var(--jp-ui-font-color1,inherit)}"
-    f".{_TABLE_CLASS} th,.{_TABLE_CLASS} td{{text-align:left;vertical-align:top;padding:3px 8px;"
-    "max-width:20em;overflow-wrap:break-word;border-top:1px solid var(--jp-border-color2,#ddd)}"
-    f".{_TABLE_CLASS} th{{font-weight:600}}"
-    f".{_TABLE_CLASS} td.when{{white-space:pre}}.{_TABLE_CLASS} td.took{{white-space:nowrap}}"
-    f".{_TABLE_CLASS} td.msg{{white-space:pre-wrap;min-width:12em;max-width:32em}}"
-    f".{_TABLE_CLASS} .dim{{color:var(--jp-ui-font-color2,#777)}}</style>"
-)
+# Constant CSS (no server text), scoped to the panel's table: assets/history.css.
+_STYLE = f"<style>{HISTORY_CSS}</style>"
+_DONE = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
 
 
 def _esc(text: object) -> str:
@@ -94,9 +87,9 @@ def _duration(seconds: float | None) -> str:
 
 def row_cells(record: HistoryRecord) -> tuple[str, ...]:
     """The plain-text cells of one row, in COLUMNS order (escaped only when put into the table)."""
-    server = record.server
+    server = record.server  # what it calls itself on a line of its own: a narrow column, few lines
     if record.declared_name and record.declared_name != record.server:
-        server += f" (calls itself “{record.declared_name}”)"
+        server += f"\ncalls itself “{record.declared_name}”"
     source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
     mode = "form" if record.mode == "form" else f"URL: {visible(record.url_host or '') or '?'}"
     required = "\u00a0*"  # a no-break space: the marker never wraps away from its title
@@ -108,10 +101,25 @@ def row_cells(record: HistoryRecord) -> tuple[str, ...]:
         mode,
         clip(record.message, MESSAGE_SHOWN),  # no count: a record keeps at most MAX_TEXT of it
         fields,
-        record.outcome.describe() if record.outcome is not None else "pending…",
-        record.answered_by or "—",
+        *_outcome_and_who(record),
         _duration(record.duration),
     )
+
+
+def _outcome_and_who(record: HistoryRecord) -> tuple[str, str]:
+    """The outcome ("accepted", the next column says who: never "person" twice) and who answered."""
+    outcome = record.outcome
+    if outcome is None:
+        return "pending…", "—"
+    reason = Reason(outcome.reason)
+    if reason not in (Reason.PERSON, Reason.HANDLER, Reason.POLICY):
+        return outcome.describe(), record.answered_by or "—"
+    done = _DONE[Action(outcome.action).value]
+    if reason is Reason.PERSON:
+        who = "the person"
+    else:
+        who = f"{reason.value} {outcome.by}" if outcome.by else f"a {reason.value}"
+    return (f"{done} ({outcome.note})" if outcome.note else done), who
 
 
 def _cell(cls: str, text: str) -> str:
@@ -268,11 +276,11 @@ class HistoryPanel(w.VBox):
 
     def older(self) -> bool:
         """Click "Older" (next page); False on the last page."""
-        return _press(self._older)
+        return press(self._older)
 
     def newer(self) -> bool:
         """Click "Newer" (previous page); False on the first page."""
-        return _press(self._newer)
+        return press(self._newer)
 
     def refresh(self) -> None:
         """Render the current page again (the listener calls this; safe from any thread)."""
@@ -382,13 +390,6 @@ def _choose(dropdown: w.Dropdown, value: str) -> None:
     if value not in values:
         raise ValueError(f"not a choice of the {dropdown.description} filter")
     dropdown.set_state({"index": values.index(value)})
-
-
-def _press(button: w.Button) -> bool:
-    if button.disabled:
-        return False
-    button._handle_custom_msg({"event": "click"}, [])
-    return True
 
 
 def history(*, page_size: int = 20) -> HistoryPanel:

@@ -13,9 +13,10 @@ form's `KeyRoute` takes those messages. In the browser each view
   (`KeyRoute.after_flush`) once the kernel has said idle for every update of the form's controls.
 
 Python decides what a key does (the form presses its own buttons), so a disabled Accept stays disabled.
-The same ESM (in `_keys_assets`) also carries the form's little CSS: Labels wrap instead of being cut off,
-titles wrap inside the form's title column, and a radio option whose title wraps grows instead of
-overlapping the next one.
+The same model also brings the forms' CSS (`assets/forms.css`): Labels wrap instead of being cut off,
+titles wrap inside the form's title column, errors stand out, and a radio option whose title wraps grows
+instead of overlapping the next one. Its ESM (`assets/keys.js`) also keeps aria-invalid in step with the
+fields Python marks invalid.
 One shared model means its code and CSS reach the browser once per process, not with every form.
 """
 
@@ -29,7 +30,7 @@ from typing import Any
 import anywidget
 import traitlets as t
 
-from ._keys_assets import _CSS, _ESM, FLUSH_JS, KEYS_CLASS
+from ._keys_assets import CSS, ESM, FLUSH_JS, KEYS_CLASS, STYLE_ESM
 from ._kit import _SHARED, _SHARED_LOCK, Kit, known_keys
 
 __all__ = [
@@ -38,6 +39,7 @@ __all__ = [
     "DeclaredAnyWidget",
     "FlushProbe",
     "Flushes",
+    "FormStyle",
     "KeyCatcher",
     "KeyRoute",
     "shared_catcher",
@@ -120,6 +122,24 @@ class FlushProbe(DeclaredAnyWidget):
             super()._handle_custom_msg(content, buffers)
 
 
+class FormStyle(FlushProbe):
+    """Invisible: brings the forms' CSS (wrapping labels, the title column) and answers flush probes (a Run
+    clicked right after typing waits for the last keystrokes), without the form's keyboard.
+
+    A tool form takes no KeyCatcher: its result area holds the tool's own elicitation forms, and a catcher
+    listening on the whole tool form would take their Escape and Enter.
+    """
+
+    _esm = t.Unicode(
+        STYLE_ESM, help="Answers flush probes (once the form's controls are up to date); aria-invalid."
+    ).tag(sync=True)
+    _css = t.Unicode(CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)
+    _anywidget_id = t.Unicode(f"{__name__}.FormStyle", help="anywidget's name for this class.").tag(sync=True)
+
+    def __repr__(self) -> str:
+        return "<FormStyle>"
+
+
 class KeyCatcher(DeclaredAnyWidget):
     """The invisible keyboard helper every form and URL card shares (see `shared_catcher`).
 
@@ -127,8 +147,8 @@ class KeyCatcher(DeclaredAnyWidget):
     (see `KeyRoute`), so nothing is sent on this one.
     """
 
-    _esm = t.Unicode(_ESM, help="Focus, keys and flush probes (see the module docstring).").tag(sync=True)
-    _css = t.Unicode(_CSS, help="The CSS of every form.").tag(sync=True)
+    _esm = t.Unicode(ESM, help="Focus, keys and flush probes (see the module docstring).").tag(sync=True)
+    _css = t.Unicode(CSS, help="The CSS of every form.").tag(sync=True)
     _anywidget_id = t.Unicode(f"{__name__}.KeyCatcher", help="anywidget's name for the class.").tag(sync=True)
 
     def __repr__(self) -> str:

@@ -19,6 +19,10 @@ FIRST_CLASS = "mcp-widgets-first"
 LAST_CLASS = "mcp-widgets-last"
 WRAP_CLASS = "mcp-widgets-wrap"
 FORM_CLASS = "mcp-widgets-form"
+ERROR_CLASS = "mcp-widgets-error"
+"""A field's error line (its own Label: coloured, bold, with an icon)."""
+INVALID_CLASS = "mcp-widgets-invalid"
+"""On a control whose error shows: a visible border, and aria-invalid on its inputs (`assets/flush.js`)."""
 
 TITLE_EM: tuple[float, float] = (4.0, 15.0)
 """The title column of a form is between these widths (em): a longer title wraps inside it."""
@@ -63,7 +67,9 @@ def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
             f"calc(var(--jp-widgets-margin) + {width} + {TITLE_GAP})"
         )
         return (("margin", margin),)
-    return ()  # "default", and a note without a title column
+    if purpose == "title" and width != "initial":
+        return (("width", width), ("flex", "0 0 auto"))
+    return ()  # "default", and a note or title without a title column
 
 
 @class_cache
@@ -117,9 +123,10 @@ class Kit:
         self.description_width = description_width
 
     def layout(self, purpose: str = "default") -> w.Layout:
-        """The shared Layout for "default", "hidden" (display none: takes no space) or "note".
+        """The shared Layout for "default", "hidden" (display none: takes no space), "note" or "title".
 
-        A "note" (the line under a control) starts where the controls start, under the title column.
+        A "note" (the line under a control) starts where the controls start, under the title column; a
+        "title" (a Label as a control's title) is as wide as that column.
         """
         return _shared(w.Layout, _layout_traits(purpose, self.description_width))
 
@@ -150,3 +157,29 @@ class Kit:
             if id(model) not in kept:
                 model.close()
         self.models = [m for m in self.models if id(m) in kept]
+
+
+def asker(server: str, declared_name: str | None) -> str:
+    """Who asks: our name for the server and, when it differs, what the server calls itself.
+
+    "demo (calls itself “x”)"; after a name that already ends in parentheses ("demo (2025-11-25)"), a
+    second pair would read as a list: ", which calls itself “x”" then.
+    """
+    if not declared_name or declared_name == server:
+        return server
+    if server.rstrip().endswith(")"):
+        return f"{server}, which calls itself “{declared_name}”"
+    return f"{server} (calls itself “{declared_name}”)"
+
+
+def click(button: w.Button) -> None:
+    """Click `button` through the path a browser's click takes (its "click" message)."""
+    button._handle_custom_msg({"event": "click"}, [])
+
+
+def press(button: w.Button) -> bool:
+    """`click` unless the button is disabled; whether it was clicked."""
+    if button.disabled:
+        return False
+    click(button)
+    return True

@@ -14,7 +14,7 @@ from ..core.schema import parse_schema
 from ..core.spec import Problem
 from ..core.validation import validate_content
 from ._form import ElicitationForm, FormState
-from ._kit import WRAP_CLASS, Kit
+from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
 
 __all__ = ["Preview", "preview"]
 
@@ -33,7 +33,8 @@ class Preview(w.VBox):
         self._message, self._server = message, server
         self.problems: tuple[Problem, ...] = spec.problems
         kit = self._kit = Kit()
-        lines = [str(p) for p in self.problems] or ["No problems found in this schema."]
+        lines = [(str(p), p.severity == "error") for p in self.problems]
+        lines = lines or [("No problems found in this schema.", False)]
         heading = f"Schema problems ({len(self.problems)}):" if self.problems else "Schema problems:"
         self._json = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
         self._reset = kit.make(
@@ -42,7 +43,10 @@ class Preview(w.VBox):
         self._reset.on_click(lambda _button: self.reset())
         self._rest = (
             kit.make(w.Label, value=heading, variant="bold"),
-            *(kit.make(w.Label, value=line, _dom_classes=(WRAP_CLASS,)) for line in lines),
+            *(
+                kit.make(w.Label, value=line, _dom_classes=(WRAP_CLASS, *(ERROR_CLASS,) * bad))
+                for line, bad in lines
+            ),
             kit.make(w.Label, value="What each button would send now:", variant="bold"),
             *self._json.values(),
             self._reset,

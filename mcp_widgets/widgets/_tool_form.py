@@ -10,19 +10,21 @@ log, a repr or an error message.
 from __future__ import annotations
 
 import concurrent.futures
+import dataclasses
+import functools
 import logging
 import uuid
 from typing import Any
 
 import ipywidgets as w
-import traitlets as t
 
 from .. import kernel
-from ..core.exceptions import FieldNotFound, FormStateError
+from ..core.exceptions import FormStateError
 from ..core.redaction import is_secret_argument
 from ..core.tool_args import check_arguments, widget_value
 from ..core.tool_schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
+    ERROR_CLASS,
     FIRST_CLASS,
     FORM_CLASS,
     LAST_CLASS,
@@ -31,39 +33,19 @@ from ._fields import (
     JsonField,
     Kit,
     SecretField,
+    fill_fields,
     make_field,
     title_width,
 )
-from ._keys import FlushProbe
-from ._keys_assets import _CSS, FLUSH_JS
-from ._tool_result import _describe, _plain, format_result
+from ._keys import FormStyle
+from ._kit import click
+from ._tool_result import _describe, _plain, format_result, label, shorten_status
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
 log = logging.getLogger("mcp_widgets")
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
-
-
-class FormStyle(FlushProbe):
-    """Invisible: brings the forms' CSS (wrapping labels, the title column) and answers flush probes (a Run
-    clicked right after typing waits for the last keystrokes), without the form's keyboard.
-
-    A tool form takes no KeyCatcher: its result area holds the tool's own elicitation forms, and a catcher
-    listening on the whole tool form would take their Escape and Enter.
-    """
-
-    _esm = t.Unicode(
-        FLUSH_JS
-        + "export default { render({ model }) { const id = model.get('form_id');"
-        + " return answerFlushes(model, id ? model.widget_manager.get_model(id) : null); } };",
-        help="Answers flush probes (once the form's controls are up to date).",
-    ).tag(sync=True)
-    _css = t.Unicode(_CSS, help="The CSS of every form (wrapping labels, the title column).").tag(sync=True)
-    _anywidget_id = t.Unicode(f"{__name__}.FormStyle", help="anywidget's name for this class.").tag(sync=True)
-
-    def __repr__(self) -> str:
-        return "<FormStyle>"
 
 
 class ToolForm(w.VBox):
@@ -120,6 +102,7 @@ class ToolForm(w.VBox):
         self._fields: dict[str, Field] = {}
         for tool_field in self.spec.fields:
             spec = tool_field.spec
+            spec = dataclasses.replace(spec, title=label(spec.name, spec.title))  # "Kind", "Sort by"
             if spec.kind in (JSON, LINES):
                 made: Field = JsonField(spec, kit, hint=tool_field.hint, placeholder=tool_field.placeholder)
             elif spec.kind == "text" and is_secret_argument(spec.name, spec.schema):
@@ -144,14 +127,12 @@ class ToolForm(w.VBox):
         style = self._style = kit.make(FormStyle, layout="hidden", form_id=model_id)
 
         for field in fields:
-            field.control.observe(lambda _change, field=field: self._on_change(field), names="value")
+            field.on_change(functools.partial(self._on_change, field))
         self._refresh()
 
-        children = [*top]
-        for field in fields:
-            children += [field.control, field.note]
+        self._top, self._bottom = tuple(top), (self._problem, buttons, self._out, style)
         super().__init__(
-            children=(*children, self._problem, buttons, self._out, style),
+            children=self._children(),
             layout=kit.layout(),
             _dom_classes=(FORM_CLASS, TOOL_FORM_CLASS),
             model_id=model_id,
@@ -213,14 +194,7 @@ class ToolForm(w.VBox):
         """
         if self._closed:
             raise FormStateError("the tool form is closed")
-        states = []
-        for name, value in values.items():
-            if name not in self._fields:
-                raise FieldNotFound(name, self.field_names)
-            field = self._fields[name]
-            states.append((field, field.state_for(widget_value(self.spec.field(name), value))))
-        for field, state in states:
-            field.control.set_state(state)
+        fill_fields(self._fields, values, lambda name, value: widget_value(self.spec.field(name), value))
 
     def run(self) -> Any:
         """Click Run; returns the new `Call`, or None when Run is disabled (invalid, running, closed)."""
@@ -229,7 +203,7 @@ class ToolForm(w.VBox):
         before = self._call
         self._pressing = True  # from Python: every value it set is here already
         try:
-            self._run._handle_custom_msg({"event": "click"}, [])
+            click(self._run)
         finally:
             self._pressing = False
         return self._call if self._call is not before else None
@@ -238,7 +212,7 @@ class ToolForm(w.VBox):
         """Click Stop: cancel the running call (False when nothing runs)."""
         if self._closed or self._stop.disabled:
             return False
-        self._stop._handle_custom_msg({"event": "click"}, [])
+        click(self._stop)
         return True
 
     async def wait(self) -> Any:
@@ -282,14 +256,21 @@ class ToolForm(w.VBox):
     def _refresh(self, check: ArgumentCheck | None = None) -> ArgumentCheck:
         """Re-validate: every note, the whole-arguments line, and Run enabled only when all is well."""
         check = check or self._check()
+        made = False
         for name, field in self._fields.items():
-            field.show(check.errors.get(name))
+            made |= field.show(check.errors.get(name))
+        if made and self.trait_has_value("children"):
+            self.children = self._children()  # a field's first error line goes under it
         lines = []
         if ARGUMENTS in check.errors:
             lines.append(f"⚠ Error: {check.errors[ARGUMENTS]}")
         lines += [f"Note: {warning}." for warning in check.warnings]
-        self._problem.value = " ".join(lines)
-        self._problem.layout = self._kit.layout("default" if lines else "hidden")
+        classes = (WRAP_CLASS, ERROR_CLASS) if ARGUMENTS in check.errors else (WRAP_CLASS,)
+        with self._problem.hold_sync():
+            self._problem.value = "\n".join(lines)
+            self._problem.layout = self._kit.layout("default" if lines else "hidden")
+            if tuple(self._problem._dom_classes) != classes:
+                self._problem._dom_classes = classes
         self._run.disabled = self._running or not check.ok
         self._stop.disabled = not self._running
         if self._running:
@@ -300,6 +281,10 @@ class ToolForm(w.VBox):
         else:
             self._run.tooltip = f"Call {self.tool_name} on {getattr(self.server, 'name', 'the server')}"
         return check
+
+    def _children(self) -> tuple[w.Widget, ...]:
+        views = [view for field in self._fields.values() for view in field.views()]
+        return (*self._top, *views, *self._bottom)
 
     def _title(self, name: str) -> str:
         if name == ARGUMENTS:
@@ -360,6 +345,8 @@ class ToolForm(w.VBox):
                 self._out.append_stdout(_plain(f"⚠ {_describe(error)}") + "\n")
             else:
                 self._result = result
+                if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)
+                    shorten_status(self._out)  # the result shows in full below, not in the status line too
                 self._out.append_stdout(format_result(result))
         except Exception:
             log.exception("showing a tool result failed")

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import html
 import json
+import re
 from typing import Any
 
 from ..core.text import shorten, shown
@@ -73,3 +75,40 @@ def _same_json(text: str, value: Any) -> bool:
         parsed == value
         or (isinstance(value, dict) and list(value) == ["result"] and parsed == value["result"])
     )
+
+
+def label(name: str, title: str) -> str:
+    """An argument's title in sentence case, like a person's label ("Sort by", "Kind"): a tool's arguments
+    come titled by pydantic ("Sort By"), or only named ("kind", "sortBy"). A title of its own stays."""
+    words = re.sub(r"(?<=[a-z0-9])(?=[A-Z])", " ", name).replace("_", " ").split()
+    if title not in (name, name.title().replace("_", " ")) or not words:
+        return title
+    rest = [w if w.isupper() else w.lower() for w in words[1:]]
+    return " ".join([words[0][:1].upper() + words[0][1:], *rest])
+
+
+_DONE = re.compile(r"^(.*?: done): .*$")
+
+
+def shorten_status(out: Any) -> None:
+    """Cut the result's one-line summary off a call's status line in `out` (an Output): the tool form shows
+    the whole result under it."""
+    outputs = list(out.outputs)
+    for i, entry in enumerate(outputs):
+        data = entry.get("data") or {}
+        if not (entry.get("metadata") or {}).get("mcp_widgets_call") or not isinstance(data, dict):
+            continue
+        first = str(data.get("text/plain", "")).split("\n", 1)[0]
+        found = _DONE.match(first)
+        if found is None:
+            continue
+        short = found.group(1)
+        data = {
+            mime: text.replace(first, short, 1).replace(html.escape(first), html.escape(short), 1)
+            if isinstance(text, str)
+            else text
+            for mime, text in data.items()
+        }
+        outputs[i] = {**entry, "data": data}
+        out.outputs = tuple(outputs)
+        return

@@ -30,7 +30,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
-from ._kit import WRAP_CLASS, Kit
+from ._kit import WRAP_CLASS, Kit, asker, click
 
 __all__ = ["UrlCard"]
 
@@ -81,9 +81,7 @@ class UrlCard(Answerable):
         self.check: UrlCheck = inspect_url(url)
         """What `inspect_url` found: allowed or why not, the host, warnings, the redacted form."""
 
-        self._header = f"Request from {server}"
-        if declared_name and declared_name != server:
-            self._header = f"{self._header} (calls itself “{declared_name}”)"
+        self._header = f"Request from {asker(server, declared_name)}"
         self._kit = kit = Kit()
         self._route: KeyRoute | None = None
         try:
@@ -181,7 +179,7 @@ class UrlCard(Answerable):
         if not self.waiting:
             return False
         assert self._done is not None
-        self._done._handle_custom_msg({"event": "click"}, [])
+        click(self._done)
         return self._ended
 
     # -- after consent: the two protocol generations ---------------------------------------------------------

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -21,8 +22,8 @@ pytestmark = pytest.mark.browser
 
 OpenNotebook = Callable[..., NotebookPage]
 
-MULTI_HINT = "Ctrl/⌘-click to choose several."
-"""What every multi-select's note adds after the field's description."""
+HINTS = {"toppings": "Pick any.", "extras": "Pick at least 1."}
+"""What a multi-select's note adds after the field's description: how many to pick."""
 
 # One field of every kind and choice shape, each with a title, a description and a default; the required ones
 # are one of each control (text, email, date-time, integer, checkbox, radio buttons, multi-select).
@@ -167,11 +168,12 @@ SHOWN: dict[str, Shown] = {
     "flavour": Shown(
         ".widget-radio-box", options=(NO_ANSWER, "Vanilla", "Chocolate", "Strawberry"), chosen=("Chocolate",)
     ),
+    # A few choices: a checkbox each, the defaults ticked.
     "toppings": Shown(
-        "select[multiple]", options=("nuts", "sauce", "sprinkles"), chosen=("nuts", "sprinkles")
+        ".mcp-widgets-choices", options=("nuts", "sauce", "sprinkles"), chosen=("nuts", "sprinkles")
     ),
     "extras": Shown(
-        "select[multiple]", options=("Breakfast", "Parking", "Late checkout"), chosen=("Parking",)
+        ".mcp-widgets-choices", options=("Breakfast", "Parking", "Late checkout"), chosen=("Parking",)
     ),
 }
 DEFAULTS_SENT = {
@@ -261,6 +263,9 @@ def assert_shows(row: Any, shown: Shown) -> None:
     expect(control).to_have_count(1)
     if shown.control == "input[type=checkbox]":
         expect(control).to_be_checked(checked=bool(shown.value))
+    elif shown.control == ".mcp-widgets-choices":
+        expect(control.locator("label.widget-label-basic")).to_have_text(list(shown.options))
+        expect(control.locator("label.widget-label-basic:has(input:checked)")).to_have_text(list(shown.chosen))
     elif shown.control == ".widget-radio-box":
         expect(control.locator("label")).to_have_text(list(shown.options))
         expect(control.locator("label:has(input:checked)")).to_have_text(list(shown.chosen))
@@ -293,12 +298,13 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
     for i, (name, prop) in enumerate(properties.items()):
         row, note = rows.nth(2 + 2 * i), rows.nth(3 + 2 * i)
         expect(row).to_be_visible()
-        title = prop["title"] + (" *" if name in required else "")
+        # No " *" on a lone checkbox: unticked is an answer too.
+        title = prop["title"] + (" *" if name in required and prop["type"] != "boolean" else "")
         # A checkbox shows its title beside the box; every other control in the title column.
-        title_label = "label.widget-label-basic" if prop["type"] == "boolean" else "label.widget-label"
-        expect(row.locator(title_label)).to_have_text(title)
+        title_label = {"boolean": "label.widget-label-basic", "array": ".mcp-widgets-title"}
+        expect(row.locator(title_label.get(prop["type"], "label.widget-label"))).to_have_text(title)
         text = prop["description"]
-        expect(note).to_have_text(f"{text} {MULTI_HINT}" if prop["type"] == "array" else text)
+        expect(note).to_have_text(f"{text} {HINTS[name]}" if prop["type"] == "array" else text)
         assert_shows(row, SHOWN[name])
     # Nothing has an error before anything is touched.
     expect(form.get_by_text("⚠ Error")).to_have_count(0)
@@ -310,8 +316,9 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
 
 
 def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNotebook) -> None:
-    """minItems 2 / maxItems 3, chosen by clicking and Ctrl-clicking: one or four show the inline error and
-    keep Accept disabled; three enable it, and the server receives their values in the options' order."""
+    """minItems 2 / maxItems 3 over five choices, ticked one click each: one or four show the error on a line
+    of its own and keep Accept disabled; three enable it, and the server receives their values in the
+    options' order."""
     from playwright.sync_api import expect
 
     message = "Pick your extras"
@@ -319,27 +326,29 @@ def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNote
     form = echo_form(nb, 1, message)
     accept = form.get_by_role("button", name="Accept")
     note = form.get_by_text("Choose two or three.", exact=False)
-    select = form.get_by_label("Extras")
-    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT}")  # no error before a choice
+    error = form.locator(".mcp-widgets-error")
+    expect(note).to_have_text("Choose two or three. Pick 2 or 3.")  # the limits, in sight
+    expect(error).to_have_count(0)  # no error before a choice
     expect(accept).to_be_disabled()
 
-    def option(title: str) -> Any:
-        return select.locator("option", has_text=title)
+    def box(title: str) -> Any:
+        return form.get_by_role("checkbox", name=title)
 
-    option("Breakfast").click()
-    expect(select).to_have_values(["Breakfast"])
-    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT} — ⚠ Error: choose at least 2")
+    box("Breakfast").check()
+    expect(error).to_have_text("⚠ Error: choose at least 2")
+    expect(form.locator(".mcp-widgets-checks")).to_have_class(re.compile("mcp-widgets-invalid"))
+    expect(box("Breakfast")).to_have_attribute("aria-invalid", "true")
     expect(accept).to_be_disabled()
 
     for title in ("Parking", "Gym", "Spa"):  # not in the options' order
-        option(title).click(modifiers=["Control"])
-    expect(select).to_have_values(["Breakfast", "Parking", "Spa", "Gym"])
-    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT} — ⚠ Error: choose at most 3")
+        box(title).check()
+    expect(error).to_have_text("⚠ Error: choose at most 3")
     expect(accept).to_be_disabled()
 
-    option("Breakfast").click(modifiers=["Control"])  # taken back: three left
-    expect(select).to_have_values(["Parking", "Spa", "Gym"])
-    expect(note).to_have_text(f"Choose two or three. {MULTI_HINT}")
+    box("Breakfast").uncheck()  # taken back: three left
+    expect(note).to_have_text("Choose two or three. Pick 2 or 3.")
+    expect(error).to_be_hidden()
+    expect(box("Parking")).not_to_have_attribute("aria-invalid", "true")
     expect(accept).to_be_enabled()
     accept.click()
     assert received(nb, 1) == {"action": "accept", "content": {"extras": ["park", "spa", "gym"]}}

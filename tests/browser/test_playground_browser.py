@@ -6,11 +6,8 @@ from __future__ import annotations
 import pytest
 
 from .conftest import OpenNotebook
-from .harness import ROOT
+from .gallery import shoot
 from .test_clean_logs_browser import code_cells, open_copy
-
-GALLERY = ROOT / "build" / "gallery"
-"""Screenshots for a person to judge (never committed)."""
 
 pytestmark = pytest.mark.browser
 
@@ -46,8 +43,7 @@ def test_answer_reset_and_fill_from_code(open_notebook: OpenNotebook) -> None:
     expect(fresh.get_by_label("Title")).to_have_value("")
     expect(fresh.get_by_role("button", name="Accept")).to_be_disabled()
     expect(out.get_by_text("Accept → nothing (Accept is disabled: fix: title)")).to_be_visible()
-    GALLERY.mkdir(parents=True, exist_ok=True)
-    out.screenshot(path=str(GALLERY / "playground-light.png"))
+    shoot(nb, out, "playground-notebook")
 
     for index in range(2, fill + 1):
         nb.run(index)

@@ -6,11 +6,9 @@ from __future__ import annotations
 import pytest
 
 from .conftest import OpenNotebook
-from .harness import ROOT
+from .gallery import shoot
 
 pytestmark = pytest.mark.browser
-
-GALLERY = ROOT / "build" / "gallery"
 
 SERVER = """\
 import base64, struct, zlib
@@ -52,5 +50,4 @@ def test_a_result_with_an_image(open_notebook: OpenNotebook) -> None:
     expect(image).to_have_count(1)
     assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [48, 24]
     expect(out.get_by_text("[image: image/png,", exact=False)).to_have_count(0)  # the image, not its line
-    GALLERY.mkdir(parents=True, exist_ok=True)
-    nb.cell(1).screenshot(path=str(GALLERY / "result-light.png"))
+    shoot(nb, nb.cell(1).locator(".jp-Cell-outputArea"), "result")

@@ -66,7 +66,7 @@ def test_a_person_fills_the_arguments_runs_and_runs_again(open_notebook: OpenNot
     run = form.get_by_role("button", name="Run")
     expect(run).to_be_disabled()  # the query is required
     form.get_by_label("Query *").fill("tmp")
-    options = form.get_by_label("options", exact=True)
+    options = form.get_by_label("Options", exact=True)  # labels in sentence case, as "Sort by"
     options.fill('{"min_size": oops')
     expect(form.get_by_text("⚠ Error: not valid JSON", exact=False)).to_be_visible()
     expect(run).to_be_disabled()

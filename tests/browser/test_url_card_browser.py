@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from .gallery import layout_problems
 from .harness import UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -71,6 +72,7 @@ def test_the_url_is_text_and_nothing_is_fetched_or_opened_before_consent(
     nb, traffic = show_card(open_notebook, HOSTILE_URL, "Sign in " + HOSTILE)
     out = nb.output(CARD)
     nb.page.mouse.move(0, 0)  # no hover effects in the picture
+    assert layout_problems(out) == []  # nothing overflows, no button label cut
     out.screenshot(path=str(screenshots / "url-card.png"))  # for the README
     expect(out.get_by_text("Sign in " + HOSTILE, exact=True)).to_be_visible()
     expect(out.get_by_text(f"Opens a page on: {HOST}", exact=True)).to_be_visible()

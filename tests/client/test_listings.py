@@ -96,7 +96,7 @@ def test_demo_info(mode: str) -> None:
     assert re.search(r"^capabilities\s+prompts.*; resources.*; tools", text, re.M)
     assert "instructions:\n  A demo server for MCP elicitation" in text
     page = info._repr_html_()
-    assert "<th style='text-align:left'>protocol</th>" in page and GENERATION[mode] in page
+    assert "<th style='text-align:left;vertical-align:top'>protocol</th>" in page and GENERATION[mode] in page
     assert "echo_elicit: asks with any requestedSchema" in page
     # Still there after close (a snapshot), for a notebook that looks back.
     assert srv.info is info
@@ -133,6 +133,9 @@ def test_every_listing_escapes_server_text(mode: str) -> None:
             assert_escaped(page)
             # Hover text (the whole description) is an attribute: quotes must not end it early.
             assert '"quoted"' not in page and "&quot;quoted&quot;" in page
+            # JupyterLab right-aligns cells unless told: every cell reads from the left, from its top.
+            cells = page.count("<td ") + page.count("<th ")
+            assert cells and page.count("style='text-align:left;vertical-align:top'") == cells
         assert "text/&lt;html&gt;" in srv.resources._repr_html_()
         assert_escaped(srv.info._repr_html_())
         assert "9.9" in repr(srv.info)

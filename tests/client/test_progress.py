@@ -179,14 +179,14 @@ def test_live_bar_and_log_then_text_and_no_model_left(mode: str) -> None:
 
     asyncio.run(scenario())
     assert seen["bar"] == (1.0, 4.0)
-    assert seen["line"] == "step 1 <i>of</i> 4 (1/4, 25%)"  # plain text in a Label, as sent
+    assert seen["line"] == "step 1 <i>of</i> 4 (25%)"  # plain text in a Label, as sent
     assert seen["title"] == ("Log (1 message)",)
     assert seen["text"] == "[info] work: starting <b>4</b> steps"  # debug was not asked for
     assert seen["readonly"]
     assert seen["closed"] == [True] * 5 and seen["added"] == 0
     text = entry_text(out)
     assert text.splitlines() == [
-        "Progress: done — step 4 <i>of</i> 4 (4/4, 100%)",
+        "Progress: done — step 4 <i>of</i> 4 (100%)",
         "Log (2 messages):",
         "  [info] work: starting <b>4</b> steps",
         "  [warning] work: all done",
@@ -213,8 +213,8 @@ def test_progress_without_total_is_a_count_without_a_bar(mode: str) -> None:
 
     asyncio.run(scenario())
     assert seen["kinds"] == ["Label"]  # no bar, and no log: log_level=None asks for none
-    assert seen["line"] == "step 1 <i>of</i> 2 (1)"
-    assert entry_text(out) == "Progress: done — step 2 <i>of</i> 2 (2)"
+    assert seen["line"] == "step 1 <i>of</i> 2"  # the message says the count already
+    assert entry_text(out) == "Progress: done — step 2 <i>of</i> 2"
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -277,7 +277,7 @@ def test_a_background_call_ends_with_its_result_line() -> None:
         assert call.state == "done"
     assert entry_text(out).splitlines() == [
         "tool 'work' on 'progress': done: ok",
-        "Progress: done — step 2 <i>of</i> 2 (2/2, 100%)",
+        "Progress: done — step 2 <i>of</i> 2 (100%)",
     ]
 
 
@@ -306,7 +306,7 @@ def test_a_chatty_server_is_coalesced(monkeypatch: pytest.MonkeyPatch) -> None:
         call.result(timeout=60)
     assert len(flushes) == 1
     lines = entry_text(out).splitlines()
-    assert lines[1] == "Progress: done — item 500 (500/500, 100%)"
+    assert lines[1] == "Progress: done — item 500 (100%)"
     assert lines[2] == "Log (500 messages):"
     assert lines[3] == f"  … {500 - LOG_KEEP} earlier messages not kept"
     assert lines[-1] == "  [info] work: line 500" and len(lines) == 4 + LOG_KEEP

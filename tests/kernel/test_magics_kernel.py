@@ -42,7 +42,7 @@ def test_magics_connect_call_and_list(frontend: KernelFrontend) -> None:
 
     # Listings display as HTML tables.
     cell = ok(frontend.run("%mcp tools"))
-    assert any("<td>echo_elicit</td>" in data.get("text/html", "") for data in cell.results)
+    assert any(">echo_elicit</td>" in data.get("text/html", "") for data in cell.results)
     cell = ok(frontend.run("%mcp info"))
     assert any("mcp-widgets-demo" in data.get("text/html", "") for data in cell.results)
 

@@ -88,7 +88,7 @@ def test_fill_and_run_from_the_browser(frontend: KernelFrontend) -> None:
     assert view["model_id"] == form.model.comm_id  # the form shows in the cell that built it
     run = form.button("Run")
     frontend.wait_until(lambda: run.state.get("disabled") is True, timeout=30, what="Run disabled at first")
-    form.type("Query *", "tmp").type("options", '{"min_size": 100}')
+    form.type("Query *", "tmp").type("Options", '{"min_size": 100}')
     frontend.wait_until(lambda: run.state.get("disabled") is False, timeout=30, what="Run enabled")
     frontend.click(run)
     text = form.wait_result('"total": 2')
@@ -97,13 +97,13 @@ def test_fill_and_run_from_the_browser(frontend: KernelFrontend) -> None:
         ok(frontend.run("print(form.result.structured_content['total'], form.running)")).stdout == "2 False\n"
     )
     # Bad JSON is refused inline, and Run is disabled until it is fixed; then the form runs again.
-    form.type("options", "{oops")
+    form.type("Options", "{oops")
     frontend.wait_until(
         lambda: run.state.get("disabled") is True, timeout=30, what="Run disabled by bad JSON"
     )
     notes = [k.state.get("value", "") for k in form.kids() if k.model_name == "LabelModel"]
     assert any("not valid JSON" in n for n in notes)
-    form.type("options", "").type("Query *", "notes")
+    form.type("Options", "").type("Query *", "notes")
     frontend.wait_until(lambda: run.state.get("disabled") is False, timeout=30, what="Run enabled again")
     frontend.click(run)
     text = form.wait_result('"total": 1')

@@ -13,6 +13,9 @@ def test_progress_text() -> None:
     assert progress_text(5, 4, None) == "(5/4, 100%)"
     assert progress_text(0.5, None, "  spread\n out ") == "spread out (0.5)"
     assert progress_text(2, 0, "") == "(2)"
+    assert progress_text(1, 4, "step 1 of 4") == "step 1 of 4 (25%)"  # the count once
+    assert progress_text(1, 4, "step 1") == "step 1 (1/4, 25%)"
+    assert progress_text(3, None, "3 files scanned") == "3 files scanned"
 
 
 def test_panel_builds_nothing_until_needed_and_closes_everything() -> None:

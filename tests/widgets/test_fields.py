@@ -32,6 +32,12 @@ def note(form: ElicitationForm, name: str = "f") -> str:
     return "" if label is None else label.value
 
 
+def alert(form: ElicitationForm, name: str = "f") -> str:
+    """The field's error line ("" while no error has shown: then it has no Label at all)."""
+    label = form._fields[name].alert
+    return "" if label is None or label.layout.display == "none" else label.value
+
+
 def accepted(content: dict[str, Any]) -> mcp_types.ElicitResult:
     return mcp_types.ElicitResult(action="accept", content=content)
 
@@ -48,8 +54,8 @@ CONTROLS = {
     "color": w.RadioButtons,
     "size": w.RadioButtons,
     "legacy": w.RadioButtons,
-    "tags": w.SelectMultiple,
-    "picks": w.SelectMultiple,
+    "tags": w.HBox,  # a few choices: a Checkbox each (see test_a_few_choices_are_checkboxes_many_a_list)
+    "picks": w.HBox,
 }
 
 
@@ -63,7 +69,11 @@ def test_every_kind_gets_its_control_in_schema_order() -> None:
     assert form.field_names == tuple(ALL_KINDS["properties"])
     for name, cls in CONTROLS.items():
         assert stock(control(form, name)) is cls, name
-    controls = [c for c in form.children if isinstance(c, w.ValueWidget) and not isinstance(c, w.Label)]
+    controls = [
+        c
+        for c in form.children
+        if isinstance(c, (w.ValueWidget, w.HBox)) and not isinstance(c, w.Label) and c is not form._button_box
+    ]
     assert controls == [control(form, n) for n in form.field_names]
 
 
@@ -73,7 +83,11 @@ def test_title_is_the_description_with_a_required_marker_in_text() -> None:
     assert note(form, "name") == "Your name"  # the " *" says it is required; the note need not
     assert control(form, "site").description == "site"  # no title: the property name
     assert "required" not in note(form, "site")
-    assert all(not control(form, n).description_allow_html for n in form.field_names)
+    agree = one_field({"type": "boolean", "title": "I agree"}, required=True)
+    assert control(agree).description == "I agree"  # no " *" on a checkbox: unticked is an answer too
+    fields = [n for n in form.field_names if n not in ("tags", "picks")]
+    assert all(not control(form, n).description_allow_html for n in fields)
+    assert control(form, "tags").children[0].value == "tags"  # a Label: plain text
 
 
 def test_every_control_has_an_explicit_tooltip_its_description_or_title() -> None:
@@ -83,13 +97,17 @@ def test_every_control_has_an_explicit_tooltip_its_description_or_title() -> Non
     assert control(form, "email").tooltip == "Email"
     assert control(form, "born").tooltip == "born"  # no title: the property name
     for name in form.field_names:
-        assert isinstance(control(form, name).tooltip, str) and control(form, name).tooltip, name
+        boxes = name in ("tags", "picks")
+        each = control(form, name).children[1].children if boxes else [control(form, name)]
+        assert all(isinstance(c.tooltip, str) and c.tooltip for c in each), name
 
 
 def test_every_title_has_the_same_width_so_controls_line_up() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    widths = {control(form, n).style.description_width for n in form.field_names}
+    fields = [n for n in form.field_names if n not in ("tags", "picks")]
+    widths = {control(form, n).style.description_width for n in fields}
     assert widths == {title_width(form.spec.fields)}
+    assert control(form, "tags").children[0].layout.width == title_width(form.spec.fields)
     assert control(form, "agree").indent  # the box sits in the controls' column, its title beside it
 
 
@@ -99,12 +117,16 @@ def test_notes_start_under_the_controls_not_under_the_titles() -> None:
     note_layout = form._fields["name"].note.layout
     assert width in note_layout.margin
     site = form._fields["site"]
-    assert site.note is None  # nothing to say: no model, takes no space
+    assert site.note is None and site.alert is None  # nothing to say: no model, takes no space
     form.fill(site="not a url")
-    assert site.note is not None and site.note.layout is note_layout  # one shared Layout for every note
-    assert form.children[form.children.index(site.control) + 1] is site.note  # placed under its control
+    assert site.note is None  # no description: the error has a line of its own
+    assert site.alert is not None and site.alert.layout is note_layout  # one shared Layout for every note
+    assert form.children[form.children.index(site.control) + 1] is site.alert  # placed under its control
+    assert "mcp-widgets-error" in site.alert._dom_classes
+    assert "mcp-widgets-invalid" in site.control._dom_classes
     form.fill(site="https://example.org")
-    assert site.note.value == "" and site.note.layout.display == "none"  # said its piece: hidden again
+    assert site.alert.value == "" and site.alert.layout.display == "none"  # said its piece: hidden again
+    assert "mcp-widgets-invalid" not in site.control._dom_classes
 
 
 def widths_for(*titles: str, kind: str = "string") -> float:
@@ -141,7 +163,8 @@ def test_title_width_follows_the_longest_title_within_bounds() -> None:
         ({"type": "string", "oneOf": [{"const": "s", "title": "S"}, {"const": "m", "title": "M"}]}, "m", "m"),
         ({"type": "string", "enum": ["a", "b"], "enumNames": ["Alpha", "Beta"]}, "b", "b"),
         ({"type": "string", "enum": [f"v{i}" for i in range(9)]}, "v7", "v7"),
-        ({"type": "array", "items": {"enum": ["x", "y", "z"]}}, ["z", "x"], ["z", "x"]),
+        ({"type": "array", "items": {"enum": ["x", "y", "z"]}}, ["z", "x"], ["x", "z"]),  # boxes: in order
+        ({"type": "array", "items": {"enum": [f"v{i}" for i in range(9)]}}, ["v8", "v1"], ["v8", "v1"]),
         ({"type": "array", "items": {"anyOf": [{"const": "p", "title": "P"}, {"const": "q", "title": "Q"}]}},
          ("q",), ["q"]),
     ],
@@ -240,8 +263,25 @@ def test_choices_show_titles_and_send_values() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
     assert [label for label, _ in control(form, "size").options][1:] == ["Small", "Medium"]
     assert [label for label, _ in control(form, "legacy").options][1:] == ["Alpha", "Beta"]
-    assert [label for label, _ in control(form, "picks").options] == ["Pea", "Queue"]
-    assert "Ctrl" in note(form, "picks")
+    assert [box.description for box in control(form, "picks").children[1].children] == ["Pea", "Queue"]
+    many = one_field({"type": "array", "items": {"enum": [f"v{i}" for i in range(9)]}})
+    assert stock(control(many)) is w.SelectMultiple and "Ctrl" in note(many)
+
+
+def test_a_few_choices_are_checkboxes_many_a_list() -> None:
+    items = {"type": "array", "items": {"enum": list("abcdefgh")}, "minItems": 1, "maxItems": 2}
+    items["default"] = ["b"]
+    form = one_field(items)
+    boxes = control(form).children[1].children
+    assert [stock(b) for b in boxes] == [w.Checkbox] * 8
+    assert [b.value for b in boxes] == [False, True] + [False] * 6  # the default is ticked
+    assert note(form) == "Pick 1 or 2."  # the limits stay in sight
+    form.fill(f=["a", "b", "c"])
+    assert alert(form) == "⚠ Error: choose at most 2"
+    form.fill(f=["c"])
+    assert form.accept() is True and form.result == accepted({"f": ["c"]})
+    assert one_field({**items, "items": {"enum": list("abcdefghi")}})._fields["f"].spec.choices
+    assert stock(control(one_field({**items, "items": {"enum": list("abcdefghi")}}))) is w.SelectMultiple
 
 
 def test_more_than_five_choices_use_a_dropdown() -> None:
@@ -263,7 +303,8 @@ def test_out_of_range_numbers_are_reported_not_clamped() -> None:
     form.fill(f="250")
     assert control(form).value == "250"
     assert "f" in form.errors
-    assert form.errors["f"] in note(form)
+    assert alert(form) == f"⚠ Error: {form.errors['f']}"
+    assert "Error" not in note(form)  # the error has its own line
     assert form.accept() is False
 
 
@@ -273,7 +314,9 @@ def test_fill_sends_what_a_browser_sends() -> None:
     assert form._fields["born"].state_for(dt.date(2026, 2, 3)) == {
         "value": born.trait_metadata("value", "to_json")(dt.date(2026, 2, 3), born)
     }
-    assert form._fields["tags"].state_for(["z", "x"]) == {"index": [2, 0]}
+    assert form._fields["tags"].state_for(["z", "x"]) == {"values": [True, False, True]}  # one per box
+    many = one_field({"type": "array", "items": {"enum": [f"v{i}" for i in range(9)]}})
+    assert many._fields["f"].state_for(["v2", "v0"]) == {"index": [2, 0]}
     assert form._fields["color"].state_for("green") == {"index": 2}  # after "(no answer)"
 
 
@@ -309,7 +352,7 @@ def test_a_hint_follows_the_description_as_its_own_sentence() -> None:
         schema({"f": {**items, "description": "Paid apart"}, "g": {**items, "description": "Pick some!"}}),
         server="s",
     )
-    assert note(form) == "Paid apart. Ctrl/⌘-click to choose several."
-    assert note(form, "g") == "Pick some! Ctrl/⌘-click to choose several."
+    assert note(form) == "Paid apart. Pick any."
+    assert note(form, "g") == "Pick some! Pick any."
     text = ElicitationForm("m", schema({"f": {"type": "string", "description": "No stop"}}), server="s")
     assert note(text) == "No stop"  # nothing follows: left as the server wrote it

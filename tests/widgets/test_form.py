@@ -132,14 +132,16 @@ def test_inline_errors_appear_and_disappear_as_values_change() -> None:
     assert form._fields["age"].control.description == "Age *"
     age.control.set_state({"value": "2000"})
     assert form.errors["age"]
-    assert age.note.value == f"⚠ Error: {form.errors['age']}"
-    assert age.note.layout.display != "none"
+    assert age.note is None and age.alert.value == f"⚠ Error: {form.errors['age']}"  # its own line
+    assert age.alert.layout.display != "none"
+    assert "mcp-widgets-invalid" in age.control._dom_classes  # a red border (and aria-invalid)
     age.control.set_state({"value": "20"})
     assert "age" not in form.errors
-    assert age.note.value == ""
-    assert age.note.layout.display == "none"  # an empty note takes no space
+    assert age.alert.value == ""
+    assert age.alert.layout.display == "none"  # an empty line takes no space
+    assert "mcp-widgets-invalid" not in age.control._dom_classes
     age.control.set_state({"value": ""})  # touched and emptied: now the error shows
-    assert "Error" in age.note.value
+    assert "Error" in age.alert.value
     assert form._fields["note"].note is None  # nothing to say: no model, takes no space
 
 
@@ -526,6 +528,11 @@ def test_hostile_server_text_only_reaches_plain_text_widgets() -> None:
             "f": {"type": "string", "title": HOSTILE, "description": HOSTILE},
             "c": {"type": "string", "oneOf": [{"const": "x", "title": HOSTILE}]},
             "m": {"type": "array", "items": {"anyOf": [{"const": "y", "title": HOSTILE}]}},
+            # more choices than checkboxes are for: a list
+            "n": {
+                "type": "array",
+                "items": {"anyOf": [{"const": f"n{i}", "title": HOSTILE} for i in range(9)]},
+            },
             "l": {"type": "string", "enum": ["z"], "enumNames": [HOSTILE]},
             "d": {
                 "type": "string",
@@ -542,8 +549,9 @@ def test_hostile_server_text_only_reaches_plain_text_widgets() -> None:
         if HOSTILE in json.dumps(state, default=str):
             holders.append(type(model).__name__)
     assert "Label" in holders and "Text" in holders
-    assert {"RadioButtons", "SelectMultiple", "Dropdown"} <= set(holders)
-    assert set(holders) <= {"Label", "Text", "RadioButtons", "SelectMultiple", "Dropdown", "Button"}
+    assert {"RadioButtons", "Checkbox", "SelectMultiple", "Dropdown"} <= set(holders)
+    stock = {"Label", "Text", "RadioButtons", "Checkbox", "SelectMultiple", "Dropdown", "Button"}
+    assert set(holders) <= stock
 
 
 def test_a_canary_typed_everywhere_is_sent_but_kept_nowhere() -> None:
@@ -567,3 +575,11 @@ def test_a_canary_typed_everywhere_is_sent_but_kept_nowhere() -> None:
     for model in live_models().values():
         assert canary not in json.dumps(model.get_state(), default=str), type(model).__name__
     assert form.errors == {}
+
+
+def test_the_header_names_the_server_and_what_it_calls_itself_without_nested_parentheses() -> None:
+    empty = {"type": "object", "properties": {}}
+    plain = ElicitationForm("m", empty, server="demo", declared_name="d")
+    assert plain._header == "Request from demo (calls itself “d”)"
+    dated = ElicitationForm("m", empty, server="demo (2025-11-25)", declared_name="d")
+    assert dated._header == "Request from demo (2025-11-25), which calls itself “d”"

@@ -111,7 +111,7 @@ def test_a_canary_typed_into_every_field_kind_is_kept_nowhere(caplog: pytest.Log
     assert all(c in sent for c in CANARIES)  # the server gets every value...
     done = history.get(record.id)
     assert done is not None and done.outcome == Outcome(Action.ACCEPT)
-    assert panel.rows[0][6] == "accepted by the person"
+    assert panel.rows[0][6:8] == ("accepted", "the person")  # "person" once
     kept = "\n".join(
         [
             json.dumps(history.records()),
@@ -139,7 +139,7 @@ def test_url_records_and_the_panel_keep_the_host_only() -> None:
     record_card(history, card, source=("tool", "login"))
     assert panel.rows[0][3] == "URL: login.example.com"
     assert card.accept()
-    assert panel.rows[0][6] == "accepted by the person"
+    assert panel.rows[0][6:8] == ("accepted", "the person")  # "person" once
     assert CANARY not in rendered(panel) + json.dumps(panel.records()) + repr(panel)
     card.close()
     panel.close()
@@ -203,7 +203,7 @@ def test_the_panel_updates_live_while_forms_are_pending() -> None:
     with form.acting_as(Reason.HANDLER, by="auto_fill"):
         form.fill(name="x")
         assert form.accept()
-    assert panel.rows[1][6:8] == ("accepted by handler 'auto_fill'", "auto_fill")
+    assert panel.rows[1][6:8] == ("accepted", "handler auto_fill")
     assert panel.rows[1][8].endswith(" s")
     other.finish(Action.CANCEL, reason=Reason.TIMEOUT, note="no answer within 60 s")
     assert panel.rows[0][6:8] == ("cancelled: nobody answered in time (no answer within 60 s)", "—")
@@ -217,7 +217,7 @@ def test_updates_from_another_thread_reach_the_panel() -> None:
     thread = threading.Thread(target=history.finish, args=(record.id, Outcome(Action.DECLINE)))
     thread.start()
     thread.join()
-    assert panel.rows[0][6] == "declined by the person"
+    assert panel.rows[0][6:8] == ("declined", "the person")
     adders = [threading.Thread(target=lambda: [add(history) for _ in range(50)]) for _ in range(4)]
     for t in adders:
         t.start()
@@ -472,7 +472,7 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     page.keyboard.type(CANARY)
     nb.output(2).get_by_role("button", name="Accept").click()
     expect(nb.output(2).get_by_text("Request from shop: accepted by the person", exact=True)).to_be_visible()
-    expect(table.locator("tbody tr").first).to_contain_text("accepted by the person")  # live
+    expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
     assert CANARY not in nb.output(1).inner_text()
     page.mouse.move(0, 0)
     shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"

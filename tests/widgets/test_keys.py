@@ -450,3 +450,17 @@ def test_a_tool_forms_style_view_replies_once_the_forms_updates_are_in(tmp_path:
         "after_idle": [{"flushed": 1}],
         "after_stop": {"sent": [], "handlers": 0},
     }
+
+
+def test_the_asset_files_name_the_classes_python_uses() -> None:
+    from mcp_widgets.widgets import _kit
+    from mcp_widgets.widgets._choice_fields import CHECKS_CLASS, CHOICES_CLASS, TITLE_CLASS
+    from mcp_widgets.widgets._keys_assets import CSS, ESM, HISTORY_CSS, KEYS_CLASS, STYLE_ESM
+
+    for name in (_kit.FORM_CLASS, _kit.WRAP_CLASS, _kit.ERROR_CLASS, _kit.INVALID_CLASS, CHECKS_CLASS):
+        assert f".{name}" in CSS, name
+    assert f".{CHOICES_CLASS}" in CSS and f".{TITLE_CLASS}" in CSS
+    assert f"margin: 0 {_kit.TITLE_GAP} 0 0" in CSS and f"margin-right: {_kit.TITLE_GAP}" in CSS
+    assert f'"{KEYS_CLASS}"' in ESM and f".slice({len(KEYS_CLASS)})" in ESM
+    assert f'"{_kit.INVALID_CLASS}"' in ESM and f'"{_kit.INVALID_CLASS}"' in STYLE_ESM
+    assert ".mcp-widgets-history" in HISTORY_CSS

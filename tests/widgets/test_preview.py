@@ -47,6 +47,14 @@ def test_preview_of_a_schema_with_errors_renders_what_it_can_and_never_accepts()
     assert view.form.field_names[0] == "name" and "deep" not in view.form.field_names
     for problem in view.problems:
         assert str(problem) in texts(view)
+    # Each error about a property also shows where that property would be, as an error line (a property
+    # the form cannot show is not dropped silently); the list below marks errors as errors too.
+    kids = view.form.children
+    name = kids.index(view.form._fields["name"].control)
+    deep = [k for k in kids if isinstance(k, w.Label) and k.value.startswith("⚠ Error: property 'deep'")]
+    assert len(deep) == 1 and kids.index(deep[0]) == name + 1 and "mcp-widgets-error" in deep[0]._dom_classes
+    listed = [c for c in view.children if isinstance(c, w.Label) and c.value.startswith("error [")]
+    assert listed and all("mcp-widgets-error" in c._dom_classes for c in listed)
     view.form.fill(name="x")
     assert view.form._accept.disabled
     assert view.sent_json("accept") is None

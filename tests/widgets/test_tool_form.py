@@ -66,6 +66,8 @@ def test_the_form_shows_the_tool_and_its_arguments(srv: Server) -> None:
     controls = {f.spec.name: f.control for f in form._fields.values()}
     assert isinstance(controls["query"], w.Text) and controls["query"].description == "Query *"
     assert isinstance(controls["kind"], w.RadioButtons)
+    # Labels read alike: "kind" (no title) and "Sort By" (pydantic's) both become sentence case.
+    assert [controls[n].description for n in ("kind", "sort_by", "options")] == ["Kind", "Sort by", "Options"]
     assert controls["kind"].options[0] == ("(no answer)", None)  # optional: it can be left empty (null)
     assert isinstance(controls["limit"], w.Text) and controls["limit"].value == "10"
     assert isinstance(controls["tags"], w.Textarea) and isinstance(controls["options"], w.Textarea)
@@ -122,6 +124,10 @@ def test_a_tool_that_asks_runs_from_the_form(srv: Server) -> None:
         result = await ran(form)  # no city: the tool asks, the scripted handler answers "Oslo"
         assert result.structured_content["city"] == "Oslo"
         assert '"city": "Oslo"' in form.result_text
+        # The result shows once, in full: the call's status line does not repeat it in one line.
+        shown = [str((o.get("data") or {}).get("text/plain", "")) for o in form._out.outputs]
+        assert shown[0].splitlines()[0] == "tool 'weather' on 'mcp-widgets-demo': done"
+        assert not any("Oslo" in line for line in shown)
         form.close()
 
     run(scenario())
@@ -197,12 +203,15 @@ def test_a_failed_call_is_shown_and_the_form_stays_usable() -> None:
 def test_invalid_json_and_values_are_refused_inline(srv: Server) -> None:
     form = tool_form(srv, "search_files")
     form.fill(query="q", options='{"min_size": ' + CANARY)
-    note = form._fields["options"].note.value
-    assert "⚠ Error: not valid JSON (" in note and CANARY not in note
+    options = form._fields["options"]
+    error = options.alert.value
+    assert error.startswith("⚠ Error: not valid JSON (") and CANARY not in error
+    assert options.note.value == "Finer control. Nested object: edit as JSON."  # the error has its own line
+    assert form.children.index(options.alert) == form.children.index(options.note) + 1
     assert form._run.disabled and form.run() is None and form.call is None
-    assert "options" in form._run.tooltip
+    assert "Options" in form._run.tooltip
     form.fill(options='{"min_size": -1}')
-    assert "min_size: must be at least 0" in form._fields["options"].note.value
+    assert "min_size: must be at least 0" in options.alert.value
     form.fill(options='{"case_sensitive": "' + CANARY + '"}', limit="1000")
     assert form.errors == {
         "options": "case_sensitive: must be true or false",

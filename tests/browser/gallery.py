@@ -1,0 +1,73 @@
+"""The screenshot gallery (`build/gallery/*.png`, never committed) and the layout checks every shot gets.
+
+`shoot(nb, locator, name)` first checks that nothing of ours overflows its box and no button label is cut
+(`layout_problems`), then saves `build/gallery/NAME-THEME.png` for a person to judge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .harness import DARK_THEME, LIGHT_THEME, ROOT, NotebookPage
+
+GALLERY = ROOT / "build" / "gallery"
+THEMES = {LIGHT_THEME: "light", DARK_THEME: "dark"}
+
+# Elements whose content is wider than their box (outside scroll containers: a table in a scrolling div
+# may be wider), and buttons whose label is cut (wider than the button, or shown with an ellipsis).
+LAYOUT_JS = """(root) => {
+  const problems = [];
+  const name = (el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string"
+    ? "." + el.className.trim().split(/\\s+/).join(".") : "");
+  // Scroll containers meant as such: a <pre>, our table's "-scroll" box. Stock widget boxes scroll too
+  // (overflow: auto), but content wider than a form's box is exactly what this looks for.
+  const scrolls = (el) => ["auto", "scroll"].includes(getComputedStyle(el).overflowX) &&
+    (el.tagName === "PRE" || /-scroll(\\s|$)/.test(typeof el.className === "string" ? el.className : ""));
+  const inScroller = (el) => {
+    for (let e = el.parentElement; e && e !== root.parentElement; e = e.parentElement) {
+      if (scrolls(e)) return true;
+    }
+    return false;
+  };
+  for (const el of [root, ...root.querySelectorAll("*")]) {
+    if (!el.getClientRects().length || scrolls(el) || inScroller(el)) continue;
+    if (["INPUT", "TEXTAREA", "SELECT", "OPTION", "svg", "path"].includes(el.tagName)) continue;
+    if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0) {
+      problems.push(`overflows: ${name(el)} (${el.scrollWidth} > ${el.clientWidth}): ` +
+        (el.textContent || "").trim().slice(0, 60));
+    }
+  }
+  for (const button of root.querySelectorAll("button")) {
+    if (!button.getClientRects().length) continue;
+    const cut = [button, ...button.querySelectorAll("*")].some((el) =>
+      el.scrollWidth > el.clientWidth + 1 ||
+      (getComputedStyle(el).textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth));
+    if (cut) problems.push(`button label cut: ${(button.textContent || "").trim()}`);
+  }
+  return problems;
+}"""
+
+
+def layout_problems(locator: Any) -> list[str]:
+    """What overflows its box or cuts a button label inside `locator` (empty when all is well)."""
+    return list(locator.evaluate(LAYOUT_JS))
+
+
+def shoot(nb: NotebookPage, locator: Any, name: str) -> None:
+    """Check the layout of `locator` and save it as `build/gallery/NAME-THEME.png` (the page's theme)."""
+    problems = layout_problems(locator)
+    assert not problems, f"{name}: {problems}"
+    theme = nb.page.locator("body").get_attribute("data-jp-theme-name")
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    nb.page.mouse.move(0, 0)  # no hover effects or tooltips in the shot
+    locator.scroll_into_view_if_needed()
+    locator.screenshot(path=str(GALLERY / f"{name}-{THEMES.get(theme, 'other')}.png"), animations="disabled")
+
+
+def shoot_in_both_themes(nb: NotebookPage, cards: dict[str, Any]) -> None:
+    """Every card (name -> locator) in the light theme, then in the dark one (one theme change each)."""
+    for theme in (LIGHT_THEME, DARK_THEME):
+        nb.set_theme(theme)
+        for name, locator in cards.items():
+            shoot(nb, locator, name)
+    nb.set_theme(LIGHT_THEME)
