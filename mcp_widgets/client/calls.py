@@ -21,7 +21,7 @@ from ..core.exceptions import SchemaError
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.requests import PendingRequest
-from ..core.text import clip_line
+from ..core.text import LOG_KEEP, clip_line
 from .privacy import _scrubbed_line
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from .server import Server
 
 
-LOG_KEEP = 200
-"""Log lines of a call buffered between two updates (older ones are counted, not kept)."""
 _NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
 """How servers say they cannot ask mid-call on 2026-07-28 (SDK NoBackChannelError; fastmcp ctx.elicit)."""
 _LEGACY_HINT = (

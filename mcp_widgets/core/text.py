@@ -9,7 +9,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["LITERAL_CLASSES", "clip", "clip_line", "number_text", "plural", "shorten", "shown"]
+__all__ = ["LITERAL_CLASSES", "LOG_KEEP", "clip", "clip_line", "number_text", "plural", "shorten", "shown"]
+
+LOG_KEEP = 200
+"""Log lines a call keeps: buffered between two panel updates, shown in its panel (older ones are counted)."""
 
 LITERAL_CLASSES = ("mathjax_ignore", "tex2jax_ignore")
 """HTML classes MathJax never typesets inside: MathJax 3 (JupyterLab 4, Notebook 7, Voila) and MathJax 2.

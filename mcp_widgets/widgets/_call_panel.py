@@ -20,7 +20,7 @@ from typing import Any, Literal
 
 import ipywidgets as w
 
-from ..core.text import LITERAL_CLASSES, shown
+from ..core.text import LITERAL_CLASSES, LOG_KEEP, shown
 from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["CallPanel", "Ending"]
@@ -29,8 +29,6 @@ Ending = Literal["done", "failed", "cancelled"]
 Progress = tuple[float, float | None, str | None]
 """(progress, total, message) of a progress notification."""
 
-LOG_KEEP = 200
-"""Log lines kept per call (the oldest go first; the count says how many there were)."""
 _LOG_ROWS = 8
 
 
