@@ -7,7 +7,7 @@ import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from mcp import StdioServerParameters
@@ -141,27 +141,21 @@ async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
         yield _EndWatched(read, on_end), write
 
 
-class _EndWatched:
-    """A read stream that calls `on_end` when it ends: the same items, with no task or buffer in between
-    (each would cost an event-loop turn per message)."""
+class StreamProxy:
+    """A transport stream seen through: every attribute is the stream's (e.g. `last_context`, which the SDK
+    looks up on its streams), with no task or buffer in between (each would cost an event-loop turn per
+    message). Subclasses change `receive` or `send`."""
 
-    def __init__(self, stream: Any, on_end: Callable[[], None]) -> None:
+    def __init__(self, stream: Any) -> None:
         self._stream = stream
-        self._on_end = on_end
 
-    def __getattr__(self, name: str) -> Any:  # e.g. `last_context`, which the SDK looks up on its streams
+    def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
 
     async def receive(self) -> Any:
-        import anyio
+        return await self._stream.receive()
 
-        try:
-            return await self._stream.receive()
-        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
-            self._on_end()
-            raise
-
-    def __aiter__(self) -> _EndWatched:
+    def __aiter__(self: P) -> P:
         return self
 
     async def __anext__(self) -> Any:
@@ -175,13 +169,33 @@ class _EndWatched:
     async def aclose(self) -> None:
         await self._stream.aclose()
 
-    async def __aenter__(self) -> _EndWatched:
+    async def __aenter__(self: P) -> P:
         await self._stream.__aenter__()
         return self
 
     async def __aexit__(self, *exc: Any) -> bool | None:
         suppress: bool | None = await self._stream.__aexit__(*exc)
         return suppress
+
+
+P = TypeVar("P", bound=StreamProxy)
+
+
+class _EndWatched(StreamProxy):
+    """A read stream that calls `on_end` when it ends."""
+
+    def __init__(self, stream: Any, on_end: Callable[[], None]) -> None:
+        super().__init__(stream)
+        self._on_end = on_end
+
+    async def receive(self) -> Any:
+        import anyio
+
+        try:
+            return await self._stream.receive()
+        except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+            self._on_end()
+            raise
 
 
 @contextlib.asynccontextmanager

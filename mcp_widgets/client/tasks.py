@@ -37,6 +37,7 @@ from mcp.shared.message import SessionMessage
 from ..core.protocol import is_modern
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
+from .targets import StreamProxy
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -234,15 +235,12 @@ async def _adapted(transport: Any) -> AsyncIterator[tuple[Any, Any]]:
         yield _Reading(read, sent), _Writing(write, sent)
 
 
-class _Writing:
+class _Writing(StreamProxy):
     """A write stream noting the ids of `tools/call` requests sent with a `task`."""
 
     def __init__(self, stream: Any, sent: set[Any]) -> None:
-        self._stream = stream
+        super().__init__(stream)
         self._sent = sent
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
 
     async def send(self, item: Any) -> None:
         message = getattr(item, "message", None)
@@ -255,23 +253,13 @@ class _Writing:
             self._sent.add(message.id)
         await self._stream.send(item)
 
-    async def __aenter__(self) -> _Writing:
-        await self._stream.__aenter__()
-        return self
 
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._stream.__aexit__(*exc)
-
-
-class _Reading:
+class _Reading(StreamProxy):
     """A read stream handing a noted request's `CreateTaskResult` on as a `CallToolResult` (see above)."""
 
     def __init__(self, stream: Any, sent: set[Any]) -> None:
-        self._stream = stream
+        super().__init__(stream)
         self._sent = sent
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._stream, name)
 
     async def receive(self) -> Any:
         item = await self._stream.receive()
@@ -290,21 +278,3 @@ class _Reading:
         result = {"content": [], "_meta": meta}
         wrapped = mcp_types.JSONRPCResponse(jsonrpc="2.0", id=message.id, result=result)
         return SessionMessage(message=wrapped, metadata=item.metadata)
-
-    def __aiter__(self) -> _Reading:
-        return self
-
-    async def __anext__(self) -> Any:
-        import anyio
-
-        try:
-            return await self.receive()
-        except anyio.EndOfStream:
-            raise StopAsyncIteration from None
-
-    async def __aenter__(self) -> _Reading:
-        await self._stream.__aenter__()
-        return self
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self._stream.__aexit__(*exc)
