@@ -175,6 +175,11 @@ def _whole(card: Card) -> None:
         cast("ElicitationForm", card).children  # noqa: B018 (reading them makes them)
 
 
+def _noun(card: Card) -> str:
+    """What the person would have seen: "the form", "the URL card"."""
+    return {"form": "form", "url": "URL card"}.get(card.kind, f"{card.kind} card")
+
+
 def decline_if_unseen(card: Card) -> None:
     """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
 
@@ -189,7 +194,7 @@ def decline_if_unseen(card: Card) -> None:
                 Action.DECLINE,
                 reason=Reason.POLICY,
                 by="headless",
-                note="no frontend showed the form; pass handler= or set MCP_WIDGETS_HANDLER",
+                note=f"no frontend showed the {_noun(card)}; pass handler= or set MCP_WIDGETS_HANDLER",
             )
 
     loop = RUNTIME.loop()
