@@ -399,7 +399,7 @@ def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_i
         "after_idle": [{"flushed": 4}],
         "keys": [[{"key": "Escape"}, {"key": "Enter", "in_last_field": True}], [{"key": "Escape"}]],
         "helper_sent": [],  # nothing goes through the shared model
-        "listening": [1, 1, 0],
+        "listening": [2, 2, 0],  # keydown, and click (a URL card's Open page)
         "focused": [True, True],
         "after_remove": {"sent": [], "listeners": 0, "flag": None},
     }
