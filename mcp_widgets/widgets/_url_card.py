@@ -320,7 +320,7 @@ class UrlCard(Answerable):
             self._open.description = "I've finished — try again"
             self._open.tooltip = f"Tell {self.server} you have finished on {host}"
             self._open._dom_classes = ()  # it opens nothing any more
-            self._open.disabled = False
+            self._open.icon, self._open.disabled = "check", False
         else:
             self._open.description = "Open page"
             self._open.tooltip = f"Agree, and open this page on {host} in a new tab"
