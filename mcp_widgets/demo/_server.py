@@ -335,7 +335,7 @@ def _add_sign_in(server: DemoServer) -> None:
         ] = 300.0,
     ) -> Result | t.InputRequiredResult:
         message = "Sign in to the demo on its local page, then come back."
-        again = "The page has not said you signed in yet: finish there first."
+        again = "Waiting for you to finish signing in on the demo's page."
 
         async def body(ask: Asker) -> Result:
             if not ask.modern:

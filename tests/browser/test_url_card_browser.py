@@ -216,3 +216,38 @@ def test_a_refused_url_is_one_line_and_never_a_link(open_notebook: OpenNotebook)
     expect(out.locator("a, button")).to_have_count(0)
     not_pwned(nb)
     assert traffic.requests == []
+
+
+DEMO_CELLS = [
+    "import mcp_widgets as mw\nfrom mcp_widgets.demo import create_server\n"
+    'srv = await mw.connect(create_server(sign_in_port=0), name="demo", mode="legacy")',
+    'r = await srv.call_tool("sign_in")\nprint(r.structured_content)',
+]
+
+
+def test_the_demo_sign_in_in_one_click_then_the_page_finishes_it(open_notebook: OpenNotebook) -> None:
+    """The demo server's URL-mode tool (2025-11-25): Open page opens its local page in a new tab; signing in
+    there ends the card through the server's completion notification, and the call returns."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook(DEMO_CELLS)
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    nb.run(1)
+    out = nb.output(1)
+    shown = out.get_by_text("Full address: ", exact=False)
+    expect(shown).to_be_visible()
+    url = shown.inner_text().removeprefix("Full address: ")
+    with nb.page.context.expect_page() as opened:
+        out.get_by_role("button", name="Open page").click()
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert tab.url == url and tab.evaluate("window.opener") is None
+    waiting = out.get_by_text("opened in a new tab. Waiting for you to finish there", exact=False)
+    expect(waiting).to_be_visible()
+    tab.get_by_role("button", name="Sign in as demo-user").click()
+    expect(tab.get_by_text("Signed in.", exact=False)).to_be_visible()
+    nb.wait_done(1, timeout=UI_MS * 2)
+    assert nb.stdout(1).inner_text().strip() == "{'done': True, 'user': 'demo-user'}"
+    ended = out.get_by_text("accepted by the person; the server reported it finished", exact=False)
+    expect(ended).to_be_visible()
