@@ -60,6 +60,13 @@ def show_card(open_notebook: OpenNotebook, url: str, message: str) -> tuple[Note
     return nb, traffic
 
 
+def armed(out: Any) -> None:
+    """Wait until the card's helper view has the URL (a click sooner only consents, and shows the link)."""
+    from playwright.sync_api import expect
+
+    expect(out.locator(".mcp-widgets-url[data-mcp-widgets-open]")).to_have_count(1)
+
+
 def not_pwned(nb: NotebookPage) -> None:
     assert nb.page.evaluate("typeof window.__pwned") == "undefined"
     assert nb.output(CARD).locator("img, script").count() == 0
@@ -95,6 +102,7 @@ def test_nothing_is_fetched_before_consent_and_open_page_opens_it_in_the_same_cl
     assert traffic.requests == [] and len(nb.page.context.pages) == 1
 
     # One click: the consent reaches the kernel and the page opens in a new tab, at exactly the checked URL.
+    armed(out)
     with nb.page.context.expect_page() as opened:
         out.get_by_role("button", name="Open page").click()
     nb.wait_done(CARD)
@@ -189,6 +197,7 @@ def test_the_card_in_each_state_light_and_dark(open_notebook: OpenNotebook) -> N
     out = nb.output(CARD)
     expect(out.get_by_role("button", name="Open page")).to_be_visible()
     shoot_in_both_themes(nb, {"url-card-pending": out})
+    armed(out)
     with nb.page.context.expect_page():
         out.get_by_role("button", name="Open page").click()
     expect(out.get_by_role("button", name="Done")).to_be_visible()
@@ -238,6 +247,7 @@ def test_the_demo_sign_in_in_one_click_then_the_page_finishes_it(open_notebook: 
     shown = out.get_by_text("Full address: ", exact=False)
     expect(shown).to_be_visible()
     url = shown.inner_text().removeprefix("Full address: ")
+    armed(out)
     with nb.page.context.expect_page() as opened:
         out.get_by_role("button", name="Open page").click()
     tab = opened.value

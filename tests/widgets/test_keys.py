@@ -506,6 +506,7 @@ const out = { ready: card.take() };
 out.before_url = [click(true), opened.length];  // not told a URL: the stock click goes on, nothing opens
 card.emit({ open_url: "https://auth.example.com/x?y=1" });
 out.elsewhere = [click(false), opened.length];
+out.marked = box.dataset.mcpWidgetsOpen ?? null;
 out.armed = [click(true), opened.splice(0), card.take()];
 card.emit({ open_url: "javascript:alert(1)" });  // never sent by the kernel; refused all the same
 out.not_http = [click(true), opened.length];
@@ -514,7 +515,7 @@ button.disabled = true;
 out.disabled = [click(true), opened.length];
 button.disabled = false;
 card.emit({ open_url: null });  // the round ended
-out.ended = [click(true), opened.length, card.take()];
+out.ended = [click(true), opened.length, card.take(), box.dataset.mcpWidgetsOpen ?? null];
 console.log(JSON.stringify(out));
 process.exit(0);
 """
@@ -526,6 +527,7 @@ def test_open_page_opens_only_the_url_the_kernel_sent_and_only_in_the_click(tmp_
         "ready": [{"ready": True}],
         "before_url": [True, 0],
         "elsewhere": [True, 0],
+        "marked": "1",  # the card says a click opens the page (the browser tests wait for it)
         # opened inside the click, without opener or referrer; the kernel takes the message as the consent
         "armed": [
             False,
@@ -534,5 +536,5 @@ def test_open_page_opens_only_the_url_the_kernel_sent_and_only_in_the_click(tmp_
         ],
         "not_http": [True, 0],
         "disabled": [True, 0],
-        "ended": [True, 0, []],
+        "ended": [True, 0, [], None],
     }

@@ -71,7 +71,11 @@ function render({ model, el }) {
     send({ opened: openUrl });
   };
   const onUrl = (msg) => {
-    if (msg && "open_url" in msg) openUrl = typeof msg.open_url === "string" ? msg.open_url : null;
+    if (!msg || !("open_url" in msg)) return;
+    openUrl = typeof msg.open_url === "string" ? msg.open_url : null;
+    // Says on the card that a click opens the page (until then a quick click only consents: the link).
+    if (openUrl) box.dataset.mcpWidgetsOpen = "1";
+    else delete box.dataset.mcpWidgetsOpen;
   };
   let onFlush = null;
   const found = (boxModel) => {
@@ -123,6 +127,7 @@ function render({ model, el }) {
     if (listening) {
       box.removeEventListener("keydown", onKey, true);
       box.removeEventListener("click", onOpen, true);
+      delete box.dataset.mcpWidgetsOpen;
       delete box.dataset.mcpWidgetsKeys;
     }
   };
