@@ -410,7 +410,7 @@ async def test_sign_in_asks_again_until_the_page_is_done(server: DemoServer) -> 
     assert result == {"done": True, "user": "demo-user"}
     first, second = person.asked
     assert isinstance(first, t.ElicitRequestURLParams) and isinstance(second, t.ElicitRequestURLParams)
-    assert first.url == second.url and "Not signed in yet" in second.message
+    assert first.url == second.url and "Waiting for you to finish signing in" in second.message
 
 
 def _press_then_accept() -> Callable[[t.ElicitRequestParams], Awaitable[t.ElicitResult]]:

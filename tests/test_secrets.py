@@ -142,7 +142,7 @@ def test_a_background_calls_status_line_quotes_no_answer_its_result_echoes(mode:
         result = call.result(timeout=60)
     assert result.content[0].text == f"hello {NAME.upper()}"  # the result is the server's answer: kept
     text = _closing_text(out)
-    assert "tool 'greet' on 'greet': done: hello [redacted]" in text
+    assert "tool 'greet' on 'greet': done\nhello [redacted]" in text  # the result, under the status line
     assert leaks(text) == []
 
 

@@ -92,6 +92,8 @@ class _CallRecord:
     lock: threading.Lock = field(default_factory=threading.Lock)
     context: contextvars.Context | None = None
     """The calling cell's context (taken in `_begin`): what the call shows later is sent as that cell's."""
+    on_status: Callable[[], None] | None = None
+    """Shows `status_line()` again (main thread): posted when the call starts or stops waiting."""
 
     def describe(self) -> str:
         return f"{self.kind} {self.name!r} on {self.server.name!r}"
@@ -107,16 +109,21 @@ class _CallRecord:
         kernel.post(fn if context is None else partial(_run_in, context, fn))
 
     def status_line(self) -> str:
-        """A background call's state in one line: running, then how it ended (with the result's text)."""
+        """A background call's state in one line: running, waiting for an answer, then how it ended.
+
+        The result is not in it (the call's display shows it under this line, a tool form in its result area).
+        """
         fut = self.future
         if fut is None or not fut.done():
-            return f"{self.describe()}: running"
-        if fut.cancelled():
+            text = "waiting for an answer" if self.waiting_for_answer() else "running"
+        elif fut.cancelled():
             text = "cancelled"
         elif fut.exception() is not None:
             text = f"failed: {_describe_exc(fut.exception())}"  # type: ignore[arg-type]
         else:
-            text = "done" + _result_summary(fut.result())
+            text = "done"
+            if getattr(fut.result(), "is_error", False):
+                text += " (the tool reported an error)"
             if is_modern(self.server.protocol_version) and _tool_needs_legacy(fut.result()):
                 text += f". {_LEGACY_HINT}"
         return clip_line(_scrubbed_line(self, f"{self.describe()}: {text}"), 300)
@@ -133,19 +140,30 @@ class _CallRecord:
 
     def add(self, request: PendingRequest) -> None:
         with self.lock:
-            if not self.pending:
+            first = not self.pending
+            if first:
                 self.think_since = time.monotonic()
             self.pending.add(request)
             self.requests.append(request)
+        if first:
+            self._status_changed()
 
     def discard(self, request: PendingRequest) -> None:
         with self.lock:
             if request not in self.pending:
                 return
             self.pending.discard(request)
-            if not self.pending and self.think_since is not None:
+            last = not self.pending
+            if last and self.think_since is not None:
                 self.think_total += time.monotonic() - self.think_since
                 self.think_since = None
+        if last:
+            self._status_changed()
+
+    def _status_changed(self) -> None:
+        """Running <-> waiting for an answer: show the status line again (from any thread)."""
+        if self.on_status is not None:
+            self.post(self.on_status)
 
     def busy_seconds(self) -> float:
         """Time since the call started, minus the time a question was waiting for its answer."""
@@ -243,15 +261,6 @@ def _tool_needs_legacy(result: Any) -> bool:
     if not getattr(result, "is_error", False) or not isinstance(content, list):
         return False
     return any(isinstance(c, mcp_types.TextContent) and _asks_the_legacy_way(c.text) for c in content)
-
-
-def _result_summary(result: Any) -> str:
-    content = getattr(result, "content", None)
-    if isinstance(content, list):
-        texts = [c.text for c in content if isinstance(c, mcp_types.TextContent)]
-        error = " (the tool reported an error)" if getattr(result, "is_error", False) else ""
-        return f"{error}: {clip_line(' '.join(texts), 200)}" if texts else error
-    return ""
 
 
 def _describe_exc(exc: BaseException) -> str:

@@ -15,6 +15,7 @@ from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
 from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
+from .results import result_text
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -93,6 +94,14 @@ def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
     return clip_line(f"[{params.level}]{source}: {data}", 2000)
 
 
+def _result_lines(record: _CallRecord) -> list[str]:
+    """A finished background call's result as text, for under its status line (as #18: no answer echoed)."""
+    fut = record.future
+    if fut is None or not fut.done() or fut.cancelled() or fut.exception() is not None:
+        return []
+    return _scrubbed(record, result_text(fut.result()).splitlines())
+
+
 class CallDisplay:
     """A server's call displays: forms and text in a call's panel; progress and log lines, coalesced."""
 
@@ -136,6 +145,18 @@ class CallDisplay:
             record.shown = box
             _show_call(record, box._repr_mimebundle_())
 
+    def show_status(self, record: _CallRecord) -> None:
+        """Show a background call's status line again, wherever it is shown (main thread)."""
+        panel = record.panel
+        if record.ended or panel is None or panel.status is None:
+            return
+        text = record.status_line()
+        panel.set_status(text)
+        if record.shown is None:  # the call's display still holds the line as text
+            _show_call(record, {"text/plain": text})
+        if record.status_shown:
+            kernel.display_as({"text/plain": text}, record.display_id + "-status", update=True)
+
     def flush(self, record: _CallRecord) -> None:
         """Show the progress and log lines that arrived since the last update (posted by `_feed`)."""
         with record.lock:
@@ -172,10 +193,12 @@ class CallDisplay:
         panel = record.panel
         if panel is None:
             return
+        result: list[str] = []
         if panel.status is not None:
             panel.set_status(record.status_line())
+            result = _result_lines(record)
         progress = _scrubbed_progress(record, progress)
-        bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count)
+        bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count, result=result)
         if record.shown is not None or bundle["text/plain"]:
             record.shown = None
             _show_call(record, bundle)

@@ -142,6 +142,8 @@ class Runner:
 
         status = record.status_line() if style == "background" else None
         record.panel = CallPanel(status=status)
+        if status is not None:
+            record.on_status = partial(self.display.show_status, record)
         record.out = out
         if out is None:
             kernel.display_as({"text/plain": status or ""}, record.display_id)

@@ -335,6 +335,7 @@ def _add_sign_in(server: DemoServer) -> None:
         ] = 300.0,
     ) -> Result | t.InputRequiredResult:
         message = "Sign in to the demo on its local page, then come back."
+        again = "Waiting for you to finish signing in on the demo's page."
 
         async def body(ask: Asker) -> Result:
             if not ask.modern:
@@ -360,7 +361,7 @@ def _add_sign_in(server: DemoServer) -> None:
             ask.state["token"] = token
             attempt = 0
             while True:
-                text = message if attempt == 0 else "Not signed in yet: finish on the page, then try again."
+                text = message if attempt == 0 else again
                 answer = await ask.url(f"sign_in:{attempt}", text, pages.url(token), elicitation_id=token)
                 if answer.action != "accept":
                     return _not_answered(answer)

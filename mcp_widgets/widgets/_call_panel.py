@@ -179,22 +179,27 @@ class CallPanel:
         log: Sequence[str] = (),
         *,
         count: int | None = None,
+        result: Sequence[str] = (),
     ) -> dict[str, Any]:
         """Close every model of the call and return the closing text as a display bundle.
 
-        `progress` and `log` are the last updates (not shown live: no widget is built for them). The bundle
-        has "text/plain" (and "text/html" with a collapsed log when there is one); its text is empty when
-        the call had nothing to say.
+        `progress` and `log` are the last updates (not shown live: no widget is built for them). The lines
+        follow the call: each question's line, the progress, then a background call's status line and
+        `result` (its lines) under it. The bundle has "text/plain" (and "text/html" with a collapsed log
+        when there is one); its text is empty when the call had nothing to say.
         """
         self._take(progress, log, count)
         self.ended = True
-        lines = [self.status] if self.status else []
+        lines: list[str] = []
         for widget in self._placed:
             line = _line_of(widget)
             if line:
                 lines.append(line)
         if self._progress is not None:
             lines.append(f"Progress: {how} — {progress_text(*self._progress)}")
+        if self.status:
+            lines.append(self.status)
+            lines.extend(result)
         log = list(self._log_lines)
         log_head = self._log_title() if self._log_count else ""
         if self._log_count > len(log):

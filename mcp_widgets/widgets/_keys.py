@@ -193,14 +193,21 @@ class KeyRoute:
     Make the form with `model_id=route.model_id` and `token` among its classes, then `listen` on it.
 
     Args:
-        on_key: Called with each key message from the form's views (a dict: ``key``, maybe ``in_last_field``).
+        on_key: Called with each other message from the form's views (a dict: ``key``, maybe
+            ``in_last_field``; a URL card's ``opened``).
+        on_ready: Called each time a view of the form says it listens (a URL card then sends it its URL).
     """
 
-    def __init__(self, on_key: Callable[[dict[str, Any]], object]) -> None:
+    def __init__(
+        self,
+        on_key: Callable[[dict[str, Any]], object],
+        on_ready: Callable[[], object] | None = None,
+    ) -> None:
         self.catcher = shared_catcher()
         self.model_id = uuid.uuid4().hex
         self.token = f"{KEYS_CLASS}{self.model_id}"
         self._on_key: Callable[[dict[str, Any]], object] | None = on_key
+        self._on_ready = on_ready
         self._box: Any = None
         self._flushes = Flushes()
 
@@ -226,13 +233,25 @@ class KeyRoute:
 
     def _receive(self, _box: Any, content: Any, _buffers: Any) -> None:
         """A message from one of the form's views of the helper."""
-        if isinstance(content, dict) and self._on_key is not None and not self._flushes.take(content):
+        if not isinstance(content, dict) or self._on_key is None:
+            return
+        if not self._flushes.take(content):
             self._on_key(content)
+        elif content.get("ready") is True and self._on_ready is not None:
+            self._on_ready()
+
+    def send(self, content: dict[str, Any]) -> bool:
+        """Send `content` to the form's views of the helper; False once closed."""
+        box = self._box
+        if self._on_key is None or box is None or box.comm is None:
+            return False
+        box.send(content)
+        return True
 
     def close(self) -> None:
         """Stop: later messages are dropped, and no probe is sent or answered (the helper stays open)."""
         if self._box is not None:
             self._box.on_msg(self._receive, remove=True)
             self._box = None
-        self._on_key = None
+        self._on_key = self._on_ready = None
         self._flushes.stop()

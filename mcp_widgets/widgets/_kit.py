@@ -22,6 +22,8 @@ FORM_CLASS = "mcp-widgets-form"
 ERROR_CLASS = "mcp-widgets-error"
 """A field's error line (its own Label: coloured, bold, with an icon)."""
 INVALID_CLASS = "mcp-widgets-invalid"
+OPEN_CLASS = "mcp-widgets-open"
+"""A URL card's "Open page" button: the keyboard helper's view opens the page in its click (keys.js)."""
 """On a control whose error shows: a visible border, and aria-invalid on its inputs (`assets/flush.js`)."""
 
 TITLE_EM: tuple[float, float] = (4.0, 15.0)

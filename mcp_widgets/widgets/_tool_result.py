@@ -87,24 +87,27 @@ def label(name: str, title: str) -> str:
     return " ".join([words[0][:1].upper() + words[0][1:], *rest])
 
 
-_DONE = re.compile(r"^(.*?: done): .*$")
+_DONE = re.compile(r"^tool '.*' on '.*': done(?: \(the tool reported an error\))?$")
 
 
 def shorten_status(out: Any) -> None:
-    """Cut the result's one-line summary off a call's status line in `out` (an Output): the tool form shows
-    the whole result under it."""
+    """Cut the result's lines from under a finished call's status line in `out` (an Output): the tool form
+    shows the whole result in its own area."""
     outputs = list(out.outputs)
     for i, entry in enumerate(outputs):
         data = entry.get("data") or {}
         if not (entry.get("metadata") or {}).get("mcp_widgets_call") or not isinstance(data, dict):
             continue
-        first = str(data.get("text/plain", "")).split("\n", 1)[0]
-        found = _DONE.match(first)
-        if found is None:
+        lines = str(data.get("text/plain", "")).split("\n")
+        at = next((n for n, line in enumerate(lines) if _DONE.match(line)), None)
+        if at is None:
             continue
-        short = found.group(1)
+        stop = next((n for n in range(at + 1, len(lines)) if lines[n].startswith("Log (")), len(lines))
+        block = "\n".join(lines[at + 1 : stop])
+        if not block:
+            return
         data = {
-            mime: text.replace(first, short, 1).replace(html.escape(first), html.escape(short), 1)
+            mime: text.replace("\n" + block, "", 1).replace("\n" + html.escape(block), "", 1)
             if isinstance(text, str)
             else text
             for mime, text in data.items()

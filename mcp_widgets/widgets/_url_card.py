@@ -1,9 +1,13 @@
 """UrlCard: a URL-mode elicitation as a consent card (open a page in the browser, or decline / cancel).
 
-Nothing is fetched or opened before the person consents. Stock widgets cannot both tell the kernel and open a
-tab in one click, so consent comes first ("Open page" answers `accept`), and only then does the card show the
-one live link it ever has: an anchor to the URL (escaped) that opens a new tab with `noopener noreferrer`.
-Until then the URL is plain text (Labels), with its host on a line of its own.
+Nothing is fetched or opened before the person consents. Until then the URL is plain text (Labels), with its
+host on a line of its own. "Open page" both consents and opens the page, in one click: a browser opens a new
+tab only inside the click itself, so the shared keyboard helper's view (`_keys`, keys.js) does it, with
+`window.open(url, "_blank", "noopener,noreferrer")`, for the URL the kernel checked and sent it (`open_url`,
+withdrawn with null once the round ended), and tells the kernel (`opened`), which takes that as the consent.
+Where the helper does not run (no front-end code, a Python click, a handler), the click only consents, and
+the card then shows the one live link it ever has: an anchor to the URL (escaped) for a new tab, with
+`noopener noreferrer`.
 
 Life of a card (each round resolves exactly once, like a form):
 
@@ -30,7 +34,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
-from ._kit import WRAP_CLASS, Kit, asker, click
+from ._kit import OPEN_CLASS, WRAP_CLASS, Kit, asker, click
 
 __all__ = ["UrlCard"]
 
@@ -73,6 +77,7 @@ class UrlCard(Answerable):
         self._round = 1
         self._ended = False  # the card is down to its closing line (or closed)
         self._completed = False
+        self._opened = False  # the helper's view opened the page in the click that consented
         self.server = server
         self.declared_name = declared_name
         self.message = message
@@ -120,7 +125,13 @@ class UrlCard(Answerable):
         self._top.append(label(f"Full address: {check.display}"))
         self._top += [label(f"⚠ Warning: {text}") for text in check.warnings]
 
-        self._open = kit.make(w.Button, description="Open page", button_style="primary", icon="external-link")
+        self._open = kit.make(
+            w.Button,
+            description="Open page",
+            button_style="primary",
+            icon="external-link",
+            _dom_classes=(OPEN_CLASS,),
+        )
         self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
         self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
         for action, button in self._buttons().items():
@@ -134,7 +145,7 @@ class UrlCard(Answerable):
         # The keyboard helper is shared by every card and form (never closed by ours); our route gets its
         # messages.
         self._keys = shared_catcher()
-        self._route = KeyRoute(self._on_key)
+        self._route = KeyRoute(self._on_key, self._arm)
         return (*self._top, self._button_row, self._keys)
 
     def _label(self, text: str, *, bold: bool = False) -> w.Label:
@@ -246,11 +257,13 @@ class UrlCard(Answerable):
                 self._message_label = self._label(message)
                 self._top.insert(1, self._message_label)
         self._set_open_button(again=True)
-        assert self._link is not None and self._status is not None
+        assert self._status is not None
+        where = f"on {visible(self.check.host)} (it opened in a new tab)" if self._opened else "(link above)"
         self._status.value = self._status.tooltip = (
-            "When you have finished on the page (link above), click “I've finished — try again”."
+            f"When you have finished on the page {where}, click “I've finished — try again”."
         )
-        self.children = (*self._top, self._link, self._status, self._button_row, self._keys)
+        link = () if self._link is None else (self._link,)
+        self.children = (*self._top, *link, self._status, self._button_row, self._keys)
 
     def close(self) -> None:
         """Close every model the card still holds (a pending round is cancelled first)."""
@@ -275,15 +288,42 @@ class UrlCard(Answerable):
     def _on_key(self, content: dict[str, Any]) -> None:
         if content.get("key") == "Escape":
             self.cancel()
+        elif "opened" in content:
+            self._opened_in_browser(content["opened"])
+
+    def _offers_opening(self) -> bool:
+        return self._round == 1 and self._answerable() and self.check.allowed and not self._open.disabled
+
+    def _arm(self) -> None:
+        """A view of the helper listens: tell it the checked URL, while "Open page" may still open it."""
+        if self._route is not None and self._offers_opening():
+            self._route.send({"open_url": self.url})
+
+    def _disarm(self) -> None:
+        """A round ended: its button is disabled, and the helper's views open nothing any more."""
+        self._open.disabled = True
+        if self._route is not None:
+            self._route.send({"open_url": None})
+
+    def _opened_in_browser(self, url: object) -> None:
+        """The helper's view opened the page in the person's click on "Open page": that click consents."""
+        with self._lock:
+            if url != self.url or not self._offers_opening():
+                return  # a stale click (the round ended meanwhile), or not the URL this card offers
+            self._opened = True
+        reason, by = self._acting
+        self._resolve(Action.ACCEPT, reason, by, "")
 
     def _set_open_button(self, *, again: bool) -> None:
         host = visible(self.check.host)
         if again:
             self._open.description = "I've finished — try again"
             self._open.tooltip = f"Tell {self.server} you have finished on {host}"
+            self._open._dom_classes = ()  # it opens nothing any more
+            self._open.icon, self._open.disabled = "check", False
         else:
             self._open.description = "Open page"
-            self._open.tooltip = f"Agree to open this page on {host}: a link to it appears, for a new tab"
+            self._open.tooltip = f"Agree, and open this page on {host} in a new tab"
 
     def _resolve(
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
@@ -296,6 +336,8 @@ class UrlCard(Answerable):
             settled = self._settle(action, reason, by, note, None)
             assert self._outcome is not None
             self._outcomes.append(self._outcome)
+        if self.check.allowed:
+            self._disarm()
         if action is Action.ACCEPT:
             self._show_waiting()
         else:
@@ -304,21 +346,30 @@ class UrlCard(Answerable):
         return True
 
     def _show_waiting(self) -> None:
-        """After consent: the one live link, a waiting line and Done (the answer is already on its way)."""
-        if self._link is None or self._status is None or self._done is None:
-            host = html.escape(visible(self.check.host))
+        """After consent: a waiting line (and the one live link, unless the page opened) and Done."""
+        host_text = visible(self.check.host)
+        if self._status is None or self._done is None:
+            self._status = self._label("")
+            tip = "Hide this card (the server has its answer already)"
+            self._done = self._kit.make(w.Button, description="Done", tooltip=tip)
+            self._done.on_click(lambda _button: self._done_clicked())
+        if self._opened:
+            self._status.value = self._status.tooltip = (
+                f"The page on {host_text} opened in a new tab. Waiting for you to finish there: "
+                f"{self.server} hears of it from the page. Done hides this card."
+            )
+            self.children = (*self._top, self._status, self._done, self._keys)
+            return
+        if self._link is None:
+            host = html.escape(host_text)
             anchor = (
                 f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer"'
                 f' style="{_LINK_STYLE}">Open the page on {host} in a new tab ↗</a>'
             )
             self._link = self._kit.make(w.HTML, value=anchor)
-            self._status = self._label("")
-            tip = "Hide this card (the server has its answer already)"
-            self._done = self._kit.make(w.Button, description="Done", tooltip=tip)
-            self._done.on_click(lambda _button: self._done_clicked())
         self._status.value = self._status.tooltip = (
-            f"Waiting for {self.server} to finish. Open the page with the link above; "
-            "click Done to hide this card."
+            f"Open the page with the link above and finish there: {self.server} hears of it from the page. "
+            "Done hides this card."
         )
         self.children = (*self._top, self._link, self._status, self._done, self._keys)
 

@@ -265,8 +265,8 @@ def test_a_cancelled_background_call_says_so_in_its_status_line() -> None:
         assert call._repr_mimebundle_() == {"text/plain": "<Call tool 'work' on 'progress': cancelled>"}
         gate.opened.set()
     lines = entry_text(out).splitlines()
-    assert lines[0] == "tool 'work' on 'progress': cancelled"
-    assert lines[1].startswith("Progress: cancelled — step 1 <i>of</i> 3")
+    assert lines[0].startswith("Progress: cancelled — step 1 <i>of</i> 3")
+    assert lines[1:] == ["tool 'work' on 'progress': cancelled"]  # how it ended, last, and no result
 
 
 def test_a_background_call_ends_with_its_result_line() -> None:
@@ -275,9 +275,15 @@ def test_a_background_call_ends_with_its_result_line() -> None:
         call = srv.call_tool_background("work", {"steps": 2})
         assert call.result(timeout=30).content[0].text == "ok"
         assert call.state == "done"
+    # In the order things happened; the status line says "done" alone, the result follows it.
     assert entry_text(out).splitlines() == [
-        "tool 'work' on 'progress': done: ok",
         "Progress: done — step 2 <i>of</i> 2 (100%)",
+        "tool 'work' on 'progress': done",
+        "ok",
+        "Structured content:",
+        "{",
+        '  "result": "ok"',
+        "}",
     ]
 
 
@@ -306,10 +312,10 @@ def test_a_chatty_server_is_coalesced(monkeypatch: pytest.MonkeyPatch) -> None:
         call.result(timeout=60)
     assert len(flushes) == 1
     lines = entry_text(out).splitlines()
-    assert lines[1] == "Progress: done — item 500 (100%)"
-    assert lines[2] == "Log (500 messages):"
-    assert lines[3] == f"  … {500 - LOG_KEEP} earlier messages not kept"
-    assert lines[-1] == "  [info] work: line 500" and len(lines) == 4 + LOG_KEEP
+    assert lines[:2] == ["Progress: done — item 500 (100%)", "tool 'chatty' on 'progress': done"]
+    log = lines.index("Log (500 messages):")
+    assert lines[log + 1] == f"  … {500 - LOG_KEEP} earlier messages not kept"
+    assert lines[-1] == "  [info] work: line 500" and len(lines) == log + 2 + LOG_KEEP
 
 
 # --------------------------------------------------------------------------- forms, privacy, routing

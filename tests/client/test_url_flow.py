@@ -145,7 +145,7 @@ def test_sign_in_2026_asks_again_on_the_same_card(demo: Any) -> None:
             assert result.structured_content == {"done": True, "user": "demo-user"}
             (card,) = person.cards  # one card, asked twice: no second card stacked up
             assert card.round == 2 and card.elicitation_id is None
-            assert card.message == "Not signed in yet: finish on the page, then try again."
+            assert card.message == "Waiting for you to finish signing in on the demo's page."
             assert [o.action for o in card.outcomes] == [Action.ACCEPT, Action.ACCEPT]
             await until(lambda: not card.waiting)
             assert closing_line(card).endswith("the call ended")

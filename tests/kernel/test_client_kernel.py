@@ -209,9 +209,62 @@ def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
     form.type("Name *", "Bea").click("Decline")
     cell = ok(frontend.run("print(parse(call.result()), call.state)"))
     assert cell.stdout == "{'action': 'decline'} done\n"
-    # The status line (shown in the calling cell, and by the handle) ends as text, with the result.
-    final = final_line(frontend, "tool 'ask_name' on 'demo': done")
-    assert '"decline"' in final
+    # The status line (shown in the calling cell, and by the handle) ends as text; the result is under it.
+    final_line(frontend, "tool 'ask_name' on 'demo': done")
+    assert "tool 'ask_name' on 'demo': done" in set(shown_lines(frontend))  # the line alone, no JSON in it
+    assert '{"action": "decline"}' in set(shown_lines(frontend))
+
+
+def test_a_background_calls_status_line_follows_the_call(frontend: KernelFrontend) -> None:
+    """running, waiting for an answer (while the question is open), maybe running again, done: as it
+    happens, in the call's display and the handle's; the cell then reads in order: the question's line, the
+    status line, the result."""
+    connect(frontend)
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')\ncall"))
+    shown = [
+        m["content"]
+        for m in list(frontend.iopub_log)
+        if m["msg_type"] == "display_data" and m["parent_header"].get("msg_id") == calling.msg_id
+    ]
+    prefix = "tool 'ask_name' on 'demo': "
+    texts = [c["data"]["text/plain"].removeprefix(prefix) for c in shown]
+    # (the handle's own line is made when the cell ends: the question may have come by then)
+    assert texts[0] == "running" and texts[1] in ("running", "waiting for an answer")
+    call_display, handle = (c["transient"]["display_id"] for c in shown)
+    assert handle == f"{call_display}-status"
+    form = pending_form(frontend).seen()
+    label = next(w for w in frontend.widgets.values() if w.state.get("value", "").startswith(prefix))
+    frontend.wait_until(
+        lambda: label.state["value"] == prefix + "waiting for an answer", timeout=30, what="waiting"
+    )
+    form.type("Name *", "Dee").click("Accept")
+    ok(frontend.run("call.result()"))
+    frontend.wait_until(
+        lambda: any("done" in u.get("text/plain", "") for u in status_updates(frontend, handle)),
+        timeout=30,
+        what="the handle's final line",
+    )
+    states = [texts[1], *(u["text/plain"].removeprefix(prefix) for u in status_updates(frontend, handle))]
+    changes = [s for i, s in enumerate(states) if i == 0 or states[i - 1] != s]
+    # ("running" again only when the call had not ended yet by the time the answer's update was shown)
+    assert changes[changes[0] == "running" :] in (
+        ["waiting for an answer", "done"],
+        ["waiting for an answer", "running", "done"],
+    )
+    final = status_updates(frontend, call_display)[-1]["text/plain"].splitlines()
+    assert final[0].startswith("Request from demo") and final[0].endswith(": accepted by the person")
+    assert final[1] == prefix + "done"
+    assert any('"action": "accept"' in line for line in final[2:])  # the result, under the status line
+    assert not any("Dee" in line for line in final)  # quoting no answer (#18)
+
+
+def status_updates(fe: KernelFrontend, ident: str) -> list[dict[str, Any]]:
+    return [
+        m["content"]["data"]
+        for m in list(fe.iopub_log)
+        if m["msg_type"] == "update_display_data"
+        and m["content"].get("transient", {}).get("display_id") == ident
+    ]
 
 
 def test_await_on_a_background_call(frontend: KernelFrontend) -> None:

@@ -126,6 +126,7 @@ def test_background_call_status_ends_as_text(frontend: KernelFrontend) -> None:
     call_display, handle_display = (display_id(m) for m in shown)
     assert handle_display == f"{call_display}-status"
     status = updates_of(frontend, handle_display)[-1]["text/plain"]
-    assert status.startswith("tool 'long_task' on 'demo': done: ")
+    assert status == "tool 'long_task' on 'demo': done"  # one line: the result is under it, not in it
     final = updates_of(frontend, call_display)[-1]["text/plain"].splitlines()
-    assert final[0] == status and final[1] == "Progress: done — step 2 of 2 (100%)"
+    assert final[:2] == ["Progress: done — step 2 of 2 (100%)", status]
+    assert "Structured content:" in final and '  "done": true,' in final  # the result, readable

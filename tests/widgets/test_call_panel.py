@@ -30,8 +30,8 @@ def test_panel_builds_nothing_until_needed_and_closes_everything() -> None:
     bundle = panel.end("done", (2, 2, "all"), ["[info] b"])
     assert set(_instances) == before
     assert bundle["text/plain"].splitlines() == [
-        "tool 'x' on 's': done",
         "Progress: done — all (2/2, 100%)",
+        "tool 'x' on 's': done",
         "Log (2 messages):",
         "  [info] a",
         "  [info] b",

@@ -399,7 +399,7 @@ def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_i
         "after_idle": [{"flushed": 4}],
         "keys": [[{"key": "Escape"}, {"key": "Enter", "in_last_field": True}], [{"key": "Escape"}]],
         "helper_sent": [],  # nothing goes through the shared model
-        "listening": [1, 1, 0],
+        "listening": [2, 2, 0],  # keydown, and click (a URL card's Open page)
         "focused": [True, True],
         "after_remove": {"sent": [], "listeners": 0, "flag": None},
     }
@@ -464,3 +464,77 @@ def test_the_asset_files_name_the_classes_python_uses() -> None:
     assert f'"{KEYS_CLASS}"' in ESM and f".slice({len(KEYS_CLASS)})" in ESM
     assert f'"{_kit.INVALID_CLASS}"' in ESM and f'"{_kit.INVALID_CLASS}"' in STYLE_ESM
     assert ".mcp-widgets-history" in HISTORY_CSS
+
+
+OPEN_VIEW = """
+globalThis.requestAnimationFrame = (fn) => setTimeout(fn, 0);
+globalThis.document = { body: {}, documentElement: {}, activeElement: null };
+const opened = [];
+globalThis.window = { open: (...args) => { opened.push(args); return null; } };
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+const card = {
+  sent: [], handlers: [],
+  get() { return []; },
+  send(msg) { this.sent.push(msg); },
+  on(_name, fn) { this.handlers.push(fn); },
+  off(_name, fn) { this.handlers = this.handlers.filter((h) => h !== fn); },
+  emit(msg) { for (const fn of [...this.handlers]) fn(msg); },
+  take() { const out = this.sent; this.sent = []; return out; },
+};
+const helper = { widget_manager: { get_model: () => Promise.resolve(card) }, send() {} };
+const button = { disabled: false };
+const box = {
+  classList: ["mcp-widgets-url", "mcp-widgets-keys-ccc"], dataset: {}, listeners: {},
+  addEventListener(type, fn, capture) { if (capture) this.listeners[type] = fn; },
+  removeEventListener(type) { delete this.listeners[type]; },
+  querySelector() { return null; },
+  contains: (el) => el === button,
+};
+// A click on the card's Open page button (or elsewhere): whether it went on to the stock button.
+const click = (onOpen) => {
+  let through = true;
+  box.listeners.click({
+    target: { closest: (sel) => (onOpen && sel === "button.mcp-widgets-open" ? button : null) },
+    preventDefault() {}, stopPropagation() { through = false; },
+  });
+  return through;
+};
+const { default: widget } = await import(process.argv[2]);
+widget.render({ model: helper, el: { parentElement: box } });
+await sleep(50);
+const out = { ready: card.take() };
+out.before_url = [click(true), opened.length];  // not told a URL: the stock click goes on, nothing opens
+card.emit({ open_url: "https://auth.example.com/x?y=1" });
+out.elsewhere = [click(false), opened.length];
+out.marked = box.dataset.mcpWidgetsOpen ?? null;
+out.armed = [click(true), opened.splice(0), card.take()];
+card.emit({ open_url: "javascript:alert(1)" });  // never sent by the kernel; refused all the same
+out.not_http = [click(true), opened.length];
+card.emit({ open_url: "https://auth.example.com/x?y=1" });
+button.disabled = true;
+out.disabled = [click(true), opened.length];
+button.disabled = false;
+card.emit({ open_url: null });  // the round ended
+out.ended = [click(true), opened.length, card.take(), box.dataset.mcpWidgetsOpen ?? null];
+console.log(JSON.stringify(out));
+process.exit(0);
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="needs Node.js to run the ESM")
+def test_open_page_opens_only_the_url_the_kernel_sent_and_only_in_the_click(tmp_path: Path) -> None:
+    assert run_esm(tmp_path, OPEN_VIEW) == {
+        "ready": [{"ready": True}],
+        "before_url": [True, 0],
+        "elsewhere": [True, 0],
+        "marked": "1",  # the card says a click opens the page (the browser tests wait for it)
+        # opened inside the click, without opener or referrer; the kernel takes the message as the consent
+        "armed": [
+            False,
+            [["https://auth.example.com/x?y=1", "_blank", "noopener,noreferrer"]],
+            [{"opened": "https://auth.example.com/x?y=1"}],
+        ],
+        "not_http": [True, 0],
+        "disabled": [True, 0],
+        "ended": [True, 0, [], None],
+    }

@@ -124,9 +124,12 @@ def test_a_tool_that_asks_runs_from_the_form(srv: Server) -> None:
         result = await ran(form)  # no city: the tool asks, the scripted handler answers "Oslo"
         assert result.structured_content["city"] == "Oslo"
         assert '"city": "Oslo"' in form.result_text
-        # The result shows once, in full: the call's status line does not repeat it in one line.
+        # The result shows once, in full: the call's display does not repeat it under its status line.
         shown = [str((o.get("data") or {}).get("text/plain", "")) for o in form._out.outputs]
-        assert shown[0].splitlines()[0] == "tool 'weather' on 'mcp-widgets-demo': done"
+        assert shown[0].splitlines() == [
+            "Request from mcp-widgets-demo: accepted by handler 'scripted'",
+            "tool 'weather' on 'mcp-widgets-demo': done",
+        ]
         assert not any("Oslo" in line for line in shown)
         form.close()
 

@@ -180,7 +180,7 @@ def test_consent_answers_accept_without_content_and_then_reveals_one_safe_link()
         "rel": "noopener noreferrer",
     }
     assert "url(" not in (anchor["style"] or "")  # our own fixed style: nothing for the browser to fetch
-    assert "Waiting for shop to finish" in labels(c)[-1]
+    assert "finish there: shop hears of it from the page" in labels(c)[-1]
     assert buttons(c) == ["Done"]
     assert c.accept() is False and c.decline() is False and c.cancel() is False  # answered once
     assert c.result.action == "accept"
@@ -519,3 +519,45 @@ def test_the_repr_is_cheap_and_never_shows_the_path_or_query() -> None:
     assert "SECRET" not in repr(c) and "connect" not in repr(c)
     c.decline()
     assert repr(c) == "<UrlCard server='shop' host='auth.example.com' declined>"
+
+
+# -- one click opens the page (the helper's view in the browser) ---------------------------------------------
+def sent_to_views(c: UrlCard) -> list[dict[str, Any]]:
+    """What the card sends its views of the keyboard helper (recorded in place of the comm)."""
+    sent: list[dict[str, Any]] = []
+    c.send = sent.append  # type: ignore[method-assign,assignment]
+    return sent
+
+
+def test_a_view_that_says_ready_gets_the_checked_url_and_its_open_consents_without_a_link() -> None:
+    c = card()
+    sent = sent_to_views(c)
+    assert c._route is not None
+    c._route._receive(c, {"ready": True}, [])
+    assert sent == [{"open_url": URL}]  # exactly the URL the kernel checked and shows
+    c._route._receive(c, {"opened": "https://elsewhere.example/"}, [])  # not what this card offers
+    assert c.state is FormState.PENDING
+    c._route._receive(c, {"opened": URL}, [])
+    assert c.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
+    assert sent[-1] == {"open_url": None}  # the round ended: the views open nothing any more
+    assert c._open.disabled
+    assert html_models(c) == []  # the page is open already: no link
+    assert labels(c)[-1].startswith("The page on auth.example.com opened in a new tab. Waiting for you")
+    assert buttons(c) == ["Done"]
+
+
+def test_an_open_after_the_round_ended_is_ignored_and_a_retry_round_opens_nothing() -> None:
+    c = card(elicitation_id="e1")
+    sent = sent_to_views(c)
+    assert c._route is not None
+    c._route._receive(c, {"opened": URL}, [])
+    c.ask_again()
+    assert "mcp-widgets-open" not in c._open._dom_classes and not c._open.disabled
+    assert "it opened in a new tab" in labels(c)[-1]
+    c._route._receive(c, {"ready": True}, [])  # a new view: not told any URL in a retry round
+    c._route._receive(c, {"opened": URL}, [])
+    assert c.state is FormState.PENDING and c.round == 2
+    assert {"open_url": URL} not in sent
+    declined = card()
+    sent = sent_to_views(declined)
+    assert declined.decline() and sent == [{"open_url": None}]

@@ -21,6 +21,10 @@ function mayTakeFocus(box) {
   return Boolean(below && below.contains(active) && active.isContentEditable && !active.textContent.trim());
 }
 
+// A URL card's "Open page" button, and the only URLs it opens (the kernel refuses every other one first).
+const OPEN_CLASS = "mcp-widgets-open";
+const OPENABLE = /^https?:\/\//i;
+
 // The model id of the form's box: in the class of the box that starts with KEYS_CLASS (one helper model
 // serves every form, so it talks to each form through the form's own model).
 function boxIdOf(box) {
@@ -51,6 +55,28 @@ function render({ model, el }) {
       send({ key: "Enter", in_last_field: true });
     }
   };
+  // A URL card: the kernel sends the URL it checked and shows ({open_url}); null once the request ended.
+  let openUrl = null;
+  const onOpen = (event) => {
+    const button = event.target.closest && event.target.closest("button." + OPEN_CLASS);
+    if (!button || !box.contains(button)) return;
+    // Not (or no longer) told the URL: the stock click goes to the kernel, which shows a link instead (or
+    // ignores a click on an ended request). Nothing is opened from here then.
+    if (!openUrl || button.disabled || !OPENABLE.test(openUrl)) return;
+    // Opened here, inside the click (a browser opens a new tab only then); the kernel takes this message as
+    // the consent, so the stock click must not reach it too.
+    event.preventDefault();
+    event.stopPropagation();
+    window.open(openUrl, "_blank", "noopener,noreferrer");
+    send({ opened: openUrl });
+  };
+  const onUrl = (msg) => {
+    if (!msg || !("open_url" in msg)) return;
+    openUrl = typeof msg.open_url === "string" ? msg.open_url : null;
+    // Says on the card that a click opens the page (until then a quick click only consents: the link).
+    if (openUrl) box.dataset.mcpWidgetsOpen = "1";
+    else delete box.dataset.mcpWidgetsOpen;
+  };
   let onFlush = null;
   const found = (boxModel) => {
     if (stopped || !boxModel) return;
@@ -58,9 +84,11 @@ function render({ model, el }) {
     // Flush probe (see KeyRoute.after_flush): answer only those for this view's form.
     onFlush = flushAnswerer(form, form, () => !stopped);
     form.on("msg:custom", onFlush);
+    form.on("msg:custom", onUrl);
     if (!box.dataset.mcpWidgetsKeys) {
       box.dataset.mcpWidgetsKeys = "1";
       box.addEventListener("keydown", onKey, true);
+      box.addEventListener("click", onOpen, true);
       listening = true;
     }
     send({ ready: true });
@@ -92,9 +120,14 @@ function render({ model, el }) {
   return () => {
     stopped = true;
     if (unmark) unmark();
-    if (form) form.off("msg:custom", onFlush);
+    if (form) {
+      form.off("msg:custom", onFlush);
+      form.off("msg:custom", onUrl);
+    }
     if (listening) {
       box.removeEventListener("keydown", onKey, true);
+      box.removeEventListener("click", onOpen, true);
+      delete box.dataset.mcpWidgetsOpen;
       delete box.dataset.mcpWidgetsKeys;
     }
   };
