@@ -50,6 +50,9 @@ log = logging.getLogger("mcp_widgets")
 
 T = TypeVar("T")
 ERROR_KEEP = 2000
+_SDK_CLOSED = "Connection closed"
+"""The message of the error the SDK makes itself when the connection ends; a server's own -32000 (the
+first code of JSON-RPC's server-error range, which servers use freely) is an error like any other."""
 """Characters of a server's error message kept in the exception raised for it."""
 
 Style = Literal["await", "sync", "background"]
@@ -218,11 +221,12 @@ class Runner:
             return record.schema_error
         code = exc.error.code
         message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
-        if code == mcp_types.CONNECTION_CLOSED and self.connection.closing_now:
+        closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED
+        if closed and self.connection.closing_now:
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
             )
-        if code == mcp_types.CONNECTION_CLOSED:
+        if closed:
             self.connection.lost()
             return ConnectionClosedError(
                 f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data
