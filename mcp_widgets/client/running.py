@@ -34,7 +34,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
-from .privacy import _redacted, _remember, _resource_name, _secrets
+from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -179,7 +179,9 @@ class Runner:
             clean = _redacted(record, error)  # the server's error may quote what the person typed
             if clean is not None:
                 error = clean
-            elif shown(str(exc.error.message)) == str(exc.error.message):
+            elif (raw := str(exc.error.message)) == shown(raw) and not _quotes_typed(
+                record, raw, exc.error.data  # beyond the shortened message we show
+            ):
                 raise error from exc
             # else escaped: the raw cause would replay the server's terminal escapes in a traceback (ANSI)
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
