@@ -40,8 +40,8 @@ def test_an_answer_quoted_past_the_shortened_error_message_is_not_chained(mode: 
     end = {"kind": "error", "text": "x" * 3000, "echo": "plain"}
     script = {"asks": [{"message": "Name?", "schema": schema}], "end": end}
     answers = handlers.scripted([{"a": CANARY}])
-    with connect_sync(build_server(), name=f"long-{mode}", handler=answers, mode=mode) as srv:
-        with pytest.raises(ServerError) as info:
-            srv.call_tool_sync("play", {"script": script})
+    srv = connect_sync(build_server(), name=f"long-{mode}", handler=answers, mode=mode)
+    with srv, pytest.raises(ServerError) as info:
+        srv.call_tool_sync("play", {"script": script})
     assert "xxxx" in str(info.value)  # the server's message, shortened
     assert leaks(everything_in(info.value), [CANARY]) == []
