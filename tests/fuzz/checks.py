@@ -6,12 +6,13 @@ on a 2-core machine. `MCP_WIDGETS_FUZZ=long` runs many more, randomized (a local
 
 from __future__ import annotations
 
-import asyncio
+import concurrent.futures
 import json
 import logging
 import os
+import threading
 import warnings
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +20,7 @@ from typing import Any
 import ipywidgets as w
 from hypothesis import HealthCheck, settings
 
+from mcp_widgets import kernel
 from mcp_widgets.core.history import default_history
 from tests.test_secrets import everything_in, leaks
 
@@ -81,8 +83,24 @@ def live_models() -> dict[str, str]:
 
 
 def left_alive(before: dict[str, str]) -> dict[str, str]:
-    """The models made since `before` that are still open."""
+    """The models made since `before` that are still open, once what the client posted has run.
+
+    Without a kernel, what the client thread posts to the main thread (closing a withdrawn question's form)
+    runs only while the main thread waits: wait a moment first, as any next call would.
+    """
+    kernel.wait_sync(_Later(0.3).future)
     return {mid: kind for mid, kind in live_models().items() if mid not in before}
+
+
+class _Later:
+    """Awaitable by a handler: the client drives handlers itself (no event loop), waiting on futures."""
+
+    def __init__(self, seconds: float) -> None:
+        self.future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        threading.Timer(seconds, self.future.set_result, (None,)).start()
+
+    def __await__(self) -> Generator[Any, None, None]:
+        yield self.future
 
 
 @dataclass
@@ -103,7 +121,7 @@ class Typist:
     async def __call__(self, card: Any) -> None:
         self.cards.append(card)
         if self.delay:
-            await asyncio.sleep(self.delay)
+            await _Later(self.delay)
         if card.outcome is not None:
             return
         if card.kind != "form":

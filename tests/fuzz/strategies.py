@@ -166,3 +166,35 @@ def script(draw: st.DrawFn, max_asks: int = 3, max_steps: int = 6) -> dict[str, 
     asks = draw(st.lists(st.fixed_dictionaries({"message": hostile_text(), "schema": schema}),
                          max_size=max_asks))
     return {"asks": asks, "steps": draw(st.lists(step, max_size=max_steps)), "end": draw(end)}
+
+
+# --------------------------------------------------------------------------- raw JSON-RPC event orders
+
+rid = st.sampled_from([1, 2, "q", 0])
+"""Request ids for the raw server's questions: few, so that duplicates are common."""
+
+MAX_FLOOD = 8
+# Moderate until the per-call bound lands (`connect(max_questions=…)`, 100 per call / 20 per round).
+
+_question = {"message": hostile_text(), "schema": st.one_of(answerable_schema(), schema)}
+raw_op = st.one_of(
+    st.fixed_dictionaries({"op": st.just("elicit"), "id": rid, **_question}),
+    st.fixed_dictionaries({"op": st.just("await"), "id": rid, "timeout": st.just(0.5)}),
+    st.fixed_dictionaries({"op": st.just("cancel"), "id": rid, "text": hostile_text(huge=False)}),
+    st.fixed_dictionaries({"op": st.sampled_from(["progress", "log"]), "text": hostile_text(), "echo": echo}),
+    st.fixed_dictionaries({"op": st.sampled_from(["stray", "garbage"]), "text": hostile_text(huge=False)}),
+    st.fixed_dictionaries({"op": st.just("sleep"), "s": st.sampled_from([0.0, 0.01, 0.1])}),
+    st.fixed_dictionaries({"op": st.just("flood"), "n": st.integers(1, MAX_FLOOD), **_question}),
+)
+raw_end = st.one_of(
+    st.fixed_dictionaries({"op": st.sampled_from(["result", "error"]), "text": hostile_text(), "echo": echo},
+                          optional={"code": st.sampled_from([-32602, -32000, -32603, 1])}),
+    st.just({"op": "exit"}),
+)
+late = st.lists(st.one_of(st.just({"op": "again"}), raw_op), max_size=3)
+
+
+@st.composite
+def raw_script(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """Events before the call's end, its end (a result, an error, or the server exiting), and late ones."""
+    return [*draw(st.lists(raw_op, max_size=6)), draw(raw_end), *draw(late)]
