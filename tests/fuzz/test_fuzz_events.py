@@ -39,7 +39,7 @@ pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(900)]
 RAW = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
 
 
-@fuzz_settings(ci=15)
+@fuzz_settings(ci=12)
 @given(ops=fs.raw_script(), canary=canary, number=number, delay=st.sampled_from([0.0, 0.0, 0.05]))
 def test_raw_event_orders_over_stdio(
     ops: list[dict[str, Any]], canary: str, number: int, delay: float

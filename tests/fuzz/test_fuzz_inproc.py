@@ -78,7 +78,7 @@ def run_one(target: Any, mode: str, script: dict[str, Any], typist: Typist, desc
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
-@fuzz_settings(ci=100)
+@fuzz_settings(ci=80)
 @given(script=fs.script(), canary=canary, number=number, description=fs.hostile_text())
 def test_a_hostile_server_in_process(mode: str, script: dict[str, Any], canary: str, number: int,
                                      description: str) -> None:
