@@ -88,7 +88,7 @@ def left_alive(before: dict[str, str]) -> dict[str, str]:
     Without a kernel, what the client thread posts to the main thread (closing a withdrawn question's form)
     runs only while the main thread waits: wait a moment first, as any next call would.
     """
-    kernel.wait_sync(_Later(0.3).future)
+    kernel.wait_sync(_Later(0.1).future)
     return {mid: kind for mid, kind in live_models().items() if mid not in before}
 
 
