@@ -69,6 +69,16 @@ def _redacted(record: Any, error: BaseException) -> BaseException | None:
     return type(error)(text, code=error.code, data=data)
 
 
+def _quotes_typed(record: Any, *values: Any) -> bool:
+    """True when any of `values` (a server's raw error message, its data) quotes what the person sent.
+
+    The error we raise shows a shortened message: a value quoted past the cut is gone from it, but not
+    from the server's own error, which must then not be chained.
+    """
+    typed = _typed_pattern(record)
+    return typed is not None and any(scrub(value, typed) != value for value in values)
+
+
 def _remember(record: Any) -> None:
     """The call is ending: keep its pattern for the server's log lines that come late (client thread)."""
     typed = _typed_pattern(record)

@@ -34,7 +34,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
-from .privacy import _redacted, _remember, _resource_name, _secrets
+from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -50,6 +50,9 @@ log = logging.getLogger("mcp_widgets")
 
 T = TypeVar("T")
 ERROR_KEEP = 2000
+_SDK_CLOSED = "Connection closed"
+"""The message of the error the SDK makes itself when the connection ends; a server's own -32000 (the
+first code of JSON-RPC's server-error range, which servers use freely) is an error like any other."""
 """Characters of a server's error message kept in the exception raised for it."""
 
 Style = Literal["await", "sync", "background"]
@@ -178,7 +181,9 @@ class Runner:
             clean = _redacted(record, error)  # the server's error may quote what the person typed
             if clean is not None:
                 error = clean
-            elif shown(str(exc.error.message)) == str(exc.error.message):
+            elif (raw := str(exc.error.message)) == shown(raw) and not _quotes_typed(
+                record, raw, exc.error.data  # beyond the shortened message we show
+            ):
                 raise error from exc
             # else escaped: the raw cause would replay the server's terminal escapes in a traceback (ANSI)
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
@@ -220,11 +225,12 @@ class Runner:
             return record.schema_error
         code = exc.error.code
         message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
-        if code == mcp_types.CONNECTION_CLOSED and self.connection.closing_now:
+        closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED
+        if closed and self.connection.closing_now:
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
             )
-        if code == mcp_types.CONNECTION_CLOSED:
+        if closed:
             self.connection.lost()
             return ConnectionClosedError(
                 f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data

@@ -1,0 +1,170 @@
+"""What every fuzz example asserts, and the settings that bound the run.
+
+CI (the default): derandomized, a bounded number of examples, so the whole fuzz run takes under 3 minutes
+on a 2-core machine. `MCP_WIDGETS_FUZZ=long` runs many more, randomized (a local soak).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import logging
+import os
+import threading
+import warnings
+from collections.abc import Generator, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import ipywidgets as w
+from hypothesis import HealthCheck, settings
+
+from mcp_widgets import kernel
+from mcp_widgets.core.history import default_history
+from tests.test_secrets import everything_in, leaks
+
+LONG = os.environ.get("MCP_WIDGETS_FUZZ") == "long"
+
+BOUND = 30.0
+"""Seconds within which every call must end (each request's own timeout is far below: `TIMEOUT`)."""
+TIMEOUT = 8.0
+
+
+def fuzz_settings(ci: int, long: int = 0) -> settings:
+    """`ci` examples, derandomized; `long` (default 20×) randomized examples under MCP_WIDGETS_FUZZ=long."""
+    return settings(
+        max_examples=(long or 20 * ci) if LONG else ci,
+        derandomize=not LONG,
+        deadline=None,  # a call's time is bounded by BOUND, asserted by the test itself
+        database=None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=True,
+    )
+
+
+class Records(logging.Handler):
+    """Every log record while installed, DEBUG included, formatted with its traceback."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.DEBUG)
+        self.texts: list[str] = []
+        self.setFormatter(logging.Formatter("%(name)s %(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if record.name.startswith("mcp_widgets"):
+            self.texts.append(self.format(record))
+
+
+@contextmanager
+def recording() -> Iterator[Records]:
+    handler = Records()
+    logger = logging.getLogger("mcp_widgets")
+    old = logger.level
+    logger.setLevel(logging.DEBUG)
+    logger.addHandler(handler)
+    try:
+        yield handler
+    finally:
+        logger.removeHandler(handler)
+        logger.setLevel(old)
+
+
+SHARED = ("Layout", "Style", "KeyCatcher")
+"""Models made once per process and shared by every form (`widgets/_kit.py`, `_keys.py`)."""
+
+
+def live_models() -> dict[str, str]:
+    """Widget models by type, but for the process-wide shared ones (they hold no user data)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # `Widget.widgets`: the one registry there is
+        models = list(w.Widget.widgets.items())
+    return {mid: type(m).__name__ for mid, m in models if not type(m).__name__.endswith(SHARED)}
+
+
+def left_alive(before: dict[str, str]) -> dict[str, str]:
+    """The models made since `before` that are still open, once what the client posted has run.
+
+    Without a kernel, what the client thread posts to the main thread (closing a withdrawn question's form)
+    runs only while the main thread waits: wait a moment first, as any next call would.
+    """
+    kernel.wait_sync(_Later(0.1).future)
+    return {mid: kind for mid, kind in live_models().items() if mid not in before}
+
+
+class _Later:
+    """Awaitable by a handler: the client drives handlers itself (no event loop), waiting on futures."""
+
+    def __init__(self, seconds: float) -> None:
+        self.future: concurrent.futures.Future[None] = concurrent.futures.Future()
+        threading.Timer(seconds, self.future.set_result, (None,)).start()
+
+    def __await__(self) -> Generator[Any, None, None]:
+        yield self.future
+
+
+@dataclass
+class Typist:
+    """A handler acting as the person: types `canary` into every plain text field, `number` into integers.
+
+    It waits `delay` seconds first (so a server can withdraw the question, or the call be cancelled, before
+    the answer), then accepts; a form that refuses the answer (a rule the canary breaks) is declined.
+    """
+
+    canary: str
+    number: int
+    delay: float = 0.0
+    typed: list[Any] = field(default_factory=list)
+    cards: list[Any] = field(default_factory=list)
+    __name__: str = "typist"
+
+    async def __call__(self, card: Any) -> None:
+        self.cards.append(card)
+        if self.delay:
+            await _Later(self.delay)
+        if card.outcome is not None:
+            return
+        if card.kind != "form":
+            card.decline()
+            return
+        values: dict[str, Any] = {}
+        for spec in card.spec.fields:
+            if spec.kind == "text":
+                values[spec.name] = self.canary
+            elif spec.kind == "integer":
+                values[spec.name] = self.number
+        try:
+            card.fill(**values)
+        except Exception:  # a resolved form (withdrawn meanwhile): nothing to type into
+            return
+        if values and card.outcome is None:
+            self.typed += list(values.values())
+        if not card.accept():
+            card.decline()
+
+    @property
+    def values(self) -> tuple[Any, ...]:
+        return (self.canary, self.number) if self.typed else ()
+
+
+def scope_text(*, error: BaseException | None, logs: Records, closing: str, server: str,
+               reprs: list[str]) -> dict[str, str]:
+    """Everything in "the scope" of #18 that the example produced, by where it came from."""
+    return {
+        "error": everything_in(error) if error is not None else "",
+        "logs": "\n".join(logs.texts),
+        "closing text": closing,
+        "history": json.dumps(default_history().records(server), default=str, ensure_ascii=False),
+        "reprs": "\n".join(reprs),
+    }
+
+
+def found_leaks(scope: dict[str, str], values: tuple[Any, ...]) -> dict[str, list[str]]:
+    if not values:
+        return {}
+    found = {where: leaks(text, values) for where, text in scope.items()}
+    return {where: forms for where, forms in found.items() if forms}
+
+
+def closing_text(out: w.Output) -> str:
+    return "\n".join(str(v) for entry in out.outputs for v in entry.get("data", {}).values())

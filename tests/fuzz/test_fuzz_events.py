@@ -1,0 +1,77 @@
+"""Fuzz event orders the SDK's servers cannot produce: stdio, tests/servers/rawrpc.py (2025-11-25).
+
+Duplicate request ids, a question withdrawn before or after its answer, completions after the call ended,
+responses nobody asked for, lines that are not JSON, floods of questions, the server exiting at any point.
+Asserted, as in test_fuzz_inproc: the call ends within `BOUND`, only our errors come out, no typed canary in
+the scope, no widget model left alive; and the connection either still answers or says it was lost.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+import pytest
+from hypothesis import event, given
+from hypothesis import strategies as st
+
+from mcp_widgets import ConnectionClosedError, MCPWidgetsError, connect_sync
+
+from . import strategies as fs
+from .checks import (
+    BOUND,
+    Typist,
+    closing_text,
+    found_leaks,
+    fuzz_settings,
+    left_alive,
+    live_models,
+    recording,
+    scope_text,
+)
+from .test_fuzz_inproc import canary, number
+
+pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(900)]
+
+RAW = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
+
+
+@fuzz_settings(ci=12)
+@given(ops=fs.raw_script(), canary=canary, number=number, delay=st.sampled_from([0.0, 0.0, 0.05]))
+def test_raw_event_orders_over_stdio(
+    ops: list[dict[str, Any]], canary: str, number: int, delay: float
+) -> None:
+    typist = Typist(canary, number, delay=delay)
+    before = live_models()
+    out = w.Output()
+    error: BaseException | None = None
+    with recording() as logs:
+        srv = connect_sync(RAW, name="raw", handler=typist, mode="legacy", output=out, timeout=10)
+        try:
+            started = time.monotonic()
+            call = srv.call_tool_background("play", {"ops": ops})
+            try:
+                call.result(timeout=BOUND)
+            except MCPWidgetsError as exc:
+                error = exc
+            except TimeoutError as exc:
+                raise AssertionError(f"the call did not end within {BOUND} s") from exc
+            assert time.monotonic() - started < BOUND
+            try:  # usable, or it says it is gone
+                again = srv.call_tool_sync("play", {"ops": [{"op": "result", "text": "still here"}]})
+                assert again.content[0].text == "still here"
+                event("usable after")
+            except ConnectionClosedError:
+                assert any(op["op"] == "exit" for op in ops), "the connection was lost with the server alive"
+                event("lost after (the server exited)")
+            reprs = [repr(srv), repr(call), *(repr(card) for card in typist.cards)]
+        finally:
+            srv.close()
+    scope = scope_text(error=error, logs=logs, closing=closing_text(out), server="raw", reprs=reprs)
+    out.close()
+    event(f"typed: {bool(typist.values)}; ended: {type(error).__name__ if error else 'result'}")
+    assert found_leaks(scope, typist.values) == {}
+    assert left_alive(before) == {}, "widget models were left alive"

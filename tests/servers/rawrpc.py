@@ -1,0 +1,129 @@
+"""A raw JSON-RPC MCP server over stdio (2025-11-25) doing what the SDK's servers never do, on a script.
+
+Its one tool, `play`, takes `{"ops": [...]}` and runs them in order, so a test can send event orders such as
+duplicate request ids, a question withdrawn before or after its answer, a completion after the call ended,
+a response nobody asked for, a line that is not JSON, a flood of questions, or the server exiting mid-call.
+Ops (each a dict with "op"): elicit (id, message, schema), await (id), cancel (id), progress / log (text,
+echo), result / error (text, echo, code), again (repeat the call's completion), stray, garbage, sleep (s),
+exit, flood (n, message, schema: n questions at once, then all their answers awaited).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.servers.hostile import echo
+
+_write = threading.Lock()
+_replies: dict[Any, dict[str, Any]] = {}
+_arrived = threading.Condition()
+
+TOOL = {
+    "name": "play",
+    "description": "Plays a script of raw JSON-RPC events.",
+    "inputSchema": {"type": "object", "properties": {"ops": {"type": "array"}}, "required": ["ops"]},
+}
+
+
+def send(message: dict[str, Any] | str) -> None:
+    line = message if isinstance(message, str) else json.dumps({"jsonrpc": "2.0", **message})
+    with _write:
+        sys.stdout.write(line + "\n")
+        sys.stdout.flush()
+
+
+def wait_reply(rid: Any, timeout: float = 30.0) -> dict[str, Any] | None:
+    end = time.monotonic() + timeout
+    with _arrived:
+        while json.dumps(rid) not in _replies and time.monotonic() < end:
+            _arrived.wait(0.05)
+        return _replies.pop(json.dumps(rid), None)
+
+
+def play(call_id: Any, params: dict[str, Any]) -> None:
+    token = (params.get("_meta") or {}).get("progressToken")
+    answers: list[dict[str, Any]] = []
+    last: dict[str, Any] | None = None
+    for op in (params.get("arguments") or {}).get("ops", []):
+        kind = op.get("op")
+        text = echo(op.get("echo", "none"), str(op.get("text", "")), answers)
+        form = {"mode": "form", "message": op.get("message", ""), "requestedSchema": op.get("schema", {})}
+        if kind == "elicit":
+            send({"id": op["id"], "method": "elicitation/create", "params": form})
+        elif kind in ("await", "flood"):
+            ids = [op["id"]] if kind == "await" else [f"flood-{call_id}-{i}" for i in range(op.get("n", 1))]
+            if kind == "flood":
+                for rid in ids:
+                    send({"id": rid, "method": "elicitation/create", "params": form})
+            for rid in ids:
+                reply = wait_reply(rid, op.get("timeout", 30.0))
+                content = ((reply or {}).get("result") or {}).get("content")
+                if isinstance(content, dict):
+                    answers.append(content)
+        elif kind == "cancel":
+            send({"method": "notifications/cancelled", "params": {"requestId": op["id"], "reason": text}})
+        elif kind == "progress" and token is not None:
+            progress = {"progressToken": token, "progress": op.get("progress", 1), "message": text}
+            send({"method": "notifications/progress", "params": progress})
+        elif kind == "log":
+            send({"method": "notifications/message",
+                  "params": {"level": op.get("level", "info"), "logger": "raw", "data": text}})
+        elif kind == "result":
+            last = {"id": call_id, "result": {"content": [{"type": "text", "text": text}]}}
+            send(last)
+        elif kind == "error":
+            last = {"id": call_id, "error": {"code": op.get("code", -32602), "message": text}}
+            send(last)
+        elif kind == "again" and last is not None:
+            send(last)
+        elif kind == "stray":
+            send({"id": "nobody-asked", "result": {"content": [{"type": "text", "text": text}]}})
+        elif kind == "garbage":
+            send("this is not json {" + text.replace("\n", " "))
+        elif kind == "sleep":
+            time.sleep(min(float(op.get("s", 0.01)), 2.0))
+        elif kind == "exit":
+            os._exit(0)
+
+
+def handle(message: dict[str, Any]) -> None:
+    method, rid = message.get("method"), message.get("id")
+    if method is None:  # a reply to one of our requests
+        with _arrived:
+            _replies[json.dumps(rid)] = message
+            _arrived.notify_all()
+        return
+    if rid is None:  # a notification: nothing to do
+        return
+    params = message.get("params") or {}
+    if method == "initialize":
+        info = {"name": "raw", "version": "0"}
+        caps = {"tools": {}, "logging": {}}
+        result = {"protocolVersion": "2025-11-25", "capabilities": caps, "serverInfo": info}
+        send({"id": rid, "result": result})
+    elif method == "tools/list":
+        send({"id": rid, "result": {"tools": [TOOL]}})
+    elif method in ("ping", "logging/setLevel"):
+        send({"id": rid, "result": {}})
+    elif method == "tools/call":
+        threading.Thread(target=play, args=(rid, params), daemon=True).start()
+    else:
+        send({"id": rid, "error": {"code": -32601, "message": f"no {method}"}})
+
+
+def main() -> None:
+    for line in sys.stdin:
+        if line.strip():
+            handle(json.loads(line))
+
+
+if __name__ == "__main__":
+    main()
