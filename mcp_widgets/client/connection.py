@@ -136,6 +136,8 @@ class Connection:
                         logging_callback=display.on_log,
                         log_level=cast(Any, server.log_level),
                         message_handler=self._on_message,
+                        # A round that asks counts toward max_questions; only state-only rounds are left.
+                        input_required_max_rounds=server.max_questions[0],
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
