@@ -267,9 +267,11 @@ class Connection:
         if runner is None or runner.done():
             self.state = "closed" if self.state != "lost" else "lost"
             return None
-        if closing is not None:
+        if closing is not None and self.state != "connecting":
             RUNTIME.loop().call_soon_threadsafe(closing.set)
         else:
+            # Still in the handshake, which `closing` cannot reach: cancelling unwinds the transport, so
+            # a stdio server is stopped and HTTP connections are closed.
             runner.cancel()
         return runner
 

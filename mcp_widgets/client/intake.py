@@ -150,7 +150,7 @@ class Intake:
     def _refuse_over_bound(self, record: _CallRecord) -> mcp_types.ErrorData | None:
         """Past `max_questions`: the error to answer, and the call is stopped with `TooManyQuestions`."""
         if record.stopped is not None:
-            return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call was stopped")
+            return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call is stopped")
         per_call, at_once = self.server.max_questions
         over = _over_bound(record, (per_call, at_once))
         if over is None:
@@ -165,7 +165,8 @@ class Intake:
         task = record.task
         if task is not None:
             asyncio.get_running_loop().call_soon(task.cancel)
-        return mcp_types.ErrorData(code=INVALID_PARAMS, message=f"too many questions: the client allows no {over}")
+        refused = f"too many questions: the client allows no {over}"
+        return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
 
     def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]:
         """Cancel each request not answered within `answer_timeout` (client thread); cancel the timers."""

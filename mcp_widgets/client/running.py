@@ -191,10 +191,10 @@ class Runner:
                 raise record.stopped from None
             raise
         except InputRequiredRoundsExceededError as exc:
-            per_call, at_once = self.server.max_questions
             raise TooManyQuestions(
                 f"{record.describe()} was stopped: the server answered input-required for more than "
-                f"{exc.max_rounds} rounds (the bound is connect(max_questions=...), now {per_call} per call)"
+                f"{exc.max_rounds} rounds (rounds are bounded by connect(max_questions=...), now "
+                f"{self.server.max_questions[0]} per call)"
             ) from None
         finally:
             _remember(record)  # its server's log lines may still quote it after the call

@@ -44,14 +44,16 @@ def build_server(name: str = "runaway") -> MCPServer[Any]:
         if not _modern(ctx):
             asked = 0
             while count == 0 or asked < count:
-                await ctx.session.elicit_form(f"question {asked + 1}", SCHEMA, related_request_id=ctx.request_id)
+                rid = ctx.request_id
+                await ctx.session.elicit_form(f"question {asked + 1}", SCHEMA, related_request_id=rid)
                 asked += 1
             return f"asked {asked}"
         done = _round(ctx)
         if count and done >= count:
             return f"asked {done}"
         state = json.dumps({"round": done + 1})
-        return t.InputRequiredResult(input_requests={f"q{done}": _form(f"question {done + 1}")}, request_state=state)
+        asking = {f"q{done}": _form(f"question {done + 1}")}
+        return t.InputRequiredResult(input_requests=asking, request_state=state)
 
     @server.tool(description="Asks `count` questions at once (one round on 2026-07-28).")
     async def ask_at_once(ctx: Context[Any, Any], count: int) -> Any:
