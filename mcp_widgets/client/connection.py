@@ -146,6 +146,7 @@ class Connection:
                         await self._connected(client, ready)
                         await self.closing.wait()
                         await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
+                        await self._stop_calls()
                     return
                 except Exception as exc:
                     if ready.done():
@@ -166,6 +167,24 @@ class Connection:
             if self._errlog is not None:
                 self._errlog.close()
                 self._errlog = None
+
+    async def _stop_calls(self) -> None:
+        """Closing: the calls still in flight end now (an in-process 2026-07-28 call is a plain await in
+        the call's task, which closing the client does not reach)."""
+        stopped = []
+        for record in list(self._parts()[0].calls):
+            task = record.task
+            if task is None or task.done():
+                continue
+            if record.stopped is None:
+                record.stopped = ConnectionClosedError(
+                    f"{record.describe()} was stopped: the connection was closed",
+                    code=mcp_types.CONNECTION_CLOSED,
+                )
+            task.cancel()
+            stopped.append(task)
+        if stopped:
+            await asyncio.wait(stopped, timeout=1.0)
 
     async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:
         self.client = client

@@ -6,11 +6,12 @@ Public API only (these tests also run against older checkouts, where they must f
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
-from mcp_widgets import MCPWidgetsError, connect_sync, handlers
+from mcp_widgets import ConnectionClosedError, MCPWidgetsError, connect_sync, handlers
 from tests.servers.runaway import build_server
 
 RUNAWAY = Path(__file__).parents[1] / "servers" / "runaway.py"
@@ -82,3 +83,13 @@ def test_over_stdio(mode: str) -> None:
             srv.call_tool_sync("ask")
         _stopped(caught.value)
         assert srv.call_tool_sync("ask", {"count": 2}).content[0].text == "asked 2"
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_close_ends_a_call_in_flight(mode: str) -> None:
+    srv = connect_sync(build_server(), mode=mode)
+    call = srv.call_tool_background("sleep", {"seconds": 20})
+    time.sleep(0.3)  # the call reached the server
+    srv.close()
+    with pytest.raises(ConnectionClosedError):
+        call.result(timeout=30)  # an upper bound only: a call outliving close would return "slept"
