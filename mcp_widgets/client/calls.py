@@ -78,6 +78,8 @@ class _CallRecord:
     """The values of the call's secret arguments (redacted like answers; never shown)."""
     hinted: bool = False
     """The mode="legacy" hint was shown for this call."""
+    answered: list[Any] = field(default_factory=list)
+    """The values sent in answered questions no longer in `requests` (to redact them; never shown)."""
     asked: int = 0
     """Questions the server asked in this call (bounded by `max_questions`)."""
     stopped: BaseException | None = None

@@ -146,7 +146,7 @@ class Connection:
                         await self._connected(client, ready)
                         await self.closing.wait()
                         await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
-                        await self._stop_calls()
+                    await self._stop_calls()
                     return
                 except Exception as exc:
                     if ready.done():
@@ -172,7 +172,8 @@ class Connection:
         """Closing: the calls still in flight end now (an in-process 2026-07-28 call is a plain await in
         the call's task, which closing the client does not reach)."""
         stopped = []
-        for record in list(self._parts()[0].calls):
+        intake = self._parts()[0]
+        for record in list(intake.calls):
             task = record.task
             if task is None or task.done():
                 continue
@@ -181,9 +182,11 @@ class Connection:
                     f"{record.describe()} was stopped: the connection was closed",
                     code=mcp_types.CONNECTION_CLOSED,
                 )
-            task.cancel()
             stopped.append(task)
         if stopped:
+            intake.withdraw_all()  # first: their open questions end as "the connection was closed"
+            for task in stopped:
+                task.cancel()
             await asyncio.wait(stopped, timeout=1.0)
 
     async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:

@@ -247,7 +247,17 @@ class Intake:
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
+        if record is not None:
+            content = getattr(card.result, "content", None)
+            with record.lock:  # answered: the call need not end it, so it need not hold it either
+                if request in record.requests:
+                    record.requests.remove(request)
+                    for value in content.values() if isinstance(content, dict) else ():
+                        if value not in record.answered:  # still redacted where the server echoes it
+                            record.answered.append(value)
         shown = (record is not None and record.panel is not None) or self.server.output is not None
+        if record is not None and record.panel is not None and card.kind == "form":
+            record.panel.retire(card)  # a runaway server's answered forms must not pile up
         if not shown and card.kind == "form" and kernel.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)
