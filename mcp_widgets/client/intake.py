@@ -103,6 +103,9 @@ class Intake:
             if refusal is not None:
                 return refusal
             record.asked += 1
+        elif sum(1 for r in self.pending.values() if r is None) >= (at_once := server.max_questions[1]):
+            refused = f"too many questions: the client allows no more than {at_once} open at once"
+            return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(
                 server=server.name,
