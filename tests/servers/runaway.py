@@ -8,17 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sys
-from pathlib import Path
 from typing import Any
 
 import mcp_types as t
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types.version import is_version_at_least
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: this checkout's package
-
-from mcp_widgets.core.protocol import LEGACY, MODERN
+LEGACY, MODERN = "2025-11-25", "2026-07-28"  # written out: the server needs nothing of the package
 
 SCHEMA: dict[str, Any] = {"type": "object", "properties": {"n": {"type": "integer", "default": 1}}}
 """One field with a default: `handlers.accept_defaults` answers it."""
