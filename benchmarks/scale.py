@@ -134,6 +134,72 @@ def _in_kernel(n: int) -> list[Row]:
     ]
 
 
+RUNAWAY_SETUP = """
+import gc, ipywidgets as w
+from mcp_widgets import connect_sync, handlers
+from tests.servers.runaway import build_server
+srv = connect_sync(build_server(), name="runaway", mode="legacy", max_questions=10**6)
+def rss():
+    with open("/proc/self/status") as f:
+        return next(int(l.split()[1]) / 1024 for l in f if l.startswith("VmRSS:"))
+peak = [0, 0.0]
+async def counting(card):
+    if card.message.endswith("0"):  # every tenth question: how much is alive while the call runs
+        peak[0] = max(peak[0], len(w.Widget.widgets) - base[0])
+        peak[1] = max(peak[1], rss() - base[1])
+    await handlers.accept_defaults(card)
+srv.handler = counting
+srv.call_tool_sync("ask", {"count": 20})
+print("ready")
+"""
+RUNAWAY_RUN = """
+gc.collect()
+base, peak[:] = (len(w.Widget.widgets), rss()), [0, 0.0]
+srv.call_tool_sync("ask", {{"count": {n}}})
+print(peak[0], peak[1])
+"""
+
+
+def _runaway(n: int, few: int = 20) -> list[Row]:
+    """One call asking `n` questions (a runaway server, let through): what is alive at the peak, against a
+    call asking `few` (answered questions keep no widgets, so both should be alike)."""
+    from tests.kernel.harness import KernelFrontend
+
+    with KernelFrontend(sys.executable) as fe:
+        cell = fe.run(RUNAWAY_SETUP, timeout=120)
+        if cell.status != "ok":
+            raise RuntimeError(f"kernel setup failed: {cell.ename}: {cell.evalue}")
+        figures = []
+        for count in (few, n):
+            cell = fe.run(RUNAWAY_RUN.format(n=count), timeout=900)
+            if cell.status != "ok":
+                raise RuntimeError(f"kernel run failed: {cell.ename}: {cell.evalue}")
+            figures.append([float(x) for x in cell.stdout.split()])
+    (models0, rss0), (models, rss) = figures
+    return [
+        Row(
+            GROUP,
+            f"one call asking {n:,} questions in a kernel: live models at the peak",
+            models,
+            unit="models",
+            baseline=models0,
+            baseline_name=f"{few} questions",
+            target="ratio ≈ 1",
+            ok=models <= 2 * max(models0, 1),
+        ),
+        Row(
+            GROUP,
+            f"one call asking {n:,} questions in a kernel: RSS growth at the peak",
+            rss,
+            unit="MB",
+            baseline=rss0,
+            baseline_name=f"{few} questions",
+            target="reported",
+            note="includes one history record per question (the history keeps the newest 10,000)",
+        ),
+    ]
+
+
 def _history(n: int) -> Any:
     from mcp_widgets.core.history import History
     from mcp_widgets.core.outcome import Action, Outcome, Reason
@@ -242,5 +308,6 @@ def run(quick: bool) -> list[Row]:
     rows = _in_process(100 if quick else 1000)
     if not quick:  # a second kernel start costs more than --quick can afford on a loaded machine
         rows += _in_kernel(1000)
+        rows += _runaway(5000)
     rows += _panel(quick)
     return rows

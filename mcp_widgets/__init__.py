@@ -20,6 +20,7 @@ from .core.exceptions import (
     RequestTimeout,
     SchemaError,
     ServerError,
+    TooManyQuestions,
 )
 from .core.outcome import Action, Outcome, Reason
 from .core.redaction import guard_logger
@@ -105,6 +106,7 @@ __all__ = [
     "Server",
     "ServerError",
     "ServerInfo",
+    "TooManyQuestions",
     "ToolForm",
     "ToolList",
     "UrlCard",

@@ -76,6 +76,14 @@ class _CallRecord:
     """The values of the call's secret arguments (redacted like answers; never shown)."""
     hinted: bool = False
     """The mode="legacy" hint was shown for this call."""
+    answered: list[Any] = field(default_factory=list)
+    """The values sent in answered questions no longer in `requests` (to redact them; never shown)."""
+    asked: int = 0
+    """Questions the server asked in this call (bounded by `max_questions`)."""
+    stopped: BaseException | None = None
+    """Why the client stopped the call (raised to the caller instead of the cancellation)."""
+    task: Any = None
+    """The asyncio task running the call's request (client thread), to stop it."""
     started: float = field(default_factory=time.monotonic)
     think_total: float = 0.0
     think_since: float | None = None

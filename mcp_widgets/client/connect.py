@@ -101,6 +101,11 @@ def connect(target: Any, **options: Any) -> _Connecting:
         log_level: The server log messages to ask for ("debug" ... "emergency"; default "info"; None: none).
             They appear in a collapsed log under the call that caused them, else go to the `mcp_widgets`
             Python logger.
+        max_questions: How many questions one call may ask: an int n (n per call, at most 20 of them open
+            at once), or a pair (per call, open at once); default (100, 20). "Open at once" is one
+            2026-07-28 round, or the 2025-11-25 requests still unanswered; input-required rounds count
+            toward the per-call bound. Past it the question is refused (-32602) and the call raises
+            `TooManyQuestions`.
 
     Raises:
         ConnectError: The server could not be reached or the handshake failed.

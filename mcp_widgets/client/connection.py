@@ -136,6 +136,8 @@ class Connection:
                         logging_callback=display.on_log,
                         log_level=cast(Any, server.log_level),
                         message_handler=self._on_message,
+                        # A round that asks counts toward max_questions; only state-only rounds are left.
+                        input_required_max_rounds=server.max_questions[0],
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
@@ -144,6 +146,7 @@ class Connection:
                         await self._connected(client, ready)
                         await self.closing.wait()
                         await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
+                    await self._stop_calls()
                     return
                 except Exception as exc:
                     if ready.done():
@@ -164,6 +167,27 @@ class Connection:
             if self._errlog is not None:
                 self._errlog.close()
                 self._errlog = None
+
+    async def _stop_calls(self) -> None:
+        """Closing: the calls still in flight end now (an in-process 2026-07-28 call is a plain await in
+        the call's task, which closing the client does not reach)."""
+        stopped = []
+        intake = self._parts()[0]
+        for record in list(intake.calls):
+            task = record.task
+            if task is None or task.done():
+                continue
+            if record.stopped is None:
+                record.stopped = ConnectionClosedError(
+                    f"{record.describe()} was stopped: the connection was closed",
+                    code=mcp_types.CONNECTION_CLOSED,
+                )
+            stopped.append(task)
+        if stopped:
+            intake.withdraw_all()  # first: their open questions end as "the connection was closed"
+            for task in stopped:
+                task.cancel()
+            await asyncio.wait(stopped, timeout=1.0)
 
     async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:
         self.client = client
@@ -265,9 +289,11 @@ class Connection:
         if runner is None or runner.done():
             self.state = "closed" if self.state != "lost" else "lost"
             return None
-        if closing is not None:
+        if closing is not None and self.state != "connecting":
             RUNTIME.loop().call_soon_threadsafe(closing.set)
         else:
+            # Still in the handshake, which `closing` cannot reach: cancelling unwinds the transport, so
+            # a stdio server is stopped and HTTP connections are closed.
             runner.cancel()
         return runner
 

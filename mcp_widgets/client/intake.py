@@ -14,10 +14,10 @@ import mcp_types
 
 from .. import kernel
 from ..core.card import Card
-from ..core.exceptions import SchemaError
+from ..core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
-from ..core.protocol import LEGACY
+from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 from . import tasks, url_flow
 from .answering import answer, pick_handler
@@ -32,6 +32,33 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("mcp_widgets")
+
+MAX_QUESTIONS = (100, 20)
+"""Default `max_questions`: per call, and open at once (one 2026-07-28 round; 2025-11-25 unanswered)."""
+_ROUND = MAX_QUESTIONS[1]
+
+
+def question_bounds(value: int | tuple[int, int]) -> tuple[int, int]:
+    """`max_questions=` as (per call, open at once): an int n is (n, min(n, 20))."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        bounds = (value, min(value, _ROUND))
+    elif isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
+        bounds = (value[0], value[1])
+    else:
+        raise ValueError(f"max_questions must be an int or a pair of ints, not {value!r}")
+    if min(bounds) < 1:
+        raise ValueError(f"max_questions must be at least 1, not {value!r}")
+    return bounds
+
+
+def _over_bound(record: _CallRecord, bounds: tuple[int, int]) -> str | None:
+    """What a new question of `record` would exceed (client thread), or None."""
+    per_call, at_once = bounds
+    if record.asked >= per_call:
+        return f"more than {per_call} questions in one call"
+    if len(record.pending) >= at_once:
+        return f"more than {at_once} questions open at once"
+    return None
 
 
 class Intake:
@@ -71,6 +98,14 @@ class Intake:
         server = self.server
         record = tasks.call_of(server, context) or _CURRENT.get() or self.guess_call()
         version = server.protocol_version or LEGACY
+        if record is not None:
+            refusal = self._refuse_over_bound(record)
+            if refusal is not None:
+                return refusal
+            record.asked += 1
+        elif sum(1 for r in self.pending.values() if r is None) >= (at_once := server.max_questions[1]):
+            refused = f"too many questions: the client allows no more than {at_once} open at once"
+            return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(
                 server=server.name,
@@ -92,12 +127,16 @@ class Intake:
         if record is not None:
             record.add(request)
         self.pending[request] = record
-        if record is not None:
-            record.post(partial(self._present, request, record))
-        else:
-            kernel.post(partial(self._present, request, record))
         timers = self.time_answers([request])
         try:
+            if record is not None and is_modern(version):
+                # Let the round's other questions be counted before any form is built: a round past the
+                # bound is refused as a whole.
+                await asyncio.sleep(0)
+            if record is not None:
+                record.post(partial(self._present, request, record))
+            else:
+                kernel.post(partial(self._present, request, record))
             return await asyncio.wrap_future(request.reply)
         except asyncio.CancelledError:
             # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped. Decide
@@ -110,6 +149,27 @@ class Intake:
             self.pending.pop(request, None)
             if record is not None:
                 record.discard(request)
+
+    def _refuse_over_bound(self, record: _CallRecord) -> mcp_types.ErrorData | None:
+        """Past `max_questions`: the error to answer, and the call is stopped with `TooManyQuestions`."""
+        if record.stopped is not None:
+            return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call is stopped")
+        per_call, at_once = self.server.max_questions
+        over = _over_bound(record, (per_call, at_once))
+        if over is None:
+            return None
+        text = (
+            f"{record.describe()} was stopped: the server asked {over} (the bound is "
+            f"connect(max_questions=...), now {per_call} per call, {at_once} open at once)"
+        )
+        record.stopped = TooManyQuestions(text)
+        log.warning("%s", text)
+        record.post(partial(self.display.place, record, text))
+        task = record.task
+        if task is not None:
+            asyncio.get_running_loop().call_soon(task.cancel)
+        refused = f"too many questions: the client allows no {over}"
+        return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
 
     def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]:
         """Cancel each request not answered within `answer_timeout` (client thread); cancel the timers."""
@@ -190,7 +250,17 @@ class Intake:
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
+        if record is not None:
+            content = getattr(card.result, "content", None)
+            with record.lock:  # answered: the call need not end it, so it need not hold it either
+                if request in record.requests:
+                    record.requests.remove(request)
+                    for value in content.values() if isinstance(content, dict) else ():
+                        if value not in record.answered:  # still redacted where the server echoes it
+                            record.answered.append(value)
         shown = (record is not None and record.panel is not None) or self.server.output is not None
+        if record is not None and record.panel is not None and card.kind == "form":
+            record.panel.retire(card)  # a runaway server's answered forms must not pile up
         if not shown and card.kind == "form" and kernel.kernel_support() == "none":
             # Plain python: nothing displays a form's closing line, so its models would only pile up.
             # (A URL card lives on after consent: it waits for the server to say it is done.)

@@ -25,7 +25,7 @@ _recent: weakref.WeakKeyDictionary[Any, deque[re.Pattern[str]]] = weakref.WeakKe
 
 
 def _answers(record: Any) -> list[Any]:
-    values: list[Any] = []
+    values: list[Any] = list(getattr(record, "answered", ()))
     for request in list(record.requests):
         content = getattr(getattr(request.view, "result", None), "content", None)
         if isinstance(content, Mapping):

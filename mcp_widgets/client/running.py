@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import mcp_types
 from mcp import Client
+from mcp.client import InputRequiredRoundsExceededError
 from mcp.shared.exceptions import MCPError
 
 from .. import kernel
@@ -23,6 +24,7 @@ from ..core.exceptions import (
     MCPWidgetsError,
     RequestTimeout,
     ServerError,
+    TooManyQuestions,
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
@@ -171,6 +173,7 @@ class Runner:
                 f"{self.server.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED
             )
         _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
+        record.task = asyncio.current_task()  # for stopping it past `max_questions`
         calls = self.intake.calls
         calls.append(record)
         try:
@@ -190,6 +193,16 @@ class Runner:
             if record.schema_error is not None:
                 raise record.schema_error from group
             raise
+        except asyncio.CancelledError:
+            if record.stopped is not None:  # stopped past max_questions: the caller learns why
+                raise record.stopped from None
+            raise
+        except InputRequiredRoundsExceededError as exc:
+            raise TooManyQuestions(
+                f"{record.describe()} was stopped: the server answered input-required for more than "
+                f"{exc.max_rounds} rounds (rounds are bounded by connect(max_questions=...), now "
+                f"{self.server.max_questions[0]} per call)"
+            ) from None
         finally:
             _remember(record)  # its server's log lines may still quote it after the call
             calls.remove(record)
@@ -223,6 +236,8 @@ class Runner:
     def _error(self, exc: MCPError, record: _CallRecord) -> BaseException:
         if record.schema_error is not None:
             return record.schema_error
+        if record.stopped is not None:
+            return record.stopped
         code = exc.error.code
         message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
         closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED

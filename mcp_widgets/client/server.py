@@ -40,7 +40,7 @@ from .calls import Call
 from .catalog import Catalog
 from .connection import Connection
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
-from .intake import Intake
+from .intake import MAX_QUESTIONS, Intake, question_bounds
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
 from .running import Request, Runner
@@ -82,11 +82,13 @@ class Server:
         output: ipywidgets.Output | None = None,
         transport: TransportName = "auto",
         log_level: str | None = DEFAULT_LOG_LEVEL,
+        max_questions: int | tuple[int, int] = MAX_QUESTIONS,
     ) -> None:
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        self.max_questions = question_bounds(max_questions)
         resolved = _resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":

@@ -7,6 +7,7 @@
     ├── BlockingCallError      a blocking wait where it would freeze the kernel (also a RuntimeError)
     ├── ConnectError           connecting to a server failed (also a ConnectionError)
     ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
+    ├── TooManyQuestions       a call was stopped: its server asked past `max_questions=`
     └── ServerError            a server answered with a JSON-RPC error (.code, .data)
         └── ConnectionClosedError   the connection ended while a request was in flight
 
@@ -31,6 +32,7 @@ __all__ = [
     "RequestTimeout",
     "SchemaError",
     "ServerError",
+    "TooManyQuestions",
 ]
 
 INVALID_PARAMS = -32602
@@ -92,3 +94,7 @@ class ConnectError(MCPWidgetsError, ConnectionError):
 
 class RequestTimeout(MCPWidgetsError, TimeoutError):
     """A request got no answer within `timeout=` (time spent waiting for a person is never counted)."""
+
+
+class TooManyQuestions(MCPWidgetsError):
+    """A call was stopped because its server asked more than `connect(max_questions=...)` allows."""

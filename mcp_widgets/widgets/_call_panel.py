@@ -29,6 +29,10 @@ Ending = Literal["done", "failed", "cancelled"]
 Progress = tuple[float, float | None, str | None]
 """(progress, total, message) of a progress notification."""
 
+ANSWERED_KEEP = 1
+"""Answered forms kept as they are; older ones become their closing line (a Label) and are closed."""
+LINES_KEEP = 20
+"""Closing lines of answered questions kept live; older ones are counted in one line."""
 _LOG_ROWS = 8
 
 
@@ -69,6 +73,13 @@ class CallPanel:
         self.status = status
         self._status_label: w.Label | None = None
         self._placed: list[w.Widget] = []
+        self._answered: list[w.Widget] = []
+        """Answered forms still shown as forms (at most ANSWERED_KEEP)."""
+        self._retired: deque[w.Label] = deque()
+        """Closing lines of older answered questions, oldest first (at most LINES_KEEP)."""
+        self._earlier = 0
+        """Answered questions whose line was dropped too (a runaway server asks thousands)."""
+        self._earlier_label: w.Label | None = None
         self._progress: Progress | None = None
         self._bar: w.FloatProgress | None = None
         self._line: w.Label | None = None
@@ -108,6 +119,32 @@ class CallPanel:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
         self._ensure_box()
         return self.place(self._label(text))
+
+    def retire(self, widget: w.Widget) -> None:
+        """`widget` (a form) was answered: the newest answered forms stay; older ones are closed and leave
+        their closing line, and only the newest LINES_KEEP lines stay (the rest are counted)."""
+        if self.ended or not any(p is widget for p in self._placed):
+            return
+        self._answered.append(widget)
+        while len(self._answered) > ANSWERED_KEEP:
+            old = self._answered.pop(0)
+            label = self._label(_line_of(old) or "")
+            self._placed = [label if p is old else p for p in self._placed]
+            old.close()
+            self._retired.append(label)
+        while len(self._retired) > LINES_KEEP:
+            dropped = self._retired.popleft()
+            self._placed = [p for p in self._placed if p is not dropped]
+            dropped.close()
+            self._earlier += 1
+        if self._earlier:
+            text = f"… {self._earlier} earlier questions answered"
+            if self._earlier_label is None:
+                self._earlier_label = self._label(text)
+                self._placed.insert(0, self._earlier_label)
+            else:
+                self._earlier_label.value = self._earlier_label.tooltip = text
+        self._refresh()
 
     def set_status(self, text: str) -> None:
         self.status = text
@@ -210,6 +247,8 @@ class CallPanel:
     def close(self) -> None:
         """Close every model: the questions placed here and the panel's own."""
         placed, self._placed = self._placed, []
+        self._answered, self._earlier_label = [], None
+        self._retired.clear()
         for widget in placed:
             widget.close()
         if self._kit is not None:

@@ -1,0 +1,51 @@
+"""A runaway server in a real kernel: after thousands of answered questions, at most two forms are alive.
+
+Public API only (this test also runs against older checkouts, where it must fail).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from .harness import ROOT, KernelFrontend
+from .test_client_kernel import ok
+
+pytestmark = pytest.mark.kernel
+
+QUESTIONS = 10_000
+CELL = """
+import sys
+sys.path.insert(0, {root!r})
+import ipywidgets as w
+from mcp_widgets import ElicitationForm, connect_sync, handlers
+from tests.servers.runaway import build_server
+
+srv = connect_sync(build_server(), mode={mode!r}, max_questions={bound})
+base = len(w.Widget.widgets)
+peak = {{"forms": 0, "models": 0}}
+seen = 0
+
+async def counting(card):
+    global seen
+    seen += 1
+    if seen % 50 == 0:  # what is alive while the call runs (when it ends, everything is closed anyway)
+        live = list(w.Widget.widgets.values())
+        peak["forms"] = max(peak["forms"], sum(isinstance(x, ElicitationForm) for x in live))
+        peak["models"] = max(peak["models"], len(live) - base)
+    await handlers.accept_defaults(card)
+
+srv.handler = counting
+result = srv.call_tool_sync("ask", {{"count": {count}}})
+print(result.content[0].text, "forms", peak["forms"], "models", peak["models"])
+"""
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_answered_questions_keep_no_widgets(frontend: KernelFrontend, mode: str) -> None:
+    code = CELL.format(root=str(ROOT), mode=mode, bound=QUESTIONS + 1, count=QUESTIONS)
+    words = ok(frontend.run(code, timeout=900)).stdout.split()
+    assert words[:2] == ["asked", str(QUESTIONS)], words
+    forms, models = int(words[3]), int(words[5])
+    assert 1 <= forms <= 2, f"{forms} forms alive at once"  # 0: the count saw no form at all
+    # The call's panel, one open and one answered form, and at most 20 closing lines: never thousands.
+    assert models < 300, f"{models} widget models alive at once"
