@@ -5,6 +5,8 @@ Public API only (this test also runs against older checkouts, where it must fail
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 
 from .harness import ROOT, KernelFrontend
@@ -12,7 +14,9 @@ from .test_client_kernel import ok
 
 pytestmark = pytest.mark.kernel
 
-QUESTIONS = 10_000
+QUESTIONS = {"legacy": 10_000, "auto": 2_000}
+"""How many questions the call answers: 10,000 as the issue measured on 2025-11-25; on 2026-07-28 each is a
+round (a retried call), so fewer keep the CI run short (the rule is the same code, `CallPanel.retire`)."""
 CELL = """
 import sys
 sys.path.insert(0, {root!r})
@@ -41,10 +45,13 @@ print(result.content[0].text, "forms", peak["forms"], "models", peak["models"])
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
-def test_answered_questions_keep_no_widgets(frontend: KernelFrontend, mode: str) -> None:
-    code = CELL.format(root=str(ROOT), mode=mode, bound=QUESTIONS + 1, count=QUESTIONS)
-    words = ok(frontend.run(code, timeout=900)).stdout.split()
-    assert words[:2] == ["asked", str(QUESTIONS)], words
+def test_answered_questions_keep_no_widgets(mode: str) -> None:
+    """The newest ipykernel only: what is kept is the panel's business, the same on every kernel."""
+    count = QUESTIONS[mode]
+    code = CELL.format(root=str(ROOT), mode=mode, bound=count + 1, count=count)
+    with KernelFrontend(sys.executable) as frontend:
+        words = ok(frontend.run(code, timeout=900)).stdout.split()
+    assert words[:2] == ["asked", str(count)], words
     forms, models = int(words[3]), int(words[5])
     assert 1 <= forms <= 2, f"{forms} forms alive at once"  # 0: the count saw no form at all
     # The call's panel, one open and one answered form, and at most 20 closing lines: never thousands.
