@@ -11,7 +11,6 @@ import asyncio
 import concurrent.futures
 import contextlib
 import json
-import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -25,6 +24,7 @@ from mcp_widgets import kernel as _bridge
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.outcome import Action, Reason
 from tests.interop.nodejs import HERE, SDK, node_or_skip
+from tests.servers.launch import serving
 
 SERVER = HERE / "tasks_server.mjs"
 REQUEST_TIMEOUT_MS = 5000
@@ -54,22 +54,9 @@ def answer_after(seconds: float, answer: dict[str, Any]) -> Callable[[Any], Any]
 @contextlib.contextmanager
 def http_peer(node: str) -> Iterator[str]:
     """The server over streamable HTTP for as long as the block runs; yields its URL."""
-    proc = subprocess.Popen(
-        [node, str(SERVER), "http", "0", str(REQUEST_TIMEOUT_MS)], stdout=subprocess.PIPE, text=True
-    )
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("PORT "), "the TypeScript server did not start"
-        yield f"http://127.0.0.1:{int(line.split()[1])}/mcp"
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-
+    argv = [node, str(SERVER), "http", "0", str(REQUEST_TIMEOUT_MS)]
+    with serving(argv, "the TypeScript task server") as (port, _proc):
+        yield f"http://127.0.0.1:{port}/mcp"
 
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:

@@ -26,15 +26,21 @@ def http_server(name: str = "demo", *, sse: bool = False) -> Iterator[tuple[str,
     Yields its URL and its process.
     """
     kind = "sse" if sse else "http"
-    proc = subprocess.Popen(
-        [sys.executable, str(RUN), kind, name], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
-    )
+    with serving([sys.executable, str(RUN), kind, name], "the HTTP demo server") as (port, proc):
+        yield f"http://127.0.0.1:{port}/{kind if sse else 'mcp'}", proc
+
+
+@contextlib.contextmanager
+def serving(argv: list[str], what: str) -> Iterator[tuple[int, subprocess.Popen[str]]]:
+    """Run a server process that prints "PORT <n>" once it listens; yields the port and the process, and
+    stops it when the block ends."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert proc.stdout is not None
         line = proc.stdout.readline()
         if not line.startswith("PORT "):
-            raise RuntimeError("the HTTP demo server did not start")
-        yield f"http://127.0.0.1:{int(line.split()[1])}/{kind if sse else 'mcp'}", proc
+            raise RuntimeError(f"{what} did not start")
+        yield int(line.split()[1]), proc
     finally:
         proc.terminate()
         try:
@@ -42,7 +48,6 @@ def http_server(name: str = "demo", *, sse: bool = False) -> Iterator[tuple[str,
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
-
 
 def target(kind: str, http_url: str | None = None, name: str = "demo") -> Any:
     """A connect() target of the given kind ("inproc", "stdio", "http")."""
