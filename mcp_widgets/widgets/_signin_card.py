@@ -304,7 +304,6 @@ class SignInCard(Answerable):
         self._paste = kit.make(w.Password, placeholder="the address the browser ended on")
         self._paste_button = kit.make(w.Button, description="Submit address")
         self._paste_button.on_click(lambda _b: self._submit())
-        self._paste.on_submit(lambda _t: self._submit())
         row = kit.make(w.HBox, children=(self._paste, self._paste_button, self._cancel))
         link: tuple[w.Widget, ...] = ()
         if not self._opened:
