@@ -205,7 +205,7 @@ def test_a_wrong_state_shows_on_the_waiting_card(url: str) -> None:
 
 
 def test_the_pasted_address_path(url: str) -> None:
-    """JupyterLab on another machine: the loopback is out of reach; the person pastes the browser's address."""
+    """JupyterLab on another machine: the loopback is out of reach, so the person pastes the address."""
     seen: list[SignInCard] = []
     checks: list[bool] = []
 
