@@ -215,16 +215,18 @@ def test_the_pasted_address_path(url: str) -> None:
         address = await asyncio.to_thread(ended_on, card.authorization_url)
         checks.append(card.paste(address.replace("state=", "state=x")))  # not this sign-in's: refused
         field = card._paste
-        field.value = address  # typed into the password field, then submitted
-        card._submit()
-        checks.append(field.comm is None and field.value == "")
+        field.value = address.replace("state=", "state=x")  # typed into the field and sent: refused too
+        again = card._paste  # taken, cleared and closed; a new, empty field for another try
+        checks.append(field.comm is None and field.value == "" and again is not field and again.value == "")
+        again.value = address  # the right one
+        checks.append(again.comm is None and again.value == "" and card._paste is None)
 
     async def main() -> str:
         async with mw.connect(url, handler=handler, name="lab") as srv:
             return str((await srv.call_tool("whoami")).content[0].text)
 
     assert asyncio.run(main()) == "read"
-    assert checks == [False, True]
+    assert checks == [False, True, True]
     (card,) = seen
     assert card.signin_state == "signed in"
     no_canary(model_states(), repr(card))
