@@ -45,6 +45,19 @@ __all__ = ["SignInProvider", "sign_out", "signin_error"]
 
 log = logging.getLogger("mcp_widgets")
 
+
+class _OurErrorsOnly(logging.Filter):
+    """The SDK logs every failed flow with its traceback ("OAuth flow error"). A sign-in that ended on the
+    card (cancelled, declined, refused) reaches the caller as a `SignInError` already: not as a traceback
+    in the cell as well (Python's last-resort handler prints ERROR records to stderr)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (exc is not None and signin_error(exc) is not None)
+
+
+logging.getLogger("mcp.client.auth.oauth2").addFilter(_OurErrorsOnly())
+
 _PLACEHOLDER = "http://127.0.0.1/callback"
 
 

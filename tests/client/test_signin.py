@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import traceback
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -197,11 +198,11 @@ def test_a_wrong_state_shows_on_the_waiting_card(url: str) -> None:
         notes.append(card._note.value)
         card.cancel()
 
-    with pytest.raises(SignInError):
+    with pytest.raises(SignInError) as caught:
         connect_fails(url, handler=handler)
     (note,) = notes
     assert "refused" in note and "state does not match" in note
-    no_canary(note)
+    no_canary(note, "".join(traceback.format_exception(caught.value)))
 
 
 def test_the_pasted_address_path(url: str) -> None:
@@ -230,6 +231,38 @@ def test_the_pasted_address_path(url: str) -> None:
     (card,) = seen
     assert card.signin_state == "signed in"
     no_canary(model_states(), repr(card))
+
+
+def test_a_pre_registered_client_id_is_used(url: str) -> None:
+    """`client_id=` comes first. (This authorization server matches redirect URIs exactly, not any loopback port
+    as RFC 8252 asks, so the sign-in itself is not completed here.)"""
+    body = json.dumps({"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "none"})
+    request = urllib.request.Request(
+        url.rsplit("/", 1)[0] + "/register", data=body.encode(), headers={"Content-Type": "application/json"}
+    )
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        client_id = json.loads(answer.read())["client_id"]
+    seen: list[SignInCard] = []
+
+    async def look_then_cancel(card: Any) -> None:
+        seen.append(card)
+        card.cancel()
+
+    with pytest.raises(SignInError, match="cancelled"):
+        connect_fails(url, handler=look_then_cancel, client_id=client_id)
+    (card,) = seen
+    assert f"client_id={client_id}&" in card.authorization_url
+
+
+def test_sdk_flow_errors_of_a_cancelled_sign_in_are_not_logged_as_tracebacks(
+    url: str, caplog: pytest.LogCaptureFixture
+) -> None:
+    async def cancel(card: Any) -> None:
+        card.cancel()
+
+    with pytest.raises(SignInError):
+        connect_fails(url, handler=cancel)
+    assert not [r for r in caplog.records if r.name.startswith("mcp.client.auth") and r.exc_info]
 
 
 def test_headless_refusal_names_how_to_sign_in_without_a_person(url: str) -> None:
