@@ -234,8 +234,8 @@ def test_the_pasted_address_path(url: str) -> None:
 
 
 def test_a_pre_registered_client_id_is_used(url: str) -> None:
-    """`client_id=` comes first. (This authorization server matches redirect URIs exactly, not any loopback port
-    as RFC 8252 asks, so the sign-in itself is not completed here.)"""
+    """`client_id=` comes first. (This authorization server matches redirect URIs exactly, not any loopback
+    port as RFC 8252 asks, so the sign-in itself is not completed here.)"""
     body = json.dumps({"redirect_uris": ["http://127.0.0.1/callback"], "token_endpoint_auth_method": "none"})
     request = urllib.request.Request(
         url.rsplit("/", 1)[0] + "/register", data=body.encode(), headers={"Content-Type": "application/json"}
