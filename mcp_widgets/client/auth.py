@@ -134,6 +134,10 @@ class SignInProvider(OAuthClientProvider):
 
     async def _initialize(self) -> None:
         await super()._initialize()
+        view = self.storage_view
+        if isinstance(view, tokens.Bound) and self.context.current_tokens is not None:
+            # A stored token past its time is refreshed before it is sent (else the 401 would ask the person).
+            self.context.token_expiry_time = view.expires_at()
         info = self.context.client_info
         if self._client_id and (info is None or info.client_id != self._client_id):
             self.context.client_info = OAuthClientInformationFull(

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+import time
 import traceback
 import urllib.error
 import urllib.request
@@ -45,6 +46,13 @@ pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
     with serving([sys.executable, str(OAUTH_SERVER)], "the OAuth test server") as (port, _proc):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture(scope="module")
+def short_url() -> Iterator[str]:
+    """The same server, with access tokens that live 3 seconds."""
+    with serving([sys.executable, str(OAUTH_SERVER), "3"], "the OAuth test server") as (port, _proc):
         yield f"http://127.0.0.1:{port}/mcp"
 
 
@@ -347,7 +355,23 @@ SCRIPT = textwrap.dedent(
 )
 
 
-def test_file_store_a_new_process_is_signed_in_with_no_card(url: str, tmp_path: Path) -> None:
+def test_an_expired_token_is_refreshed_with_no_card(short_url: str) -> None:
+    seen: list[SignInCard] = []
+
+    async def main() -> list[str]:
+        async with mw.connect(short_url, handler=consent_then(seen=seen), name="lab") as srv:
+            first = tokens.MEMORY.load(short_url)
+            await asyncio.sleep(3.2)
+            assert (await srv.call_tool("whoami")).content[0].text == "read"
+            return [json.dumps(first), json.dumps(tokens.MEMORY.load(short_url))]
+
+    before, after = asyncio.run(main())
+    assert len(seen) == 1 and before != after  # refreshed (and stored), not signed in again
+
+
+def test_file_store_a_new_process_is_signed_in_with_no_card(short_url: str, tmp_path: Path) -> None:
+    """Across processes, and past the stored token's expiry: the new process refreshes it, asking nobody."""
+    url = short_url
     env = {**os.environ, "JUPYTER_DATA_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
     env.pop("MCP_WIDGETS_HANDLER", None)
 
@@ -364,8 +388,10 @@ def test_file_store_a_new_process_is_signed_in_with_no_card(url: str, tmp_path: 
     assert resource == url
     (issuer,) = [key for key in data[resource] if key != "current"]
     assert data[resource]["current"] == issuer and issuer.startswith(url.rsplit("/", 1)[0])
-    assert data[resource][issuer]["tokens"]["access_token"].startswith(CANARY_PREFIX)
-    second = client("sign-out")  # no card (it would be declined): the stored token is used
+    first_token = data[resource][issuer]["tokens"]["access_token"]
+    assert first_token.startswith(CANARY_PREFIX)
+    threading.Event().wait(max(0.0, data[resource][issuer]["expires_at"] - time.time() + 0.3))
+    second = client("sign-out")  # no card (it would be declined): the stored token is refreshed and used
     assert second.returncode == 0 and second.stdout.split() == ["read", "0"], second.stderr[-2000:]
     no_canary(first.stdout, first.stderr, second.stdout, second.stderr)
     assert json.loads(path.read_text()) == {}  # signed out: the entry is gone
