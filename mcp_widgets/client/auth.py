@@ -120,7 +120,7 @@ class SignInProvider(OAuthClientProvider):
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
-                if response.status_code in (401, 403) and self._loopback is None:
+                if _asks_to_sign_in(response) and self._loopback is None:
                     await self._open_loopback()  # before the SDK registers: its redirect is known then
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
@@ -244,6 +244,14 @@ class SignInProvider(OAuthClientProvider):
                         await result
 
         RUNTIME.submit(forget()).result(timeout=30)
+
+
+def _asks_to_sign_in(response: httpx2.Response) -> bool:
+    """A 401, or a 403 asking for more scopes (step-up): the SDK then signs in again."""
+    if response.status_code == 401:
+        return True
+    challenge = response.headers.get("www-authenticate", "")
+    return response.status_code == 403 and "insufficient_scope" in challenge
 
 
 def _reason(exc: BaseException) -> str:
