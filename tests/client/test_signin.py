@@ -9,6 +9,7 @@ Every code and token the server issues starts with CANARY_PREFIX, so each test a
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -30,6 +31,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances
 
 import mcp_widgets as mw
+from mcp_widgets import kernel as mw_kernel
 from mcp_widgets.client import tokens
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
@@ -169,6 +171,36 @@ def test_cancel_while_waiting_for_the_browser(url: str) -> None:
     assert card.signin_state == "cancelled"
     with pytest.raises(OSError):  # its loopback is closed
         urllib.request.urlopen(card.redirect_uri, timeout=2)
+
+
+def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
+    """An interrupt (here: the awaiting task cancelled) while the card waits: the card ends, its loopback closes."""
+    seen: list[SignInCard] = []
+
+    async def main() -> None:
+        connecting = asyncio.ensure_future(_connect(url, consent_then(lambda card: None, seen=seen)))
+        while not (seen and seen[0].waiting):
+            await asyncio.sleep(0.02)
+        connecting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await connecting
+        for _ in range(200):  # the card hears of it through the main thread (no kernel: a wait runs it)
+            if not seen[0].waiting:
+                break
+            done: concurrent.futures.Future[None] = concurrent.futures.Future()
+            mw_kernel.post(lambda: done.set_result(None))
+            await mw_kernel.wait_async(done)
+            await asyncio.sleep(0.02)
+
+    asyncio.run(main())
+    (card,) = seen
+    assert card.signin_state == "failed" and "connecting was stopped" in card.children[0].value
+    with pytest.raises(OSError):
+        urllib.request.urlopen(card.redirect_uri, timeout=2)
+
+
+async def _connect(url: str, handler: Any) -> None:
+    await mw.connect(url, name="lab", handler=handler)
 
 
 def test_a_wrong_state_is_refused_and_the_card_says_so(url: str) -> None:
