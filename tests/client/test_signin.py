@@ -23,6 +23,7 @@ import traceback
 import urllib.error
 import urllib.request
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -174,7 +175,7 @@ def test_cancel_while_waiting_for_the_browser(url: str) -> None:
 
 
 def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
-    """An interrupt (here: the awaiting task cancelled) while the card waits: the card ends, its loopback closes."""
+    """An interrupt (here: the awaiting task cancelled) while the card waits: it ends, its loopback closes."""
     seen: list[SignInCard] = []
 
     async def main() -> None:
@@ -188,7 +189,7 @@ def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
             if not seen[0].waiting:
                 break
             done: concurrent.futures.Future[None] = concurrent.futures.Future()
-            mw_kernel.post(lambda: done.set_result(None))
+            mw_kernel.post(partial(done.set_result, None))
             await mw_kernel.wait_async(done)
             await asyncio.sleep(0.02)
 
