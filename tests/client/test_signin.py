@@ -306,6 +306,29 @@ def test_sdk_flow_errors_of_a_cancelled_sign_in_are_not_logged_as_tracebacks(
     assert not [r for r in caplog.records if r.name.startswith("mcp.client.auth") and r.exc_info]
 
 
+def test_in_a_terminal_the_person_signs_in_on_the_console(url: str) -> None:
+    from mcp_widgets.client import console
+
+    lines: list[str] = []
+
+    async def on_the_console(card: Any) -> None:
+        def read(prompt: str) -> str:
+            lines.append(prompt)
+            if prompt.startswith("y sign in"):
+                return "y"
+            return ended_on(card.authorization_url)  # pasted: the browser is on another machine
+
+        console.ask(card, read=read, write=lines.append)
+
+    async def main() -> str:
+        async with mw.connect(url, handler=on_the_console, name="lab") as srv:
+            return str((await srv.call_tool("whoami")).content[0].text)
+
+    assert asyncio.run(main()) == "read"
+    assert "It asks you to sign in on: 127.0.0.1" in lines and "Scopes: read" in lines
+    no_canary(lines)  # what it showed and asked
+
+
 def test_headless_refusal_names_how_to_sign_in_without_a_person(url: str) -> None:
     with pytest.raises(SignInError) as caught:
         connect_fails(url)
