@@ -116,20 +116,24 @@ class SignInProvider(OAuthClientProvider):
     # -- the SDK's flow, with a loopback around it -------------------------------------------------------
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         flow = super()._auth_flow(request)
+        mine = False  # this flow opened the loopback (the SDK's lock keeps flows from overlapping)
         try:
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
                 if _asks_to_sign_in(response) and self._loopback is None:
                     await self._open_loopback()  # before the SDK registers: its redirect is known then
+                    mine = True
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
         except BaseException as exc:  # cancelled too (an interrupt, close): the card must not wait on
-            self._end_card(failed=exc)
+            if mine:
+                self._end_card(failed=exc)
             raise
         finally:
-            self._close_loopback()
+            if mine:
+                self._close_loopback()
             await flow.aclose()
 
     async def _initialize(self) -> None:
@@ -147,8 +151,7 @@ class SignInProvider(OAuthClientProvider):
             )
 
     async def _perform_authorization_code_grant(self) -> tuple[str, str]:
-        if self._loopback is None:
-            await self._open_loopback()
+        assert self._loopback is not None  # opened on the 401 / 403 that started this
         if self._scopes:  # what connect(scopes=...) asks for, beside what the server challenged
             asked = (self.context.client_metadata.scope or "").split()
             self.context.client_metadata.scope = " ".join(dict.fromkeys([*asked, *self._scopes]))
@@ -259,7 +262,7 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, SignInError):
         return str(exc).split(": ", 1)[-1]
     if isinstance(exc, asyncio.CancelledError | GeneratorExit):
-        return "connecting was stopped"
+        return "the sign-in was stopped"
     name = type(exc).__name__
     return {
         "OAuthFlowError": "the authorization server's answer did not check out",

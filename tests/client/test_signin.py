@@ -195,7 +195,7 @@ def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
 
     asyncio.run(main())
     (card,) = seen
-    assert card.signin_state == "failed" and "connecting was stopped" in card.children[0].value
+    assert card.signin_state == "failed" and "the sign-in was stopped" in card.children[0].value
     with pytest.raises(OSError):
         urllib.request.urlopen(card.redirect_uri, timeout=2)
 
