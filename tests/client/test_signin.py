@@ -34,6 +34,7 @@ from ipywidgets.widgets.widget import _instances
 import mcp_widgets as mw
 from mcp_widgets import kernel as mw_kernel
 from mcp_widgets.client import tokens
+from mcp_widgets.core.card import KINDS, Card
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
 from mcp_widgets.widgets import SignInCard
@@ -138,6 +139,7 @@ def test_sign_in_through_the_card_then_call(url: str, caplog: pytest.LogCaptureF
 
     assert asyncio.run(main()) == "read"
     (card,) = seen
+    assert isinstance(card, Card) and card.kind in KINDS  # handlers get it through the card contract
     assert card.auth_host == "127.0.0.1" and card.scopes == ("read",)
     assert card.redirect_uri.startswith("http://127.0.0.1:") and card.redirect_uri.endswith("/callback")
     assert card.redirect_uri in card.authorization_url.replace("%3A", ":").replace("%2F", "/")
