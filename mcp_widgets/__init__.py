@@ -30,7 +30,8 @@ from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
 if TYPE_CHECKING:
-    from . import handlers
+    from . import authoring, handlers
+    from .authoring import ModelError, check_model
     from .client import (
         Call,
         PromptList,
@@ -80,8 +81,10 @@ _LAZY = {
     "preview": "mcp_widgets.widgets",
     "history": "mcp_widgets.widgets",
     "playground": "mcp_widgets.playground",
+    "check_model": "mcp_widgets.authoring",
+    "ModelError": "mcp_widgets.authoring",
 }
-_LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
+_LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
 __all__ = [
     "Action",
@@ -95,6 +98,7 @@ __all__ = [
     "FormStateError",
     "HistoryPanel",
     "MCPWidgetsError",
+    "ModelError",
     "Outcome",
     "Preview",
     "Problem",
@@ -112,6 +116,8 @@ __all__ = [
     "UrlCard",
     "UrlCheck",
     "__version__",
+    "authoring",
+    "check_model",
     "check_schema",
     "connect",
     "connect_sync",
