@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 import string
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any
 
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
@@ -61,7 +61,7 @@ def _names(template: str) -> list[str]:
     return names
 
 
-def confirm(message: str | Callable[..., str | None]) -> Callable[..., bool]:
+def confirm(message: str | Callable[..., str | None]) -> Callable[..., Awaitable[bool]]:
     """A resolver for `Annotated[bool, Resolve(confirm(...))]`: True only on an explicit accept.
 
     Args:

@@ -141,7 +141,7 @@ def sendable_schema(model: type[Any]) -> dict[str, Any]:
     for name, info in _fields(cls):
         key = info.alias or name
         try:
-            one = render_elicitation_schema(create_model(cls.__name__, **{name: (info.annotation, info)}))
+            one = render_elicitation_schema(_one_field(cls, name, info))
         except (TypeError, PydanticUserError):
             properties[key] = {"type": "object", "title": info.title or name}
             continue
@@ -155,6 +155,13 @@ def sendable_schema(model: type[Any]) -> dict[str, Any]:
 
 def _fields(cls: type[BaseModel]) -> list[tuple[str, FieldInfo]]:
     return list(cls.model_fields.items())
+
+
+def _one_field(cls: type[BaseModel], name: str, info: FieldInfo) -> type[BaseModel]:
+    """A model of one field of `cls`, to find which fields the SDK refuses (it stops at the first)."""
+    field: dict[str, Any] = {name: (info.annotation, info)}
+    model: type[BaseModel] = create_model(cls.__name__, **field)
+    return model
 
 
 def _choice_problems(name: str, prop: Mapping[str, Any]) -> list[Problem]:
@@ -172,7 +179,7 @@ def _choice_problems(name: str, prop: Mapping[str, Any]) -> list[Problem]:
 
 def _field_problems(cls: type[BaseModel], name: str, info: FieldInfo) -> list[Problem]:
     try:
-        render_elicitation_schema(create_model(cls.__name__, **{name: (info.annotation, info)}))
+        render_elicitation_schema(_one_field(cls, name, info))
     except (TypeError, PydanticUserError):
         rule, message = _classify(info.annotation)
         return [Problem("error", rule, message, info.alias or name)]
