@@ -14,10 +14,12 @@ runs, and the body runs once, with the answer.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import string
+import typing
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Annotated, Any, get_args, get_origin
 
 from mcp.server.elicitation import AcceptedElicitation, ElicitationResult
 from mcp.server.mcpserver import Context
@@ -48,6 +50,14 @@ def _can_elicit_forms(ctx: Context[Any, Any]) -> bool:
     return elicitation is not None and (elicitation.form is not None or elicitation.url is None)
 
 
+def _is_context(hint: Any) -> bool:
+    return isinstance(hint, type) and issubclass(hint, Context)
+
+
+def _is_resolve(hint: Any) -> bool:
+    return get_origin(hint) is Annotated and any(isinstance(m, Resolve) for m in get_args(hint)[1:])
+
+
 def _names(template: str) -> list[str]:
     names: list[str] = []
     for _, field, _, _ in string.Formatter().parse(template):
@@ -66,16 +76,20 @@ def confirm(message: str | Callable[..., str | None]) -> Callable[..., Awaitable
 
     Args:
         message: The question. A str may name tool arguments as `{name}` (filled with their values). A
-            callable takes tool arguments by name (and a `Context` if it declares one) and returns the
-            question, or None to ask nothing (then the gate is False: nothing was confirmed).
+            callable (sync or async) takes tool arguments by name, a `Context` if it declares one, and
+            earlier answers as `Annotated[..., Resolve(fn)]` parameters (so the confirmation comes after
+            them), and returns the question, or None to ask nothing (then the gate is False).
 
     A name that is not an argument of the tool fails when the tool is registered (the SDK's check). On
     2026-07-28 the answer is pinned to the exact question: if the message changes between rounds (the
     files to delete changed), the person is asked again.
     """
+    hints: dict[str, Any] = {}
     if callable(message):
         make = message
         params = list(inspect.signature(make).parameters.values())
+        with contextlib.suppress(Exception):  # unresolvable hints: then every parameter is a tool argument
+            hints = typing.get_type_hints(make, include_extras=True)
     elif isinstance(message, str):
         template = message
 
@@ -85,11 +99,19 @@ def confirm(message: str | Callable[..., str | None]) -> Callable[..., Awaitable
         params = [inspect.Parameter(n, inspect.Parameter.KEYWORD_ONLY) for n in _names(template)]
     else:
         raise TypeError("confirm() takes the question as a str or a callable returning one")
-    wants_ctx = [p.name for p in params if p.annotation is Context or p.annotation == "Context"]
-    args = [p.replace(annotation=inspect.Parameter.empty) for p in params if p.name not in wants_ctx]
-    ctx_param = inspect.Parameter("ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
+    wants_ctx = [p.name for p in params if _is_context(hints.get(p.name))]
+    # Kept: the callable's own `Resolve(...)` dependencies (earlier answers); the rest are tool arguments.
+    kept = {p.name: hints[p.name] for p in params if p.name in hints and _is_resolve(hints[p.name])}
+    args = [
+        p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=kept.get(p.name, inspect.Parameter.empty))
+        for p in params
+        if p.name not in wants_ctx
+    ]
+    # A name no tool argument or callable parameter takes.
+    ctx_param = inspect.Parameter("mcp_widgets_ctx", inspect.Parameter.KEYWORD_ONLY, annotation=Context)
 
-    async def ask(ctx: Context[Any, Any], **kwargs: Any) -> Elicit[Confirmation] | _Nothing:
+    async def ask(mcp_widgets_ctx: Context[Any, Any], **kwargs: Any) -> Elicit[Confirmation] | _Nothing:
+        ctx = mcp_widgets_ctx
         question = make(**kwargs, **dict.fromkeys(wants_ctx, ctx))
         if inspect.isawaitable(question):
             question = await question
@@ -99,7 +121,7 @@ def confirm(message: str | Callable[..., str | None]) -> Callable[..., Awaitable
 
     # The SDK reads a resolver's parameters from its signature: the tool arguments it names, by name.
     ask.__signature__ = inspect.Signature([ctx_param, *args])  # type: ignore[attr-defined]
-    ask.__annotations__ = {"ctx": Context, "return": Elicit[Confirmation] | _Nothing}
+    ask.__annotations__ = {"mcp_widgets_ctx": Context, **kept, "return": Elicit[Confirmation] | _Nothing}
 
     async def gate(answer: ElicitationResult[Confirmation]) -> bool:
         return isinstance(answer, AcceptedElicitation) and isinstance(answer.data, Confirmation)
