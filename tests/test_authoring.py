@@ -59,6 +59,7 @@ REFUSED: list[tuple[Any, str]] = [
     (dict[str, int], "mapping"),
     (Literal[1, 2], "choice-not-string"),
     (Literal["only"], "fixed-value"),
+    (Annotated[int, Field(multiple_of=5)], "constraint-unchecked"),
     (dt.time, "unsupported-type"),
     (bytes, "unsupported-type"),
 ]
@@ -111,6 +112,9 @@ def test_the_schema_is_the_sdks_own_rendering_and_passes_check_schema() -> None:
     props = schema["properties"]
     assert props["homepage"] == {"format": "uri", "minLength": 1, "title": "Homepage", "type": "string"}
     assert props["toppings"]["items"] == {"enum": ["nuts", "wafer", "cherries"], "type": "string"}
+    assert (
+        props["level"]["oneOf"][1] == {"const": "hi", "title": "High"} and props["level"]["default"] == "lo"
+    )
     assert set(schema["required"]) == {"name", "email", "birthday", "meeting"}
 
 
@@ -166,6 +170,7 @@ ANSWER = {
     "budget": 12.5,
     "newsletter": True,
     "size": "l",
+    "level": "hi",
     "toppings": ["nuts", "cherries"],
 }
 TYPES = {
@@ -178,6 +183,7 @@ TYPES = {
     "budget": "float",
     "newsletter": "bool",
     "size": "str",
+    "level": "str",
     "toppings": "list",
     "note": "NoneType",
 }

@@ -15,6 +15,8 @@ Model rules, by id (all errors):
     mapping            a dict field
     choice-not-string  a `Literal` of numbers or booleans: the spec's choices are strings
     fixed-value        a single `Literal`: nothing to ask (use a default)
+    constraint-unchecked  a constraint forms do not check (`multipleOf`): the SDK would refuse answers
+                       that the form let through
     unsupported-type   any other type the spec has no shape for (time, UUID, bytes, Decimal, ...)
     no-json-schema     pydantic cannot render the model at all
 """
@@ -117,7 +119,7 @@ def model_problems(model: type[Any]) -> tuple[dict[str, Any] | None, tuple[Probl
         return None, tuple(p for name, info in _fields(cls) for p in _field_problems(cls, name, info))
     except PydanticUserError as exc:
         return None, (Problem("error", "no-json-schema", f"pydantic cannot render it ({exc.code})"),)
-    found = [p for name, prop in schema.get("properties", {}).items() for p in _choice_problems(name, prop)]
+    found = [p for name, prop in schema.get("properties", {}).items() for p in _round_trip(name, prop)]
     seen = {p.property for p in found}
     found += [p for p in parse_schema(schema).problems if p.property not in seen]
     return schema, tuple(found)
@@ -164,8 +166,11 @@ def _one_field(cls: type[BaseModel], name: str, info: FieldInfo) -> type[BaseMod
     return model
 
 
-def _choice_problems(name: str, prop: Mapping[str, Any]) -> list[Problem]:
-    # The SDK lets these through; a form cannot give pydantic what it would accept.
+def _round_trip(name: str, prop: Mapping[str, Any]) -> list[Problem]:
+    # The SDK lets these through, but a form cannot be held to what pydantic will accept.
+    if "multipleOf" in prop:
+        message = '"multipleOf" is not an elicitation keyword: forms do not check it, pydantic would'
+        return [Problem("error", "constraint-unchecked", message, name)]
     if "const" in prop:
         return [Problem("error", "fixed-value", "a single Literal has nothing to ask: use a default", name)]
     choices = prop.get("enum", [])

@@ -14,11 +14,17 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
-from pydantic import AnyUrl, BaseModel, EmailStr, Field
+from pydantic import AnyUrl, BaseModel, EmailStr, Field, WithJsonSchema
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script: this checkout's package
 
 from mcp_widgets.authoring import confirm
+
+LEVELS = {
+    "type": "string",
+    "title": "Level",
+    "oneOf": [{"const": "lo", "title": "Low"}, {"const": "hi", "title": "High"}],
+}
 
 
 class EveryKind(BaseModel):
@@ -35,6 +41,8 @@ class EveryKind(BaseModel):
     budget: float = Field(default=2.5, ge=0, le=100)
     newsletter: bool = False
     size: Literal["s", "m", "l"] = "m"
+    # Titled choices: pydantic renders a Literal as a plain enum, so the titled shape is given as it is.
+    level: Annotated[Literal["lo", "hi"], WithJsonSchema(LEVELS)] = "lo"
     toppings: list[Literal["nuts", "wafer", "cherries"]] = Field(default_factory=list, max_length=2)
     note: str | None = None
 
