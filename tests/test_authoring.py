@@ -25,7 +25,7 @@ from mcp import Client
 from mcp.server.elicitation import render_elicitation_schema
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import InvalidSignature
-from mcp.server.mcpserver.resolve import Resolve
+from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
 from pydantic import BaseModel, Field
 
 import mcp_widgets as mw
@@ -338,3 +338,52 @@ def test_playground_of_a_model_shows_its_schema_read_only() -> None:
         assert pg.preview is not first and pg.preview is not None and pg.preview.model is EveryKind
     finally:
         pg.close()
+
+
+class Pick(BaseModel):
+    name: Literal["a.txt", "b.txt"]
+
+
+async def ask_pick() -> Elicit[Pick]:
+    return Elicit("Which file?", Pick)
+
+
+def delete_question(pick: Annotated[ElicitationResult[Pick], Resolve(ask_pick)], folder: str) -> str | None:
+    return f"Delete {folder}/{pick.data.name}?" if pick.action == "accept" else None
+
+
+def picking_server() -> MCPServer[Any]:
+    server: MCPServer[Any] = MCPServer("picking")
+
+    @server.tool()
+    async def delete(
+        folder: str,
+        pick: Annotated[ElicitationResult[Pick], Resolve(ask_pick)],
+        ok: Annotated[bool, Resolve(confirm(delete_question))],
+    ) -> dict[str, Any]:
+        return {"deleted": ok, "action": pick.action}
+
+    return server
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_confirm_asks_after_the_answers_its_question_depends_on(mode: str) -> None:
+    async def scenario(first: str) -> tuple[dict[str, Any], list[str]]:
+        asked: list[str] = []
+
+        async def answer(context: Any, params: t.ElicitRequestParams) -> t.ElicitResult:
+            asked.append(params.message)
+            if params.message == "Which file?":
+                return t.ElicitResult(action=first, content={"name": "b.txt"} if first == "accept" else None)
+            return t.ElicitResult(action="accept", content={})
+
+        async with Client(picking_server(), mode=mode, elicitation_callback=answer) as client:
+            result = await client.call_tool("delete", {"folder": "tmp"})
+        return parse(result), asked
+
+    assert anyio.run(scenario, "accept") == (
+        {"deleted": True, "action": "accept"},
+        ["Which file?", "Delete tmp/b.txt?"],
+    )
+    # No file picked: the question is None, nothing is confirmed and nothing more is asked.
+    assert anyio.run(scenario, "decline") == ({"deleted": False, "action": "decline"}, ["Which file?"])

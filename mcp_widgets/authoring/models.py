@@ -213,7 +213,7 @@ def _classify(tp: Any) -> tuple[str, str]:
         return "nested-model", f"a nested {_name(tp)} has no shape in the spec: flatten its fields"
     if isinstance(tp, type) and issubclass(tp, enum.Enum):
         return "enum-class", f"an Enum ({_name(tp)}) renders as a $ref: use Literal[...] of its values"
-    if origin in (list, set, frozenset, tuple) or (isinstance(origin, type) and issubclass(origin, list)):
+    if origin in (list, set, frozenset) or (isinstance(origin, type) and issubclass(origin, list)):
         item = args[0] if args else Any
         if _is_object(item) or get_origin(item) in (dict, Mapping):
             return "list-of-objects", "a list of objects has no shape in the spec"
