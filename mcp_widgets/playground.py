@@ -75,7 +75,8 @@ class Playground(w.VBox):
         heading = "requestedSchema (JSON): edit it, and the form below follows as you type"
         if isinstance(schema, type):
             sent = _sent_schema(schema)
-            source = json.dumps(sent, indent=2, ensure_ascii=False) if sent is not None else ""
+            refused = "none: the SDK refuses this model (the problems are below)"
+            source = json.dumps(sent, indent=2, ensure_ascii=False) if sent is not None else refused
             heading = (
                 f"The requestedSchema the SDK sends for {schema.__name__} (read-only: change the model and "
                 "run the cell again)"
