@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 import mcp_widgets as mw
 from mcp_widgets.authoring import ModelError, as_model, check_model, confirm
 from mcp_widgets.client import connect_sync
+from mcp_widgets.playground import playground  # not mw.playground: importing the module rebinds that name
 from tests.servers.authoring import EveryKind, build_server
 
 pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
@@ -316,7 +317,7 @@ def test_preview_and_playground_of_a_refused_model_keep_accept_disabled() -> Non
         note: str = "hi"
 
     preview = mw.preview(Broken)
-    pg = mw.playground(Broken)
+    pg = playground(Broken)
     try:
         assert preview.sent_schema is None
         assert [(p.rule, p.property) for p in preview.problems] == [("nested-model", "inner")]
@@ -334,7 +335,7 @@ def test_preview_and_playground_of_a_refused_model_keep_accept_disabled() -> Non
 
 
 def test_playground_of_a_model_shows_its_schema_read_only() -> None:
-    pg = mw.playground(EveryKind, message="Hi")
+    pg = playground(EveryKind, message="Hi")
     try:
         assert json.loads(pg.editor.value) == check_model(EveryKind) and pg.editor.disabled
         first = pg.preview
