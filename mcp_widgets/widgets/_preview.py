@@ -67,9 +67,10 @@ class Preview(w.VBox):
             w.Button, description="Reset", tooltip="A fresh form: what was typed or answered goes"
         )
         self._reset.on_click(lambda _button: self.reset())
-        self._receives = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
+        self._receives: dict[Action, w.Label] = {}
         model_lines: tuple[w.Label, ...] = ()
         if self.model is not None:
+            self._receives = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
             name = getattr(self.model, "__name__", "the model")
             sent = json.dumps(self.sent_schema, ensure_ascii=False) if self.sent_schema is not None else (
                 "none: the SDK refuses this model (see the problems below)"
