@@ -7,10 +7,12 @@ input-required rounds on 2026-07-28, and runs the body once, with every answer i
 
 The others are an inner `body(ask)` run by `converse(ctx, body)` (`_asking.py`), for what `Resolve` cannot
 do: URL mode (sign_in, private_notes: `Elicit` asks with forms only), a raw requestedSchema (echo_elicit),
-schema shapes pydantic does not render from a model (choose, plan_trip: titled `oneOf` choices and the
-legacy `enumNames`), and naming the field and rule a bad answer broke (register: the SDK only says that the
-content does not match). On 2026-07-28 such a body runs once per round and stops at the first question that
-has no answer yet, so it first computes and asks, and only acts (books, registers) after its last answer.
+schema shapes pydantic does not render from a model (choose: the legacy `enumNames`; plan_trip: fields both
+required and pre-filled, while pydantic leaves every field with a default out of `required`), and naming
+the field and rule a bad answer broke (register: the SDK only says that the content does not match). The
+steps that depend on earlier answers are not the reason: resolvers do that (notebooks/server_authoring).
+On 2026-07-28 such a body runs once per round and stops at the first question that has no answer yet, so
+it first computes and asks, and only acts (books, registers) after its last answer.
 """
 
 from __future__ import annotations
