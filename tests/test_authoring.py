@@ -15,7 +15,7 @@ import enum
 import json
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -392,3 +392,18 @@ def test_confirm_asks_after_the_answers_its_question_depends_on(mode: str) -> No
     )
     # No file picked: the question is None, nothing is confirmed and nothing more is asked.
     assert anyio.run(scenario, "decline") == ({"deleted": False, "action": "decline"}, ["Which file?"])
+
+
+def test_a_model_pydantic_cannot_render_is_refused_not_crashed() -> None:
+    class Callback(BaseModel):
+        f: Callable[[int], int]
+
+    @dataclasses.dataclass
+    class Unknown:
+        x: Undefined  # type: ignore[name-defined]  # noqa: F821
+
+    for model, why in ((Callback, "invalid-for-json-schema"), (Unknown, "NameError")):
+        with pytest.raises(
+            ModelError, match=rf"\[no-json-schema\] schema: pydantic cannot render it \({why}\)"
+        ):
+            check_model(model)

@@ -34,7 +34,6 @@ from typing import Any, Literal, get_args, get_origin
 
 from mcp.server.elicitation import render_elicitation_schema
 from pydantic import BaseModel, Field, create_model
-from pydantic.errors import PydanticUserError
 from pydantic.fields import FieldInfo
 
 from ..core.exceptions import MCPWidgetsError
@@ -113,12 +112,18 @@ def model_problems(model: type[Any]) -> tuple[dict[str, Any] | None, tuple[Probl
         cls = as_model(model)
     except ModelError as exc:
         return None, exc.problems
+    except Exception as exc:  # a dataclass pydantic cannot make a model of (an unknown annotation, ...)
+        why = f"pydantic cannot render it ({type(exc).__name__})"
+        return None, (Problem("error", "no-json-schema", why),)
     try:
         schema = render_elicitation_schema(cls)
-    except TypeError:
-        return None, tuple(p for name, info in _fields(cls) for p in _field_problems(cls, name, info))
-    except PydanticUserError as exc:
-        return None, (Problem("error", "no-json-schema", f"pydantic cannot render it ({exc.code})"),)
+    except Exception as exc:
+        # The SDK's TypeError stops at the first field it refuses: look at each field to name them all.
+        named = () if not isinstance(exc, TypeError) else tuple(
+            p for name, info in _fields(cls) for p in _field_problems(cls, name, info)
+        )
+        code = getattr(exc, "code", None) or type(exc).__name__
+        return None, named or (Problem("error", "no-json-schema", f"pydantic cannot render it ({code})"),)
     found = [p for name, prop in schema.get("properties", {}).items() for p in _round_trip(name, prop)]
     seen = {p.property for p in found}
     found += [p for p in parse_schema(schema).problems if p.property not in seen]
@@ -144,7 +149,7 @@ def sendable_schema(model: type[Any]) -> dict[str, Any]:
         key = info.alias or name
         try:
             one = render_elicitation_schema(_one_field(cls, name, info))
-        except (TypeError, PydanticUserError):
+        except Exception:  # refused: a placeholder (its problem is the model's)
             properties[key] = {"type": "object", "title": info.title or name}
             continue
         properties[key] = one["properties"][key]
@@ -185,7 +190,7 @@ def _round_trip(name: str, prop: Mapping[str, Any]) -> list[Problem]:
 def _field_problems(cls: type[BaseModel], name: str, info: FieldInfo) -> list[Problem]:
     try:
         render_elicitation_schema(_one_field(cls, name, info))
-    except (TypeError, PydanticUserError):
+    except Exception:
         rule, message = _classify(info.annotation)
         return [Problem("error", rule, message, info.alias or name)]
     return []
