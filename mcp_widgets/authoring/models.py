@@ -95,6 +95,9 @@ def _not_a_model(cls: object) -> str:
 def check_model(model: type[Any]) -> dict[str, Any]:
     """Check at the desk that `model` can be an elicitation; returns the requestedSchema the SDK sends for it.
 
+    On 2025-11-25 it is sent whole; on 2026-07-28 the SDK's wire model keeps only its `type`, `properties`
+    and `required` (a top-level title and description are dropped).
+
     Raises:
         ModelError: naming every rule broken and its field (see this module's docstring), plus any problem
             our `check_schema` finds in the rendered schema (errors and warnings: a model gives none when

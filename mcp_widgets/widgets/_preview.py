@@ -22,6 +22,11 @@ from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
 
 __all__ = ["Preview", "preview"]
 
+ON_2026 = (
+    "(On 2026-07-28 only its type, properties and required are sent: the SDK's wire model there drops a "
+    "top-level title and description.)"
+)
+
 
 class Preview(w.VBox):
     """A form shown without a server, with every schema problem and the exact JSON of each answer under it.
@@ -78,6 +83,7 @@ class Preview(w.VBox):
             model_lines = (
                 kit.make(w.Label, value=f"The requestedSchema the SDK sends for {name}:", variant="bold"),
                 kit.make(w.Label, value=sent, _dom_classes=(WRAP_CLASS,)),
+                kit.make(w.Label, value=ON_2026, _dom_classes=(WRAP_CLASS,)),
             )
         self._rest = (
             *model_lines,
