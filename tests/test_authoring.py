@@ -16,6 +16,7 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -37,7 +38,7 @@ from tests.servers.authoring import EveryKind, build_server
 pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 
 MODES = ["auto", "legacy"]
-SERVER = [sys.executable, "tests/servers/authoring.py"]
+SERVER = [sys.executable, str(Path(__file__).with_name("servers") / "authoring.py")]
 
 # --------------------------------------------------------------------------- at the desk
 
