@@ -33,7 +33,7 @@ class EveryKind(BaseModel):
     name: str = Field(
         title="Name", description="3 to 20 letters", min_length=3, max_length=20, pattern="^[a-z]+$"
     )
-    email: EmailStr = Field(title="Email")
+    email: EmailStr = Field(title="Email")  # needs email-validator: the test extra has it (through fastmcp)
     homepage: AnyUrl | None = Field(default=None, title="Homepage")
     birthday: dt.date = Field(title="Birthday")
     meeting: dt.datetime = Field(title="Meeting")
