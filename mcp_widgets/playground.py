@@ -10,6 +10,8 @@ classic notebooks and Voila.
 from __future__ import annotations
 
 import json
+import sys
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -205,3 +207,20 @@ def playground(
         message: The message shown with the form (editable in the playground too).
     """
     return Playground(schema, message=message)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as `playground()`.
+
+    `mcp_widgets.playground` names both this module and the function (a lazy attribute of the package).
+    Importing the module first (`from mcp_widgets.playground import ...`) makes the import system bind the
+    package's attribute to the module, so `mw.playground(...)` would meet a module; this keeps it working.
+    """
+
+    def __call__(
+        self, schema: Mapping[str, Any] | str | type | None = None, *, message: str = ""
+    ) -> Playground:
+        return playground(schema, message=message)
+
+
+sys.modules[__name__].__class__ = _CallableModule
