@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
+    from .client.open_questions import pending
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -80,6 +81,7 @@ _LAZY = {
     "preview": "mcp_widgets.widgets",
     "history": "mcp_widgets.widgets",
     "playground": "mcp_widgets.playground",
+    "pending": "mcp_widgets.client.open_questions",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
 
@@ -119,6 +121,7 @@ __all__ = [
     "handlers",
     "history",
     "inspect_url",
+    "pending",
     "playground",
     "preview",
     "set_default_handler",

@@ -23,7 +23,7 @@ from ..core.exceptions import (
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.version import __version__
-from . import tasks, url_flow
+from . import tasks, tasks2026, url_flow
 from .calls import _describe_exc
 from .listings import ServerInfo
 from .runtime import RUNTIME
@@ -133,6 +133,7 @@ class Connection:
                         tasks.adapt(self.target.kind, self._transport_for(via)),
                         mode=server.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
+                        extensions=tasks2026.extensions(server, display, intake.on_elicit),
                         logging_callback=display.on_log,
                         log_level=cast(Any, server.log_level),
                         message_handler=self._on_message,

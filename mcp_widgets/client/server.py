@@ -49,7 +49,7 @@ from .targets import Mode, TransportName, _resolve_target
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import HistoryPanel, ToolForm
+    from ..widgets import HistoryPanel, PendingList, ToolForm
 
 __all__ = ["Server"]
 
@@ -270,6 +270,13 @@ class Server:
 
             panel = self._history = HistoryPanel(server=self.name)
         return panel
+
+    @property
+    def pending(self) -> PendingList:
+        """This server's open questions, live (see `mw.pending()`), each answerable in the list."""
+        from .open_questions import pending
+
+        return pending(self.name)
 
     @property
     def connected(self) -> bool:
