@@ -71,6 +71,8 @@ class Connection:
         self.state: State = "new"
         self.info: ServerInfo | None = None
         self.closing: asyncio.Event | None = None
+        self.resuming = False
+        """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
         self._errlog: IO[str] | None = None
         self._intake: Intake | None = None
@@ -146,7 +148,8 @@ class Connection:
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
                         await self.closing.wait()
-                        await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
+                        if not self.resuming:
+                            await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
                     await self._stop_calls()
                     return
                 except Exception as exc:
@@ -174,9 +177,10 @@ class Connection:
         the call's task, which closing the client does not reach)."""
         stopped = []
         intake = self._parts()[0]
+        kept = tasks.calls(self.server) if self.resuming else set()
         for record in list(intake.calls):
             task = record.task
-            if task is None or task.done():
+            if task is None or task.done() or record in kept:
                 continue
             if record.stopped is None:
                 record.stopped = ConnectionClosedError(
@@ -185,7 +189,7 @@ class Connection:
                 )
             stopped.append(task)
         if stopped:
-            intake.withdraw_all()  # first: their open questions end as "the connection was closed"
+            intake.withdraw_all(kept)  # first: their open questions end as "the connection was closed"
             for task in stopped:
                 task.cancel()
             await asyncio.wait(stopped, timeout=1.0)
@@ -270,7 +274,7 @@ class Connection:
     def lost(self) -> None:
         """The server went away (client thread): no open question can be answered any more."""
         self.state = "lost"
-        self._parts()[0].withdraw_all()
+        self._parts()[0].withdraw_all(tasks.calls(self.server))  # a task's questions wait for a reconnect
 
     def require_connected(self) -> Client:
         """The SDK client; raises unless connected."""
@@ -297,6 +301,15 @@ class Connection:
             # a stdio server is stopped and HTTP connections are closed.
             runner.cancel()
         return runner
+
+    def reconnect(self, timeout: float = 10.0) -> concurrent.futures.Future[None]:
+        """End this connection, keeping the tasks in flight, and connect again (they resume on it)."""
+        self.resuming = True
+        try:
+            self.close(timeout)
+            return self.start()
+        finally:
+            self.resuming = False
 
     def close(self, timeout: float = 10.0) -> None:
         runner = self.signal_close()

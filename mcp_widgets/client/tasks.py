@@ -59,6 +59,15 @@ _RELATED = "io.modelcontextprotocol/related-task"
 _DEFAULT_POLL = 1.0
 
 
+class Resumed(Exception):
+    """A 2026-07-28 task's result, carried out of the call of a connection that has since ended (the task
+    was resumed on a new one, which checked the result)."""
+
+    def __init__(self, result: mcp_types.CallToolResult) -> None:
+        super().__init__("the task was resumed on a new connection")
+        self.result = result
+
+
 @dataclass(eq=False)
 class _Task:
     """A task of one call (client thread, except `label`, which is the main thread's)."""
@@ -93,7 +102,10 @@ def tool_call(
 
     async def call(client: Client, progress: ProgressFnT | None) -> mcp_types.CallToolResult:
         if not _as_task(server, client, name, task):
-            return await client.call_tool(name, arguments, progress_callback=progress)
+            try:
+                return await client.call_tool(name, arguments, progress_callback=progress)
+            except Resumed as resumed:
+                return resumed.result
         record = _CURRENT.get()  # set by the runner for the call this request belongs to
         assert record is not None
         return await _run(server, display, record, client.session, name, arguments, progress)
@@ -189,6 +201,11 @@ def hold(task: _Task) -> None:
 
 def release(task: _Task) -> None:
     _OPEN.get(task.server, {}).pop(task.task_id, None)
+
+
+def calls(server: Server) -> set[_CallRecord]:
+    """The calls following a task of `server` now (client thread)."""
+    return {t.record for t in _OPEN.get(server, {}).values()}
 
 
 async def cancel_open(server: Server) -> None:

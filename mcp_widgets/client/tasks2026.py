@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types
 from mcp.client.extension import ClaimContext, ClientExtension, ResultClaim
+from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
@@ -118,7 +119,12 @@ class TasksExtension(ClientExtension):
         task = _Task2026(self.server, self.display, record, ctx.session, created.task_id)
         state = {**(created.model_extra or {}), "status": created.status}
         task.seen(state)
-        return await task.follow(state, self.ask)
+        result = await task.follow(state, self.ask)
+        if task.session is not ctx.session:  # resumed: the call's own client has gone
+            if not result.is_error:
+                await task.session.validate_tool_result(ctx.tool_name, result)
+            raise tasks.Resumed(result)
+        return result
 
 
 @dataclass(eq=False)
@@ -175,7 +181,7 @@ class _Task2026(tasks._Task):
                     raise self._expired()
                 await self._sleep()
                 try:
-                    answer = await self.session.send_request(_Get(params=self._params()), _Raw)
+                    answer = await self._send(lambda: _Get(params=self._params()))
                 except MCPError:
                     if self.deadline is not None and time.monotonic() >= self.deadline:
                         raise self._expired() from None  # the server dropped the expired task
@@ -242,11 +248,49 @@ class _Task2026(tasks._Task):
             self.failure = MCPError(code=answer.code, message=answer.message, data=answer.data)
             return
         response = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
-        params_ = _UpdateParams(**self._params().model_dump(), input_responses={key: response})
+
+        def update() -> _Update:
+            params = self._params()
+            return _Update(params=_UpdateParams(**params.model_dump(), input_responses={key: response}))
+
         try:
-            await self.session.send_request(_Update(params=params_), _Raw)
+            await self._send(update)
         except MCPError as exc:
             self.failure = exc
+
+    async def _send(self, request: Callable[[], mcp_types.Request[Any, Any]]) -> _Raw:
+        """Send a tasks/* request; when the connection dropped, wait for `srv.reconnect()` and resend it
+        on the new one (the task lives in the server, not in the connection)."""
+        while True:
+            session = self.session
+            try:
+                return await session.send_request(request(), _Raw)
+            except Exception as exc:
+                if not self._dropped(session, exc):
+                    raise
+            await self._resumed(session)
+
+    def _dropped(self, session: ClientSession, exc: Exception) -> bool:
+        connection = self.server._connection
+        client = connection.client
+        closed = isinstance(exc, MCPError) and exc.error.code == mcp_types.CONNECTION_CLOSED
+        return closed or client is None or client.session is not session or connection.state != "connected"
+
+    async def _resumed(self, old: ClientSession) -> None:
+        """Wait until the server is connected again (on a new session), until the task's TTL runs out."""
+        connection = self.server._connection
+        self._show({"status": self.last_status, "statusMessage": "disconnected: waiting for srv.reconnect()"})
+        while True:
+            client = connection.client
+            if connection.state == "connected" and client is not None and client.session is not old:
+                self.session = client.session
+                log.info("%s: resuming task %s on the new connection", self.server.name, self.task_id)
+                return
+            if connection.state == "closed" and not connection.resuming:
+                raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="the connection was closed")
+            if self.deadline is not None and time.monotonic() >= self.deadline:
+                raise self._expired()
+            await asyncio.sleep(0.1)
 
     def _params(self) -> _TaskParams:
         return _TaskParams(task_id=self.task_id, request_state=self.request_state)
@@ -255,7 +299,7 @@ class _Task2026(tasks._Task):
         if self.cancelled:
             return
         self.cancelled = True
-        await tasks._quietly(self, self.session.send_request(_Cancel(params=self._params()), _Raw))
+        await tasks._quietly(self, self._send(lambda: _Cancel(params=self._params())))
 
     def _ended(self, state: dict[str, Any]) -> mcp_types.CallToolResult:
         status = state.get("status")

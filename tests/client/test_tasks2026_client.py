@@ -69,6 +69,13 @@ def _history(server: str) -> list[dict[str, Any]]:
     return [r for r in mw.history().records() if r["server"] == server]
 
 
+def _shown(call: Any, server: str) -> list[Any]:
+    """The server's open questions that have a card (plain python: a wait runs what the client posts)."""
+    with contextlib.suppress(TimeoutError):
+        call.result(0.02)
+    return [i for i in mw.pending(server).items if i.view is not None]
+
+
 @pytest.fixture
 def http_url() -> Iterator[str]:
     argv = [sys.executable, str(SERVER), "http", "60000", "state"]
@@ -182,13 +189,7 @@ def test_pending_lists_a_task_question_with_its_time_left_and_it_is_answerable_t
     server, _ = build_server(ttl_ms=30_000)
     with connect_sync(server, name="t26-pending", handler=_hold) as srv:
         call = srv.call_tool_background("ask_names")
-
-        def shown() -> list[Any]:
-            with contextlib.suppress(TimeoutError):  # plain python: a wait runs what the client posts
-                call.result(0.02)
-            return [i for i in mw.pending("t26-pending").items if i.view is not None]
-
-        (item,) = _until(shown)
+        (item,) = _until(lambda: _shown(call, "t26-pending"))
         assert item.server == "t26-pending" and item.message == "Name number 1?"
         assert item.left is not None and 20 < item.left <= 30
         assert "left" in repr(srv.pending) and "Name number 1?" in repr(mw.pending())
@@ -197,3 +198,18 @@ def test_pending_lists_a_task_question_with_its_time_left_and_it_is_answerable_t
         assert _answers(call.result(10))[0]["content"] == {"name": "Ada"}
         _until(lambda: not mw.pending("t26-pending").items)
         assert "no open questions" in repr(srv.pending)
+
+
+def test_a_reconnect_resumes_the_task_and_its_question_stays_answerable() -> None:
+    server, ext = build_server(request_state=True)
+    with connect_sync(server, name="t26-resume", handler=_hold) as srv:
+        call = srv.call_tool_background("ask_names")
+        task = _until(lambda: ext.tasks and _only_task(ext).status == "input_required" and _only_task(ext))
+        (item,) = _until(lambda: _shown(call, "t26-resume"))
+        srv.reconnect()  # the old connection ends (its tasks are kept), a new one is made
+        assert srv.connected and task.cancels == 0
+        assert item.view.outcome is None  # the same card, still open
+        item.view.fill(name="Ada")
+        assert item.view.accept()
+        assert _answers(call.result(10))[0]["content"] == {"name": "Ada"}
+        assert task.status == "completed" and task.updates == ["q1"]
