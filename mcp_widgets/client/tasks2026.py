@@ -18,6 +18,7 @@ carries `Mcp-Name: <taskId>` (the SDK's `name_param`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -43,6 +44,8 @@ log = logging.getLogger("mcp_widgets")
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 TERMINAL = ("completed", "failed", "cancelled")
+WAITING_POLL = 5.0
+"""Seconds between polls, at most, while only the person can move a task on (if the server asks for less)."""
 Answer = mcp_types.ElicitResult | mcp_types.ErrorData
 Ask = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Answer]]
 """The connection's elicitation callback (`Intake.on_elicit`): a task's question is asked as any other."""
@@ -144,6 +147,12 @@ class _Task2026(tasks._Task):
     """Keys whose answer was given (never withdrawn, even while the server has not yet seen it)."""
     failure: BaseException | None = None
     """Why an answer could not be sent (ends the call)."""
+    last_status: str = "working"
+    last_message: str | None = None
+    calm: int = 0
+    """Polls since the person last moved the task on (the interval grows while only they can)."""
+    nudge: asyncio.Event = field(default_factory=asyncio.Event)
+    """Set when an answer was sent (or a question failed): the next poll comes at once."""
 
     def seen(self, state: dict[str, Any]) -> None:
         """Take what a task-bearing message says about polling, TTL and request state."""
@@ -200,10 +209,23 @@ class _Task2026(tasks._Task):
             tasks.release(self)
 
     async def _sleep(self) -> None:
-        """Wait one poll interval, refreshing the countdown each second meanwhile."""
-        end = time.monotonic() + self.poll
-        while (wait := end - time.monotonic()) > 0:
-            await asyncio.sleep(min(wait, 1.0))
+        """Wait one poll interval, refreshing the countdown each second meanwhile.
+
+        While only the person can move the task on (every input request asked, none answered since), the
+        interval doubles from poll to poll up to WAITING_POLL: a cancel or an expiry still shows within
+        seconds, and an answer sent wakes the wait at once.
+        """
+        interval = self.poll
+        if self.last_status == "input_required" and any(not t.done() for t in self.asking.values()):
+            interval = min(self.poll * 2**self.calm, max(self.poll, WAITING_POLL))
+            self.calm = min(self.calm + 1, 16)
+        else:
+            self.calm = 0
+        end = time.monotonic() + interval
+        self.nudge.clear()
+        while (wait := end - time.monotonic()) > 0 and not self.nudge.is_set():
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.nudge.wait(), min(wait, 1.0))
             if wait > 1.0:
                 self._show(None)
 
@@ -228,6 +250,7 @@ class _Task2026(tasks._Task):
             params = _ELICIT.validate_python(request.get("params") or {})
         except (MCPError, ValidationError) as exc:
             self.failure = exc
+            self.nudge.set()
             return
         before = {r.id for r in self.record.requests}
         pending = asyncio.ensure_future(ask(None, params))
@@ -246,6 +269,7 @@ class _Task2026(tasks._Task):
         self.answered.add(key)
         if isinstance(answer, mcp_types.ErrorData):
             self.failure = MCPError(code=answer.code, message=answer.message, data=answer.data)
+            self.nudge.set()
             return
         response = answer.model_dump(by_alias=True, mode="json", exclude_none=True)
 
@@ -257,6 +281,8 @@ class _Task2026(tasks._Task):
             await self._send(update)
         except MCPError as exc:
             self.failure = exc
+        self.calm = 0
+        self.nudge.set()  # poll now: the answer may have moved the task on
 
     async def _send(self, request: Callable[[], mcp_types.Request[Any, Any]]) -> _Raw:
         """Send a tasks/* request; when the connection dropped, wait for `srv.reconnect()` and resend it

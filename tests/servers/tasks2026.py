@@ -19,7 +19,7 @@ methods and a `tools/call` interceptor). What it follows from the SEP:
 
 Tasks live in the server object, not in a connection: a client that reconnects resumes polling by id.
 
-    python tasks2026.py http [TTL_MS] [state]   (prints "PORT <n>", then serves /mcp on 127.0.0.1)
+    python tasks2026.py http [TTL_MS] [state|plain] [POLL_MS]   (prints "PORT <n>", serves /mcp on 127.0.0.1)
 """
 
 from __future__ import annotations
@@ -73,6 +73,7 @@ class _Task:
     updates: list[str] = field(default_factory=list)
     """The keys of every input response received (in order; answered or not)."""
     cancels: int = 0
+    poll_ms: int = POLL_MS
     states: int = 0
     """How many requestState values were issued (with `request_state`)."""
     stateful: bool = False
@@ -92,7 +93,7 @@ class _Task:
             "createdAt": self.created_at,
             "lastUpdatedAt": self.last_updated_at,
             "ttlMs": self.ttl_ms,
-            "pollIntervalMs": POLL_MS,
+            "pollIntervalMs": self.poll_ms,
         }
         if self.stateful:
             self.states += 1
@@ -140,9 +141,10 @@ class TasksExtension(Extension):
 
     identifier = EXTENSION
 
-    def __init__(self, ttl_ms: int, request_state: bool = False) -> None:
+    def __init__(self, ttl_ms: int, request_state: bool = False, poll_ms: int = POLL_MS) -> None:
         self.ttl_ms = ttl_ms
         self.request_state = request_state
+        self.poll_ms = poll_ms
         self.tasks: dict[str, _Task] = {}
         self.work: dict[str, Any] = {}
         """Tool name -> `async def body(task, arguments) -> CallToolResult dict`, for tools run as tasks."""
@@ -169,7 +171,7 @@ class TasksExtension(Extension):
                     data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
                 )
             return await call_next(ctx)
-        task = _Task(task_id=uuid.uuid4().hex, ttl_ms=self.ttl_ms, stateful=self.request_state)
+        task = _Task(uuid.uuid4().hex, self.ttl_ms, stateful=self.request_state, poll_ms=self.poll_ms)
         self.tasks[task.task_id] = task  # durable before the answer: tasks/get resolves at once
         task.work = asyncio.get_running_loop().create_task(self._run(task, body, params.arguments or {}))
         asyncio.get_running_loop().call_later(self.ttl_ms / 1000, self._expire, task)
@@ -249,10 +251,10 @@ def _text(value: Any) -> dict[str, Any]:
 
 
 def build_server(
-    ttl_ms: int = 60_000, *, request_state: bool = False, bound: float = 60.0
+    ttl_ms: int = 60_000, *, request_state: bool = False, bound: float = 60.0, poll_ms: int = POLL_MS
 ) -> tuple[MCPServer, TasksExtension]:
     """The server and its extension (whose `tasks` a test may read)."""
-    tasks = TasksExtension(ttl_ms, request_state)
+    tasks = TasksExtension(ttl_ms, request_state, poll_ms)
     server = MCPServer("tasks-2026", extensions=[tasks])
 
     async def ask_names(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -326,7 +328,8 @@ def main() -> None:
     import uvicorn
 
     ttl_ms = int(sys.argv[2]) if len(sys.argv) > 2 else 60_000
-    server, _ = build_server(ttl_ms, request_state=sys.argv[3:4] == ["state"])
+    poll_ms = int(sys.argv[4]) if len(sys.argv) > 4 else POLL_MS
+    server, _ = build_server(ttl_ms, request_state=sys.argv[3:4] == ["state"], poll_ms=poll_ms)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
