@@ -22,6 +22,8 @@ __all__ = ["PendingItem", "PendingList", "waited_text"]
 
 MESSAGE_SHOWN = 200
 """A message longer than this is cut in the list's line (the card shows it whole)."""
+_ROW = {"border_left": "3px solid var(--jp-border-color2, #ccc)", "padding": "0 0 0 8px", "margin": "6px 0"}
+"""Each question set apart by a rule on its left (theme colours: light and dark)."""
 
 
 @dataclass(frozen=True)
@@ -99,16 +101,19 @@ class PendingList(w.VBox):
             row.close()
             label.close()
         for item in items:
-            text = clip_line(item.line() + f" · {clip_line(item.message, MESSAGE_SHOWN)}", 400)
+            card = isinstance(item.view, w.Widget)
+            # The card shows the message itself; without one (not built yet) the line says it.
+            text = item.line() if card else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
+            text = clip_line(text, 400)
             kept = self._rows.get(item.id)
             if kept is None:
                 label = w.Label(value=text, tooltip=text, _dom_classes=(*LITERAL_CLASSES, WRAP_CLASS))
-                row = w.VBox(children=(label,), _dom_classes=("mcp-widgets-pending-row",))
+                row = w.VBox(children=(label,), _dom_classes=("mcp-widgets-pending-row",), layout=_ROW)
                 self._rows[item.id] = kept = (label, row)
             label, row = kept
             if label.value != text:
                 label.value = label.tooltip = text
-            wanted = (label, item.view) if isinstance(item.view, w.Widget) else (label,)
+            wanted = (label, item.view) if card else (label,)
             if row.children != wanted:
                 row.children = wanted
         children = (self._title, *(self._rows[item.id][1] for item in items))
