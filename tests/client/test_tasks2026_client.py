@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import gc
 import json
 import sys
 import threading
@@ -20,7 +21,7 @@ from typing import Any
 import pytest
 
 import mcp_widgets as mw
-from mcp_widgets import RequestTimeout, ServerError, connect_sync, handlers
+from mcp_widgets import RequestTimeout, ServerError, connect_sync, handlers, kernel
 from tests.servers.launch import serving
 from tests.servers.tasks2026 import TasksExtension, build_server
 
@@ -72,7 +73,10 @@ def _history(server: str) -> list[dict[str, Any]]:
 def _shown(call: Any, server: str) -> list[Any]:
     """The server's open questions that have a card (plain python: a wait runs what the client posts)."""
     with contextlib.suppress(TimeoutError):
-        call.result(0.02)
+        if call is None:
+            kernel.wait_sync(concurrent.futures.Future(), timeout=0.02)
+        else:
+            call.result(0.02)
     return [i for i in mw.pending(server).items if i.view is not None]
 
 
@@ -213,3 +217,16 @@ def test_a_reconnect_resumes_the_task_and_its_question_stays_answerable() -> Non
         assert item.view.accept()
         assert _answers(call.result(10))[0]["content"] == {"name": "Ada"}
         assert task.status == "completed" and task.updates == ["q1"]
+
+
+def test_a_background_call_lives_without_its_handle() -> None:
+    server, ext = build_server()
+    with connect_sync(server, name="t26-handle", handler=_hold) as srv:
+        srv.call_tool_background("ask_names")  # the handle is dropped at once
+        gc.collect()
+        (item,) = _until(lambda: _shown(None, "t26-handle"))
+        item.view.fill(name="Ada")
+        assert item.view.accept()
+        task = _only_task(ext)
+        _until(lambda: task.status == "completed", limit=10)
+        assert task.cancels == 0
