@@ -230,3 +230,16 @@ def test_a_background_call_lives_without_its_handle() -> None:
         task = _only_task(ext)
         _until(lambda: task.status == "completed", limit=10)
         assert task.cancels == 0
+
+
+@pytest.mark.parametrize("spelling", ["sep", "draft"])
+def test_the_other_spellings_of_ttl_and_poll_interval_are_taken(spelling: str) -> None:
+    """The SEP text's `ttl` (in seconds) and `pollInterval`; a draft's `ttlSeconds` and its poll."""
+    server, ext = build_server(ttl_ms=1500, spelling=spelling, poll_ms=50)
+    with connect_sync(server, name=f"t26-{spelling}", handler=_hold) as srv:
+        call = srv.call_tool_background("ask_names")
+        (item,) = _until(lambda: _shown(call, f"t26-{spelling}"))
+        assert item.left is not None and 0 < item.left <= 1.5  # read in seconds
+        with pytest.raises(RequestTimeout):
+            call.result(6)
+        assert _only_task(ext).status == "failed"

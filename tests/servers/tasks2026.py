@@ -74,6 +74,7 @@ class _Task:
     """The keys of every input response received (in order; answered or not)."""
     cancels: int = 0
     poll_ms: int = POLL_MS
+    spelling: str = "ms"
     states: int = 0
     """How many requestState values were issued (with `request_state`)."""
     stateful: bool = False
@@ -92,9 +93,13 @@ class _Task:
             "status": self.status,
             "createdAt": self.created_at,
             "lastUpdatedAt": self.last_updated_at,
-            "ttlMs": self.ttl_ms,
-            "pollIntervalMs": self.poll_ms,
         }
+        if self.spelling == "sep":  # the SEP text's names: the TTL in seconds
+            out.update(ttl=self.ttl_ms / 1000, pollInterval=self.poll_ms)
+        elif self.spelling == "draft":
+            out.update(ttlSeconds=self.ttl_ms / 1000, pollIntervalMilliseconds=self.poll_ms)
+        else:
+            out.update(ttlMs=self.ttl_ms, pollIntervalMs=self.poll_ms)
         if self.stateful:
             self.states += 1
             out["requestState"] = f"{self.task_id}:{self.states}"
@@ -141,7 +146,10 @@ class TasksExtension(Extension):
 
     identifier = EXTENSION
 
-    def __init__(self, ttl_ms: int, request_state: bool = False, poll_ms: int = POLL_MS) -> None:
+    def __init__(
+        self, ttl_ms: int, request_state: bool = False, poll_ms: int = POLL_MS, spelling: str = "ms"
+    ) -> None:
+        self.spelling = spelling
         self.ttl_ms = ttl_ms
         self.request_state = request_state
         self.poll_ms = poll_ms
@@ -171,7 +179,13 @@ class TasksExtension(Extension):
                     data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
                 )
             return await call_next(ctx)
-        task = _Task(uuid.uuid4().hex, self.ttl_ms, stateful=self.request_state, poll_ms=self.poll_ms)
+        task = _Task(
+            uuid.uuid4().hex,
+            self.ttl_ms,
+            stateful=self.request_state,
+            poll_ms=self.poll_ms,
+            spelling=self.spelling,
+        )
         self.tasks[task.task_id] = task  # durable before the answer: tasks/get resolves at once
         task.work = asyncio.get_running_loop().create_task(self._run(task, body, params.arguments or {}))
         asyncio.get_running_loop().call_later(self.ttl_ms / 1000, self._expire, task)
@@ -251,10 +265,19 @@ def _text(value: Any) -> dict[str, Any]:
 
 
 def build_server(
-    ttl_ms: int = 60_000, *, request_state: bool = False, bound: float = 60.0, poll_ms: int = POLL_MS
+    ttl_ms: int = 60_000,
+    *,
+    request_state: bool = False,
+    bound: float = 60.0,
+    poll_ms: int = POLL_MS,
+    spelling: str = "ms",
 ) -> tuple[MCPServer, TasksExtension]:
-    """The server and its extension (whose `tasks` a test may read)."""
-    tasks = TasksExtension(ttl_ms, request_state, poll_ms)
+    """The server and its extension (whose `tasks` a test may read).
+
+    `spelling`: how the TTL and poll interval are named: "ms" (`ttlMs`, `pollIntervalMs`), "sep" (`ttl` in
+    seconds, `pollInterval`: the SEP text) or "draft" (`ttlSeconds`, `pollIntervalMilliseconds`).
+    """
+    tasks = TasksExtension(ttl_ms, request_state, poll_ms, spelling)
     server = MCPServer("tasks-2026", extensions=[tasks])
 
     async def ask_names(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
