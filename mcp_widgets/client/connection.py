@@ -166,6 +166,8 @@ class Connection:
                 log.debug("connection to %s ended with an error", server.name, exc_info=True)
         finally:
             self.client = None
+            if self.state == "connected" and not self.closing_now:
+                self.lost()  # it ended without close(): the server or the network went away
             if self.state != "lost":
                 self.state = "closed"
             if self._errlog is not None:

@@ -31,7 +31,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from ..core.exceptions import RequestTimeout
+from ..core.exceptions import ConnectionClosedError, RequestTimeout
 from ..widgets import waited_text
 from . import tasks
 from .calls import _CURRENT
@@ -313,7 +313,10 @@ class _Task2026(tasks._Task):
                 log.info("%s: resuming task %s on the new connection", self.server.name, self.task_id)
                 return
             if connection.state == "closed" and not connection.resuming:
-                raise MCPError(code=mcp_types.CONNECTION_CLOSED, message="the connection was closed")
+                raise ConnectionClosedError(
+                    f"{self.record.describe()} was stopped: the connection was closed",
+                    code=mcp_types.CONNECTION_CLOSED,
+                )
             if self.deadline is not None and time.monotonic() >= self.deadline:
                 raise self._expired()
             await asyncio.sleep(0.1)

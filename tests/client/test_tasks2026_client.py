@@ -22,6 +22,7 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets import RequestTimeout, ServerError, connect_sync, handlers, kernel
+from tests.servers.dropping_proxy import DroppingProxy
 from tests.servers.launch import serving
 from tests.servers.tasks2026 import TasksExtension, build_server
 
@@ -243,3 +244,26 @@ def test_the_other_spellings_of_ttl_and_poll_interval_are_taken(spelling: str) -
         with pytest.raises(RequestTimeout):
             call.result(6)
         assert _only_task(ext).status == "failed"
+
+
+def test_a_dropped_connection_resumes_after_reconnect_over_http() -> None:
+    """The network goes away mid-question (a proxy cuts it): the card stays open, `srv.reconnect()` once it
+    is back resumes polling the same task, and the answer reaches the server."""
+    argv = [sys.executable, str(SERVER), "http", "60000", "state"]
+    with serving(argv, "the 2026-07-28 task server") as (port, _proc):
+        proxy = DroppingProxy(port)
+        try:
+            srv = connect_sync(f"http://127.0.0.1:{proxy.port}/mcp", name="t26-drop", handler=_hold)
+            call = srv.call_tool_background("ask_names")
+            (item,) = _until(lambda: _shown(call, "t26-drop"))
+            proxy.drop()
+            _until(lambda: _shown(call, "t26-drop") and not srv.connected)  # it noticed
+            assert not call.done() and item.view.outcome is None  # the card waits for the network
+            proxy.restore()
+            srv.reconnect()
+            item.view.fill(name="Ada")
+            assert item.view.accept()
+            assert _answers(call.result(10))[0]["content"] == {"name": "Ada"}
+            srv.close()
+        finally:
+            proxy.close()
