@@ -42,6 +42,9 @@ def test_the_pending_view_answers_a_question_of_a_finished_cell(open_notebook: O
     nb.run(1)
     nb.wait_done(1)  # the calling cell has finished; its question waits in its output
     expect(nb.output(1).get_by_text("Name number 1?", exact=True)).to_be_visible()
+    # The call's panel follows the task, with its time to live counting down.
+    status = "Task input required: Waiting for the answer to q1 · 9 min left"
+    expect(nb.output(1).get_by_text(status, exact=True)).to_be_visible()
     nb.run(2)
     listing = nb.output(2).locator(".mcp-widgets-pending")
     expect(listing.get_by_text("1 open question", exact=True)).to_be_visible()
@@ -49,7 +52,7 @@ def test_the_pending_view_answers_a_question_of_a_finished_cell(open_notebook: O
     expect(line).to_have_text(re.compile(r"^tasks · waited \d+ s · 9 min left$"))  # the card shows the rest
     # The waited time counts up while the list is shown.
     expect(line).to_have_text(re.compile(r"waited ([3-9]|\d\d) s"), timeout=UI_MS)
-    shoot_in_both_themes(nb, {"pending": nb.output(2)})
+    shoot_in_both_themes(nb, {"pending": nb.output(2), "pending-calling-cell": nb.output(1)})
     # Answered in the list: the same form as in the calling cell.
     listing.get_by_label("Name").press_sequentially("Ada")
     listing.get_by_role("button", name="Accept").click()
