@@ -32,6 +32,8 @@ from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..core.exceptions import ConnectionClosedError, RequestTimeout
+from ..core.outcome import Reason
+from ..core.requests import PendingRequest
 from ..widgets import waited_text
 from . import tasks
 from .calls import _CURRENT
@@ -255,9 +257,9 @@ class _Task2026(tasks._Task):
         before = {r.id for r in self.record.requests}
         pending = asyncio.ensure_future(ask(None, params))
         await asyncio.sleep(0)  # the question is taken in: note when its time runs out
-        mine = [r.id for r in self.record.requests if r.id not in before]
+        mine = [r for r in self.record.requests if r.id not in before]
         if self.deadline is not None:
-            _DEADLINES.update(dict.fromkeys(mine, self.deadline))
+            _DEADLINES.update(dict.fromkeys((r.id for r in mine), self.deadline))
         try:
             answer = await pending
         except asyncio.CancelledError:
@@ -265,8 +267,10 @@ class _Task2026(tasks._Task):
             raise
         finally:
             for asked in mine:
-                _DEADLINES.pop(asked, None)
+                _DEADLINES.pop(asked.id, None)
         self.answered.add(key)
+        if self.record.style != "background" and any(_interrupted(r) for r in mine):
+            return  # the interrupt of the waiting cell stops the call (tasks/cancel), not this answer
         if isinstance(answer, mcp_types.ErrorData):
             self.failure = MCPError(code=answer.code, message=answer.message, data=answer.data)
             self.nudge.set()
@@ -365,6 +369,11 @@ class _Task2026(tasks._Task):
 def deadline_of(request_id: int) -> float | None:
     """When the task question `request_id` ends (monotonic), if its server said."""
     return _DEADLINES.get(request_id)
+
+
+def _interrupted(request: PendingRequest) -> bool:
+    outcome = request.outcome
+    return outcome is not None and outcome.reason is Reason.INTERRUPT
 
 
 def _number(state: dict[str, Any], keys: tuple[str, ...]) -> float | None:
