@@ -211,7 +211,7 @@ class _Task2026(tasks._Task):
             tasks.release(self)
 
     async def _sleep(self) -> None:
-        """Wait one poll interval, refreshing the countdown each second meanwhile.
+        """Wait one poll interval, refreshing the countdown meanwhile.
 
         While only the person can move the task on (every input request asked, none answered since), the
         interval doubles from poll to poll up to WAITING_POLL: a cancel or an expiry still shows within
@@ -226,10 +226,18 @@ class _Task2026(tasks._Task):
         end = time.monotonic() + interval
         self.nudge.clear()
         while (wait := end - time.monotonic()) > 0 and not self.nudge.is_set():
+            tick = self._tick()
             with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.nudge.wait(), min(wait, 1.0))
-            if wait > 1.0:
+                await asyncio.wait_for(self.nudge.wait(), min(wait, tick))
+            if wait > tick:
                 self._show(None)
+
+    def _tick(self) -> float:
+        """Seconds until the countdown shown would change (it counts seconds only under two minutes)."""
+        left = self.left()
+        if left is None:
+            return 3600.0
+        return 1.0 if left < 121 else left % 60 + 0.05
 
     def _take(self, requests: Any, ask: Ask) -> None:
         """Ask each new key; withdraw those no longer outstanding."""
