@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
+    from .client.open_questions import pending
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -83,6 +84,7 @@ _LAZY = {
     "playground": "mcp_widgets.playground",
     "check_model": "mcp_widgets.authoring",
     "ModelError": "mcp_widgets.authoring",
+    "pending": "mcp_widgets.client.open_questions",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
@@ -125,6 +127,7 @@ __all__ = [
     "handlers",
     "history",
     "inspect_url",
+    "pending",
     "playground",
     "preview",
     "set_default_handler",
