@@ -375,6 +375,62 @@ def test_sign_out_forgets_the_tokens(url: str) -> None:
     assert len(seen) == 2
 
 
+def test_scopes_asks_for_more_than_the_server_names(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    async def main() -> str:
+        async with mw.connect(url, handler=consent_then(seen=seen), name="lab", scopes=["write"]) as srv:
+            return str((await srv.call_tool("whoami")).content[0].text)
+
+    assert asyncio.run(main()) == "read write"
+    assert seen[0].scopes == ("read", "write")
+
+
+def test_a_refusal_on_the_authorization_servers_page_ends_the_sign_in(url: str) -> None:
+    seen: list[SignInCard] = []
+    pages: list[tuple[int, str]] = []
+    handler = consent_then(lambda card: pages.append(browse(card.authorization_url)), seen=seen)
+    with pytest.raises(SignInError, match="refused: access_denied"):
+        connect_fails(url, handler=handler, scopes=["deny"])
+    ((status, page),) = pages
+    assert status == 200 and "Not signed in" in page and "access_denied" in page
+    assert seen[0].signin_state == "failed" and "access_denied" in seen[0].children[0].value
+
+
+def test_your_own_token_storage_is_used_and_cleared_on_sign_out(url: str) -> None:
+    class Storage:
+        def __init__(self) -> None:
+            self.tokens: Any = None
+            self.client_info: Any = None
+            self.cleared = 0
+
+        async def get_tokens(self) -> Any:
+            return self.tokens
+
+        async def set_tokens(self, tokens: Any) -> None:
+            self.tokens = tokens
+
+        async def get_client_info(self) -> Any:
+            return self.client_info
+
+        async def set_client_info(self, client_info: Any) -> None:
+            self.client_info = client_info
+
+        def clear(self) -> None:
+            self.cleared += 1
+            self.tokens = None
+
+    storage = Storage()
+
+    async def main() -> None:
+        async with mw.connect(url, handler=consent_then(), name="lab", token_store=storage) as srv:
+            assert storage.tokens is not None and not tokens.MEMORY._data  # yours, not ours
+            srv.sign_out()
+
+    asyncio.run(main())
+    assert storage.cleared == 1 and storage.tokens is None
+
+
 def test_memory_store_keeps_a_second_connection_signed_in(url: str) -> None:
     seen: list[SignInCard] = []
 
