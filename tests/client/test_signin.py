@@ -431,6 +431,50 @@ def test_your_own_token_storage_is_used_and_cleared_on_sign_out(url: str) -> Non
     assert storage.cleared == 1 and storage.tokens is None
 
 
+def test_the_keyring_store(url: str) -> None:
+    import keyring
+    import keyring.backend
+
+    class InMemory(keyring.backend.KeyringBackend):
+        """A real keyring backend that keeps its passwords in this process."""
+
+        priority = 1
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.passwords: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.passwords.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.passwords[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            del self.passwords[(service, username)]
+
+    before = keyring.get_keyring()
+    backend = InMemory()
+    keyring.set_keyring(backend)
+    seen: list[SignInCard] = []
+    try:
+
+        async def main() -> None:
+            for _ in range(2):
+                async with mw.connect(url, handler=consent_then(seen=seen), token_store="keyring") as srv:
+                    assert (await srv.call_tool("whoami")).content[0].text == "read"
+            stored = json.loads(backend.passwords[("mcp-widgets", url)])
+            (issuer,) = [key for key in stored if key != "current"]
+            assert stored[issuer]["tokens"]["access_token"].startswith(CANARY_PREFIX)
+            srv.sign_out()
+            assert backend.passwords == {}
+
+        asyncio.run(main())
+    finally:
+        keyring.set_keyring(before)
+    assert len(seen) == 1  # the second connection found the stored token
+
+
 def test_memory_store_keeps_a_second_connection_signed_in(url: str) -> None:
     seen: list[SignInCard] = []
 
