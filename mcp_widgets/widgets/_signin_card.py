@@ -45,6 +45,10 @@ _LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: un
 class SignInCard(Answerable):
     """Asks the person to sign in to a server's authorization server; shown in the calling cell.
 
+    Through the card contract it resolves once, at consent (`outcome`, `add_done_callback`): Sign in, or
+    Cancel / a decline. The sign-in itself ends later: `signin_state`, `final_outcome` and
+    `add_final_callback` tell how (signed in, cancelled while waiting, failed).
+
     Args:
         authorization_url: The full authorization address (built by the SDK's provider).
         server: The name we know the MCP server by (who asks).
