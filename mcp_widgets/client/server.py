@@ -36,6 +36,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.exceptions import ConnectError
+from ..core.signin import ConnectBudget
 from . import tasks
 from .answering import Handler
 from .calls import Call
@@ -307,14 +308,20 @@ class Server:
         """
         ready = self._connection.reconnect(timeout)
         limit = self.timeout or CONNECT_TIMEOUT
-        try:
-            if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-                ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
-            else:
-                kernel.wait_sync(ready, timeout=limit)
-        except (TimeoutError, concurrent.futures.TimeoutError):
-            self._signal_close()
-            raise ConnectError(f"connecting to {self.name!r} again took longer than {limit:g} s") from None
+        budget = self._connection.budget = ConnectBudget(limit)  # paused while a sign-in card waits
+        while True:
+            try:
+                if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+                    ready.result(timeout=max(budget.remaining(), 0.0))  # nothing to pump: no clicks needed
+                else:
+                    kernel.wait_sync(ready, timeout=max(budget.remaining(), 0.0))
+                return
+            except (TimeoutError, concurrent.futures.TimeoutError):
+                if budget.remaining() > 0:
+                    continue
+                self._signal_close()
+                took = f"connecting to {self.name!r} again took longer than {limit:g} s"
+                raise ConnectError(took) from None
 
     def close(self, timeout: float = 10.0) -> None:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""

@@ -359,6 +359,24 @@ def test_connect_timeout_is_paused_while_the_card_waits(url: str) -> None:
     assert asyncio.run(main())
 
 
+def test_reconnect_after_sign_out_signs_in_again_with_its_timeout_paused(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    def slow_after_the_first(card: SignInCard) -> None:
+        if len(seen) > 1:
+            threading.Event().wait(2.5)  # longer than the timeout
+        browse(card.authorization_url)
+
+    srv = mw.connect_sync(url, handler=consent_then(slow_after_the_first, seen=seen), name="lab", timeout=1.5)
+    try:
+        srv.sign_out()
+        srv.reconnect()
+        assert srv.connected and len(seen) == 2
+        assert srv.call_tool_sync("whoami").content[0].text == "read"
+    finally:
+        srv.close()
+
+
 def test_sign_out_forgets_the_tokens(url: str) -> None:
     seen: list[SignInCard] = []
 
