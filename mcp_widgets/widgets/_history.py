@@ -2,9 +2,8 @@
 
 The visible page is ONE `HTML` widget holding a table, so a page costs one model and one message however many
 rows it has (a `Label` per cell would be hundreds of models; a `Select` or `Textarea` cannot show columns).
-HTML is only safe because every string that reaches it passes through `_esc` (`html.escape`, quotes
-included): server-controlled text (messages, titles, names, notes, hosts) is shown as literal text, never
-markup. Only the visible page is rendered; the store's counters give the totals without a scan.
+HTML is safe only because every string in it passes through `_esc` (`html.escape`, quotes included): server
+text is shown literally, never as markup. Only the visible page is rendered; counters give the totals.
 
 A panel is 10 models whatever it shows (one fewer with one server pinned): itself, a row of two dropdowns,
 two buttons and a status label, and the table, plus Layout and Style models shared by every form and panel.
@@ -91,9 +90,10 @@ def row_cells(record: HistoryRecord) -> tuple[str, ...]:
     if record.declared_name and record.declared_name != record.server:
         server += f"\ncalls itself “{record.declared_name}”"
     source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
-    mode = "form" if record.mode == "form" else f"URL: {visible(record.url_host or '') or '?'}"
-    required = "\u00a0*"  # a no-break space: the marker never wraps away from its title
-    fields = ", ".join(f.title + (required if f.required else "") for f in record.fields) or "—"
+    host = visible(record.url_host or "") or "?"
+    mode = {"form": "form", "signin": f"sign-in on {host}"}.get(record.mode, f"URL: {host}")
+    # a no-break space keeps "*" by its title; a sign-in asks no field: its scopes say what it grants
+    fields = ", ".join([f.title + "\u00a0*" * f.required for f in record.fields] or record.scopes) or "—"
     return (
         record.asked_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
         server,

@@ -17,7 +17,7 @@ import pytest
 from mcp_widgets.core.history import RECORD_KEYS, History, HistoryRecord
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
-from mcp_widgets.widgets._history import COLUMNS
+from mcp_widgets.widgets._history import COLUMNS, row_cells
 from tests.core.test_history import record_card
 
 from .conftest import HOSTILE, live_models, own_models, schema
@@ -494,3 +494,13 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     assert errors == []
     page.close()
     server.delete_sessions()
+
+
+def test_a_sign_in_row_names_the_authorization_server_and_the_scopes() -> None:
+    store = History()
+    record = store.begin(
+        server="notes", mode="signin", url_host="auth.example", scopes=("mcp:read", "offline_access")
+    )
+    cells = dict(zip(COLUMNS, row_cells(record), strict=True))
+    assert cells["Mode"] == "sign-in on auth.example"
+    assert cells["Fields asked (* required)"] == "mcp:read, offline_access"
