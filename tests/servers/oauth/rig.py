@@ -15,6 +15,7 @@ import http.server
 import queue
 import sys
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -109,12 +110,19 @@ class Browser:
         issuer = _origin(authorization_url)
         refused: list[str] = []
         if unreachable is not None:
+            # Playwright's routes skip redirect hops; the DevTools protocol's Fetch domain sees each one.
+            devtools = page.context.new_cdp_session(page)
 
-            def refuse(route: Any) -> None:
-                refused.append(route.request.url)
-                route.abort("connectionrefused")
+            def refuse(event: dict[str, Any]) -> None:
+                refused.append(event["request"]["url"])
+                devtools.send(
+                    "Fetch.failRequest", {"requestId": event["requestId"], "errorReason": "ConnectionRefused"}
+                )
 
-            page.route(f"{unreachable}/**", refuse)
+            devtools.on("Fetch.requestPaused", refuse)
+            devtools.send(
+                "Fetch.enable", {"patterns": [{"urlPattern": f"{unreachable}/*", "requestStage": "Request"}]}
+            )
         try:
             page.goto(authorization_url)
             if page.get_by_label("Password").count():
@@ -122,7 +130,10 @@ class Browser:
                 page.get_by_label("Password").fill(password)
                 page.get_by_role("button", name="Sign in").click()
             if unreachable is not None:
-                page.wait_for_event("requestfailed", predicate=lambda r: r.url.startswith(unreachable))
+                deadline = time.monotonic() + BROWSER_MS / 1000
+                while not refused and time.monotonic() < deadline:
+                    page.wait_for_timeout(50)  # lets Playwright dispatch the DevTools event
+                assert refused, "the browser never tried the unreachable redirect"
                 return Landing(refused[-1], "")
             page.wait_for_url(lambda url: _origin(url) != issuer, wait_until="load")
             return Landing(str(page.url), str(page.locator("body").inner_text()))
