@@ -7,7 +7,10 @@ The suite starts a test server, appends its URL to the command and names the sce
 tools, calls each one with the arguments its scenario expects, and answers every elicitation through a real
 `ElicitationForm` that a handler accepts untouched: what the server receives is exactly what the form
 pre-filled (its defaults). It runs without a kernel; forms are built but never displayed. For the `auth/*`
-scenarios it passes an OAuth provider as `connect(auth=...)` (credentials from `MCP_CONFORMANCE_CONTEXT`).
+scenarios it passes an OAuth provider as `connect(auth=...)` (credentials from `MCP_CONFORMANCE_CONTEXT`);
+with `--interactive` it signs in the way a notebook does instead: `connect` without `auth=` makes the
+sign-in card, a handler consents on it (`sign_in_and_follow`), and a stand-in browser (httpx) follows the
+card's `authorization_url` to the loopback redirect.
 Exit status: 0 when every call succeeded, 1 otherwise (the suite's checks are the real verdict).
 """
 
@@ -18,6 +21,7 @@ import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
@@ -28,7 +32,7 @@ from .client import Server, connect
 from .core.outcome import Action, Reason
 from .widgets import ElicitationForm
 
-__all__ = ["accept_untouched", "arguments_for", "main", "oauth_for", "run"]
+__all__ = ["accept_untouched", "arguments_for", "main", "oauth_for", "run", "sign_in_and_follow"]
 
 log = logging.getLogger("mcp_widgets.conformance")
 
@@ -50,6 +54,29 @@ async def accept_untouched(card: Any) -> None:
         # The defaults alone do not make a valid answer: say so (field names only), and decline.
         problems = ", ".join(sorted(card.errors)) or "the form"
         card.finish(Action.DECLINE, reason=Reason.HANDLER, by="conformance", note=f"invalid: {problems}")
+
+
+def follow(authorization_url: str) -> None:
+    """A stand-in browser: open the authorization address and follow its redirects (to the loopback).
+
+    urllib, not httpx: it logs nothing, and the last address carries the authorization code.
+    """
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(authorization_url, timeout=30) as page:
+            page.read()
+    except Exception as exc:
+        log.error("the stand-in browser failed: %s", type(exc).__name__)
+
+
+async def sign_in_and_follow(card: Any) -> None:
+    """Consent on a sign-in card, and a stand-in browser follows its address; forms as `accept_untouched`."""
+    if card.kind != "signin":
+        await accept_untouched(card)
+        return
+    if card.accept():
+        threading.Thread(target=follow, args=(card.authorization_url,), daemon=True).start()
 
 
 def arguments_for(tool: mcp_types.Tool) -> dict[str, Any]:
@@ -170,16 +197,30 @@ def oauth_for(url: str, context: Mapping[str, Any] | None = None) -> Any:
     )
 
 
-async def run(url: str, scenario: str = "") -> list[mcp_types.CallToolResult]:
-    """Connect to `url`, list the tools and call each once; returns the results in listing order."""
+INTERACTIVE_SKIPS = ("auth/client-credentials-basic", "auth/client-credentials-jwt")
+"""Scenarios with no person in them: `--interactive` runs them with the non-interactive provider."""
+
+
+async def run(url: str, scenario: str = "", *, interactive: bool = False) -> list[mcp_types.CallToolResult]:
+    """Connect to `url`, list the tools and call each once; returns the results in listing order.
+
+    `interactive`: sign in through the sign-in card (see the module's docstring) for `auth/*` scenarios.
+    """
     results: list[mcp_types.CallToolResult] = []
     auth = None
-    if scenario.startswith("auth/"):
-        context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    options: dict[str, Any] = {}
+    context = json.loads(os.environ.get("MCP_CONFORMANCE_CONTEXT") or "{}")
+    if scenario.startswith("auth/") and (not interactive or scenario in INTERACTIVE_SKIPS):
         auth = oauth_for(url, context)
+    elif scenario.startswith("auth/"):
+        if scenario == "auth/pre-registration":
+            options["token_store"] = _pre_registered(context)
+        else:
+            options["client_metadata_url"] = CLIENT_METADATA_URL
+    handler = sign_in_and_follow if interactive else accept_untouched
     server: Server
     async with connect(
-        url, name="conformance", handler=accept_untouched, transport="http", auth=auth
+        url, name="conformance", handler=handler, transport="http", auth=auth, **options
     ) as server:
         log.info("connected to %s (protocol %s), scenario %r", url, server.protocol_version, scenario)
         tools = await server.list_tools()
@@ -190,18 +231,37 @@ async def run(url: str, scenario: str = "") -> list[mcp_types.CallToolResult]:
     return results
 
 
+def _pre_registered(context: Mapping[str, Any]) -> Any:
+    """The suite's pre-registered client has a secret, which `client_id=` (a public client) cannot send: a
+    store that holds the registration, which our provider then uses as its client."""
+    from mcp.shared.auth import OAuthClientInformationFull
+    from pydantic import AnyUrl
+
+    storage = _MemoryStorage()
+    storage.client_info = OAuthClientInformationFull(
+        client_id=context["client_id"],
+        client_secret=context["client_secret"],
+        redirect_uris=[AnyUrl(REDIRECT_URI)],
+        token_endpoint_auth_method="client_secret_basic",
+    )
+    return storage
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    """`python -m mcp_widgets.conformance [--verbose] URL`; the scenario comes from the environment."""
+    """`python -m mcp_widgets.conformance [--verbose] [--interactive] URL`; the scenario comes from the
+    environment."""
     args = list(sys.argv[1:] if argv is None else argv)
     verbose = "--verbose" in args
-    args = [a for a in args if a != "--verbose"]
+    interactive = "--interactive" in args
+    args = [a for a in args if a not in ("--verbose", "--interactive")]
     if not args:
-        print("usage: python -m mcp_widgets.conformance [--verbose] SERVER_URL", file=sys.stderr)
+        usage = "usage: python -m mcp_widgets.conformance [--verbose] [--interactive] SERVER_URL"
+        print(usage, file=sys.stderr)
         return 2
     logging.basicConfig(level=logging.DEBUG if verbose else logging.INFO, stream=sys.stderr)
     scenario = os.environ.get("MCP_CONFORMANCE_SCENARIO", "")
     try:
-        results = asyncio.run(run(args[-1], scenario))
+        results = asyncio.run(run(args[-1], scenario, interactive=interactive))
     except Exception as exc:
         log.error("scenario %r failed: %s: %s", scenario, type(exc).__name__, exc)
         return 1

@@ -30,6 +30,9 @@ REQUIRED = ["initialize", "tools_call", "elicitation-sep1034-client-defaults"]
 # Not required by the project, but cheap and the only real OAuth flow `connect(auth=...)` meets in the tests.
 ALSO = ["auth/metadata-default"]
 CLIENT = f"{shlex.quote(sys.executable)} -m mcp_widgets.conformance"
+# The same scenarios through the sign-in card: a handler consents on it and a stand-in browser follows its
+# authorization address to the loopback redirect (`--interactive`). One per way of registering.
+INTERACTIVE = ["auth/metadata-default", "auth/basic-cimd", "auth/pre-registration", "auth/scope-step-up"]
 # A client that connects to nothing: the suite must call that a failure (proves the verdict is read).
 IDLE_CLIENT = f"{shlex.quote(sys.executable)} -c pass"
 SUITE_TIMEOUT_MS = 180_000  # the suite's own per-scenario bound; a loaded CI machine starts Python slowly
@@ -71,8 +74,9 @@ def runs(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Run]]:
     node = node_or_skip(SUITE)
     base = tmp_path_factory.mktemp("conformance")
     jobs = {name: (CLIENT, name) for name in REQUIRED + ALSO}
+    jobs |= {f"interactive {name}": (f"{CLIENT} --interactive", name) for name in INTERACTIVE}
     jobs["control"] = (IDLE_CLIENT, "tools_call")
-    dirs = {key: base / key.replace("/", "_") for key in jobs}
+    dirs = {key: base / key.replace("/", "_").replace(" ", "_") for key in jobs}
     procs = {key: _start(node, scenario, cmd, dirs[key]) for key, (cmd, scenario) in jobs.items()}
     try:
         yield {key: _finish(jobs[key][1], proc, dirs[key]) for key, proc in procs.items()}
@@ -91,6 +95,21 @@ def test_scenario_passes(runs: dict[str, Run], scenario: str) -> None:
     assert "SUCCESS" in run.verdicts().values()
     assert run.returncode == 0, run.output[-3000:]
     assert "OVERALL: PASSED" in run.output
+
+
+@pytest.mark.parametrize("scenario", INTERACTIVE)
+def test_scenario_passes_through_the_sign_in_card(runs: dict[str, Run], scenario: str) -> None:
+    run = runs[f"interactive {scenario}"]
+    assert run.checks, f"the suite wrote no checks for {scenario}:\n{run.output[-3000:]}"
+    assert not run.failures(), run.failures()
+    assert run.returncode == 0 and "OVERALL: PASSED" in run.output, run.output[-3000:]
+    # The loopback took the redirect: every authorization and token request named it.
+    redirects = {
+        c["details"].get("query", c["details"].get("body", {})).get("redirect_uri")
+        for c in run.checks
+        if c["id"] in ("authorization-request", "incoming-auth-request") and isinstance(c.get("details"), dict)
+    } - {None}
+    assert redirects and all(r.startswith("http://127.0.0.1:") for r in redirects), redirects
 
 
 def test_initialize_reports_client_and_protocol(runs: dict[str, Run]) -> None:

@@ -177,7 +177,7 @@ def _whole(card: Card) -> None:
 
 def _noun(card: Card) -> str:
     """What the person would have seen: "the form", "the URL card"."""
-    return {"form": "form", "url": "URL card"}.get(card.kind, f"{card.kind} card")
+    return {"form": "form", "url": "URL card", "signin": "sign-in card"}.get(card.kind, f"{card.kind} card")
 
 
 def decline_if_unseen(card: Card) -> None:

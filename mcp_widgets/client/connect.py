@@ -15,6 +15,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from .. import kernel
 from ..core.exceptions import ConnectError
+from ..core.signin import ConnectBudget
 from .connection import CONNECT_TIMEOUT
 from .runtime import RUNTIME
 from .server import Server
@@ -39,18 +40,27 @@ def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callab
 
 
 @contextlib.contextmanager
-def _bounded_connect(server: Server) -> Iterator[float]:
-    """Around waiting for the handshake (given the bound, in seconds): too slow or failed, the connection
-    is told to end; too slow raises ConnectError."""
+def _bounded_connect(server: Server) -> Iterator[ConnectBudget]:
+    """Around waiting for the handshake (given the bound as a budget, paused while a sign-in card waits):
+    too slow or failed, the connection is told to end; too slow raises ConnectError."""
     limit = server.timeout or CONNECT_TIMEOUT
+    budget = server._connection.budget = ConnectBudget(limit)
     try:
-        yield limit
+        yield budget
     except _TIMEOUTS:
         server._signal_close()
         raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None
     except BaseException:
         server._signal_close()
         raise
+
+
+def _left(budget: ConnectBudget) -> float:
+    """Seconds to wait now; raises TimeoutError once the budget is spent."""
+    left = budget.remaining()
+    if left <= 0:
+        raise TimeoutError
+    return left
 
 
 class _Connecting:
@@ -67,8 +77,13 @@ class _Connecting:
 
     async def _open(self) -> Server:
         ready = self._begin()
-        with _bounded_connect(self._server) as limit:
-            await asyncio.wait_for(kernel.wait_async(ready), limit)
+        with _bounded_connect(self._server) as budget:
+            while True:
+                try:
+                    await asyncio.wait_for(kernel.wait_async(ready), _left(budget))
+                    break
+                except _TIMEOUTS:
+                    _left(budget)  # paused meanwhile (a sign-in card): time is left, wait on
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -94,7 +109,13 @@ def connect(target: Any, **options: Any) -> _Connecting:
         timeout: Seconds each request may take, never counting a person's think time (and the connect).
         answer_timeout: Seconds a person may take to answer a question (then it is cancelled).
         headers: HTTP headers (never shown in reprs or outputs).
-        auth: A bearer token string or an `httpx2.Auth` (never shown).
+        auth: A bearer token string or an `httpx2.Auth` (never shown). Without it, an http(s) server that
+            answers 401 with OAuth metadata gets a sign-in card in the calling cell (README, "Signing in").
+        client_id: A client id registered with the authorization server beforehand (used first).
+        client_metadata_url: An https address of this client's Client ID Metadata Document (next).
+        scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
+        token_store: Where sign-in credentials live: None (memory, this kernel), "file" (a 0600 file in the
+            Jupyter data directory), "keyring", or an SDK `TokenStorage`.
         env: Extra environment for a stdio server (never shown).
         output: An ipywidgets `Output` where forms go (for calls made from widget callbacks).
         transport: "auto", or force "http" / "sse" for URLs.
@@ -118,9 +139,14 @@ def connect_sync(target: Any, **options: Any) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
     server = Server(target, **options)
     ready = server._start()
-    with _bounded_connect(server) as limit:
-        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-            ready.result(timeout=limit)  # nothing to pump: connecting needs no clicks
-        else:
-            kernel.wait_sync(ready, timeout=limit)
+    with _bounded_connect(server) as budget:
+        while True:
+            try:
+                if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+                    ready.result(timeout=_left(budget))  # nothing to pump: connecting needs no clicks
+                else:
+                    kernel.wait_sync(ready, timeout=_left(budget))
+                break
+            except _TIMEOUTS:
+                _left(budget)  # paused meanwhile (a sign-in card): time is left, wait on
     return server

@@ -22,8 +22,10 @@ from ..core.exceptions import (
 )
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
+from ..core.signin import ConnectBudget, SignInError
 from ..core.version import __version__
 from . import tasks, url_flow
+from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
 from .listings import ServerInfo
 from .runtime import RUNTIME
@@ -59,6 +61,7 @@ class Connection:
         transport: TransportName,
         headers: Mapping[str, str] | None,
         auth: Any,
+        signin: Mapping[str, Any] | None = None,
     ) -> None:
         self.server = server
         self.target = target
@@ -67,6 +70,20 @@ class Connection:
         """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
         self.headers = dict(headers) if headers else {}
         self.auth = auth
+        self.provider: SignInProvider | None = None
+        """Ours, for an http(s) target connected without `auth=`: signs in when the server asks for it."""
+        if target.kind == "http" and auth is None and target.url is not None:
+            options = dict(signin or {})
+            self.provider = SignInProvider(
+                server,
+                target.url,
+                client_id=options.get("client_id"),
+                client_metadata_url=options.get("client_metadata_url"),
+                scopes=options.get("scopes"),
+                token_store=options.get("store"),
+            )
+        self.budget: ConnectBudget | None = None
+        """`connect`'s timeout, paused while a sign-in card waits for the person."""
         self.client: Client | None = None
         self.state: State = "new"
         self.info: ServerInfo | None = None
@@ -115,7 +132,7 @@ class Connection:
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             return _watched(stdio_client(target.params, errlog=self._errlog), self._stream_ended)
         assert target.url is not None
-        return _http_transport(target.url, self.headers, self.auth, sse=(via == "sse"))
+        return _http_transport(target.url, self.headers, self.auth or self.provider, sse=(via == "sse"))
 
     async def _run(self, ready: concurrent.futures.Future[None]) -> None:
         """The connection's life: enter the SDK client, serve until closed, exit (client thread)."""
@@ -151,8 +168,11 @@ class Connection:
                 except Exception as exc:
                     if ready.done():
                         raise
-                    first_error = first_error or exc
+                    refused = signin_error(exc)
+                    first_error = refused or first_error or exc
                     log.debug("connecting to %s via %s failed", server.name, via, exc_info=True)
+                    if refused is not None:
+                        break  # the sign-in ended: trying SSE would only ask the person again
             if not ready.done():
                 ready.set_exception(self._connect_error(first_error))
         except BaseException as exc:
@@ -215,6 +235,9 @@ class Connection:
     def _connect_error(self, exc: BaseException | None) -> BaseException:
         if isinstance(exc, asyncio.CancelledError):
             return ConnectError(f"connecting to {self.server.name!r} was cancelled")
+        refused = signin_error(exc) if exc is not None else None
+        if refused is not None:
+            return SignInError(str(refused))  # our own words, with nothing of the SDK's chained
         detail = _describe_exc(exc) if exc is not None else "unknown error"
         if self.target.url:  # the URL may carry a token in its query or userinfo
             detail = detail.replace(self.target.url, self.target.where)
@@ -281,6 +304,15 @@ class Connection:
                 code=mcp_types.CONNECTION_CLOSED,
             )
         raise ConnectError(f"{self.server.name!r} is {self.state}, not connected")
+
+    def pause_connect(self, paused: bool) -> None:
+        """A sign-in card is up (True) or ended (False): `connect`'s clock stops meanwhile."""
+        budget = self.budget
+        if budget is not None:
+            budget.pause() if paused else budget.resume()
+
+    def sign_out(self) -> None:
+        sign_out(self.provider or self.auth)
 
     def signal_close(self) -> concurrent.futures.Future[None] | None:
         """Ask the connection to end; returns what to wait for (None when it is not running)."""

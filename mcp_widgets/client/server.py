@@ -29,7 +29,7 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -83,6 +83,10 @@ class Server:
         transport: TransportName = "auto",
         log_level: str | None = DEFAULT_LOG_LEVEL,
         max_questions: int | tuple[int, int] = MAX_QUESTIONS,
+        client_id: str | None = None,
+        client_metadata_url: str | None = None,
+        scopes: Sequence[str] | str | None = None,
+        token_store: Any = None,
     ) -> None:
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
@@ -104,7 +108,11 @@ class Server:
         self.log_level = log_level
         self._has_secrets = bool(headers or auth or env)
         self._history: HistoryPanel | None = None
-        connection = Connection(self, resolved, transport=transport, headers=headers, auth=auth)
+        signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
+        signin["store"] = token_store
+        connection = Connection(
+            self, resolved, transport=transport, headers=headers, auth=auth, signin=signin
+        )
         display = CallDisplay(self)
         intake = Intake(self, connection, display)
         runner = Runner(self, connection, intake, display)
@@ -274,6 +282,11 @@ class Server:
     @property
     def connected(self) -> bool:
         return self._connection.state == "connected"
+
+    def sign_out(self) -> None:
+        """Forget this server's sign-in: the token store's entry and the tokens in use (the next request
+        the server refuses asks again)."""
+        self._connection.sign_out()
 
     def close(self, timeout: float = 10.0) -> None:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""

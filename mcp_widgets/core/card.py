@@ -1,8 +1,9 @@
 """`Card`: what a question shown to the person offers the code that answers it (pure: a protocol only).
 
-Forms (`widgets.ElicitationForm`, kind "form") and URL cards (`widgets.UrlCard`, kind "url") satisfy it; so
-will later kinds ("sign-in", a task's question). Handlers, the history, the console and the fastmcp adapter
-take a `Card` and decide by `kind`, never by which attributes a card happens to have.
+Forms (`widgets.ElicitationForm`, kind "form"), URL cards (`widgets.UrlCard`, kind "url") and sign-in cards
+(`widgets.SignInCard`, kind "signin") satisfy it; so will later kinds (a task's question). Handlers, the
+history, the console and the fastmcp adapter take a `Card` and decide by `kind`, never by which attributes a
+card happens to have.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from .outcome import Action, Outcome, Reason
 
 __all__ = ["KINDS", "Card", "FormCard"]
 
-KINDS = ("form", "url")
+KINDS = ("form", "url", "signin")
 """The kinds of card this version makes; a handler must not assume a kind it does not know is harmless."""
 
 
@@ -25,7 +26,7 @@ class Card(Protocol):
 
     @property
     def kind(self) -> str:
-        """ "form", "url" (later "sign-in", a task's question)."""
+        """ "form", "url", "signin" (later a task's question)."""
 
     @property
     def server(self) -> str:

@@ -109,6 +109,7 @@ class History:
         schema: Mapping[str, Any] | None = None,
         started: float | None = None,
         outcome: Outcome | None = None,
+        scopes: Iterable[str] = (),
     ) -> HistoryRecord:
         """Record a request as asked (pending); `finish` it when it ends (the client does, from its card).
 
@@ -116,7 +117,7 @@ class History:
 
         Args:
             server: The name we know the server by.
-            mode: "form" or "url".
+            mode: "form", "url" or "signin" (a sign-in: `url_host` is the authorization server's).
             message: The server's message.
             declared_name: What the server calls itself.
             source: ("tool" | "prompt" | "resource", name) of the call the request came from.
@@ -127,9 +128,10 @@ class History:
             started: `time.monotonic()` when the server asked, if earlier than now.
             outcome: Finishes the record at once: a request that ended without a card (e.g. refused for an
                 invalid schema).
+            scopes: A sign-in's scopes.
         """
-        if mode not in ("form", "url"):
-            raise ValueError('mode must be "form" or "url"')
+        if mode not in ("form", "url", "signin"):
+            raise ValueError('mode must be "form", "url" or "signin"')
         now = time.monotonic()
         started = now if started is None else min(started, now)
         if url_host is None and url is not None:
@@ -147,6 +149,7 @@ class History:
                 source=_as_source(source),
                 url_host=None if url_host is None else clip(url_host, MAX_NAME),
                 fields=_as_fields(fields),
+                scopes=tuple(clip(str(s), MAX_NAME) for s in scopes),
                 started=started,
             )
             self._records[record.id] = record

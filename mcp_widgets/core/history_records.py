@@ -17,7 +17,7 @@ MAX_TEXT = 4_000
 MAX_NAME = 200
 """Names (servers, sources, fields, handlers) are clipped to this many characters."""
 
-Mode = Literal["form", "url"]
+Mode = Literal["form", "url", "signin"]
 Change = Literal["added", "updated", "cleared"]
 Listener = Callable[[Change, "HistoryRecord | None"], object]
 """`fn(change, record)`: "added" or "updated" with the record as it is now, or "cleared" with None."""
@@ -35,6 +35,7 @@ RECORD_KEYS = (
     "url_host",
     "message",
     "fields",
+    "scopes",
     "outcome",
     "answered_by",
     "duration",
@@ -68,7 +69,7 @@ class HistoryRecord:
     server: str
     """The name we know the server by, as on the form."""
     mode: Mode
-    """"form" or "url"."""
+    """"form", "url" or "signin"."""
     message: str
     """The server's message (clipped to MAX_TEXT characters)."""
     declared_name: str | None = None
@@ -79,6 +80,8 @@ class HistoryRecord:
     """URL mode: the host only (no scheme, credentials, port, path, query or fragment)."""
     fields: tuple[AskedField, ...] = ()
     """Form mode: the fields asked, in the schema's order."""
+    scopes: tuple[str, ...] = ()
+    """A sign-in: the scopes asked for (`url_host` is then the authorization server's host)."""
     outcome: Outcome | None = None
     """How it ended, or None while pending."""
     duration: float | None = None
@@ -113,6 +116,7 @@ class HistoryRecord:
             "url_host": self.url_host,
             "message": self.message,
             "fields": [{"name": f.name, "title": f.title, "required": f.required} for f in self.fields],
+            "scopes": list(self.scopes),
             "outcome": None
             if outcome is None
             else {

@@ -5,8 +5,18 @@ from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history
 from ._preview import Preview, preview
+from ._signin_card import SignInCard
 from ._tool_form import ToolForm
 from ._tool_form import tool_form as tool_form
 from ._url_card import UrlCard
 
-__all__ = ["ElicitationForm", "FormState", "HistoryPanel", "Preview", "ToolForm", "UrlCard", "preview"]
+__all__ = [
+    "ElicitationForm",
+    "FormState",
+    "HistoryPanel",
+    "Preview",
+    "SignInCard",
+    "ToolForm",
+    "UrlCard",
+    "preview",
+]

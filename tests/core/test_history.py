@@ -64,6 +64,7 @@ def test_a_record_has_exactly_the_allowed_fields() -> None:
         "source",
         "url_host",
         "fields",
+        "scopes",
         "outcome",
         "duration",
         "started",

@@ -1,0 +1,264 @@
+"""Our OAuth provider: the SDK's `OAuthClientProvider` with a person in the loop (client thread).
+
+The SDK does the protocol: discovery, PKCE, `state` and `iss` checks, refresh, step-up on 403
+`insufficient_scope`, client registration (a pre-registered `client_id=`, else a Client ID Metadata Document
+at `client_metadata_url=` when the authorization server supports one, else dynamic registration with
+`application_type` "native"). We add the person and the redirect:
+
+- On a 401 / 403 a loopback listener opens on 127.0.0.1 (its port is this sign-in's redirect, registered
+  when the SDK registers), and closes when the flow ends.
+- The SDK's redirect step shows the sign-in card (`signin.present`, main thread) and waits for consent;
+  `connect`'s timeout is paused while the card is up. Its callback step waits for the loopback's redirect
+  or a pasted address (both checked against the sign-in's redirect and `state` first) or Cancel.
+- Credentials go to the connection's token store (`tokens`), keyed by (resource, issuer).
+
+Secrets never leave the SDK's models: our errors say what happened, never a code, token or `state`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+from collections.abc import AsyncGenerator, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, cast
+
+import httpx2
+from mcp.client.auth import OAuthClientProvider, TokenStorage
+from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
+from mcp.shared.auth_utils import resource_url_from_server_url
+from pydantic import AnyUrl
+
+from .. import kernel
+from ..core.signin import Redirect, SignInError
+from ..core.version import __version__
+from . import signin, tokens
+from .auth_loopback import Loopback
+from .runtime import RUNTIME
+
+if TYPE_CHECKING:
+    from ..widgets import SignInCard
+    from .server import Server
+
+__all__ = ["SignInProvider", "sign_out", "signin_error"]
+
+log = logging.getLogger("mcp_widgets")
+
+_PLACEHOLDER = "http://127.0.0.1/callback"
+
+
+class SignInProvider(OAuthClientProvider):
+    """An `httpx2.Auth` that signs the person in through a card in the calling cell."""
+
+    def __init__(
+        self,
+        server: Server,
+        url: str,
+        *,
+        client_id: str | None = None,
+        client_metadata_url: str | None = None,
+        scopes: Sequence[str] | str | None = None,
+        token_store: Any = None,
+    ) -> None:
+        self._server = server
+        self._client_id = client_id
+        self._scopes = tuple(scopes.split() if isinstance(scopes, str) else scopes or ())
+        self._loopback: Loopback | None = None
+        self._card: SignInCard | None = None
+        store = tokens.resolve_store(token_store)
+        self.resource = resource_url_from_server_url(url)
+        self.storage_view: Any = (
+            tokens.Bound(store, self.resource, self._issuer)
+            if isinstance(store, tokens.MemoryStore | tokens.FileStore | tokens.KeyringStore)
+            else store
+        )
+        metadata = OAuthClientMetadata(
+            client_name=f"mcp-widgets {__version__} (Jupyter)",
+            redirect_uris=[AnyUrl(_PLACEHOLDER)],
+            grant_types=["authorization_code", "refresh_token"],
+            response_types=["code"],
+            token_endpoint_auth_method="none",
+            application_type="native",  # a loopback redirect (2026-07-28: MUST be given for DCR)
+            scope=" ".join(self._scopes) or None,
+        )
+        super().__init__(
+            url,
+            metadata,
+            cast(TokenStorage, self.storage_view),
+            redirect_handler=self._redirect,
+            callback_handler=self._callback,
+            client_metadata_url=client_metadata_url,
+        )
+
+    def __repr__(self) -> str:
+        return f"<SignInProvider for {self._server.name!r}>"
+
+    def _issuer(self) -> str | None:
+        metadata = self.context.oauth_metadata
+        if metadata is not None:
+            return str(metadata.issuer)
+        return self.context.auth_server_url
+
+    # -- the SDK's flow, with a loopback around it -------------------------------------------------------
+    async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
+        flow = super()._auth_flow(request)
+        try:
+            outgoing = await flow.__anext__()
+            while True:
+                response = yield outgoing
+                if response.status_code in (401, 403) and self._loopback is None:
+                    await self._open_loopback()  # before the SDK registers: its redirect is known then
+                outgoing = await flow.asend(response)
+        except StopAsyncIteration:
+            return
+        except Exception as exc:
+            self._end_card(failed=exc)
+            raise
+        finally:
+            self._close_loopback()
+            await flow.aclose()
+
+    async def _initialize(self) -> None:
+        await super()._initialize()
+        info = self.context.client_info
+        if self._client_id and (info is None or info.client_id != self._client_id):
+            self.context.client_info = OAuthClientInformationFull(
+                client_id=self._client_id,
+                redirect_uris=self.context.client_metadata.redirect_uris,
+                token_endpoint_auth_method="none",
+            )
+
+    async def _perform_authorization_code_grant(self) -> tuple[str, str]:
+        if self._loopback is None:
+            await self._open_loopback()
+        if self._scopes:  # what connect(scopes=...) asks for, beside what the server challenged
+            asked = (self.context.client_metadata.scope or "").split()
+            self.context.client_metadata.scope = " ".join(dict.fromkeys([*asked, *self._scopes]))
+        return await super()._perform_authorization_code_grant()
+
+    async def _handle_token_response(self, response: httpx2.Response) -> None:
+        try:
+            await super()._handle_token_response(response)
+        except Exception:
+            # The SDK's text quotes the token endpoint's body: say only what failed.
+            raise SignInError(
+                f"signing in to {self._server.name!r} failed: the authorization server did not issue a token "
+                f"(HTTP {response.status_code})"
+            ) from None
+        self._end_card()
+
+    async def _open_loopback(self) -> None:
+        loopback = Loopback(on_refused=self._refused)
+        await loopback.start()
+        self._loopback = loopback
+        self.context.client_metadata.redirect_uris = [AnyUrl(loopback.redirect_uri)]
+
+    def _close_loopback(self) -> None:
+        loopback, self._loopback = self._loopback, None
+        if loopback is not None:
+            loopback.close()
+
+    # -- the person ----------------------------------------------------------------------------------------
+    async def _redirect(self, authorization_url: str) -> None:
+        """The SDK's redirect step: the card, and consent (connect's timeout paused until the end)."""
+        loopback = self._loopback
+        assert loopback is not None
+        from ..core.signin import read_authorization
+
+        loopback.expect(read_authorization(authorization_url).state)
+        consent: concurrent.futures.Future[SignInCard] = concurrent.futures.Future()
+        self._server._connection.pause_connect(True)
+        kernel.post(partial(signin.present, self._server, authorization_url, consent))
+        try:
+            card = await asyncio.wrap_future(consent)
+        except BaseException:
+            self._server._connection.pause_connect(False)
+            raise
+        self._card = card
+        loop = asyncio.get_running_loop()
+        card.on_redirect = lambda redirect: loop.call_soon_threadsafe(self._pasted, redirect)
+        card.on_cancel = lambda: loop.call_soon_threadsafe(self._cancelled)
+        card.add_final_callback(lambda _card: self._server._connection.pause_connect(False))
+
+    async def _callback(self) -> AuthorizationCodeResult:
+        loopback = self._loopback
+        assert loopback is not None
+        redirect = await loopback.result()
+        return AuthorizationCodeResult(code=redirect.code, state=redirect.state, iss=redirect.iss)
+
+    def _pasted(self, redirect: Redirect) -> None:
+        if self._loopback is not None:
+            self._loopback.take(redirect)
+
+    def _cancelled(self) -> None:
+        if self._loopback is not None:
+            self._loopback.fail(SignInError(f"signing in to {self._server.name!r} was cancelled"))
+
+    def _refused(self, why: str) -> None:
+        card = self._card
+        if card is not None:
+            kernel.post(partial(card.refused, why))
+
+    def _end_card(self, failed: BaseException | None = None) -> None:
+        card, self._card = self._card, None
+        if card is None:
+            return
+        if failed is None:
+            kernel.post(card.signed_in)
+        elif not isinstance(failed, SignInError) or "cancelled" not in str(failed):
+            kernel.post(partial(card.failed, _reason(failed)))
+
+    # -- signing out ---------------------------------------------------------------------------------------
+    def sign_out(self) -> None:
+        """Forget the tokens here and in the store (our stores: the entry; yours: its `clear()`, if any)."""
+
+        async def forget() -> None:
+            async with self.context.lock:
+                self.context.clear_tokens()
+                self._initialized = False
+                view = self.storage_view
+                if isinstance(view, tokens.Bound):
+                    view.forget()
+                elif callable(getattr(view, "clear", None)):
+                    result = view.clear()
+                    if asyncio.iscoroutine(result):
+                        await result
+
+        RUNTIME.submit(forget()).result(timeout=30)
+
+
+def _reason(exc: BaseException) -> str:
+    """Why a sign-in failed, in words that quote no secret (the SDK's texts may quote a state)."""
+    if isinstance(exc, SignInError):
+        return str(exc).split(": ", 1)[-1]
+    name = type(exc).__name__
+    return {
+        "OAuthFlowError": "the authorization server's answer did not check out",
+        "OAuthTokenError": "no token was issued",
+        "OAuthRegistrationError": "registering this notebook with the authorization server failed",
+    }.get(name, f"client error: {name}")
+
+
+def signin_error(exc: BaseException) -> SignInError | None:
+    """The `SignInError` an exception carries (in a group, or as its cause or context), if any."""
+    seen: set[int] = set()
+    todo: list[BaseException] = [exc]
+    while todo:
+        current = todo.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if isinstance(current, SignInError):
+            return current
+        todo.extend(getattr(current, "exceptions", ()))  # an exception group
+        todo.extend(e for e in (current.__cause__, current.__context__) if e is not None)
+    return None
+
+
+def sign_out(auth: Any) -> None:
+    """Sign out of what `auth` holds: ours forgets its store's entry too; an SDK provider its tokens."""
+    if isinstance(auth, SignInProvider):
+        auth.sign_out()
+    elif isinstance(auth, OAuthClientProvider):
+        auth.context.clear_tokens()

@@ -1,0 +1,98 @@
+"""The sign-in card in the calling cell (main thread): built, recorded, shown and answered like any card.
+
+`present` is posted by the provider (`auth`) when the SDK is ready to send the person to the authorization
+server. The handler answers it if there is one (no ready-made handler or headless policy ever accepts a
+sign-in), else the person, if anyone is looking. Consent resolves the provider's future with the card; any
+other end rejects it with a `SignInError` whose text says what happened and, when nobody could be asked, how
+to sign in without a person. The history keeps one record per sign-in (mode "signin": the server, the
+authorization server's host, the scopes, how it ended).
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+from functools import partial
+from typing import TYPE_CHECKING
+
+from ..core.history import default_history
+from ..core.outcome import Action, Reason
+from ..core.signin import HEADLESS_HELP, SignInError
+from .answering import answer, pick_handler
+
+if TYPE_CHECKING:
+    from ..widgets import SignInCard
+    from .server import Server
+
+__all__ = ["present"]
+
+log = logging.getLogger("mcp_widgets")
+
+
+def present(server: Server, authorization_url: str, consent: concurrent.futures.Future[SignInCard]) -> None:
+    """Show the sign-in card for `authorization_url` and let the handler or the person answer it."""
+    from ..widgets import SignInCard
+
+    try:
+        card = SignInCard(authorization_url, server=server.name, declared_name=server.declared_name)
+    except Exception as exc:
+        failed = f"the sign-in card for {server.name!r} failed: {type(exc).__name__}"
+        consent.set_exception(SignInError(failed))
+        return
+    _record(server, card)
+    card.add_done_callback(partial(_consented, server, consent))
+    display = server._connection._parts()[1]
+    place = partial(display.place, None)
+    if not card.check.allowed:
+        place(card)  # its closing line says why
+        return
+    try:
+        answer(card, pick_handler(server.handler), server=server.name, style=None, show=place, tell=place)
+    except BaseException as exc:
+        if not consent.done():
+            consent.set_exception(SignInError(f"signing in to {server.name!r} was interrupted"))
+        if not isinstance(exc, Exception):
+            raise
+
+
+def _record(server: Server, card: SignInCard) -> None:
+    try:
+        entry = default_history().begin(
+            server=server.name,
+            mode="signin",
+            message=card.message,
+            declared_name=server.declared_name,
+            url_host=card.auth_host,
+            scopes=card.scopes,
+        )
+    except Exception:
+        log.debug("recording a sign-in of %s failed", server.name, exc_info=True)
+        return
+    card.add_final_callback(lambda done: default_history().finish(entry.id, done.final_outcome))
+
+
+def _consented(server: Server, consent: concurrent.futures.Future[SignInCard], card: SignInCard) -> None:
+    if consent.done():
+        return
+    outcome = card.outcome
+    if outcome is not None and outcome.action is Action.ACCEPT:
+        consent.set_result(card)
+        return
+    consent.set_exception(SignInError(refusal_text(server.name, card)))
+
+
+def refusal_text(name: str, card: SignInCard) -> str:
+    """Why there is no sign-in, for the error `connect` raises (no secret in it)."""
+    outcome = card.outcome
+    if outcome is None:
+        return f"signing in to {name!r} did not happen"
+    if outcome.reason is Reason.REFUSED_URL:
+        return f"signing in to {name!r} was refused: {outcome.note}"
+    if outcome.reason is Reason.POLICY or outcome.by == "headless":
+        return (
+            f"signing in to {name!r} needs a person, and none could be asked ({outcome.note}); "
+            + HEADLESS_HELP
+        )
+    if outcome.reason is Reason.HANDLER:
+        return f"signing in to {name!r} was {outcome.describe()}; {HEADLESS_HELP}"
+    return f"signing in to {name!r} was {outcome.describe()}"
