@@ -286,6 +286,18 @@ def test_cancel_raises_and_records_it(mcp_url: str) -> None:
     assert [r["outcome"]["action"] for r in records] == ["cancel"]
 
 
+def test_no_ready_made_handler_or_headless_policy_signs_in(mcp_url: str) -> None:
+    for handler in (mw.handlers.accept_defaults, None):  # None: plain python without a TTY is headless
+
+        def work(handler: Any = handler) -> None:
+            mw.connect_sync(mcp_url, name="rig-headless", handler=handler, token_store=Store()).close()
+
+        with pytest.raises(mw.ConnectError, match="to sign in without a person"):
+            Person().run(work).result(timeout=WAIT)
+    records = [r for r in default_history().records(server="rig-headless") if r["mode"] == "signin"]
+    assert len(records) == 2 and all(r["outcome"]["action"] != "accept" for r in records)
+
+
 def test_a_wrong_state_is_refused_and_the_right_one_still_signs_in(mcp_url: str, browser: Browser) -> None:
     person = Person()
 
