@@ -212,6 +212,55 @@ def test_no_token_is_401_naming_the_authorization_server(issuer: str, mcp_url: s
     assert as_metadata["authorization_response_iss_parameter_supported"] is True
 
 
+def test_authorization_server_policy(issuer: str, mcp_url: str) -> None:
+    """PKCE S256 is required, a registered loopback redirect matches on any port (RFC 8252), only loopback
+    http redirects register for a native client, and the resource must be one the server knows."""
+    registered = httpx2.post(
+        f"{issuer}/reg",
+        json={
+            "application_type": "native",
+            "redirect_uris": ["http://127.0.0.1:4000/callback"],
+            "token_endpoint_auth_method": "none",
+            "grant_types": ["authorization_code", "refresh_token"],
+            "scope": "mcp:read",
+        },
+        timeout=10,
+    )
+    assert registered.status_code == 201, registered.text
+    client_id = registered.json()["client_id"]
+
+    def authorize(**extra: str) -> dict[str, list[str]]:
+        params = {
+            "response_type": "code",
+            "client_id": client_id,
+            "redirect_uri": "http://127.0.0.1:5555/callback",  # another port than registered
+            "state": "s" * 16,
+            "scope": "mcp:read",
+            "resource": mcp_url,
+            **extra,
+        }
+        response = httpx2.get(f"{issuer}/auth", params=params, timeout=10)
+        assert response.status_code in (302, 303), response.text
+        location = response.headers["location"]
+        return parse_qs(urlsplit(location).query) | {"_at": [location]}
+
+    no_pkce = authorize()
+    assert no_pkce["_at"][0].startswith("http://127.0.0.1:5555/callback?")
+    assert no_pkce["error"] == ["invalid_request"] and "PKCE" in no_pkce["error_description"][0]
+    plain = authorize(code_challenge="c" * 43, code_challenge_method="plain")
+    assert plain["error"] == ["invalid_request"]
+    with_pkce = authorize(code_challenge="c" * 43, code_challenge_method="S256")
+    assert "error" not in with_pkce and "/interaction/" in with_pkce["_at"][0]  # on to the login page
+    elsewhere = authorize(code_challenge="c" * 43, code_challenge_method="S256", resource="https://example.com/")
+    assert elsewhere["error"] == ["invalid_target"]
+    web_redirect = httpx2.post(
+        f"{issuer}/reg",
+        json={"application_type": "native", "redirect_uris": ["http://example.com/callback"]},
+        timeout=10,
+    )
+    assert web_redirect.status_code == 400
+
+
 def test_sdk_signs_in_through_the_login_page(mcp_url: str, browser: Browser, loopback: Loopback) -> None:
     client = SdkClient(mcp_url, loopback)
     caller = sign_in_and(client, browser, call("whoami"))

@@ -25,7 +25,7 @@ import { parseArgs } from 'node:util';
 
 // The package lives with the other Node test dependencies, in tests/interop/node_modules.
 const interop = createRequire(new URL('../../interop/package.json', import.meta.url));
-const { default: Provider } = await import(pathToFileURL(interop.resolve('oidc-provider')).href);
+const { default: Provider, errors } = await import(pathToFileURL(interop.resolve('oidc-provider')).href);
 
 const { values: args } = parseArgs({
   options: {
@@ -98,7 +98,7 @@ function configuration() {
         useGrantedResource: async () => true,
         getResourceServerInfo: async (_ctx, indicator) => {
           if (!isLoopbackResource(indicator)) {
-            throw new Provider.errors.InvalidTarget();
+            throw new errors.InvalidTarget();
           }
           return {
             audience: indicator,
