@@ -25,6 +25,7 @@ from .core.exceptions import (
 from .core.outcome import Action, Outcome, Reason
 from .core.redaction import guard_logger
 from .core.schema import check_schema, validate_schema
+from .core.signin import SignInError
 from .core.spec import Problem
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
         FormState,
         HistoryPanel,
         Preview,
+        SignInCard,
         ToolForm,
         UrlCard,
         history,
@@ -75,6 +77,7 @@ _LAZY = {
     "FormState": "mcp_widgets.widgets",
     "HistoryPanel": "mcp_widgets.widgets",
     "Preview": "mcp_widgets.widgets",
+    "SignInCard": "mcp_widgets.widgets",
     "ToolForm": "mcp_widgets.widgets",
     "UrlCard": "mcp_widgets.widgets",
     "preview": "mcp_widgets.widgets",
@@ -106,6 +109,8 @@ __all__ = [
     "Server",
     "ServerError",
     "ServerInfo",
+    "SignInCard",
+    "SignInError",
     "TooManyQuestions",
     "ToolForm",
     "ToolList",

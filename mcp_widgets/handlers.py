@@ -12,6 +12,8 @@ What each one does, by the card's `kind`:
                 else decline                     refused -> the handler fails
     "url"       decline (never opens a page)     "accept" consents; a dict      decline  cancel
                                                  fails (not a form)
+    "signin"    decline (connect raises          fails (raises ValueError)      decline  cancel
+                SignInError)
     any other   decline                          fails (raises ValueError)      decline  cancel
 
 No ready-made handler and no headless policy ever accepts a sign-in (or any kind it does not know): a

@@ -112,7 +112,7 @@ class SignInProvider(OAuthClientProvider):
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
-        except Exception as exc:
+        except BaseException as exc:  # cancelled too (an interrupt, close): the card must not wait on
             self._end_card(failed=exc)
             raise
         finally:
@@ -168,18 +168,19 @@ class SignInProvider(OAuthClientProvider):
 
         loopback.expect(read_authorization(authorization_url).state)
         consent: concurrent.futures.Future[SignInCard] = concurrent.futures.Future()
-        self._server._connection.pause_connect(True)
-        kernel.post(partial(signin.present, self._server, authorization_url, consent))
-        try:
-            card = await asyncio.wrap_future(consent)
-        except BaseException:
-            self._server._connection.pause_connect(False)
-            raise
-        self._card = card
         loop = asyncio.get_running_loop()
-        card.on_redirect = lambda redirect: loop.call_soon_threadsafe(self._pasted, redirect)
-        card.on_cancel = lambda: loop.call_soon_threadsafe(self._cancelled)
-        card.add_final_callback(lambda _card: self._server._connection.pause_connect(False))
+        connection = self._server._connection
+
+        def wire(card: SignInCard) -> None:
+            """Main thread, before anyone sees the card: where its paste and Cancel go."""
+            self._card = card
+            connection.pause_connect(True)
+            card.add_final_callback(lambda _card: connection.pause_connect(False))
+            card.on_redirect = lambda redirect: loop.call_soon_threadsafe(self._pasted, redirect)
+            card.on_cancel = lambda: loop.call_soon_threadsafe(self._cancelled)
+
+        kernel.post(partial(signin.present, self._server, authorization_url, consent, wire))
+        await asyncio.wrap_future(consent)
 
     async def _callback(self) -> AuthorizationCodeResult:
         loopback = self._loopback
@@ -232,6 +233,8 @@ def _reason(exc: BaseException) -> str:
     """Why a sign-in failed, in words that quote no secret (the SDK's texts may quote a state)."""
     if isinstance(exc, SignInError):
         return str(exc).split(": ", 1)[-1]
+    if isinstance(exc, asyncio.CancelledError | GeneratorExit):
+        return "connecting was stopped"
     name = type(exc).__name__
     return {
         "OAuthFlowError": "the authorization server's answer did not check out",

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
@@ -29,8 +30,14 @@ __all__ = ["present"]
 log = logging.getLogger("mcp_widgets")
 
 
-def present(server: Server, authorization_url: str, consent: concurrent.futures.Future[SignInCard]) -> None:
-    """Show the sign-in card for `authorization_url` and let the handler or the person answer it."""
+def present(
+    server: Server,
+    authorization_url: str,
+    consent: concurrent.futures.Future[SignInCard],
+    wire: Callable[[SignInCard], object],
+) -> None:
+    """Show the sign-in card for `authorization_url` and let the handler or the person answer it; `wire`
+    connects the card to the provider first."""
     from ..widgets import SignInCard
 
     try:
@@ -39,6 +46,7 @@ def present(server: Server, authorization_url: str, consent: concurrent.futures.
         failed = f"the sign-in card for {server.name!r} failed: {type(exc).__name__}"
         consent.set_exception(SignInError(failed))
         return
+    wire(card)
     _record(server, card)
     card.add_done_callback(partial(_consented, server, consent))
     display = server._connection._parts()[1]

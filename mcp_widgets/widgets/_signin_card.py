@@ -301,11 +301,8 @@ class SignInCard(Answerable):
             + " If the browser ends on an address that does not load (JupyterLab on another machine),"
             " paste that address here:"
         )
-        self._paste = kit.make(w.Password, placeholder="the address the browser ended on")
-        self._paste_button = kit.make(w.Button, description="Submit address")
-        self._paste_button.on_click(lambda _b: self._submit())
-        self._paste.on_submit(lambda _t: self._submit())
-        row = kit.make(w.HBox, children=(self._paste, self._paste_button, self._cancel))
+        self._row = row = kit.make(w.HBox, children=(self._cancel,))
+        self._offer_paste()
         link: tuple[w.Widget, ...] = ()
         if not self._opened:
             anchor = (
@@ -317,22 +314,32 @@ class SignInCard(Answerable):
         self._waiting_parts = (*self._top, *link, self._status, row)
         self.children = (*self._waiting_parts, self._keys)
 
+    def _offer_paste(self) -> None:
+        """A new, empty field for the address (and its button), first in the row."""
+        kit = self._kit
+        # The value reaches the kernel only on Enter or when the field loses focus (not per keystroke), and is
+        # taken, cleared and the field closed at once: no saved widget state keeps the address.
+        field = kit.make(w.Password, placeholder="the address the browser ended on", continuous_update=False)
+        field.observe(lambda change: self._submit() if change["new"] else None, "value")
+        button = kit.make(w.Button, description="Submit address")
+        button.on_click(lambda _b: self._submit())
+        self._paste, self._paste_button = field, button
+        self._row.children = (field, button, self._cancel)
+
     def _submit(self) -> None:
         field, button = self._paste, self._paste_button
-        if field is None:
-            return
+        if field is None or not field.value:
+            return  # the button without an address (the field's value comes as it loses focus)
         address = field.value
         # Cleared and closed at once: a notebook saved after this keeps nothing of the address.
         field.value = ""
         self._paste = self._paste_button = None
-        parts = [p for p in self._waiting_parts if p not in (field, button)]
-        row = next((p for p in parts if isinstance(p, w.HBox)), None)
-        if row is not None:
-            row.children = tuple(c for c in row.children if c not in (field, button))
+        self._row.children = (self._cancel,)
         field.close()
         if button is not None:
             button.close()
-        self.paste(address)
+        if not self.paste(address) and self.waiting:
+            self._offer_paste()  # refused (the card says why): another try
 
     def _show_note(self, text: str) -> None:
         if self._ended or not self.check.allowed:

@@ -1,0 +1,340 @@
+"""Signing in to an OAuth-protected server: the sign-in card, the loopback, the pasted address, the stores.
+
+A real MCP server with the SDK's server-side auth and its own authorization server (tests/servers/oauth.py,
+a subprocess; it approves at once and redirects with a code). No kernel here: a handler stands in for the
+person on the card, and the test plays the browser (urllib, which follows the redirect to the loopback).
+Every code and token the server issues starts with CANARY_PREFIX, so each test also checks where it is not.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+import threading
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import ipywidgets as w
+import pytest
+from ipywidgets.widgets.widget import _instances
+
+import mcp_widgets as mw
+from mcp_widgets.client import tokens
+from mcp_widgets.core.history import default_history
+from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
+from mcp_widgets.widgets import SignInCard
+from tests.servers.launch import serving
+from tests.servers.oauth import CANARY_PREFIX
+
+ROOT = Path(__file__).resolve().parents[2]
+OAUTH_SERVER = ROOT / "tests" / "servers" / "oauth.py"
+
+pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with serving([sys.executable, str(OAUTH_SERVER)], "the OAuth test server") as (port, _proc):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+@pytest.fixture(autouse=True)
+def fresh_memory() -> Iterator[None]:
+    """Each test signs in anew: the kernel's memory store starts empty."""
+    tokens.MEMORY._data.clear()
+    yield
+    tokens.MEMORY._data.clear()
+
+
+def browse(address: str) -> tuple[int, str]:
+    """The person's browser: open `address`, follow redirects; the status and the text of the last page."""
+    try:
+        with urllib.request.urlopen(address, timeout=10) as page:
+            return page.status, page.read().decode()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read().decode()
+
+
+def ended_on(address: str) -> str:
+    """Where the authorization server sends the browser (its redirect), without going there."""
+
+    class Stop(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any) -> None:
+            return None
+
+    try:
+        urllib.request.build_opener(Stop).open(address, timeout=10)
+    except urllib.error.HTTPError as exc:
+        return str(exc.headers["Location"])
+    raise AssertionError("the authorization server did not redirect")
+
+
+def consent_then(
+    then: Callable[[SignInCard], Any] | None = None, seen: list[SignInCard] | None = None
+) -> Any:
+    """A handler that clicks Sign in, then does `then(card)` on a thread (default: the browser follows)."""
+
+    async def handler(card: Any) -> None:
+        assert card.kind == "signin"
+        if seen is not None:
+            seen.append(card)
+        assert card.accept()
+        act = then or (lambda c: browse(c.authorization_url))
+        threading.Thread(target=act, args=(card,), daemon=True).start()
+
+    return handler
+
+
+def connect_fails(url: str, **options: Any) -> None:
+    async def go() -> None:
+        await mw.connect(url, name="lab", **options)
+
+    asyncio.run(go())
+
+
+def no_canary(*texts: object) -> None:
+    for text in texts:
+        assert CANARY_PREFIX not in str(text)
+
+
+def model_states() -> list[dict[str, Any]]:
+    return [widget.get_state() for widget in list(_instances.values()) if isinstance(widget, w.Widget)]
+
+
+def signins() -> list[dict[str, Any]]:
+    return [r for r in default_history().records() if r["mode"] == "signin"]
+
+
+def test_sign_in_through_the_card_then_call(url: str, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)  # the SDK's, httpx's and ours: none may carry a code or token
+    seen: list[SignInCard] = []
+
+    async def main() -> str:
+        async with mw.connect(url, handler=consent_then(seen=seen), name="lab") as srv:
+            result = await srv.call_tool("whoami")
+            no_canary(repr(srv), model_states())
+            return str(result.content[0].text)
+
+    assert asyncio.run(main()) == "read"
+    (card,) = seen
+    assert card.auth_host == "127.0.0.1" and card.scopes == ("read",)
+    assert card.redirect_uri.startswith("http://127.0.0.1:") and card.redirect_uri.endswith("/callback")
+    assert card.redirect_uri in card.authorization_url.replace("%3A", ":").replace("%2F", "/")
+    assert card.signin_state == "signed in"
+    assert "signed in" in card.children[0].value  # one closing line is all it keeps
+    record = signins()[0]
+    assert (record["server"], record["url_host"], record["scopes"]) == ("lab", "127.0.0.1", ["read"])
+    assert record["outcome"]["action"] == "accept" and record["answered_by"] == "handler"
+    no_canary(repr(card), default_history().records(), [r.getMessage() for r in caplog.records])
+    no_canary(*(r.exc_text for r in caplog.records if r.exc_text))
+    # One-shot: the loopback is closed once it took the redirect.
+    with pytest.raises(OSError):
+        urllib.request.urlopen(card.redirect_uri, timeout=2)
+
+
+def test_cancel_on_the_card_raises_and_is_recorded(url: str) -> None:
+    async def cancel(card: Any) -> None:
+        assert card.cancel()
+
+    with pytest.raises(SignInError, match="cancelled"):
+        connect_fails(url, handler=cancel)
+    assert signins()[0]["outcome"]["action"] == "cancel"
+
+
+def test_cancel_while_waiting_for_the_browser(url: str) -> None:
+    seen: list[SignInCard] = []
+    # The browser never comes back: the person cancels on the card instead.
+    handler = consent_then(lambda card: card.cancel(), seen=seen)
+    with pytest.raises(SignInError, match="cancelled"):
+        connect_fails(url, handler=handler)
+    (card,) = seen
+    assert card.signin_state == "cancelled"
+    with pytest.raises(OSError):  # its loopback is closed
+        urllib.request.urlopen(card.redirect_uri, timeout=2)
+
+
+def test_a_wrong_state_is_refused_and_the_card_says_so(url: str) -> None:
+    seen: list[SignInCard] = []
+    pages: list[tuple[int, str]] = []
+
+    def wrong_then_right(card: SignInCard) -> None:
+        forged = f"{card.redirect_uri}?code={CANARY_PREFIX}forged&state=not-the-state"
+        pages.append(browse(forged))
+        pages.append(browse(card.authorization_url))
+
+    async def main() -> None:
+        async with mw.connect(url, handler=consent_then(wrong_then_right, seen=seen), name="lab") as srv:
+            assert srv.connected
+
+    asyncio.run(main())
+    (card,) = seen
+    (refused, refused_page), (ok, ok_page) = pages
+    assert refused == 400 and "Not accepted" in refused_page and ok == 200 and "close this tab" in ok_page
+    no_canary(refused_page, ok_page)
+    assert card.signin_state == "signed in"  # the right redirect still signed in
+
+
+def test_a_wrong_state_shows_on_the_waiting_card(url: str) -> None:
+    notes: list[str] = []
+
+    async def handler(card: Any) -> None:
+        assert card.accept()
+        forged = f"{card.redirect_uri}?code={CANARY_PREFIX}forged&state=nope"
+        await asyncio.to_thread(browse, forged)
+        for _ in range(100):  # the refusal reaches the card through the main thread
+            if card._note is not None:
+                break
+            await asyncio.sleep(0.02)
+        notes.append(card._note.value)
+        card.cancel()
+
+    with pytest.raises(SignInError):
+        connect_fails(url, handler=handler)
+    (note,) = notes
+    assert "refused" in note and "state does not match" in note
+    no_canary(note)
+
+
+def test_the_pasted_address_path(url: str) -> None:
+    """JupyterLab on another machine: the loopback is out of reach, so the person pastes the address."""
+    seen: list[SignInCard] = []
+    checks: list[bool] = []
+
+    async def handler(card: Any) -> None:
+        seen.append(card)
+        assert card.accept()
+        address = await asyncio.to_thread(ended_on, card.authorization_url)
+        checks.append(card.paste(address.replace("state=", "state=x")))  # not this sign-in's: refused
+        field = card._paste
+        field.value = address.replace("state=", "state=x")  # typed into the field and sent: refused too
+        again = card._paste  # taken, cleared and closed; a new, empty field for another try
+        checks.append(field.comm is None and field.value == "" and again is not field and again.value == "")
+        again.value = address  # the right one
+        checks.append(again.comm is None and again.value == "" and card._paste is None)
+
+    async def main() -> str:
+        async with mw.connect(url, handler=handler, name="lab") as srv:
+            return str((await srv.call_tool("whoami")).content[0].text)
+
+    assert asyncio.run(main()) == "read"
+    assert checks == [False, True, True]
+    (card,) = seen
+    assert card.signin_state == "signed in"
+    no_canary(model_states(), repr(card))
+
+
+def test_headless_refusal_names_how_to_sign_in_without_a_person(url: str) -> None:
+    with pytest.raises(SignInError) as caught:
+        connect_fails(url)
+    text = str(caught.value)
+    assert "needs a person" in text and HEADLESS_HELP in text
+    assert "token_store=" in text and "ClientCredentialsOAuthProvider" in text and "auth=" in text
+    record = signins()[0]
+    assert record["outcome"]["action"] == "decline" and record["answered_by"] == "headless"
+
+
+@pytest.mark.parametrize("policy", ["decline", "accept_defaults"])
+def test_no_ready_made_handler_accepts_a_sign_in(url: str, policy: str) -> None:
+    with pytest.raises(SignInError, match="declined"):
+        connect_fails(url, handler=getattr(mw.handlers, policy))
+
+
+def test_connect_timeout_is_paused_while_the_card_waits(url: str) -> None:
+    def slow_person(card: SignInCard) -> None:
+        threading.Event().wait(2.5)  # longer than the timeout: the card is up all that time
+        browse(card.authorization_url)
+
+    async def main() -> bool:
+        async with mw.connect(url, handler=consent_then(slow_person), name="lab", timeout=1.5) as srv:
+            return srv.connected
+
+    assert asyncio.run(main())
+
+
+def test_sign_out_forgets_the_tokens(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    async def main() -> None:
+        async with mw.connect(url, handler=consent_then(seen=seen), name="lab") as srv:
+            assert tokens.MEMORY._data  # the memory store has the entry
+            srv.sign_out()
+            assert not tokens.MEMORY._data
+        # A second connection in this kernel would have been signed in; after sign_out it asks again.
+        async with mw.connect(url, handler=consent_then(seen=seen), name="lab") as srv:
+            assert srv.connected
+
+    asyncio.run(main())
+    assert len(seen) == 2
+
+
+def test_memory_store_keeps_a_second_connection_signed_in(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    async def main() -> None:
+        for _ in range(2):
+            async with mw.connect(url, handler=consent_then(seen=seen), name="lab") as srv:
+                assert (await srv.call_tool("whoami")).content[0].text == "read"
+
+    asyncio.run(main())
+    assert len(seen) == 1
+
+
+SCRIPT = textwrap.dedent(
+    """
+    import asyncio, sys, threading, urllib.request
+    import mcp_widgets as mw
+
+    cards = []
+
+    async def consent(card):
+        cards.append(card)
+        if sys.argv[2] == "sign-in":
+            card.accept()
+            threading.Thread(target=lambda: urllib.request.urlopen(card.authorization_url).read()).start()
+        else:
+            card.decline()
+
+    async def main():
+        async with mw.connect(sys.argv[1], handler=consent, token_store="file") as srv:
+            print((await srv.call_tool("whoami")).content[0].text, len(cards))
+            if sys.argv[2] == "sign-out":
+                srv.sign_out()
+
+    asyncio.run(main())
+    """
+)
+
+
+def test_file_store_a_new_process_is_signed_in_with_no_card(url: str, tmp_path: Path) -> None:
+    env = {**os.environ, "JUPYTER_DATA_DIR": str(tmp_path), "PYTHONPATH": str(ROOT)}
+    env.pop("MCP_WIDGETS_HANDLER", None)
+
+    def client(step: str) -> subprocess.CompletedProcess[str]:
+        argv = [sys.executable, "-c", SCRIPT, url, step]
+        return subprocess.run(argv, env=env, capture_output=True, text=True, timeout=60)
+
+    first = client("sign-in")
+    assert first.returncode == 0 and first.stdout.split() == ["read", "1"], first.stderr[-2000:]
+    path = tmp_path / "mcp_widgets" / "tokens.json"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    data = json.loads(path.read_text())
+    (resource,) = data
+    assert resource == url
+    (issuer,) = [key for key in data[resource] if key != "current"]
+    assert data[resource]["current"] == issuer and issuer.startswith(url.rsplit("/", 1)[0])
+    assert data[resource][issuer]["tokens"]["access_token"].startswith(CANARY_PREFIX)
+    second = client("sign-out")  # no card (it would be declined): the stored token is used
+    assert second.returncode == 0 and second.stdout.split() == ["read", "0"], second.stderr[-2000:]
+    no_canary(first.stdout, first.stderr, second.stdout, second.stderr)
+    assert json.loads(path.read_text()) == {}  # signed out: the entry is gone
+    third = client("decline")
+    assert third.returncode != 0 and "SignInError" in third.stderr

@@ -1,0 +1,121 @@
+"""Signing in from a real kernel: the person clicks Sign in and pastes the address the browser ended on.
+
+The test is JupyterLab on another machine: its browser cannot reach the kernel's loopback, so it reads where
+the authorization server redirects (the address with the code) and pastes it into the card's field. What a
+notebook saved with widget state would keep (every open model's state, and the cell's outputs) is checked
+while the card is pending, after consent, and after the sign-in: never a code or token
+(tests/servers/oauth.py starts each with CANARY_PREFIX).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.servers.launch import serving
+from tests.servers.oauth import CANARY_PREFIX
+
+from .harness import ROOT, KernelFrontend, WidgetModel
+from .test_client_kernel import Form, model_id, ok
+
+pytestmark = pytest.mark.kernel
+
+SIGNIN_CLASS = "mcp-widgets-signin"
+
+
+@pytest.fixture
+def frontend() -> Iterator[KernelFrontend]:
+    """One kernel, the newest ipykernel (the card is plain widgets: the older ones add nothing here)."""
+    with KernelFrontend(sys.executable) as fe:
+        yield fe
+
+
+@pytest.fixture(scope="module")
+def url() -> Iterator[str]:
+    with serving([sys.executable, str(ROOT / "tests" / "servers" / "oauth.py")], "the OAuth server") as (
+        port,
+        _,
+    ):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def saved(fe: KernelFrontend) -> str:
+    """What a notebook saved now keeps: every open model's state and every output."""
+    outputs = [
+        m["content"]
+        for m in fe.iopub_log
+        if m["msg_type"] in ("display_data", "update_display_data", "execute_result", "stream", "error")
+    ]
+    return json.dumps([w.state for w in fe.widgets.values()]) + json.dumps(outputs)
+
+
+def card_offering(fe: KernelFrontend, label: str) -> Form:
+    def offers(w: WidgetModel) -> bool:
+        if SIGNIN_CLASS not in w.state.get("_dom_classes", ()):
+            return False
+        for ref in w.state.get("children", []):
+            kid = fe.widgets.get(model_id(ref))
+            if kid is not None and kid.model_name == "HBoxModel":
+                kids = [fe.widgets.get(model_id(r)) for r in kid.state["children"]]
+                if any(k is not None and k.state.get("description") == label for k in kids):
+                    return True
+        return False
+
+    return Form(fe, fe.wait_widget("VBoxModel", where=offers, timeout=90))
+
+
+def redirect_of(address: str) -> str:
+    class Stop(urllib.request.HTTPRedirectHandler):
+        def redirect_request(self, *args: Any) -> None:
+            return None
+
+    try:
+        urllib.request.build_opener(Stop).open(address, timeout=10)
+    except urllib.error.HTTPError as exc:
+        return str(exc.headers["Location"])
+    raise AssertionError("no redirect")
+
+
+def test_sign_in_by_pasting_the_address_keeps_no_secret(frontend: KernelFrontend, url: str) -> None:
+    msg_id = frontend.execute(
+        f"import mcp_widgets as mw\nsrv = await mw.connect({url!r}, name='lab')\nprint('ok')"
+    )
+    card = card_offering(frontend, "Sign in").seen()
+    shown = " ".join(str(k.state.get("value", "")) for k in card.kids())
+    assert "You sign in on: 127.0.0.1" in shown and "Full address: http://127.0.0.1" in shown
+    address = re.search(r"Full address: (\S+)", shown)
+    assert address is not None
+    assert CANARY_PREFIX not in saved(frontend)  # pending
+    card.click("Sign in")
+    waiting = card_offering(frontend, "Submit address")
+    assert CANARY_PREFIX not in saved(frontend)  # waiting for the browser
+    ended = redirect_of(address.group(1))
+    assert CANARY_PREFIX in ended  # the code is in it: the field must not keep it
+    field = next(k for k in waiting.kids() if k.model_name == "HBoxModel")
+    (password,) = [
+        frontend.widgets[model_id(r)]
+        for r in field.state["children"]
+        if frontend.widgets[model_id(r)].model_name == "PasswordModel"
+    ]
+    assert password.state.get("continuous_update") is False  # sent on Enter, not per keystroke
+    frontend.update(password, {"value": ended})  # the person pastes it and presses Enter
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert cell.stdout == "ok\n"
+    frontend.settle(0.5)
+    assert password.comm_id not in frontend.widgets  # closed
+    assert CANARY_PREFIX not in saved(frontend)  # after
+    call = ok(
+        frontend.run(
+            "print((await srv.call_tool('whoami')).content[0].text)\nprint(srv.history.records()[0]['mode'])",
+            timeout=60,
+        )
+    )
+    assert call.stdout == "read\nsignin\n"
+    assert CANARY_PREFIX not in saved(frontend)
