@@ -70,6 +70,8 @@ def test_sign_in_on_the_providers_page_then_answer_the_form(
 
     _issuer, url = rig
     nb = open_notebook([cell.format(url=url) for cell in CELLS])
+    to_issuer: list[str] = []  # what the browser asked of the authorization server
+    nb.page.context.on("request", lambda r: to_issuer.append(r.url) if r.url.startswith(_issuer) else None)
     nb.run(0)
     nb.wait_done(0, timeout=UI_MS * 4)
     nb.run(CALL)
@@ -81,7 +83,7 @@ def test_sign_in_on_the_providers_page_then_answer_the_form(
     expect(card.get_by_text("mcp:read", exact=False).first).to_be_visible()
     expect(card.get_by_text("Full address: http://127.0.0.1:", exact=False)).to_be_visible()
     expect(card.locator("a")).to_have_count(0)  # no live link before consent
-    assert len(nb.page.context.pages) == 1  # nothing opened before consent
+    assert len(nb.page.context.pages) == 1 and to_issuer == []  # nothing opened or fetched before consent
     assert layout_problems(card) == []
     shoot_in_both_themes(nb, {"signin-card": card})  # build/gallery/signin-card-{light,dark}.png
 
@@ -118,6 +120,7 @@ def test_sign_in_on_the_providers_page_then_answer_the_form(
     saved_path = nb.server.root / nb.path
     expect(nb.page.locator(".jp-mod-dirty")).to_have_count(0)
     saved = saved_path.read_text()
+    assert "Ada" in saved and "127.0.0.1" in saved  # the outputs were saved: the result, the card's line
     tokens = secrets_in(nb.server.base / "data")
     assert tokens, "the file store in the Jupyter data directory holds no token"
     for secret in [*tokens, code[0]]:
