@@ -4,8 +4,9 @@
 scripts/conformance-deps.sh) and yields its issuer; `protected_server(issuer)` runs resource.py and yields
 its MCP URL. `Browser` is Playwright driving Debian's Chromium (as tests/browser does), kept to loopback
 addresses: `sign_in(url)` opens an authorization address, types the test account into the provider's login
-page and returns the address the browser ended on. `Loopback` is a one-shot redirect listener for the tests
-that drive the SDK's own OAuth client. Playwright's sync API: use `Browser` from the main thread.
+page and returns the address the browser ended on. `Loopback` is a redirect listener for the tests that
+drive the SDK's own OAuth client (whose redirect stays the same across its sign-ins). Playwright's sync
+API: use `Browser` from the main thread.
 """
 
 from __future__ import annotations
