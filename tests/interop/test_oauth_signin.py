@@ -12,6 +12,7 @@ the browser must act while the client waits for it.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import json
 import logging
 import os
@@ -296,6 +297,35 @@ def test_no_ready_made_handler_or_headless_policy_signs_in(mcp_url: str) -> None
             Person().run(work).result(timeout=WAIT)
     records = [r for r in default_history().records(server="rig-headless") if r["mode"] == "signin"]
     assert len(records) == 2 and all(r["outcome"]["action"] != "accept" for r in records)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="client (branch oauth): a redirect with the right state and error=access_denied is refused as "
+    "'not this sign-in' and the card waits on; it should end the sign-in as refused by the server",
+)
+def test_denied_on_the_providers_page_ends_the_sign_in(mcp_url: str, browser: Browser) -> None:
+    person = Person()
+
+    def work() -> None:
+        mw.connect_sync(mcp_url, name="rig-denied", handler=person, token_store=Store()).close()
+
+    running = person.run(work)
+    page = browser.fresh().new_page()
+    try:
+        page.goto(person.next_address(running))
+        page.get_by_role("button", name="Cancel").click()  # the provider's Cancel: back with access_denied
+        page.wait_for_url(lambda url: "error=access_denied" in url, wait_until="load")
+        assert "does not belong" not in page.locator("body").inner_text()
+        with pytest.raises(mw.ConnectError, match="access_denied"):
+            running.result(timeout=WAIT)
+    finally:
+        if not running.done():  # end the call the sign-in card holds
+            card = person.signin_cards[0]
+            kernel.post(card.cancel)
+            with contextlib.suppress(Exception):
+                running.result(timeout=WAIT)
+        page.close()
 
 
 def test_a_wrong_state_is_refused_and_the_right_one_still_signs_in(mcp_url: str, browser: Browser) -> None:
