@@ -395,3 +395,30 @@ def test_file_store_keeps_a_sign_in_across_connections(
     assert again.run(work(again)).result(timeout=WAIT)["subject"] == "ada"
     assert again.cards == []
     assert os.environ["JUPYTER_DATA_DIR"] == str(tmp_path)
+
+
+def test_sign_out_forgets_the_file_store_entry_and_asks_again(
+    mcp_url: str, browser: Browser, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path))
+    person = Person()
+
+    def stored() -> str:
+        return "".join(p.read_text() for p in tmp_path.rglob("*") if p.is_file())
+
+    def work() -> Any:
+        with mw.connect_sync(mcp_url, name="rig-sign-out", handler=person, token_store="file") as srv:
+            first = parse(srv.call_tool_sync("whoami"))
+            assert '"access_token":' in stored()
+            srv.sign_out()
+            person.sign_in = "cancel"  # the next card: the person says no
+            with pytest.raises(mw.MCPWidgetsError):
+                srv.call_tool_sync("whoami")
+            return first
+
+    running = person.run(work)
+    browser.sign_in(person.next_address(running), context=browser.fresh())
+    assert running.result(timeout=WAIT)["subject"] == "ada"
+    assert [c.kind for c in person.cards] == ["signin", "signin"]
+    left = stored()
+    assert left and '"access_token":' not in left and '"refresh_token":' not in left  # the client stays
