@@ -45,6 +45,19 @@ __all__ = ["SignInProvider", "sign_out", "signin_error"]
 
 log = logging.getLogger("mcp_widgets")
 
+
+class _OurErrorsOnly(logging.Filter):
+    """The SDK logs every failed flow with its traceback ("OAuth flow error"). A sign-in that ended on the
+    card (cancelled, declined, refused) reaches the caller as a `SignInError` already: not as a traceback
+    in the cell as well (Python's last-resort handler prints ERROR records to stderr)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        exc = record.exc_info[1] if record.exc_info else None
+        return not (exc is not None and signin_error(exc) is not None)
+
+
+logging.getLogger("mcp.client.auth.oauth2").addFilter(_OurErrorsOnly())
+
 _PLACEHOLDER = "http://127.0.0.1/callback"
 
 
@@ -107,7 +120,7 @@ class SignInProvider(OAuthClientProvider):
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
-                if response.status_code in (401, 403) and self._loopback is None:
+                if _asks_to_sign_in(response) and self._loopback is None:
                     await self._open_loopback()  # before the SDK registers: its redirect is known then
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
@@ -121,6 +134,10 @@ class SignInProvider(OAuthClientProvider):
 
     async def _initialize(self) -> None:
         await super()._initialize()
+        view = self.storage_view
+        if isinstance(view, tokens.Bound) and self.context.current_tokens is not None:
+            # A stored token past its time is refreshed before it is sent (else the 401 would ask the person).
+            self.context.token_expiry_time = view.expires_at()
         info = self.context.client_info
         if self._client_id and (info is None or info.client_id != self._client_id):
             self.context.client_info = OAuthClientInformationFull(
@@ -227,6 +244,14 @@ class SignInProvider(OAuthClientProvider):
                         await result
 
         RUNTIME.submit(forget()).result(timeout=30)
+
+
+def _asks_to_sign_in(response: httpx2.Response) -> bool:
+    """A 401, or a 403 asking for more scopes (step-up): the SDK then signs in again."""
+    if response.status_code == 401:
+        return True
+    challenge = response.headers.get("www-authenticate", "")
+    return response.status_code == 403 and "insufficient_scope" in challenge
 
 
 def _reason(exc: BaseException) -> str:

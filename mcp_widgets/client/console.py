@@ -3,7 +3,9 @@
 The form is still built (it holds the rules and makes the content); the console only types into it and
 presses its buttons, as a person would. First who asks and the message (Enter answers, `n` declines, `q`
 cancels), then each field with its title, default and choices. A value the field refuses is asked again, up
-to three times (then the request is cancelled); a required field left empty declines.
+to three times (then the request is cancelled); a required field left empty declines. A sign-in shows the
+authorization server's host, the scopes and the address; after consent the browser's redirect comes back by
+itself, or the person pastes the address it ended on.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..core.card import Card
 
 if TYPE_CHECKING:
-    from ..widgets import ElicitationForm, UrlCard
+    from ..widgets import ElicitationForm, SignInCard, UrlCard
 
 from ..core.text import shown
 
@@ -71,6 +73,9 @@ def _ask(card: Card, read: Callable[[str], str], write: Callable[[str], object])
     if card.kind == "url":  # consent first, and only then the address to open
         _ask_url(cast("UrlCard", card), read, write)
         return
+    if card.kind == "signin":
+        _ask_signin(cast("SignInCard", card), read, write)
+        return
     if card.kind != "form":
         write(f"A {card.kind!r} request cannot be answered here; cancelled.")
         card.cancel()
@@ -112,6 +117,24 @@ def _ask_url(card: UrlCard, read: Callable[[str], str], write: Callable[[str], o
         card.cancel()
     else:
         card.decline()
+
+
+def _ask_signin(card: SignInCard, read: Callable[[str], str], write: Callable[[str], object]) -> None:
+    check = card.check
+    write(f"It asks you to sign in on: {check.host_unicode or check.host}")
+    write(f"Scopes: {', '.join(card.scopes) or 'none named'}")
+    write(f"Full address: {check.display}")
+    for warning in check.warnings:
+        write(f"Warning: {warning}")
+    if read("y sign in · q cancel: ").strip().lower() not in ("y", "yes"):
+        card.cancel()
+        return
+    card.accept()
+    write(f"Open this address in your browser and sign in: {check.display}")
+    # The redirect reaches this machine's listener by itself; a browser elsewhere ends on a page that fails.
+    address = read("Then press Enter, or paste the address the browser ended on: ").strip()
+    if address and not card.paste(address):
+        write("That address is not this sign-in's redirect; still waiting for the browser.")
 
 
 def _ask_field(

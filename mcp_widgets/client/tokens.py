@@ -15,6 +15,7 @@ import json
 import os
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol
@@ -183,12 +184,12 @@ class Bound:
         entry = entries.get(self._key(entries))
         return entry if isinstance(entry, dict) else {}
 
-    def _update(self, name: str, value: Any) -> None:
+    def _update(self, **values: Any) -> None:
         entries = self.store.load(self.resource)
         key = self._key(entries)
         entry = entries.get(key)
         entry = dict(entry) if isinstance(entry, dict) else {}
-        entry[name] = value
+        entry.update(values)
         entries[key] = entry
         entries[_CURRENT] = key
         self.store.save(self.resource, entries)
@@ -201,7 +202,14 @@ class Bound:
             return None
 
     async def set_tokens(self, tokens: OAuthToken) -> None:
-        self._update("tokens", tokens.model_dump(mode="json", exclude_none=True))
+        # With when it expires, so that a new kernel refreshes it first (the SDK keeps that in memory only).
+        expires_at = time.time() + tokens.expires_in if tokens.expires_in else None
+        self._update(tokens=tokens.model_dump(mode="json", exclude_none=True), expires_at=expires_at)
+
+    def expires_at(self) -> float | None:
+        """When the stored access token expires (wall clock), if known."""
+        value = self._entry().get("expires_at")
+        return float(value) if isinstance(value, int | float) else None
 
     async def get_client_info(self) -> OAuthClientInformationFull | None:
         raw = self._entry().get("client_info")
@@ -211,7 +219,7 @@ class Bound:
             return None
 
     async def set_client_info(self, client_info: OAuthClientInformationFull) -> None:
-        self._update("client_info", client_info.model_dump(mode="json", exclude_none=True))
+        self._update(client_info=client_info.model_dump(mode="json", exclude_none=True))
 
     def forget(self) -> None:
         """Sign out: the entry of the issuer in use goes (the client registration too)."""

@@ -112,7 +112,7 @@ class SignInCard(Answerable):
             label(self._header, bold=True),
             label(self.message),
             label(f"You sign in on: {host}", bold=True),
-            label(f"{host} sees what you type there, and gives {self.server} access to: {scopes}"),
+            label(f"Only that site sees what you type there; it gives {self.server} access to: {scopes}"),
             label(f"Full address: {check.display}"),
             *(label(f"⚠ Warning: {text}") for text in check.warnings),
         ]
@@ -372,7 +372,7 @@ class SignInCard(Answerable):
             kit.close()
             return
         host = visible(self.check.host)
-        text = f"{self._header} (on {host}): {outcome.describe()}"
+        text = f"Sign-in on {host} for {asker(self.server, self.declared_name)}: {outcome.describe()}"
         line = self._label(text)
         self.children = (line,)
         kit.close(keep=(line,))

@@ -1,11 +1,11 @@
 """An OAuth-protected MCP server with its own authorization server (the SDK's server-side auth), for tests.
 
-`python oauth_quick.py` prints `PORT <n>`, then serves `/mcp` (bearer tokens required), the protected resource
-and authorization server metadata, `/register` (dynamic registration), `/authorize` and `/token`. Its
+`python oauth_quick.py [TTL]` prints `PORT <n>`, then serves `/mcp` (bearer tokens required), the protected
+resource and authorization server metadata, `/register` (dynamic registration), `/authorize` and `/token`. Its
 authorization endpoint approves at once (no login page: the test's stand-in browser is the person) and
 redirects to the client's redirect URI with a code. Every code and token starts with a canary prefix
 (`CANARY_PREFIX`) so tests can look for them where they must never be. `whoami` says which scopes the
-call's token has.
+call's token has. Access tokens live TTL seconds (default 3600): a short one makes the client refresh.
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ def _secret(kind: str) -> str:
 class Provider:
     """An in-memory authorization server that approves every request."""
 
-    def __init__(self) -> None:
+    def __init__(self, ttl: int = 3600) -> None:
+        self.ttl = ttl
         self.clients: dict[str, Any] = {}
         self.codes: dict[str, Any] = {}
         self.access: dict[str, Any] = {}
@@ -70,7 +71,7 @@ class Provider:
             token=access,
             client_id=client_id,
             scopes=scopes,
-            expires_at=int(time.time()) + 3600,
+            expires_at=int(time.time()) + self.ttl,
             resource=resource,
         )
         self.refresh[refresh] = RefreshToken(
@@ -79,7 +80,7 @@ class Provider:
         return OAuthToken(
             access_token=access,
             token_type="Bearer",
-            expires_in=3600,
+            expires_in=self.ttl,
             refresh_token=refresh,
             scope=" ".join(scopes),
         )
@@ -102,7 +103,7 @@ class Provider:
         self.access.pop(getattr(token, "token", ""), None)
 
 
-def build(port: int) -> Any:
+def build(port: int, ttl: int = 3600) -> Any:
     from mcp.server.auth.middleware.auth_context import get_access_token
     from mcp.server.auth.settings import AuthSettings, ClientRegistrationOptions
     from mcp.server.mcpserver import MCPServer
@@ -110,7 +111,7 @@ def build(port: int) -> Any:
     base = f"http://127.0.0.1:{port}"
     server = MCPServer(
         "oauth-test",
-        auth_server_provider=Provider(),
+        auth_server_provider=Provider(ttl),
         auth=AuthSettings(
             issuer_url=base,
             resource_server_url=f"{base}/mcp",
@@ -139,7 +140,8 @@ def main() -> None:
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    app = build(port).streamable_http_app(host="127.0.0.1")
+    ttl = int(sys.argv[1]) if len(sys.argv) > 1 else 3600
+    app = build(port, ttl).streamable_http_app(host="127.0.0.1")
     config = uvicorn.Config(app, log_level="warning", lifespan="on")
     print(f"PORT {port}", flush=True)
     anyio.run(uvicorn.Server(config).serve, [sock])
