@@ -1,6 +1,6 @@
 """Waiting for a person in a real kernel (tests/kernel/harness.py plays the browser): the kernel's CPU while a
-form waits (also a 2025-11-25 task's form, polled all the while), and click-to-server latency for `await`,
-blocking (`call_tool_sync`) and background calls."""
+form waits (also a task's form, on 2025-11-25 and on 2026-07-28, polled all the while), and click-to-server
+latency for `await`, blocking (`call_tool_sync`) and background calls."""
 
 from __future__ import annotations
 
@@ -125,6 +125,43 @@ def _task_row(fe: Any, pid: int, idle: float, wait_s: float, seen: set[str]) -> 
     )
 
 
+TASK2026_SETUP = """
+from tests.servers.launch import serving
+_t26 = serving([sys.executable, {script!r}, "http", "3600000", "state", "1000"], "the 2026-07-28 task server")
+_port, _ = _t26.__enter__()
+t26srv = mwc.connect_sync(f"http://127.0.0.1:{{_port}}/mcp", name="bench-t26")
+"""
+
+
+def _task2026_row(fe: Any, pid: int, quick: bool, seen: set[str]) -> Row:
+    """CPU while a 2026-07-28 task's form waits: tasks/get every second over streamable HTTP (the server
+    in its own process, so only the client's polling counts), and the panel's countdown ticking."""
+    from tests.servers import tasks2026
+
+    wait_s = 2.0 if quick else 20.0
+    _ok(fe.run("import sys\n" + TASK2026_SETUP.format(script=tasks2026.__file__), timeout=120))
+    fe.settle(1.0)
+    idle = _cpu_percent(pid, wait_s, fe)
+    msg_id = fe.execute("r = await t26srv.call_tool('ask_names')")
+    form = _pending_form(fe, seen)
+    fe.update(form, {"_view_count": 1})
+    fe.settle(0.5)
+    waiting = _cpu_percent(pid, wait_s, fe)
+    _answer(fe, form)
+    _ok(fe.wait_cell(msg_id, timeout=60))
+    _ok(fe.run("t26srv.close()\n_t26.__exit__(None, None, None)", timeout=60))
+    return Row(
+        GROUP,
+        f"kernel CPU, a 2026-07-28 task's form waiting {wait_s:g} s (pollInterval 1 s, HTTP)",
+        waiting,
+        unit="%",
+        baseline=idle,
+        baseline_name="idle kernel",
+        target=f"≤ {CPU_TARGET:g}% of a core",
+        ok=waiting <= CPU_TARGET,
+    )
+
+
 def _ok(cell: Any) -> Any:
     if cell.status != "ok":
         raise RuntimeError(f"kernel cell failed: {cell.ename}: {cell.evalue}\n{cell.stderr[-2000:]}")
@@ -171,6 +208,7 @@ def run(quick: bool) -> list[Row]:
         task_row = _task_row(fe, pid, idle, wait_s, seen)
         if task_row is not None:
             rows.append(task_row)
+        rows.append(_task2026_row(fe, pid, quick, seen))
         # Click to server, kernel-side: the click handled -> the answer inside the tool.
         raw = _ok(fe.run("import asyncio\nprint(await _probe.raw_round_trips(20))", timeout=60)).stdout
         raw_ms = statistics.median(float(x) for x in raw.strip().strip("[]").split(","))

@@ -31,7 +31,8 @@ from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
 if TYPE_CHECKING:
-    from . import handlers
+    from . import authoring, handlers
+    from .authoring import ModelError, check_model
     from .client import (
         Call,
         PromptList,
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
+    from .client.open_questions import pending
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -83,8 +85,11 @@ _LAZY = {
     "preview": "mcp_widgets.widgets",
     "history": "mcp_widgets.widgets",
     "playground": "mcp_widgets.playground",
+    "check_model": "mcp_widgets.authoring",
+    "ModelError": "mcp_widgets.authoring",
+    "pending": "mcp_widgets.client.open_questions",
 }
-_LAZY_MODULES = {"handlers": "mcp_widgets.handlers"}
+_LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
 __all__ = [
     "Action",
@@ -98,6 +103,7 @@ __all__ = [
     "FormStateError",
     "HistoryPanel",
     "MCPWidgetsError",
+    "ModelError",
     "Outcome",
     "Preview",
     "Problem",
@@ -117,6 +123,8 @@ __all__ = [
     "UrlCard",
     "UrlCheck",
     "__version__",
+    "authoring",
+    "check_model",
     "check_schema",
     "connect",
     "connect_sync",
@@ -124,6 +132,7 @@ __all__ = [
     "handlers",
     "history",
     "inspect_url",
+    "pending",
     "playground",
     "preview",
     "set_default_handler",

@@ -1,5 +1,8 @@
 """playground(): edit a requestedSchema as JSON and see its live form, problems and answers as you type.
 
+Given a pydantic model (or a dataclass), it previews the model instead: the schema the SDK sends for it is
+shown read-only (change the model and run the cell again), with the form and what the tool receives.
+
 Pure ipywidgets callbacks (no top-level await, no kernel internals), so it works the same in JupyterLab,
 classic notebooks and Voila.
 """
@@ -7,6 +10,8 @@ classic notebooks and Voila.
 from __future__ import annotations
 
 import json
+import sys
+import types
 from collections.abc import Mapping
 from typing import Any
 
@@ -64,16 +69,26 @@ class Playground(w.VBox):
     button would send); text that is not JSON keeps the last preview and says why, as plain text.
     """
 
-    def __init__(self, schema: Mapping[str, Any] | str | None = None, *, message: str = "") -> None:
+    def __init__(self, schema: Mapping[str, Any] | str | type | None = None, *, message: str = "") -> None:
         if schema is None:
             schema = EXAMPLE_SCHEMA
-        source = schema if isinstance(schema, str) else json.dumps(schema, indent=2, ensure_ascii=False)
-        self.heading = w.Label(
-            value="requestedSchema (JSON): edit it, and the form below follows as you type",
-            style={"font_weight": "bold"},
-        )
+        self.model: type | None = schema if isinstance(schema, type) else None
+        """The model previewed (its schema is read-only here), or None for an editable schema."""
+        heading = "requestedSchema (JSON): edit it, and the form below follows as you type"
+        if isinstance(schema, type):
+            sent = _sent_schema(schema)
+            refused = "none: the SDK refuses this model (the problems are below)"
+            source = json.dumps(sent, indent=2, ensure_ascii=False) if sent is not None else refused
+            heading = (
+                f"The requestedSchema the SDK sends for {schema.__name__} (read-only: change the model and "
+                "run the cell again)"
+            )
+        else:
+            source = schema if isinstance(schema, str) else json.dumps(schema, indent=2, ensure_ascii=False)
+        self.heading = w.Label(value=heading, style={"font_weight": "bold"})
         self.editor = w.Textarea(
             value=source,
+            disabled=self.model is not None,
             continuous_update=True,
             # Not width 100%: a widget's own 2 px margin would push it out of its box.
             layout=w.Layout(width="auto", height="22em"),
@@ -104,6 +119,9 @@ class Playground(w.VBox):
         self._refresh()
 
     def _refresh(self) -> None:
+        if self.model is not None:
+            self._show(self.model, ("model", self.message.value))
+            return
         try:
             schema = json.loads(self.editor.value)
         except json.JSONDecodeError as exc:
@@ -114,11 +132,13 @@ class Playground(w.VBox):
             )
             return
         self.status.value = ""
-        key = (json.dumps(schema, sort_keys=True), self.message.value)
+        # A non-object (a list, a number) is still previewed: the preview reports it as a schema error.
+        self._show(schema, (json.dumps(schema, sort_keys=True), self.message.value))
+
+    def _show(self, schema: Any, key: tuple[str, str]) -> None:
         if key == self._shown:
             return  # whitespace or key order only: keep the form and what was typed in it
         self._shown = key
-        # A non-object (a list, a number) is still previewed: the preview reports it as a schema error.
         new = Preview(schema, message=self.message.value)
         old, self.preview = self.preview, new
         if old is not None:
@@ -168,11 +188,39 @@ def _marked(doc: str, line: int, column: int) -> str:
     return f"{before}⟪here⟫{after}"
 
 
-def playground(schema: Mapping[str, Any] | str | None = None, *, message: str = "") -> Playground:
+def _sent_schema(model: type) -> dict[str, Any] | None:
+    """The schema the SDK sends for `model`, or None when it refuses it (the preview says why)."""
+    from .authoring import model_problems  # the SDK's server side, only for models
+
+    return model_problems(model)[0]
+
+
+def playground(
+    schema: Mapping[str, Any] | str | type | None = None, *, message: str = ""
+) -> Playground:
     """Edit a requestedSchema and see, as you type, its form, every spec problem and each button's JSON.
 
     Args:
-        schema: The starting schema, as a dict or JSON text (default: `EXAMPLE_SCHEMA`: one warning).
+        schema: The starting schema, as a dict or JSON text (default: `EXAMPLE_SCHEMA`: one warning), or a
+            pydantic model class or dataclass: then its schema (the SDK's rendering) is shown read-only, with
+            the form, every problem `check_model` finds and what the tool receives for each answer.
         message: The message shown with the form (editable in the playground too).
     """
     return Playground(schema, message=message)
+
+
+class _CallableModule(types.ModuleType):
+    """This module, callable as `playground()`.
+
+    `mcp_widgets.playground` names both this module and the function (a lazy attribute of the package).
+    Importing the module first (`from mcp_widgets.playground import ...`) makes the import system bind the
+    package's attribute to the module, so `mw.playground(...)` would meet a module; this keeps it working.
+    """
+
+    def __call__(
+        self, schema: Mapping[str, Any] | str | type | None = None, *, message: str = ""
+    ) -> Playground:
+        return playground(schema, message=message)
+
+
+sys.modules[__name__].__class__ = _CallableModule

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "mcp_widgets"
-ROOMS = ("core", "kernel", "widgets", "client", "demo")
+ROOMS = ("core", "kernel", "widgets", "client", "demo", "authoring")
 FACADE = "facade"  # mcp_widgets/__init__.py and the other top-level modules
 
 MAX_LINES = 400
@@ -191,7 +191,7 @@ def test_no_import_cycle() -> None:
 
 def test_function_level_imports_of_the_package_only_go_down() -> None:
     """A function-level import may defer loading a lower room, never dodge a cycle or climb a room."""
-    order = {"core": 0, "kernel": 1, "widgets": 2, "client": 3, "demo": 1, FACADE: 4}
+    order = {"core": 0, "kernel": 1, "widgets": 2, "client": 3, "demo": 1, "authoring": 1, FACADE: 4}
     bad = [
         f"{module}:{line} imports {target} inside a function"
         for module, target, _, in_function, _, line in graph()

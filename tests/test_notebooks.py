@@ -61,10 +61,11 @@ def _kernel_manager(workdir: Path) -> KernelManager:
     )
 
 
-def run_notebook(name: str, policy: str | None, runner: str = "nbclient") -> Any:
+def run_notebook(name: str, policy: str | None, runner: str = "nbclient", setup: str = "") -> Any:
     """Execute notebooks/<name>.ipynb with `MCP_WIDGETS_HANDLER=policy` in the kernel's environment.
 
     `policy=None`: the variable is not set at all (a plain `jupyter nbconvert --execute` or papermill run).
+    `setup`: code run first, in a cell of its own that only the executed copy has (nbclient only).
     """
     env = {k: v for k, v in os.environ.items() if k != "MCP_WIDGETS_HANDLER"}
     if policy is not None:
@@ -89,6 +90,8 @@ def run_notebook(name: str, policy: str | None, runner: str = "nbclient") -> Any
                 os.environ.clear()
                 os.environ.update(saved)
         nb = nbformat.read(NOTEBOOKS / f"{name}.ipynb", as_version=4)
+        if setup:
+            nb.cells.insert(0, nbformat.v4.new_code_cell(setup))
         client = nbclient.NotebookClient(
             nb, km=km, timeout=120, allow_errors=True, store_widget_state=True, record_timing=False
         )
@@ -349,3 +352,54 @@ def test_runs_to_the_end_with_nobody_and_no_policy(executed: Any, name: str, run
         for line in cell_text(cell).splitlines():
             if line.startswith("Request from"):
                 assert "declined by policy 'headless'" in line, line
+
+
+# -- the server-authoring notebook (#22): run twice, declined by nobody, and answered by a script ------------
+
+AUTHORING = "server_authoring"
+AUTHORING_SCRIPT = """import mcp_widgets as mw
+mw.set_default_handler(mw.handlers.scripted([
+    {"room": "large", "day": "2027-03-04", "guests": 8}, {"menu": "vegetarian"}, "accept",  # 2026-07-28
+    {"room": "small", "day": "2027-03-05", "guests": 2}, "decline",  # 2025-11-25: not confirmed
+    {"room": "small", "day": "2027-03-06", "guests": 3, "floor": "top"}, "accept",  # the changed model
+    "accept",  # cancel_booking
+]))"""
+
+
+def test_authoring_notebook_is_committed_clean_and_answers_nothing_itself() -> None:
+    assert stripped(AUTHORING)
+    nb = nbformat.read(NOTEBOOKS / f"{AUTHORING}.ipynb", as_version=4)
+    source = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    assert not any(needle in source for needle in ("MCP_WIDGETS_HANDLER", "set_default_handler", "handler="))
+
+
+def test_authoring_notebook_declined_by_default() -> None:
+    nb = run_notebook(AUTHORING, None)
+    assert errors(nb) == [] and unsafe_markup(nb) == []
+    out = texts(nb)
+    assert "protocol 2026-07-28" in out and "protocol 2025-11-25" in out
+    assert out.count("{'booked': False, 'because': 'decline'}") == 3  # both generations, and the new model
+    assert "{'cancelled': 0}" in out and "bookings []" in out
+    assert "error [nested-model] property 'host'" in out and "[list-of-objects] property 'guests'" in out
+    assert "[union] property 'budget'" in out
+    for cell in nb.cells:
+        for line in cell_text(cell).splitlines():
+            if line.startswith("Request from"):
+                assert "declined by policy 'headless'" in line, line
+
+
+def test_authoring_notebook_answered_by_a_script() -> None:
+    nb = run_notebook(AUTHORING, None, setup=AUTHORING_SCRIPT)
+    assert errors(nb) == []
+    out = texts(nb)
+    first = (
+        "{'booked': True, 'room': 'large', 'day': '2027-03-04', 'guests': 8, 'projector': False, 'note': None"
+    )
+    assert first + ", 'menu': 'vegetarian'}" in out
+    # 2026-07-28: the resolvers ran once per round, the body once; 2025-11-25: every part once.
+    assert "runs {'ask_booking': 4, 'ask_catering': 3, 'body': 1}" in out
+    assert "{'booked': False, 'because': 'not confirmed'}" in out
+    assert "runs {'ask_booking': 1, 'ask_catering': 1, 'body': 1}" in out
+    assert "'day': '2027-03-06', 'guests': 3, 'projector': False, 'floor': 'top'" in out  # the new field
+    assert "{'cancelled': 1}" in out
+    assert "bookings [{'room': 'small', 'day': '2027-03-06'" in out

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import warnings
 from typing import Any
 
@@ -188,3 +190,15 @@ def test_reset_gives_a_fresh_form_after_an_answer() -> None:
     button = pg.preview._reset
     button._handle_custom_msg({"event": "click"}, [])
     assert pg.preview.form is not fresh and pg.preview.form.errors == {"title": "required"}
+
+
+def test_mw_playground_is_callable_after_the_module_was_imported() -> None:
+    # The schema-playground notebook imports the module first; the package attribute then names the module.
+    code = (
+        "import mcp_widgets as mw\n"
+        "from mcp_widgets.playground import Playground\n"
+        "assert isinstance(mw.playground(), Playground)\n"
+        "assert isinstance(mw.playground({'type': 'object', 'properties': {}}), Playground)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]

@@ -28,7 +28,7 @@ import httpx2
 from mcp.client.auth import OAuthClientProvider, TokenStorage
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
 from mcp.shared.auth_utils import resource_url_from_server_url
-from pydantic import AnyUrl
+from pydantic import AnyUrl, PrivateAttr
 
 from .. import kernel
 from ..core.signin import Redirect, SignInError
@@ -61,6 +61,18 @@ logging.getLogger("mcp.client.auth.oauth2").addFilter(_OurErrorsOnly())
 _PLACEHOLDER = "http://127.0.0.1/callback"
 
 
+class _Metadata(OAuthClientMetadata):
+    """Our client metadata: whatever scope the SDK sets (the server's challenge, a step-up's union) also
+    asks for `connect(scopes=...)`: at registration and in the authorization request alike."""
+
+    _extra: tuple[str, ...] = PrivateAttr(default=())
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "scope" and self._extra:
+            value = " ".join(dict.fromkeys([*(value or "").split(), *self._extra]))
+        super().__setattr__(name, value)
+
+
 class SignInProvider(OAuthClientProvider):
     """An `httpx2.Auth` that signs the person in through a card in the calling cell."""
 
@@ -86,7 +98,7 @@ class SignInProvider(OAuthClientProvider):
             if isinstance(store, tokens.MemoryStore | tokens.FileStore | tokens.KeyringStore)
             else store
         )
-        metadata = OAuthClientMetadata(
+        metadata = _Metadata(
             client_name=f"mcp-widgets {__version__} (Jupyter)",
             redirect_uris=[AnyUrl(_PLACEHOLDER)],
             grant_types=["authorization_code", "refresh_token"],
@@ -95,6 +107,7 @@ class SignInProvider(OAuthClientProvider):
             application_type="native",  # a loopback redirect (2026-07-28: MUST be given for DCR)
             scope=" ".join(self._scopes) or None,
         )
+        metadata._extra = self._scopes
         super().__init__(
             url,
             metadata,
@@ -116,20 +129,24 @@ class SignInProvider(OAuthClientProvider):
     # -- the SDK's flow, with a loopback around it -------------------------------------------------------
     async def _auth_flow(self, request: httpx2.Request) -> AsyncGenerator[httpx2.Request, httpx2.Response]:
         flow = super()._auth_flow(request)
+        mine = False  # this flow opened the loopback (the SDK's lock keeps flows from overlapping)
         try:
             outgoing = await flow.__anext__()
             while True:
                 response = yield outgoing
                 if _asks_to_sign_in(response) and self._loopback is None:
                     await self._open_loopback()  # before the SDK registers: its redirect is known then
+                    mine = True
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
         except BaseException as exc:  # cancelled too (an interrupt, close): the card must not wait on
-            self._end_card(failed=exc)
+            if mine:
+                self._end_card(failed=exc)
             raise
         finally:
-            self._close_loopback()
+            if mine:
+                self._close_loopback()
             await flow.aclose()
 
     async def _initialize(self) -> None:
@@ -147,11 +164,7 @@ class SignInProvider(OAuthClientProvider):
             )
 
     async def _perform_authorization_code_grant(self) -> tuple[str, str]:
-        if self._loopback is None:
-            await self._open_loopback()
-        if self._scopes:  # what connect(scopes=...) asks for, beside what the server challenged
-            asked = (self.context.client_metadata.scope or "").split()
-            self.context.client_metadata.scope = " ".join(dict.fromkeys([*asked, *self._scopes]))
+        assert self._loopback is not None  # opened on the 401 / 403 that started this
         return await super()._perform_authorization_code_grant()
 
     async def _handle_token_response(self, response: httpx2.Response) -> None:
@@ -166,7 +179,7 @@ class SignInProvider(OAuthClientProvider):
         self._end_card()
 
     async def _open_loopback(self) -> None:
-        loopback = Loopback(on_refused=self._refused)
+        loopback = Loopback(on_refused=self._refused, what=f"signing in to {self._server.name!r}")
         await loopback.start()
         self._loopback = loopback
         self.context.client_metadata.redirect_uris = [AnyUrl(loopback.redirect_uri)]
@@ -195,6 +208,7 @@ class SignInProvider(OAuthClientProvider):
             card.add_final_callback(lambda _card: connection.pause_connect(False))
             card.on_redirect = lambda redirect: loop.call_soon_threadsafe(self._pasted, redirect)
             card.on_cancel = lambda: loop.call_soon_threadsafe(self._cancelled)
+            card.on_denied = lambda why: loop.call_soon_threadsafe(self._denied, why)
 
         kernel.post(partial(signin.present, self._server, authorization_url, consent, wire))
         await asyncio.wrap_future(consent)
@@ -212,6 +226,10 @@ class SignInProvider(OAuthClientProvider):
     def _cancelled(self) -> None:
         if self._loopback is not None:
             self._loopback.fail(SignInError(f"signing in to {self._server.name!r} was cancelled"))
+
+    def _denied(self, why: str) -> None:
+        if self._loopback is not None:
+            self._loopback.fail(SignInError(f"signing in to {self._server.name!r} failed: {why}"))
 
     def _refused(self, why: str) -> None:
         card = self._card
@@ -259,7 +277,7 @@ def _reason(exc: BaseException) -> str:
     if isinstance(exc, SignInError):
         return str(exc).split(": ", 1)[-1]
     if isinstance(exc, asyncio.CancelledError | GeneratorExit):
-        return "connecting was stopped"
+        return "the sign-in was stopped"
     name = type(exc).__name__
     return {
         "OAuthFlowError": "the authorization server's answer did not check out",

@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from ..core.signin import Redirect, RedirectRefused, read_redirect
+from ..core.signin import AuthorizationDenied, Redirect, RedirectRefused, SignInError, read_redirect
 
 __all__ = ["Loopback"]
 
@@ -24,13 +24,15 @@ _PAGE = (
 )
 _DONE = ("Signed in", "You may close this tab and go back to the notebook.")
 _REFUSED = ("Not accepted", "This address does not belong to the sign-in the notebook is waiting for.")
+# The pages are ours: only these fixed texts and our own reasons (no part of the request) appear on them.
 
 
 class Loopback:
     """One sign-in's redirect listener. `start`, then `expect(state)`, then `await result()`; `close`."""
 
-    def __init__(self, on_refused: Callable[[str], None] | None = None) -> None:
+    def __init__(self, on_refused: Callable[[str], None] | None = None, *, what: str = "signing in") -> None:
         self.on_refused = on_refused
+        self.what = what
         self.port = 0
         self._server: asyncio.Server | None = None
         self._state = ""
@@ -94,6 +96,9 @@ class Loopback:
         else:
             try:
                 self.deliver(f"http://127.0.0.1:{self.port}{target}")
+            except AuthorizationDenied as exc:
+                page, status = ("Not signed in", f"{exc}. You may close this tab."), "200 OK"
+                self.fail(SignInError(f"{self.what} failed: {exc}"))
             except RedirectRefused as exc:
                 page, status = _REFUSED, "400 Bad Request"
                 if self.on_refused is not None:

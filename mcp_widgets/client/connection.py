@@ -24,7 +24,7 @@ from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.signin import ConnectBudget, SignInError
 from ..core.version import __version__
-from . import tasks, url_flow
+from . import tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
 from .listings import ServerInfo
@@ -88,6 +88,8 @@ class Connection:
         self.state: State = "new"
         self.info: ServerInfo | None = None
         self.closing: asyncio.Event | None = None
+        self.resuming = False
+        """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
         self._errlog: IO[str] | None = None
         self._intake: Intake | None = None
@@ -150,6 +152,7 @@ class Connection:
                         tasks.adapt(self.target.kind, self._transport_for(via)),
                         mode=server.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
+                        extensions=tasks2026.extensions(server, display, intake.on_elicit),
                         logging_callback=display.on_log,
                         log_level=cast(Any, server.log_level),
                         message_handler=self._on_message,
@@ -162,7 +165,8 @@ class Connection:
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
                         await self.closing.wait()
-                        await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
+                        if not self.resuming:
+                            await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
                     await self._stop_calls()
                     return
                 except Exception as exc:
@@ -182,6 +186,8 @@ class Connection:
                 log.debug("connection to %s ended with an error", server.name, exc_info=True)
         finally:
             self.client = None
+            if self.state == "connected" and not self.closing_now:
+                self.lost()  # it ended without close(): the server or the network went away
             if self.state != "lost":
                 self.state = "closed"
             if self._errlog is not None:
@@ -193,9 +199,10 @@ class Connection:
         the call's task, which closing the client does not reach)."""
         stopped = []
         intake = self._parts()[0]
+        kept = tasks.calls(self.server) if self.resuming else set()
         for record in list(intake.calls):
             task = record.task
-            if task is None or task.done():
+            if task is None or task.done() or record in kept:
                 continue
             if record.stopped is None:
                 record.stopped = ConnectionClosedError(
@@ -204,7 +211,7 @@ class Connection:
                 )
             stopped.append(task)
         if stopped:
-            intake.withdraw_all()  # first: their open questions end as "the connection was closed"
+            intake.withdraw_all(kept)  # first: their open questions end as "the connection was closed"
             for task in stopped:
                 task.cancel()
             await asyncio.wait(stopped, timeout=1.0)
@@ -292,7 +299,7 @@ class Connection:
     def lost(self) -> None:
         """The server went away (client thread): no open question can be answered any more."""
         self.state = "lost"
-        self._parts()[0].withdraw_all()
+        self._parts()[0].withdraw_all(tasks.calls(self.server))  # a task's questions wait for a reconnect
 
     def require_connected(self) -> Client:
         """The SDK client; raises unless connected."""
@@ -328,6 +335,15 @@ class Connection:
             # a stdio server is stopped and HTTP connections are closed.
             runner.cancel()
         return runner
+
+    def reconnect(self, timeout: float = 10.0) -> concurrent.futures.Future[None]:
+        """End this connection, keeping the tasks in flight, and connect again (they resume on it)."""
+        self.resuming = True
+        try:
+            self.close(timeout)
+            return self.start()
+        finally:
+            self.resuming = False
 
     def close(self, timeout: float = 10.0) -> None:
         runner = self.signal_close()

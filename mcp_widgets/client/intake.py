@@ -6,7 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -179,9 +179,12 @@ class Intake:
         loop = asyncio.get_running_loop()
         return [loop.call_later(limit, kernel.post, partial(self._answer_timed_out, r)) for r in requests]
 
-    def withdraw_all(self) -> None:
-        """The connection went away (client thread): every open question ends as withdrawn."""
+    def withdraw_all(self, kept: Collection[_CallRecord] = ()) -> None:
+        """The connection went away (client thread): every open question ends as withdrawn (but those of
+        the `kept` calls: a task's question lives in the server, answerable after a reconnect)."""
         for request, record in list(self.pending.items()):
+            if record is not None and record in kept:
+                continue
             kernel.post(partial(self.withdrawn, request, record))
 
     # -- elicitation (main thread) ------------------------------------------------------------------------

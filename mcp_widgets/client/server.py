@@ -34,22 +34,26 @@ from typing import TYPE_CHECKING, Any
 
 import mcp_types
 
+from .. import kernel
+from ..core.exceptions import ConnectError
+from ..core.signin import ConnectBudget
 from . import tasks
 from .answering import Handler
 from .calls import Call
 from .catalog import Catalog
-from .connection import Connection
+from .connection import CONNECT_TIMEOUT, Connection
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import MAX_QUESTIONS, Intake, question_bounds
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
 from .running import Request, Runner
+from .runtime import RUNTIME
 from .targets import Mode, TransportName, _resolve_target
 
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import HistoryPanel, ToolForm
+    from ..widgets import HistoryPanel, PendingList, ToolForm
 
 __all__ = ["Server"]
 
@@ -280,6 +284,13 @@ class Server:
         return panel
 
     @property
+    def pending(self) -> PendingList:
+        """This server's open questions, live (see `mw.pending()`), each answerable in the list."""
+        from .open_questions import pending
+
+        return pending(self.name)
+
+    @property
     def connected(self) -> bool:
         return self._connection.state == "connected"
 
@@ -287,6 +298,30 @@ class Server:
         """Forget this server's sign-in: the token store's entry and the tokens in use (the next request
         the server refuses asks again)."""
         self._connection.sign_out()
+
+    def reconnect(self, timeout: float = 10.0) -> None:
+        """Connect again (after the server dropped, or to start afresh): the calls following a 2026-07-28
+        task resume polling it on the new connection, and its open questions stay answerable.
+
+        Raises:
+            ConnectError: The server could not be reached again.
+        """
+        ready = self._connection.reconnect(timeout)
+        limit = self.timeout or CONNECT_TIMEOUT
+        budget = self._connection.budget = ConnectBudget(limit)  # paused while a sign-in card waits
+        while True:
+            try:
+                if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+                    ready.result(timeout=max(budget.remaining(), 0.0))  # nothing to pump: no clicks needed
+                else:
+                    kernel.wait_sync(ready, timeout=max(budget.remaining(), 0.0))
+                return
+            except (TimeoutError, concurrent.futures.TimeoutError):
+                if budget.remaining() > 0:
+                    continue
+                self._signal_close()
+                took = f"connecting to {self.name!r} again took longer than {limit:g} s"
+                raise ConnectError(took) from None
 
     def close(self, timeout: float = 10.0) -> None:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""

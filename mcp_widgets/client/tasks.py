@@ -59,6 +59,15 @@ _RELATED = "io.modelcontextprotocol/related-task"
 _DEFAULT_POLL = 1.0
 
 
+class Resumed(Exception):
+    """A 2026-07-28 task's result, carried out of the call of a connection that has since ended (the task
+    was resumed on a new one, which checked the result)."""
+
+    def __init__(self, result: mcp_types.CallToolResult) -> None:
+        super().__init__("the task was resumed on a new connection")
+        self.result = result
+
+
 @dataclass(eq=False)
 class _Task:
     """A task of one call (client thread, except `label`, which is the main thread's)."""
@@ -73,6 +82,14 @@ class _Task:
     label: ipywidgets.Label | None = None
     cancelled: bool = False
 
+    async def stop(self) -> None:
+        """Send `tasks/cancel` once (a task that already ended answers an error: nothing to do)."""
+        if self.cancelled:
+            return
+        self.cancelled = True
+        request = mcp_types.CancelTaskRequest(params=mcp_types.CancelTaskRequestParams(task_id=self.task_id))
+        await _quietly(self, self.session.send_request(request, mcp_types.CancelTaskResult))
+
 
 _OPEN: weakref.WeakKeyDictionary[Server, dict[str, _Task]] = weakref.WeakKeyDictionary()
 """The tasks in flight, by server and task id (client thread)."""
@@ -85,7 +102,10 @@ def tool_call(
 
     async def call(client: Client, progress: ProgressFnT | None) -> mcp_types.CallToolResult:
         if not _as_task(server, client, name, task):
-            return await client.call_tool(name, arguments, progress_callback=progress)
+            try:
+                return await client.call_tool(name, arguments, progress_callback=progress)
+            except Resumed as resumed:
+                return resumed.result
         record = _CURRENT.get()  # set by the runner for the call this request belongs to
         assert record is not None
         return await _run(server, display, record, client.session, name, arguments, progress)
@@ -127,7 +147,7 @@ async def _run(
         return answer  # the server ran it as a plain call
     state: mcp_types.Task = mcp_types.Task.model_validate(created)
     task = _Task(server, display, record, session, state.task_id)
-    _OPEN.setdefault(server, {})[task.task_id] = task
+    hold(task)
     payload: asyncio.Task[mcp_types.CallToolResult] | None = None
     try:
         while True:
@@ -158,31 +178,41 @@ async def _run(
                 mcp_types.GetTaskResult,
             )
     except asyncio.CancelledError:
-        await _cancel(task)
+        await task.stop()
         raise
     finally:
         if payload is not None and not payload.done():
             payload.cancel()
-        _OPEN.get(server, {}).pop(task.task_id, None)
+        release(task)
 
 
-async def _cancel(task: _Task) -> None:
-    """Send `tasks/cancel` once (a task that already ended answers an error: nothing to do)."""
-    if task.cancelled:
-        return
-    task.cancelled = True
-    request = mcp_types.CancelTaskRequest(params=mcp_types.CancelTaskRequestParams(task_id=task.task_id))
+async def _quietly(task: _Task, sending: Awaitable[Any]) -> None:
+    """Await a `tasks/cancel`, bounded by CANCEL_WAIT; its failure is only logged."""
     try:
-        await asyncio.wait_for(task.session.send_request(request, mcp_types.CancelTaskResult), CANCEL_WAIT)
+        await asyncio.wait_for(sending, CANCEL_WAIT)
     except Exception:
         log.debug("tasks/cancel of %s on %s failed", task.task_id, task.server.name, exc_info=True)
+
+
+def hold(task: _Task) -> None:
+    """Note a task in flight (client thread): closing the server cancels it, its questions find its call."""
+    _OPEN.setdefault(task.server, {})[task.task_id] = task
+
+
+def release(task: _Task) -> None:
+    _OPEN.get(task.server, {}).pop(task.task_id, None)
+
+
+def calls(server: Server) -> set[_CallRecord]:
+    """The calls following a task of `server` now (client thread)."""
+    return {t.record for t in _OPEN.get(server, {}).values()}
 
 
 async def cancel_open(server: Server) -> None:
     """The connection is closing: cancel every task still in flight (client thread, before the close)."""
     tasks = list(_OPEN.get(server, {}).values())
     if tasks:
-        await asyncio.gather(*(_cancel(t) for t in tasks))
+        await asyncio.gather(*(t.stop() for t in tasks))
 
 
 def call_of(server: Server, context: Any) -> _CallRecord | None:
@@ -197,8 +227,12 @@ def call_of(server: Server, context: Any) -> _CallRecord | None:
 def _show(task: _Task, state: mcp_types.Task | None, *, failed: bool = False) -> None:
     """Show the task's status in its call's panel (None: the result arrived); a line only when it changed."""
     status = state.status if state is not None else ("failed" if failed else "completed")
-    message = state.status_message if state is not None else None
-    text = clip_line(f"Task {status.replace('_', ' ')}" + (f": {message}" if message else ""), 500)
+    show_status(task, status, state.status_message if state is not None else None)
+
+
+def show_status(task: _Task, status: str, message: str | None, suffix: str = "") -> None:
+    """The task's status line in its call's panel ("Task input required: message · suffix"), if changed."""
+    text = clip_line(f"Task {status.replace('_', ' ')}" + (f": {message}" if message else ""), 480) + suffix
     if text != task.text:
         task.text = text
         task.record.post(partial(_place, task, text))

@@ -19,6 +19,7 @@ from .urls import UrlCheck, inspect_url
 __all__ = [
     "HEADLESS_HELP",
     "Authorization",
+    "AuthorizationDenied",
     "ConnectBudget",
     "Redirect",
     "RedirectRefused",
@@ -43,6 +44,11 @@ class SignInError(ConnectError):
 
 class RedirectRefused(ValueError):
     """An address is not the expected redirect (another place, a wrong `state`, no code); says why only."""
+
+
+class AuthorizationDenied(RedirectRefused):
+    """The right redirect (its `state` matches), carrying the authorization server's error: the sign-in is
+    over (the person said no there, or the server refused the request)."""
 
 
 @dataclass(frozen=True)
@@ -113,7 +119,7 @@ def read_redirect(address: str, *, redirect_uri: str, state: str) -> Redirect:
     if error:
         # An error code from the spec's short list; printable and short, or left out.
         shown = error if error.isascii() and error.replace("_", "").isalnum() and len(error) <= 40 else ""
-        raise RedirectRefused(f"the authorization server refused: {shown or 'an error'}")
+        raise AuthorizationDenied(f"the authorization server refused: {shown or 'an error'}")
     code = (query.get("code") or [""])[0]
     if not code:
         raise RedirectRefused("it carries no authorization code")

@@ -15,6 +15,9 @@ rules follow:
   previous round: a client cannot pre-answer a confirmation it was never shown (`Asker` enforces this).
 
 `converse(ctx, body)` runs `body(asker)` and turns "still waiting for answers" into the `InputRequiredResult`.
+
+The SDK's `Resolve` / `Elicit` does the same for a question a pydantic model can say; this helper stays for
+what it cannot: URL mode, a raw requestedSchema, and shapes pydantic does not render (see `_server.py`).
 """
 
 from __future__ import annotations

@@ -1,5 +1,7 @@
 """The requested schemas the demo tools send, as plain dicts: copy them into the schema playground.
 
+(The tools that ask with a model send what `mw.check_model(Model)` shows; CONFIRM_BOOLEAN stays here too.)
+
 Each one stays inside the spec's subset: a flat object whose properties are strings, numbers, integers,
 booleans, single-selects or multi-selects of strings.
 """
@@ -36,7 +38,11 @@ CONFIRM_BOOLEAN: dict[str, Any] = {
     },
     "required": ["confirm"],
 }
-"""A confirmation as one boolean: Accept alone is not a yes; the box must be ticked too."""
+"""A confirmation as one boolean: Accept alone is not a yes; the box must be ticked too.
+
+empty_trash asks it with a model (`EmptyTrash`, through the SDK's `Elicit`), which renders the same field
+without `required` (a checkbox is always sent).
+"""
 
 REGISTER: dict[str, Any] = {
     "type": "object",

@@ -1,16 +1,24 @@
 """The demo MCP server: one tool per elicitation shape, working on both protocol generations.
 
-Read the tools top to bottom as a tour. Each one that asks is written as an inner `body(ask)` run by
-`converse(ctx, body)` (see `_asking.py`): on 2025-11-25 the body runs once and waits for each answer; on
-2026-07-28 it runs once per round and stops at the first question that has no answer yet. So every body first
-computes and asks, and only acts (deletes, books, registers) after its last answer is in.
+Read the tools top to bottom as a tour. Where a pydantic model says the question, a tool asks it the SDK's
+way: a parameter `Annotated[ElicitationResult[Model], Resolve(resolver)]` whose resolver returns
+`Elicit(message, Model)` (delete_files, empty_trash, weather); the SDK asks mid-call on 2025-11-25 and in
+input-required rounds on 2026-07-28, and runs the body once, with every answer in.
+
+The others are an inner `body(ask)` run by `converse(ctx, body)` (`_asking.py`), for what `Resolve` cannot
+do: URL mode (sign_in, private_notes: `Elicit` asks with forms only), a raw requestedSchema (echo_elicit),
+schema shapes pydantic does not render from a model (choose: the legacy `enumNames`; plan_trip: fields both
+required and pre-filled, while pydantic leaves every field with a default out of `required`), and naming
+the field and rule a bad answer broke (register: the SDK only says that the content does not match). The
+steps that depend on earlier answers are not the reason: resolvers do that (notebooks/server_authoring).
+On 2026-07-28 such a body runs once per round and stops at the first question that has no answer yet, so
+it first computes and asks, and only acts (books, registers) after its last answer.
 """
 
 from __future__ import annotations
 
 import contextlib
 import fnmatch
-import hashlib
 import json
 import random
 import warnings
@@ -27,6 +35,7 @@ from mcp.server.mcpserver.resolve import Elicit, ElicitationResult, Resolve
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError, UrlElicitationRequiredError
 from pydantic import BaseModel, Field
 
+from ..authoring import Confirmation
 from ..core.text import plural
 from ..core.version import __version__
 from . import _schemas as schemas
@@ -79,6 +88,10 @@ class DemoServer(MCPServer[Any]):
         """Put the file store back as it started."""
         self.files = dict(SEED_FILES)
         self.trash = {}
+
+    def matching(self, pattern: str) -> list[str]:
+        """The names of the files matching a glob pattern, sorted."""
+        return sorted(name for name in self.files if fnmatch.fnmatch(name, pattern))
 
 
 def create_server(
@@ -174,30 +187,21 @@ def _add_file_tools(server: DemoServer) -> None:
     )
     async def delete_files(
         ctx: Context[Any, Any],
+        # Not `confirm(...)` of mcp_widgets.authoring (a bool): the demo reports which button was pressed.
+        answer: Annotated[ElicitationResult[Confirmation], Resolve(_confirm_delete)],
         pattern: Annotated[str, Field(description="Glob pattern of the files, e.g. *.log")] = "*.tmp",
-    ) -> Result | t.InputRequiredResult:
-        async def body(ask: Asker) -> Result:
-            # Safe to repeat every round: only reads.
-            matches = sorted(name for name in server.files if fnmatch.fnmatch(name, pattern))
-            if not matches:
-                return {"done": True, "deleted": [], "note": f"nothing matches {pattern!r}"}
-            # The key names exactly the files shown: if the store changes between rounds (2026-07-28),
-            # the old "yes" does not carry over to a different list; the person is asked again.
-            answer = await ask.form(
-                "confirm:" + _digest(matches),
-                f"Move {plural(len(matches), 'file')} to the trash: {', '.join(matches)}?",
-                schemas.CONFIRM,
-            )
-            if answer.action != "accept":
-                return _not_answered(answer)
-            # The one side effect, after the last answer. Only files that still exist and were shown.
-            deleted = [name for name in matches if name in server.files]
-            for name in deleted:
-                server.trash[name] = server.files.pop(name)
-            await _log(ctx, "notice", f"moved {plural(len(deleted), 'file')} to the trash")
-            return {"done": True, "deleted": deleted}
-
-        return await converse(ctx, body)
+    ) -> Result:
+        # The body runs once, after the last answer: the side effect is safe here.
+        matches = server.matching(pattern)
+        if not matches:
+            return {"done": True, "deleted": [], "note": f"nothing matches {pattern!r}"}
+        if answer.action != "accept":
+            return {"done": False, "action": answer.action}
+        deleted = [name for name in matches if name in server.files]
+        for name in deleted:
+            server.trash[name] = server.files.pop(name)
+        await _log(ctx, "notice", f"moved {plural(len(deleted), 'file')} to the trash")
+        return {"done": True, "deleted": deleted}
 
     @server.tool(
         title="Empty trash",
@@ -207,28 +211,52 @@ def _add_file_tools(server: DemoServer) -> None:
         ),
         annotations=t.ToolAnnotations(destructive_hint=True),
     )
-    async def empty_trash(ctx: Context[Any, Any]) -> Result | t.InputRequiredResult:
-        async def body(ask: Asker) -> Result:
-            names = sorted(server.trash)
-            if not names:
-                return {"done": True, "deleted": [], "note": "the trash is empty"}
-            answer = await ask.form(
-                "empty:" + _digest(names),
-                f"Delete {plural(len(names), 'file')} for good: {', '.join(names)}? This cannot be undone.",
-                schemas.CONFIRM_BOOLEAN,
-            )
-            if answer.action != "accept":
-                return _not_answered(answer)
-            if not _check_content(answer.content, schemas.CONFIRM_BOOLEAN)["confirm"]:
-                return {"done": False, "action": "accept", "note": "not ticked: nothing deleted"}
-            deleted = [name for name in names if server.trash.pop(name, None) is not None]
-            return {"done": True, "deleted": deleted}
-
-        return await converse(ctx, body)
+    async def empty_trash(
+        answer: Annotated[ElicitationResult[EmptyTrash], Resolve(_confirm_empty)],
+    ) -> Result:
+        names = sorted(server.trash)
+        if not names:
+            return {"done": True, "deleted": [], "note": "the trash is empty"}
+        if answer.action != "accept":
+            return {"done": False, "action": answer.action}
+        if not answer.data.confirm:  # the SDK has validated it against EmptyTrash
+            return {"done": False, "action": "accept", "note": "not ticked: nothing deleted"}
+        deleted = [name for name in names if server.trash.pop(name, None) is not None]
+        return {"done": True, "deleted": deleted}
 
 
-def _digest(names: list[str]) -> str:
-    return hashlib.sha256(json.dumps(names).encode()).hexdigest()[:12]
+def _demo(ctx: Context[Any, Any]) -> DemoServer:
+    server = ctx.mcp_server
+    assert isinstance(server, DemoServer)
+    return server
+
+
+# Resolvers: the SDK runs them before the tool body, on 2026-07-28 once per round, so they only read. Each
+# asks nothing when there is nothing to do (its plain value reaches the tool as an accepted outcome). An
+# answer is pinned to the exact message: if the files change between rounds, the person is asked again.
+async def _confirm_delete(ctx: Context[Any, Any], pattern: str) -> Elicit[Confirmation] | None:
+    matches = _demo(ctx).matching(pattern)
+    if not matches:
+        return None
+    return Elicit(f"Move {plural(len(matches), 'file')} to the trash: {', '.join(matches)}?", Confirmation)
+
+
+async def _confirm_empty(ctx: Context[Any, Any]) -> Elicit[EmptyTrash] | None:
+    names = sorted(_demo(ctx).trash)
+    if not names:
+        return None
+    message = f"Delete {plural(len(names), 'file')} for good: {', '.join(names)}? This cannot be undone."
+    return Elicit(message, EmptyTrash)
+
+
+class EmptyTrash(BaseModel):
+    # A confirmation as one boolean: Accept alone is not a yes; the box must be ticked too. (No docstring:
+    # it would be sent as the form's description.)
+    confirm: bool = Field(
+        default=False,
+        title="Yes, delete them for good",
+        description="Accepting with this unticked changes nothing.",
+    )
 
 
 # -- forms -------------------------------------------------------------------------------------------------

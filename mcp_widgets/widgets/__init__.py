@@ -4,6 +4,9 @@ from ._call_panel import CallPanel as CallPanel  # for the client room, like the
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history
+from ._pending import PendingItem as PendingItem  # for the client room (`mw.pending()`)
+from ._pending import PendingList as PendingList
+from ._pending import waited_text as waited_text
 from ._preview import Preview, preview
 from ._signin_card import SignInCard
 from ._tool_form import ToolForm

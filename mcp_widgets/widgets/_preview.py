@@ -1,4 +1,8 @@
-"""preview(): a form without a server, with its schema problems and the JSON each button would send."""
+"""preview(): a form without a server, with its schema problems and the JSON each button would send.
+
+Given a pydantic model (or a dataclass) instead of a schema, it also shows the schema the SDK sends for it and
+what the tool would receive (the authors' room, `mcp_widgets.authoring`, does the model side).
+"""
 
 from __future__ import annotations
 
@@ -18,20 +22,47 @@ from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
 
 __all__ = ["Preview", "preview"]
 
+ON_2026 = (
+    "(On 2026-07-28 only its type, properties and required are sent: the SDK's wire model there drops a "
+    "top-level title and description.)"
+)
+
 
 class Preview(w.VBox):
     """A form shown without a server, with every schema problem and the exact JSON of each answer under it.
 
     The JSON lines follow the form live; once the form is answered they say which action was taken but no
-    longer show the values (a saved notebook keeps nothing typed).
+    longer show the values (a saved notebook keeps nothing typed). For a model, the lines of what the tool
+    receives show the validated instance, also after Accept: the author is the one typing (nothing of it goes
+    to the history or a log).
     """
 
     def __init__(
-        self, requested_schema: Mapping[str, Any], *, message: str = "", server: str = "preview"
+        self, requested_schema: Mapping[str, Any] | type, *, message: str = "", server: str = "preview"
     ) -> None:
+        self.model: type | None = None
+        """The model class previewed, or None for a schema."""
+        self.sent_schema: dict[str, Any] | None = None
+        """For a model: the requestedSchema the SDK sends for it, or None when the SDK refuses the model."""
+        model_problems: tuple[Problem, ...] = ()
+        if isinstance(requested_schema, type):
+            # Only models pay for the SDK's server side (a schema preview stays light).
+            from ..authoring import model_problems as check
+            from ..authoring import received, sendable_schema
+
+            self._received = received
+            self.model = requested_schema
+            self.sent_schema, model_problems = check(requested_schema)
+            requested_schema = self.sent_schema or sendable_schema(requested_schema)
         self._spec = spec = parse_schema(requested_schema)
         self._message, self._server = message, server
         self.problems: tuple[Problem, ...] = spec.problems
+        if self.model is not None:
+            # A refused model's fields stand as placeholders: their own problems are the model's.
+            named = {p.property for p in model_problems} if self.sent_schema is None else set()
+            self.problems = model_problems + tuple(
+                p for p in spec.problems if p.property not in named and p not in model_problems
+            )
         kit = self._kit = Kit()
         lines = [(str(p), p.severity == "error") for p in self.problems]
         lines = lines or [("No problems found in this schema.", False)]
@@ -41,7 +72,21 @@ class Preview(w.VBox):
             w.Button, description="Reset", tooltip="A fresh form: what was typed or answered goes"
         )
         self._reset.on_click(lambda _button: self.reset())
+        self._receives: dict[Action, w.Label] = {}
+        model_lines: tuple[w.Label, ...] = ()
+        if self.model is not None:
+            self._receives = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
+            name = getattr(self.model, "__name__", "the model")
+            sent = json.dumps(self.sent_schema, ensure_ascii=False) if self.sent_schema is not None else (
+                "none: the SDK refuses this model (see the problems below)"
+            )
+            model_lines = (
+                kit.make(w.Label, value=f"The requestedSchema the SDK sends for {name}:", variant="bold"),
+                kit.make(w.Label, value=sent, _dom_classes=(WRAP_CLASS,)),
+                kit.make(w.Label, value=ON_2026, _dom_classes=(WRAP_CLASS,)),
+            )
         self._rest = (
+            *model_lines,
             kit.make(w.Label, value=heading, variant="bold"),
             *(
                 kit.make(w.Label, value=line, _dom_classes=(WRAP_CLASS, *(ERROR_CLASS,) * bad))
@@ -49,6 +94,11 @@ class Preview(w.VBox):
             ),
             kit.make(w.Label, value="What each button would send now:", variant="bold"),
             *self._json.values(),
+            *(
+                (kit.make(w.Label, value="What the tool receives:", variant="bold"), *self._receives.values())
+                if self.model is not None
+                else ()
+            ),
             self._reset,
         )
         self.form = self._new_form()
@@ -106,6 +156,24 @@ class Preview(w.VBox):
                 label.value = f"{name} → nothing (Accept is disabled: {why})"
             else:
                 label.value = f"{name} → {text}"
+        if self.model is not None:
+            self._update_receives()
+
+    def _update_receives(self) -> None:
+        received = self._received
+        assert self.model is not None
+        form = self.form
+        for action, label in self._receives.items():
+            name = action.value.capitalize()
+            if action is not Action.ACCEPT:
+                label.value = f"{name} → {received(self.model, action.value)}"
+            elif form.result is not None and form.result.action == "accept":
+                label.value = f"Accepted → {received(self.model, 'accept', form.result.content)}"
+            elif form.state is FormState.PENDING and (text := self.sent_json(action)) is not None:
+                content = json.loads(text).get("content", {})
+                label.value = f"{name} → {received(self.model, 'accept', content)}"
+            else:
+                label.value = f"{name} → nothing yet (Accept is disabled)"
 
     def close(self) -> None:
         """Close the form and every model of the preview."""
@@ -121,9 +189,13 @@ class Preview(w.VBox):
         return f"<Preview problems={len(getattr(self, 'problems', ()))} form={getattr(self, 'form', None)!r}>"
 
 
-def preview(requested_schema: Mapping[str, Any], *, message: str = "", server: str = "preview") -> Preview:
+def preview(
+    requested_schema: Mapping[str, Any] | type, *, message: str = "", server: str = "preview"
+) -> Preview:
     """Show a requested schema as a form, without any server, with its problems and the JSON of each answer.
 
-    The schema may have errors: the fields that can be shown are, and Accept stays disabled.
+    The schema may have errors: the fields that can be shown are, and Accept stays disabled. A pydantic model
+    class (or a dataclass) may stand for the schema: then the preview shows the schema the SDK sends for it,
+    every problem `check_model` finds, and what the tool receives for each answer.
     """
     return Preview(requested_schema, message=message, server=server)

@@ -25,7 +25,13 @@ from typing import Any, ClassVar
 import ipywidgets as w
 
 from ..core.outcome import Action, Outcome, Reason
-from ..core.signin import Redirect, RedirectRefused, read_authorization, read_redirect
+from ..core.signin import (
+    AuthorizationDenied,
+    Redirect,
+    RedirectRefused,
+    read_authorization,
+    read_redirect,
+)
 from ..core.urls import visible
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
@@ -38,6 +44,10 @@ _LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: un
 
 class SignInCard(Answerable):
     """Asks the person to sign in to a server's authorization server; shown in the calling cell.
+
+    Through the card contract it resolves once, at consent (`outcome`, `add_done_callback`): Sign in, or
+    Cancel / a decline. The sign-in itself ends later: `signin_state`, `final_outcome` and
+    `add_final_callback` tell how (signed in, cancelled while waiting, failed).
 
     Args:
         authorization_url: The full authorization address (built by the SDK's provider).
@@ -78,6 +88,8 @@ class SignInCard(Answerable):
         """Set by the client: takes a pasted redirect that passed the checks."""
         self.on_cancel: Callable[[], object] | None = None
         """Set by the client: the person cancelled while the card waited."""
+        self.on_denied: Callable[[str], object] | None = None
+        """Set by the client: a pasted redirect carried the authorization server's refusal."""
         self._kit = kit = Kit()
         self._route: KeyRoute | None = None
         try:
@@ -181,6 +193,10 @@ class SignInCard(Answerable):
             return False
         try:
             redirect = read_redirect(address, redirect_uri=self.redirect_uri, state=self._auth.state)
+        except AuthorizationDenied as exc:
+            if self.on_denied is not None:
+                self.on_denied(str(exc))
+            return True  # taken: the sign-in is over
         except RedirectRefused as exc:
             self.refused(str(exc))
             return False

@@ -35,6 +35,7 @@ from ipywidgets.widgets.widget import _instances
 import mcp_widgets as mw
 from mcp_widgets import kernel as mw_kernel
 from mcp_widgets.client import tokens
+from mcp_widgets.core.card import KINDS, Card
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
 from mcp_widgets.widgets import SignInCard
@@ -139,6 +140,7 @@ def test_sign_in_through_the_card_then_call(url: str, caplog: pytest.LogCaptureF
 
     assert asyncio.run(main()) == "read"
     (card,) = seen
+    assert isinstance(card, Card) and card.kind in KINDS  # handlers get it through the card contract
     assert card.auth_host == "127.0.0.1" and card.scopes == ("read",)
     assert card.redirect_uri.startswith("http://127.0.0.1:") and card.redirect_uri.endswith("/callback")
     assert card.redirect_uri in card.authorization_url.replace("%3A", ":").replace("%2F", "/")
@@ -196,7 +198,7 @@ def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
 
     asyncio.run(main())
     (card,) = seen
-    assert card.signin_state == "failed" and "connecting was stopped" in card.children[0].value
+    assert card.signin_state == "failed" and "the sign-in was stopped" in card.children[0].value
     with pytest.raises(OSError):
         urllib.request.urlopen(card.redirect_uri, timeout=2)
 
@@ -358,6 +360,24 @@ def test_connect_timeout_is_paused_while_the_card_waits(url: str) -> None:
     assert asyncio.run(main())
 
 
+def test_reconnect_after_sign_out_signs_in_again_with_its_timeout_paused(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    def slow_after_the_first(card: SignInCard) -> None:
+        if len(seen) > 1:
+            threading.Event().wait(2.5)  # longer than the timeout
+        browse(card.authorization_url)
+
+    srv = mw.connect_sync(url, handler=consent_then(slow_after_the_first, seen=seen), name="lab", timeout=1.5)
+    try:
+        srv.sign_out()
+        srv.reconnect()
+        assert srv.connected and len(seen) == 2
+        assert srv.call_tool_sync("whoami").content[0].text == "read"
+    finally:
+        srv.close()
+
+
 def test_sign_out_forgets_the_tokens(url: str) -> None:
     seen: list[SignInCard] = []
 
@@ -372,6 +392,106 @@ def test_sign_out_forgets_the_tokens(url: str) -> None:
 
     asyncio.run(main())
     assert len(seen) == 2
+
+
+def test_scopes_asks_for_more_than_the_server_names(url: str) -> None:
+    seen: list[SignInCard] = []
+
+    async def main() -> str:
+        async with mw.connect(url, handler=consent_then(seen=seen), name="lab", scopes=["write"]) as srv:
+            return str((await srv.call_tool("whoami")).content[0].text)
+
+    assert asyncio.run(main()) == "read write"
+    assert seen[0].scopes == ("read", "write")
+
+
+def test_a_refusal_on_the_authorization_servers_page_ends_the_sign_in(url: str) -> None:
+    seen: list[SignInCard] = []
+    pages: list[tuple[int, str]] = []
+    handler = consent_then(lambda card: pages.append(browse(card.authorization_url)), seen=seen)
+    with pytest.raises(SignInError, match="refused: access_denied"):
+        connect_fails(url, handler=handler, scopes=["deny"])
+    ((status, page),) = pages
+    assert status == 200 and "Not signed in" in page and "access_denied" in page
+    assert seen[0].signin_state == "failed" and "access_denied" in seen[0].children[0].value
+
+
+def test_your_own_token_storage_is_used_and_cleared_on_sign_out(url: str) -> None:
+    class Storage:
+        def __init__(self) -> None:
+            self.tokens: Any = None
+            self.client_info: Any = None
+            self.cleared = 0
+
+        async def get_tokens(self) -> Any:
+            return self.tokens
+
+        async def set_tokens(self, tokens: Any) -> None:
+            self.tokens = tokens
+
+        async def get_client_info(self) -> Any:
+            return self.client_info
+
+        async def set_client_info(self, client_info: Any) -> None:
+            self.client_info = client_info
+
+        def clear(self) -> None:
+            self.cleared += 1
+            self.tokens = None
+
+    storage = Storage()
+
+    async def main() -> None:
+        async with mw.connect(url, handler=consent_then(), name="lab", token_store=storage) as srv:
+            assert storage.tokens is not None and not tokens.MEMORY._data  # yours, not ours
+            srv.sign_out()
+
+    asyncio.run(main())
+    assert storage.cleared == 1 and storage.tokens is None
+
+
+def test_the_keyring_store(url: str) -> None:
+    import keyring
+    import keyring.backend
+
+    class InMemory(keyring.backend.KeyringBackend):
+        """A real keyring backend that keeps its passwords in this process."""
+
+        priority = 1
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.passwords: dict[tuple[str, str], str] = {}
+
+        def get_password(self, service: str, username: str) -> str | None:
+            return self.passwords.get((service, username))
+
+        def set_password(self, service: str, username: str, password: str) -> None:
+            self.passwords[(service, username)] = password
+
+        def delete_password(self, service: str, username: str) -> None:
+            del self.passwords[(service, username)]
+
+    before = keyring.get_keyring()
+    backend = InMemory()
+    keyring.set_keyring(backend)
+    seen: list[SignInCard] = []
+    try:
+
+        async def main() -> None:
+            for _ in range(2):
+                async with mw.connect(url, handler=consent_then(seen=seen), token_store="keyring") as srv:
+                    assert (await srv.call_tool("whoami")).content[0].text == "read"
+            stored = json.loads(backend.passwords[("mcp-widgets", url)])
+            (issuer,) = [key for key in stored if key != "current"]
+            assert stored[issuer]["tokens"]["access_token"].startswith(CANARY_PREFIX)
+            srv.sign_out()
+            assert backend.passwords == {}
+
+        asyncio.run(main())
+    finally:
+        keyring.set_keyring(before)
+    assert len(seen) == 1  # the second connection found the stored token
 
 
 def test_memory_store_keeps_a_second_connection_signed_in(url: str) -> None:

@@ -3,7 +3,8 @@
 `python oauth_quick.py [TTL]` prints `PORT <n>`, then serves `/mcp` (bearer tokens required), the protected
 resource and authorization server metadata, `/register` (dynamic registration), `/authorize` and `/token`. Its
 authorization endpoint approves at once (no login page: the test's stand-in browser is the person) and
-redirects to the client's redirect URI with a code. Every code and token starts with a canary prefix
+redirects to the client's redirect URI with a code (with an `access_denied` error when the scope "deny" is
+asked for: the person said no there). Every code and token starts with a canary prefix
 (`CANARY_PREFIX`) so tests can look for them where they must never be. `whoami` says which scopes the
 call's token has. Access tokens live TTL seconds (default 3600): a short one makes the client refresh.
 """
@@ -44,8 +45,10 @@ class Provider:
         self.clients[client_info.client_id] = client_info
 
     async def authorize(self, client: Any, params: Any) -> str:
-        from mcp.server.auth.provider import AuthorizationCode, construct_redirect_uri
+        from mcp.server.auth.provider import AuthorizationCode, AuthorizeError, construct_redirect_uri
 
+        if "deny" in (params.scopes or ()):  # the person says no on the authorization server's page
+            raise AuthorizeError("access_denied", "the person declined")
         code = AuthorizationCode(
             code=_secret("code"),
             scopes=params.scopes or ["read"],
@@ -116,7 +119,7 @@ def build(port: int, ttl: int = 3600) -> Any:
             issuer_url=base,
             resource_server_url=f"{base}/mcp",
             client_registration_options=ClientRegistrationOptions(
-                enabled=True, valid_scopes=["read", "write"]
+                enabled=True, valid_scopes=["read", "write", "deny"]
             ),
             required_scopes=["read"],
             validate_token_resource=False,

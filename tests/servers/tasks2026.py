@@ -12,10 +12,14 @@ methods and a `tools/call` interceptor). What it follows from the SEP:
   `tasks/cancel` acks, and the task ends `cancelled`. An unknown task id is a JSON-RPC error.
 - After `ttlMs` a task that has not ended is marked `failed`; one more `ttlMs` later it is deleted.
 - Over streamable HTTP every tasks/* request must carry `Mcp-Name: <taskId>` (else -32020).
+- With `request_state=True`, every task-bearing answer carries a new `requestState`, and a tasks/* request
+  that does not echo the latest one is refused (-32602), as a stateless server behind a balancer would.
+- `bound`: how long the plain (non-task) `ask_plain` keeps its question (its `requestState` says when it
+  was asked): an answer after it is refused. A task's question waits as long as the task lives.
 
 Tasks live in the server object, not in a connection: a client that reconnects resumes polling by id.
 
-    python tasks2026.py http [TTL_MS]      (prints "PORT <n>", then serves /mcp on 127.0.0.1)
+    python tasks2026.py http [TTL_MS] [state|plain] [POLL_MS]   (prints "PORT <n>", serves /mcp on 127.0.0.1)
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ import datetime as dt
 import json
 import socket
 import sys
+import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,7 +37,7 @@ from typing import Any
 import mcp_types as t
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.extension import Extension, MethodBinding
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.shared.exceptions import MCPError
 
 EXTENSION = "io.modelcontextprotocol/tasks"
@@ -65,6 +70,14 @@ class _Task:
     result: dict[str, Any] | None = None
     error: dict[str, Any] | None = None
     work: asyncio.Task[None] | None = None
+    updates: list[str] = field(default_factory=list)
+    """The keys of every input response received (in order; answered or not)."""
+    cancels: int = 0
+    poll_ms: int = POLL_MS
+    spelling: str = "ms"
+    states: int = 0
+    """How many requestState values were issued (with `request_state`)."""
+    stateful: bool = False
 
     def set(self, status: str, message: str | None = None) -> None:
         if self.status in ("completed", "failed", "cancelled"):
@@ -80,9 +93,16 @@ class _Task:
             "status": self.status,
             "createdAt": self.created_at,
             "lastUpdatedAt": self.last_updated_at,
-            "ttlMs": self.ttl_ms,
-            "pollIntervalMs": POLL_MS,
         }
+        if self.spelling == "sep":  # the SEP text's names: the TTL in seconds
+            out.update(ttl=self.ttl_ms / 1000, pollInterval=self.poll_ms)
+        elif self.spelling == "draft":
+            out.update(ttlSeconds=self.ttl_ms / 1000, pollIntervalMilliseconds=self.poll_ms)
+        else:
+            out.update(ttlMs=self.ttl_ms, pollIntervalMs=self.poll_ms)
+        if self.stateful:
+            self.states += 1
+            out["requestState"] = f"{self.task_id}:{self.states}"
         if self.status_message:
             out["statusMessage"] = self.status_message
         if self.status == "input_required":
@@ -93,8 +113,8 @@ class _Task:
             out["error"] = self.error
         return out
 
-    async def ask(self, message: str, schema: dict[str, Any]) -> dict[str, Any]:
-        """Ask through the task (input_required until answered); returns the ElicitResult as sent."""
+    def open(self, message: str, schema: dict[str, Any]) -> str:
+        """Issue an input request (input_required until every open one is answered); returns its key."""
         self.issued += 1
         key = f"q{self.issued}"
         self.input_requests[key] = {
@@ -103,12 +123,22 @@ class _Task:
         }
         self.answers[key] = asyncio.get_running_loop().create_future()
         self.set("input_required", f"Waiting for the answer to {key}")
+        return key
+
+    def close(self, key: str) -> None:
+        """The request `key` is no longer outstanding (answered or withdrawn)."""
+        self.input_requests.pop(key, None)
+        self.answers.pop(key, None)
+        if not self.input_requests:
+            self.set("working", f"Got the answer to {key}")
+
+    async def ask(self, message: str, schema: dict[str, Any]) -> dict[str, Any]:
+        """Ask through the task (input_required until answered); returns the ElicitResult as sent."""
+        key = self.open(message, schema)
         try:
             return await self.answers[key]
         finally:
-            self.input_requests.pop(key, None)
-            self.answers.pop(key, None)
-            self.set("working", f"Got the answer to {key}")
+            self.close(key)
 
 
 class TasksExtension(Extension):
@@ -116,8 +146,13 @@ class TasksExtension(Extension):
 
     identifier = EXTENSION
 
-    def __init__(self, ttl_ms: int) -> None:
+    def __init__(
+        self, ttl_ms: int, request_state: bool = False, poll_ms: int = POLL_MS, spelling: str = "ms"
+    ) -> None:
+        self.spelling = spelling
         self.ttl_ms = ttl_ms
+        self.request_state = request_state
+        self.poll_ms = poll_ms
         self.tasks: dict[str, _Task] = {}
         self.work: dict[str, Any] = {}
         """Tool name -> `async def body(task, arguments) -> CallToolResult dict`, for tools run as tasks."""
@@ -144,7 +179,13 @@ class TasksExtension(Extension):
                     data={"requiredCapabilities": {"extensions": {EXTENSION: {}}}},
                 )
             return await call_next(ctx)
-        task = _Task(task_id=uuid.uuid4().hex, ttl_ms=self.ttl_ms)
+        task = _Task(
+            uuid.uuid4().hex,
+            self.ttl_ms,
+            stateful=self.request_state,
+            poll_ms=self.poll_ms,
+            spelling=self.spelling,
+        )
         self.tasks[task.task_id] = task  # durable before the answer: tasks/get resolves at once
         task.work = asyncio.get_running_loop().create_task(self._run(task, body, params.arguments or {}))
         asyncio.get_running_loop().call_later(self.ttl_ms / 1000, self._expire, task)
@@ -178,6 +219,8 @@ class TasksExtension(Extension):
         task = self.tasks.get(params.task_id)
         if task is None:
             raise MCPError(code=t.INVALID_PARAMS, message=f"unknown task {params.task_id!r}")
+        if task.stateful and params.request_state != f"{task.task_id}:{task.states}":
+            raise MCPError(code=t.INVALID_PARAMS, message="requestState is not the latest one sent")
         return task
 
     async def _get(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
@@ -185,6 +228,7 @@ class TasksExtension(Extension):
 
     async def _update(self, ctx: ServerRequestContext[Any, Any], params: _UpdateParams) -> HandlerResult:
         task = self._find(ctx, params)
+        task.updates.extend(params.input_responses)
         for key, response in params.input_responses.items():
             waiting = task.answers.get(key)
             if waiting is not None and not waiting.done():  # other keys: never issued or already answered
@@ -193,6 +237,7 @@ class TasksExtension(Extension):
 
     async def _cancel(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
         task = self._find(ctx, params)
+        task.cancels += 1
         task.set("cancelled", "Cancelled by the client")
         if task.work is not None:
             task.work.cancel()
@@ -201,6 +246,7 @@ class TasksExtension(Extension):
 
 class _TaskParams(t.RequestParams):
     task_id: str
+    request_state: str | None = None
 
 
 class _UpdateParams(_TaskParams):
@@ -213,12 +259,25 @@ def _declares_extension(ctx: ServerRequestContext[Any, Any]) -> bool:
 
 
 def _text(value: Any) -> dict[str, Any]:
-    return {"content": [{"type": "text", "text": json.dumps(value)}]}
+    """A tool's `-> str` result: the text, and the structured content its output schema asks for."""
+    text = json.dumps(value)
+    return {"content": [{"type": "text", "text": text}], "structuredContent": {"result": text}}
 
 
-def build_server(ttl_ms: int = 60_000) -> tuple[MCPServer, TasksExtension]:
-    """The server and its extension (whose `tasks` a test may read)."""
-    tasks = TasksExtension(ttl_ms)
+def build_server(
+    ttl_ms: int = 60_000,
+    *,
+    request_state: bool = False,
+    bound: float = 60.0,
+    poll_ms: int = POLL_MS,
+    spelling: str = "ms",
+) -> tuple[MCPServer, TasksExtension]:
+    """The server and its extension (whose `tasks` a test may read).
+
+    `spelling`: how the TTL and poll interval are named: "ms" (`ttlMs`, `pollIntervalMs`), "sep" (`ttl` in
+    seconds, `pollInterval`: the SEP text) or "draft" (`ttlSeconds`, `pollIntervalMilliseconds`).
+    """
+    tasks = TasksExtension(ttl_ms, request_state, poll_ms, spelling)
     server = MCPServer("tasks-2026", extensions=[tasks])
 
     async def ask_names(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
@@ -245,8 +304,45 @@ def build_server(ttl_ms: int = 60_000) -> tuple[MCPServer, TasksExtension]:
         await asyncio.sleep(seconds)
         return json.dumps("worked")
 
-    tasks.work = {"ask_names": ask_names, "work": work}
-    tasks.task_only = {"ask_names"}
+    async def ask_changing(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
+        # Two questions at once; the first is then superseded by a third (the key set changes).
+        first = task.open("First?", NAME_SCHEMA)
+        second = task.open("Second?", NAME_SCHEMA)
+        await asyncio.sleep(float(arguments.get("supersede_after", 0.5)))
+        task.close(first)
+        third = task.open("Third?", NAME_SCHEMA)
+        answers = {}
+        for key in (second, third):
+            try:
+                answers[key] = await task.answers[key]
+            finally:
+                task.close(key)
+        return _text(answers)
+
+    @server.tool(
+        name="ask_changing", description="Asks two questions at once, then supersedes the first by a third."
+    )
+    async def ask_changing_tool(supersede_after: float = 0.5) -> str:
+        raise AssertionError("runs as a task only")
+
+    @server.tool(
+        name="ask_plain",
+        description="Asks for a name with an input-required round (no task); the answer must come in time.",
+    )
+    async def ask_plain(ctx: Context[Any, Any]) -> Any:
+        if ctx.request_state is None:
+            asking = {
+                "name": t.ElicitRequest(
+                    params=t.ElicitRequestFormParams(message="Your name?", requested_schema=NAME_SCHEMA)
+                )
+            }
+            return t.InputRequiredResult(input_requests=asking, request_state=json.dumps(time.time()))
+        if time.time() - float(json.loads(ctx.request_state)) > bound:
+            raise MCPError(code=t.INVALID_PARAMS, message=f"the question expired: it is kept {bound:g} s")
+        return json.dumps((ctx.input_responses or {}).get("name"), default=str)
+
+    tasks.work = {"ask_names": ask_names, "work": work, "ask_changing": ask_changing}
+    tasks.task_only = {"ask_names", "ask_changing"}
     return server, tasks
 
 
@@ -255,7 +351,8 @@ def main() -> None:
     import uvicorn
 
     ttl_ms = int(sys.argv[2]) if len(sys.argv) > 2 else 60_000
-    server, _ = build_server(ttl_ms)
+    poll_ms = int(sys.argv[4]) if len(sys.argv) > 4 else POLL_MS
+    server, _ = build_server(ttl_ms, request_state=sys.argv[3:4] == ["state"], poll_ms=poll_ms)
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
