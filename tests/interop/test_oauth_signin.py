@@ -299,11 +299,6 @@ def test_no_ready_made_handler_or_headless_policy_signs_in(mcp_url: str) -> None
     assert len(records) == 2 and all(r["outcome"]["action"] != "accept" for r in records)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="client (branch oauth): a redirect with the right state and error=access_denied is refused as "
-    "'not this sign-in' and the card waits on; it should end the sign-in as refused by the server",
-)
 def test_denied_on_the_providers_page_ends_the_sign_in(mcp_url: str, browser: Browser) -> None:
     person = Person()
 
@@ -319,6 +314,9 @@ def test_denied_on_the_providers_page_ends_the_sign_in(mcp_url: str, browser: Br
         assert "does not belong" not in page.locator("body").inner_text()
         with pytest.raises(mw.ConnectError, match="access_denied"):
             running.result(timeout=WAIT)
+        assert not person.signin_cards[0].waiting
+        records = [r for r in default_history().records(server="rig-denied") if r["mode"] == "signin"]
+        assert len(records) == 1 and records[0]["outcome"]["action"] != "accept"
     finally:
         if not running.done():  # end the call the sign-in card holds
             card = person.signin_cards[0]
