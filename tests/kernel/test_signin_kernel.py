@@ -4,7 +4,7 @@ The test is JupyterLab on another machine: its browser cannot reach the kernel's
 the authorization server redirects (the address with the code) and pastes it into the card's field. What a
 notebook saved with widget state would keep (every open model's state, and the cell's outputs) is checked
 while the card is pending, after consent, and after the sign-in: never a code or token
-(tests/servers/oauth.py starts each with CANARY_PREFIX).
+(tests/servers/oauth_quick.py starts each with CANARY_PREFIX).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 
 from tests.servers.launch import serving
-from tests.servers.oauth import CANARY_PREFIX
+from tests.servers.oauth_quick import CANARY_PREFIX
 
 from .harness import ROOT, KernelFrontend, WidgetModel
 from .test_client_kernel import Form, model_id, ok
@@ -39,7 +39,8 @@ def frontend() -> Iterator[KernelFrontend]:
 
 @pytest.fixture(scope="module")
 def url() -> Iterator[str]:
-    with serving([sys.executable, str(ROOT / "tests" / "servers" / "oauth.py")], "the OAuth server") as (
+    script = ROOT / "tests" / "servers" / "oauth_quick.py"
+    with serving([sys.executable, str(script)], "the OAuth server") as (
         port,
         _,
     ):

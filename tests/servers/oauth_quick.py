@@ -1,7 +1,7 @@
 """An OAuth-protected MCP server with its own authorization server (the SDK's server-side auth), for tests.
 
-`python oauth.py [TTL]` prints `PORT <n>`, then serves `/mcp` (bearer tokens required), the protected resource
-and authorization server metadata, `/register` (dynamic registration), `/authorize` and `/token`. Its
+`python oauth_quick.py [TTL]` prints `PORT <n>`, then serves `/mcp` (bearer tokens required), the protected
+resource and authorization server metadata, `/register` (dynamic registration), `/authorize` and `/token`. Its
 authorization endpoint approves at once (no login page: the test's stand-in browser is the person) and
 redirects to the client's redirect URI with a code (with an `access_denied` error when the scope "deny" is
 asked for: the person said no there). Every code and token starts with a canary prefix
