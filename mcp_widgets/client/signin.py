@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
+import uuid
 from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING
 
+from .. import kernel
 from ..core.history import default_history
 from ..core.outcome import Action, Reason
 from ..core.signin import HEADLESS_HELP, SignInError
@@ -51,16 +53,35 @@ def present(
     card.add_done_callback(partial(_consented, server, consent))
     display = server._connection._parts()[1]
     place = partial(display.place, None)
+    show: Callable[[object], None] = place
+    if server.output is None:
+        show = lambda _: _shown_until_final(card)  # noqa: E731
     if not card.check.allowed:
-        place(card)  # its closing line says why
+        show(card)  # its closing line says why
         return
     try:
-        answer(card, pick_handler(server.handler), server=server.name, style=None, show=place, tell=place)
+        answer(card, pick_handler(server.handler), server=server.name, style=None, show=show, tell=place)
     except BaseException as exc:
         if not consent.done():
             consent.set_exception(SignInError(f"signing in to {server.name!r} was interrupted"))
         if not isinstance(exc, Exception):
             raise
+
+
+def _shown_until_final(card: SignInCard) -> None:
+    """Show the card under a display id of its own; when the sign-in ends, that output becomes the card's
+    closing line as plain text, so a notebook saved afterwards (and reopened without widget state) says how
+    it ended, not "pending"."""
+    if kernel.kernel_support() == "none":
+        return  # nothing could show it
+    display_id = f"mcp-widgets-signin-{uuid.uuid4().hex}"
+    kernel.display_as(card._repr_mimebundle_(), display_id)
+
+    def ended(card: SignInCard) -> None:
+        bundle = {"text/plain": card.summary}
+        kernel.post(partial(kernel.display_as, bundle, display_id, update=True))
+
+    card.add_final_callback(ended)
 
 
 def _record(server: Server, card: SignInCard) -> None:

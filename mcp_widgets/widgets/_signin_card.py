@@ -163,6 +163,12 @@ class SignInCard(Answerable):
         return self.signin_state == "waiting"
 
     @property
+    def summary(self) -> str:
+        """One line: where, for whom, and how it ended (or that it is pending)."""
+        done = self._final.describe() if self._final is not None else self.signin_state
+        return f"Sign-in on {visible(self.check.host)} for {asker(self.server, self.declared_name)}: {done}"
+
+    @property
     def final_outcome(self) -> Outcome | None:
         """How the sign-in ended (signed in, cancelled, failed), or None until then."""
         return self._final
@@ -387,9 +393,7 @@ class SignInCard(Answerable):
             self.children = ()
             kit.close()
             return
-        host = visible(self.check.host)
-        text = f"Sign-in on {host} for {asker(self.server, self.declared_name)}: {outcome.describe()}"
-        line = self._label(text)
+        line = self._label(self.summary)
         self.children = (line,)
         kit.close(keep=(line,))
 

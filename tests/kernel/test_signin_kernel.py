@@ -112,6 +112,10 @@ def test_sign_in_by_pasting_the_address_keeps_no_secret(frontend: KernelFrontend
     frontend.settle(0.5)
     assert password.comm_id not in frontend.widgets  # closed
     assert CANARY_PREFIX not in saved(frontend)  # after
+    # The card's output became its closing line as text: a notebook reopened without widget state says so.
+    updates = [m["content"] for m in frontend.iopub_log if m["msg_type"] == "update_display_data"]
+    final = [u["data"]["text/plain"] for u in updates if "Sign-in on" in u["data"].get("text/plain", "")]
+    assert final and "signed in" in final[-1] and "pending" not in final[-1], final
     call = ok(
         frontend.run(
             "print((await srv.call_tool('whoami')).content[0].text)\nprint(srv.history.records()[0]['mode'])",
