@@ -20,7 +20,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 from . import tasks, url_flow
-from .answering import answer, pick_handler
+from .answering import Handler, answer, pick_handler
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
@@ -196,42 +196,60 @@ class Intake:
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
             url_flow.present(self, request, record)
             return
-        from ..widgets import ElicitationForm
-
         server = self.server
         # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
         with kernel.interrupt_deferred() as deferred:
-            try:
-                # A handler usually answers at once: its form makes only what the handler drives.
-                chosen = pick_handler(server.handler)
-                build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
-                form = build(
-                    request.message,
-                    request.schema or {},
-                    server=server.name,
-                    declared_name=server.declared_name,
-                )
-            except SchemaError as exc:
-                self._refuse_schema(request, record, exc)
-                return
-            except Exception as exc:
-                self.view_failed(request, record, exc, "form")
-                return
-            request.view = form
-            # Done callbacks run in order: the answer goes to the server first, then the history notes it.
-            form.add_done_callback(partial(self.view_done, request, record))
-            self.record_view(request, record, form)
-        answer(
-            form,
-            chosen,
-            server=server.name,
-            style=record.style if record is not None else None,
-            show=partial(self.display.place, record),
-            tell=partial(self.display.place, record),
-            request=request,
-            interrupted=bool(deferred),
-        )
+            chosen, form = self._build_form(request, record)
+        if form is None:
+            deferred.deliver()
+            return
+        try:
+            answer(
+                form,
+                chosen,
+                server=server.name,
+                style=record.style if record is not None else None,
+                show=partial(self.display.place, record),
+                tell=partial(self.display.place, record),
+                request=request,
+                interrupted=bool(deferred),
+            )
+        except KeyboardInterrupt:
+            if not deferred:
+                raise
+            # The form ended as interrupted; the interrupt itself goes where it was headed. Raised from an
+            # awaiting cell's event loop, a KeyboardInterrupt would end the kernel, not the cell.
+            deferred.deliver()
+
+    def _build_form(
+        self, request: PendingRequest, record: _CallRecord | None
+    ) -> tuple[tuple[Handler, Reason, str] | None, ElicitationForm | None]:
+        """Build the form for `request` and wire it to the request and the history; None when it failed."""
+        from ..widgets import ElicitationForm
+
+        server = self.server
+        try:
+            # A handler usually answers at once: its form makes only what the handler drives.
+            chosen = pick_handler(server.handler)
+            build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
+            form = build(
+                request.message,
+                request.schema or {},
+                server=server.name,
+                declared_name=server.declared_name,
+            )
+        except SchemaError as exc:
+            self._refuse_schema(request, record, exc)
+            return None, None
+        except Exception as exc:
+            self.view_failed(request, record, exc, "form")
+            return None, None
+        request.view = form
+        # Done callbacks run in order: the answer goes to the server first, then the history notes it.
+        form.add_done_callback(partial(self.view_done, request, record))
+        self.record_view(request, record, form)
+        return chosen, form
 
     def view_failed(
         self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str

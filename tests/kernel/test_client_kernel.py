@@ -337,6 +337,32 @@ def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str
     )
 
 
+INTERRUPT_WHILE_BUILDING = """
+import os, signal
+from mcp_widgets.core.history import default_history
+
+def _interrupt_on_begin(change, entry):  # runs while the form is being built (its history entry begins)
+    if entry is not None and entry.outcome is None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+default_history().subscribe(_interrupt_on_begin)
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("style", list(CALLS))
+def test_interrupt_while_the_form_is_built(frontend: KernelFrontend, style: str, mode: str) -> None:
+    """An interrupt landing while the form is built is held back until the form is whole, then taken: the
+    form ends as interrupted, the cell gets it, and the kernel lives on (an awaiting cell's kernel died)."""
+    connect(frontend, mode)
+    ok(frontend.run(INTERRUPT_WHILE_BUILDING))
+    cell = frontend.wait_cell(frontend.execute(CALLS[style]), timeout=30)
+    assert cell.status == "error"
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError")
+    assert final_line(frontend, "interrupted").startswith("Request from demo: cancelled")
+    assert ok(frontend.run("print(pending_requests())")).stdout == "[]\n"
+
+
 def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> None:
     connect(frontend)
     waiting = frontend.execute(CALLS["sync"])
