@@ -79,3 +79,34 @@ def test_a_question_withdrawn_before_its_form_exists_ends_withdrawn_and_sends_no
     for card in typist.cards:  # no card at all when the withdrawal came before the form was built
         assert card.outcome is not None
         assert (card.outcome.action.value, card.outcome.note) == ("cancel", "the server withdrew the request")
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_typed_value_longer_than_the_clip_leaves_no_prefix_in_clipped_lines(mode: str) -> None:
+    """An answer longer than where an error, a progress or a log line is cut, quoted back by the server.
+
+    Lines were clipped first and redacted after: the cut-off start of the answer no longer matched it, and
+    its first 2,000 characters stayed in the error, the progress line and the log (the closing text too).
+    """
+    import ipywidgets as w
+
+    from .checks import closing_text
+
+    chunk = "Q7zk"
+    long = chunk * 700  # 2,800 characters: past every clip (2,000)
+    schema = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5000}}, "required": ["a"]}
+    script = {
+        "asks": [{"message": "Name?", "schema": schema}],
+        "steps": [{"do": kind, "text": "got", "echo": "plain"} for kind in ("progress", "log")],
+        "end": {"kind": "error", "text": "bad", "echo": "plain"},
+    }
+    out = w.Output()
+    answers = handlers.scripted([{"a": long}])
+    srv = connect_sync(build_server(), name=f"clip-{mode}", handler=answers, mode=mode, output=out)
+    with srv, pytest.raises(ServerError) as info:
+        srv.call_tool_sync("play", {"script": script})
+    closing = closing_text(out)
+    out.close()
+    assert "Progress" in closing and "[info]" in closing  # the lines are there, redacted
+    assert chunk not in everything_in(info.value)
+    assert chunk not in closing
