@@ -8,6 +8,7 @@ and a test that skips for a missing part fails instead, so that a broken install
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Generator, Iterator
 
 import pytest
@@ -32,6 +33,7 @@ def clean_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Generator[None, None, None]:
     outcome = yield
     report = outcome.get_result()
+    setattr(item, f"report_{report.when}", report)  # fixtures that reuse a kernel ask how the case went
     if STRICT and report.skipped and not hasattr(report, "wasxfail"):
         report.outcome = "failed"
         reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else str(report.longrepr)
@@ -53,3 +55,9 @@ def _browser_order(item: pytest.Item) -> int:
         return 0
     # Browser tests elsewhere start and stop a Playwright of their own: before the shared one starts.
     return 2 if item.nodeid.startswith("tests/browser/") else 1
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    pool = sys.modules.get("tests.kernel.pool")
+    if pool is not None:  # spare kernels started for tests that did not come
+        pool.shut_down()

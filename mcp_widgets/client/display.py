@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -82,8 +82,11 @@ def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
     out.outputs = tuple(outputs)
 
 
-def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
-    """One line of a server log message: level, logger, and the data (JSON unless it is a string)."""
+def _log_line(
+    params: mcp_types.LoggingMessageNotificationParams, redact: Callable[[str], str] = lambda line: line
+) -> str:
+    """One line of a server log message: level, logger, and the data (JSON unless it is a string),
+    `redact`ed before it is clipped."""
     data = params.data
     if not isinstance(data, str):
         try:
@@ -91,7 +94,7 @@ def _log_line(params: mcp_types.LoggingMessageNotificationParams) -> str:
         except (TypeError, ValueError):
             data = repr(data)
     source = f" {params.logger}" if params.logger else ""
-    return clip_line(f"[{params.level}]{source}: {data}", 2000)
+    return clip_line(redact(f"[{params.level}]{source}: {data}"), 2000)
 
 
 def _result_lines(record: _CallRecord) -> list[str]:
@@ -238,7 +241,8 @@ class CallDisplay:
             return None
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
-            line = None if message is None else clip_line(message, PROGRESS_KEEP)  # as a log line is
+            # Redacted before it is clipped (as a log line is): a cut could leave the start of a typed value.
+            line = None if message is None else clip_line(_scrubbed_line(record, message), PROGRESS_KEEP)
             self.feed(record, (progress, total, line), None)
 
         return on_progress
@@ -255,9 +259,8 @@ class CallDisplay:
         record = _CURRENT.get() or self.intake.guess_call()
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
-        text = _scrubbed_late(self.server, _log_line(params))
-        if record is not None:
-            if self.feed(record, None, text):
-                return
-            text = _scrubbed(record, [text])[0]  # the panel scrubs its lines when it shows them
+        # Redacted before `_log_line` clips it: a cut could leave the start of a typed value.
+        text = _log_line(params, lambda line: _scrubbed_line(record, _scrubbed_late(self.server, line)))
+        if record is not None and self.feed(record, None, text):
+            return
         log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.server.name, text)

@@ -20,7 +20,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 from . import tasks, url_flow
-from .answering import answer, pick_handler
+from .answering import Handler, answer, pick_handler
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
@@ -123,7 +123,6 @@ class Intake:
                 protocol_version=version,
                 schema=dict(params.requested_schema),
             )
-        loop = asyncio.get_running_loop()
         if record is not None:
             record.add(request)
         self.pending[request] = record
@@ -139,9 +138,10 @@ class Intake:
                 kernel.post(partial(self._present, request, record))
             return await asyncio.wrap_future(request.reply)
         except asyncio.CancelledError:
-            # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped. Decide
-            # which a moment later, when the call has seen the same event.
-            loop.call_later(0.1, kernel.post, partial(self.withdrawn, request, record))
+            # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped (what
+            # stops it is noted before). Said at once: a handler or person answering meanwhile would end the
+            # card as answered, though the answer can no longer be sent.
+            (record.post if record is not None else kernel.post)(partial(self.withdrawn, request, record))
             raise
         finally:
             for timer in timers:
@@ -199,42 +199,60 @@ class Intake:
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
             url_flow.present(self, request, record)
             return
-        from ..widgets import ElicitationForm
-
         server = self.server
         # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
         with kernel.interrupt_deferred() as deferred:
-            try:
-                # A handler usually answers at once: its form makes only what the handler drives.
-                chosen = pick_handler(server.handler)
-                build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
-                form = build(
-                    request.message,
-                    request.schema or {},
-                    server=server.name,
-                    declared_name=server.declared_name,
-                )
-            except SchemaError as exc:
-                self._refuse_schema(request, record, exc)
-                return
-            except Exception as exc:
-                self.view_failed(request, record, exc, "form")
-                return
-            request.view = form
-            # Done callbacks run in order: the answer goes to the server first, then the history notes it.
-            form.add_done_callback(partial(self.view_done, request, record))
-            self.record_view(request, record, form)
-        answer(
-            form,
-            chosen,
-            server=server.name,
-            style=record.style if record is not None else None,
-            show=partial(self.display.place, record),
-            tell=partial(self.display.place, record),
-            request=request,
-            interrupted=bool(deferred),
-        )
+            chosen, form = self._build_form(request, record)
+        if form is None:
+            deferred.deliver()
+            return
+        try:
+            answer(
+                form,
+                chosen,
+                server=server.name,
+                style=record.style if record is not None else None,
+                show=partial(self.display.place, record),
+                tell=partial(self.display.place, record),
+                request=request,
+                interrupted=bool(deferred),
+            )
+        except KeyboardInterrupt:
+            if not deferred:
+                raise
+            # The form ended as interrupted; the interrupt itself goes where it was headed. Raised from an
+            # awaiting cell's event loop, a KeyboardInterrupt would end the kernel, not the cell.
+            deferred.deliver()
+
+    def _build_form(
+        self, request: PendingRequest, record: _CallRecord | None
+    ) -> tuple[tuple[Handler, Reason, str] | None, ElicitationForm | None]:
+        """Build the form for `request` and wire it to the request and the history; None when it failed."""
+        from ..widgets import ElicitationForm
+
+        server = self.server
+        try:
+            # A handler usually answers at once: its form makes only what the handler drives.
+            chosen = pick_handler(server.handler)
+            build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
+            form = build(
+                request.message,
+                request.schema or {},
+                server=server.name,
+                declared_name=server.declared_name,
+            )
+        except SchemaError as exc:
+            self._refuse_schema(request, record, exc)
+            return None, None
+        except Exception as exc:
+            self.view_failed(request, record, exc, "form")
+            return None, None
+        request.view = form
+        # Done callbacks run in order: the answer goes to the server first, then the history notes it.
+        form.add_done_callback(partial(self.view_done, request, record))
+        self.record_view(request, record, form)
+        return chosen, form
 
     def view_failed(
         self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
@@ -249,6 +267,9 @@ class Intake:
             self._record_request(request, record, outcome)
 
     def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+        if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
+            request.outcome = Outcome(Action.CANCEL, *self._withdrawal(record))
+            return
         request.outcome = card.outcome
         if record is not None and record.interrupted and not request.legacy:
             return  # 2026-07-28: the call is dropped, nothing is sent
@@ -299,7 +320,13 @@ class Intake:
         fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
         entry = self._record_request(request, record, None, message=card.message, fields=fields)
         if entry is not None:
-            card.add_done_callback(lambda done: default_history().finish(entry.id, done.outcome))
+            card.add_done_callback(partial(self._history_done, entry.id, request))
+
+    @staticmethod
+    def _history_done(entry_id: int, request: PendingRequest, card: Card) -> None:
+        # After `view_done`: a card answered just after its request was withdrawn sent nothing.
+        withdrawn = request.reply.cancelled() and request.outcome is not None
+        default_history().finish(entry_id, request.outcome if withdrawn else card.outcome)
 
     def _record_request(
         self,
@@ -338,18 +365,18 @@ class Intake:
             record = self.pending.get(request)
             self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
-    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
+    def _withdrawal(self, record: _CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
+        """Why a request ended without an answer it could send (reason, by, note)."""
         if record is not None and record.interrupted:
-            reason, note = (
-                Reason.INTERRUPT,
-                record.why + ("" if request.legacy else "; the call was dropped"),
-            )
-        elif self.connection.state == "lost":
-            reason, note = Reason.WITHDRAWN, "the server disconnected"
-        elif self.connection.state == "closed" or self.connection.closing_now:
-            reason, note = Reason.WITHDRAWN, "the connection was closed"
-        else:
-            reason, note = Reason.WITHDRAWN, "the server withdrew the request"
+            return Reason.INTERRUPT, None, record.why + ("" if legacy else "; the call was dropped")
+        if self.connection.state == "lost":
+            return Reason.WITHDRAWN, None, "the server disconnected"
+        if self.connection.state == "closed" or self.connection.closing_now:
+            return Reason.WITHDRAWN, None, "the connection was closed"
+        return Reason.WITHDRAWN, None, "the server withdrew the request"
+
+    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
+        reason, _, note = self._withdrawal(record, request.legacy)
         view = request.view
         if view is not None and view.outcome is None:
             view.finish(Action.CANCEL, reason=reason, note=note)

@@ -36,7 +36,7 @@ if sys.version_info < (3, 11):  # pragma: no cover
 from . import url_flow
 from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
 from .display import _show_call
-from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _secrets
+from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _scrubbed_line, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -239,7 +239,8 @@ class Runner:
         if record.stopped is not None:
             return record.stopped
         code = exc.error.code
-        message = shorten(shown(exc.error.message), ERROR_KEEP)  # a server's text: literal, bounded
+        # A server's text: literal, bounded, redacted first (a cut could leave the start of a typed value).
+        message = shorten(shown(_scrubbed_line(record, exc.error.message)), ERROR_KEEP)
         closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED
         if closed and self.connection.closing_now:
             return ConnectionClosedError(

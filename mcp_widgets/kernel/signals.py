@@ -90,12 +90,28 @@ class _Deferred:
     def __bool__(self) -> bool:
         return self.hit
 
+    def deliver(self) -> None:
+        """After the block: hand a held-back SIGINT to the handler it was kept from (no-op without one).
+
+        That handler decides, as it would have: a blocked cell's raises KeyboardInterrupt here, an awaiting
+        cell's schedules its cancellation. Raising KeyboardInterrupt ourselves instead would escape the
+        event loop of an awaiting or idle kernel, and end the kernel.
+        """
+        if self.hit:
+            self.hit = False
+            signal.raise_signal(signal.SIGINT)
+
 
 @contextlib.contextmanager
 def interrupt_deferred() -> Iterator[_Deferred]:
-    """Hold SIGINT back for the block (main thread only); the caller raises it afterwards if it came."""
+    """Hold SIGINT back for the block (main thread only); the caller `deliver`s it afterwards if it came.
+
+    Nothing is held back where SIGINT is ignored (an idle kernel): there an interrupt means nothing.
+    """
     deferred = _Deferred()
-    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is None:
+    on_main = threading.current_thread() is threading.main_thread()
+    current = signal.getsignal(signal.SIGINT) if on_main else None
+    if current is None or current is signal.SIG_IGN:
         yield deferred  # not ours to hold back (a handler set outside Python cannot be put back)
         return
     try:

@@ -45,3 +45,68 @@ def test_an_answer_quoted_past_the_shortened_error_message_is_not_chained(mode: 
         srv.call_tool_sync("play", {"script": script})
     assert "xxxx" in str(info.value)  # the server's message, shortened
     assert leaks(everything_in(info.value), [CANARY]) == []
+
+
+@pytest.mark.parametrize("gap", [0.0, 0.02])
+def test_a_question_withdrawn_before_its_form_exists_ends_withdrawn_and_sends_nothing(gap: float) -> None:
+    """`notifications/cancelled` right after `elicitation/create`, a handler answering 50 ms after the form.
+
+    Found by test_fuzz_events (ops `elicit 1, cancel 1, await 1, result`): the withdrawal was only acted on
+    0.1 s later, so the handler's accept came first; the card and the history said "accept" (nothing was
+    sent: the SDK had dropped the request).
+    """
+    from mcp_widgets.core.history import default_history
+
+    from .checks import Typist
+    from .test_fuzz_events import RAW
+
+    schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
+    ops = [
+        {"op": "elicit", "id": 1, "message": "Name?", "schema": schema},
+        {"op": "sleep", "s": gap},
+        {"op": "cancel", "id": 1, "text": "changed my mind"},
+        {"op": "await", "id": 1, "timeout": 0.5},  # an answer sent back would arrive well within this
+        {"op": "result", "text": "done", "echo": "plain"},  # quotes every answer that came back
+    ]
+    typist = Typist(CANARY, 123456789, delay=0.05)
+    name = f"withdrawn-early-{gap}"
+    with connect_sync(RAW, name=name, handler=typist, mode="legacy") as srv:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+    outcomes = [e.outcome for e in default_history().entries(server=name)]
+    assert [(o.action.value, o.reason.value, o.note) for o in outcomes if o is not None] == [
+        ("cancel", "withdrawn", "the server withdrew the request")
+    ]
+    for card in typist.cards:  # no card at all when the withdrawal came before the form was built
+        assert card.outcome is not None
+        assert (card.outcome.action.value, card.outcome.note) == ("cancel", "the server withdrew the request")
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_a_typed_value_longer_than_the_clip_leaves_no_prefix_in_clipped_lines(mode: str) -> None:
+    """An answer longer than where an error, a progress or a log line is cut, quoted back by the server.
+
+    Lines were clipped first and redacted after: the cut-off start of the answer no longer matched it, and
+    its first 2,000 characters stayed in the error, the progress line and the log (the closing text too).
+    """
+    import ipywidgets as w
+
+    from .checks import closing_text
+
+    chunk = "Q7zk"
+    long = chunk * 700  # 2,800 characters: past every clip (2,000)
+    schema = {"type": "object", "properties": {"a": {"type": "string", "maxLength": 5000}}, "required": ["a"]}
+    script = {
+        "asks": [{"message": "Name?", "schema": schema}],
+        "steps": [{"do": kind, "text": "got", "echo": "plain"} for kind in ("progress", "log")],
+        "end": {"kind": "error", "text": "bad", "echo": "plain"},
+    }
+    out = w.Output()
+    answers = handlers.scripted([{"a": long}])
+    srv = connect_sync(build_server(), name=f"clip-{mode}", handler=answers, mode=mode, output=out)
+    with srv, pytest.raises(ServerError) as info:
+        srv.call_tool_sync("play", {"script": script})
+    closing = closing_text(out)
+    out.close()
+    assert "Progress" in closing and "[info]" in closing  # the lines are there, redacted
+    assert chunk not in everything_in(info.value)
+    assert chunk not in closing

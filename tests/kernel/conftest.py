@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from .harness import ROOT, KernelFrontend, ipykernel_version
+from .pool import fresh_kernel
 
 _EXTRA_VENVS = ("6.31", "7.3")
 
@@ -61,8 +62,62 @@ def kernel_version(kernel_env: KernelEnv) -> tuple[int, ...]:
     return tuple(int(p) for p in text.split(".")[:2] if p.isdigit())
 
 
+@pytest.fixture(scope="module")
+def reused_kernels() -> Iterator[dict[str, KernelFrontend]]:
+    made: dict[str, KernelFrontend] = {}
+    yield made
+    for fe in made.values():
+        fe.stop()
+
+
 @pytest.fixture
-def frontend(kernel_env: KernelEnv) -> Iterator[KernelFrontend]:
-    """A fresh kernel of this release, with a frontend attached."""
-    with KernelFrontend(kernel_env.python) as fe:
+def frontend(
+    kernel_env: KernelEnv, reused_kernels: dict[str, KernelFrontend], request: pytest.FixtureRequest
+) -> Iterator[KernelFrontend]:
+    """A fresh kernel of this release, with a frontend attached (started while the previous case ran).
+
+    A case marked `reuse_kernel` instead gets the module's kernel of this release, if the previous such
+    case passed and left it clean (idle, its servers closed by the module's `RESET` cell, every widget
+    closed, no wait still holding the shell stream); else a fresh one. For cases that only need a working
+    kernel: one about a kernel's first moments, or one that changes it for good, stays unmarked.
+    """
+    reuse = request.node.get_closest_marker("reuse_kernel") is not None
+    fe = reused_kernels.pop(kernel_env.label, None) if reuse else None
+    if fe is None:
+        fe = fresh_kernel(kernel_env.python)
+    try:
         yield fe
+    finally:
+        call = getattr(request.node, "report_call", None)
+        if reuse and call is not None and call.passed and _clean(fe, getattr(request.module, "RESET", "")):
+            fe.forget()
+            reused_kernels[kernel_env.label] = fe
+        else:
+            fe.stop()
+
+
+# After a reused kernel's case: close every widget it left, and report what could leak into the next case.
+_RESET = """
+import sys as _sys
+_W = _sys.modules.get("ipywidgets")
+for _w in list(_W.Widget.widgets.values()) if _W is not None else ():
+    _w.close()
+_bridge = _sys.modules.get("mcp_widgets.kernel.detect")
+_k = _bridge._get_kernel() if _bridge is not None else None
+print("state", len(_W.Widget.widgets) if _W is not None else 0, *((_k.async_waiters, _k._saved_recv is None)
+      if _k is not None else (0, True)))
+del _sys, _W, _bridge, _k
+"""
+
+
+def _clean(fe: KernelFrontend, module_reset: str) -> bool:
+    """Is the kernel fit for the next case? `module_reset`: the module's own clean-up cell (`RESET`)."""
+    if not all(cell.done for cell in fe.cells.values()):
+        return False
+    try:
+        if module_reset and fe.run(module_reset, timeout=30).status != "ok":
+            return False
+        cell = fe.run(_RESET, timeout=20)
+    except TimeoutError:
+        return False
+    return cell.status == "ok" and cell.stdout.split() == ["state", "0", "0", "True"]

@@ -113,6 +113,14 @@ class KernelFrontend:
         self._drain(0.1)
         return self
 
+    def forget(self) -> None:
+        """Forget what this frontend saw: the next case on a reused kernel starts from a clean slate."""
+        self._drain(0.05)
+        self.cells.clear()
+        self.replies.clear()
+        self.widgets.clear()
+        self.iopub_log.clear()
+
     def stop(self) -> None:
         if self.kc is not None:
             self.kc.stop_channels()

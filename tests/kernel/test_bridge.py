@@ -13,7 +13,7 @@ import pytest
 from .conftest import KernelEnv
 from .harness import CellResult, KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
 
 SETUP = """
 import asyncio, concurrent.futures, threading, time

@@ -19,6 +19,16 @@ from .harness import CellResult, KernelFrontend, WidgetModel
 
 pytestmark = pytest.mark.kernel
 
+RESET = """
+from mcp_widgets.client.server import Server as _Server
+for _value in list(globals().values()):
+    if isinstance(_value, _Server):
+        _value.close()
+assert pending_requests() == [], pending_requests()
+del _Server, _value
+"""
+"""After a `reuse_kernel` case: close the servers it connected; nothing may be left pending."""
+
 FORM_CLASS = "mcp-widgets-form"
 
 
@@ -184,6 +194,7 @@ CALLS = {
 }
 
 
+@pytest.mark.reuse_kernel
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @pytest.mark.parametrize("style", list(CALLS))
 def test_person_answers_while_the_cell_waits(frontend: KernelFrontend, style: str, mode: str) -> None:
@@ -199,6 +210,7 @@ def test_person_answers_while_the_cell_waits(frontend: KernelFrontend, style: st
     assert all(w.state.get("value") != "Ada" for w in frontend.widgets.values())
 
 
+@pytest.mark.reuse_kernel
 def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
     connect(frontend)
     calling = ok(frontend.run("call = srv.call_tool_background('ask_name')\ncall"))
@@ -215,6 +227,7 @@ def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
     assert '{"action": "decline"}' in set(shown_lines(frontend))
 
 
+@pytest.mark.reuse_kernel
 def test_a_background_calls_status_line_follows_the_call(frontend: KernelFrontend) -> None:
     """running, waiting for an answer (while the question is open), maybe running again, done: as it
     happens, in the call's display and the handle's; the cell then reads in order: the question's line, the
@@ -267,6 +280,7 @@ def status_updates(fe: KernelFrontend, ident: str) -> list[dict[str, Any]]:
     ]
 
 
+@pytest.mark.reuse_kernel
 def test_await_on_a_background_call(frontend: KernelFrontend) -> None:
     connect(frontend)
     ok(frontend.run("call = srv.call_tool_background('ask_name')"))
@@ -280,6 +294,7 @@ def test_await_on_a_background_call(frontend: KernelFrontend) -> None:
     )
 
 
+@pytest.mark.reuse_kernel
 def test_late_question_renders_in_the_calling_cell(frontend: KernelFrontend) -> None:
     connect(frontend)
     calling = ok(frontend.run("call = srv.call_tool_background('ask_later', {'delay': 2})"))
@@ -292,6 +307,7 @@ def test_late_question_renders_in_the_calling_cell(frontend: KernelFrontend) -> 
     assert ok(frontend.run("print(parse(call.result()))")).stdout == "{'action': 'cancel'}\n"
 
 
+@pytest.mark.reuse_kernel
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 def test_two_forms_at_once(frontend: KernelFrontend, mode: str) -> None:
     connect(frontend, mode)
@@ -313,6 +329,7 @@ def test_two_forms_at_once(frontend: KernelFrontend, mode: str) -> None:
 # --------------------------------------------------------------------------- interrupts and queues
 
 
+@pytest.mark.reuse_kernel
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @pytest.mark.parametrize("style", list(CALLS))
 def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str) -> None:
@@ -337,6 +354,33 @@ def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str
     )
 
 
+INTERRUPT_WHILE_BUILDING = """
+import os, signal
+from mcp_widgets.core.history import default_history
+
+def _interrupt_on_begin(change, entry):  # runs while the form is being built (its history entry begins)
+    if entry is not None and entry.outcome is None:
+        os.kill(os.getpid(), signal.SIGINT)
+
+default_history().subscribe(_interrupt_on_begin)
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("style", list(CALLS))
+def test_interrupt_while_the_form_is_built(frontend: KernelFrontend, style: str, mode: str) -> None:
+    """An interrupt landing while the form is built is held back until the form is whole, then taken: the
+    form ends as interrupted, the cell gets it, and the kernel lives on (an awaiting cell's kernel died)."""
+    connect(frontend, mode)
+    ok(frontend.run(INTERRUPT_WHILE_BUILDING))
+    cell = frontend.wait_cell(frontend.execute(CALLS[style]), timeout=30)
+    assert cell.status == "error"
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError")
+    assert final_line(frontend, "interrupted").startswith("Request from demo: cancelled")
+    assert ok(frontend.run("print(pending_requests())")).stdout == "[]\n"
+
+
+@pytest.mark.reuse_kernel
 def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> None:
     connect(frontend)
     waiting = frontend.execute(CALLS["sync"])
@@ -354,6 +398,7 @@ def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> N
 # --------------------------------------------------------------------------- nobody looking, server leaving
 
 
+@pytest.mark.reuse_kernel
 def test_unseen_form_is_declined(frontend: KernelFrontend) -> None:
     connect(frontend)
     code = "mwc.answering.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))"
@@ -373,6 +418,7 @@ def test_env_policy_in_kernel(frontend: KernelFrontend) -> None:
     final_line(frontend, "accepted by policy 'MCP_WIDGETS_HANDLER=accept_defaults'")
 
 
+@pytest.mark.reuse_kernel
 def test_handler_runs_on_the_main_thread(frontend: KernelFrontend) -> None:
     connect(frontend, extra=", handler=handlers.scripted([{'name': 'H'}])")
     code = (
@@ -392,6 +438,7 @@ def test_handler_runs_on_the_main_thread(frontend: KernelFrontend) -> None:
     assert cell.stdout == "{'action': 'accept', 'content': {'name': 'H'}} {'action': 'cancel'} [True]\n"
 
 
+@pytest.mark.reuse_kernel
 def test_waiting_handler_in_a_blocking_call_fails_cleanly(frontend: KernelFrontend) -> None:
     connect(frontend)
     code = (
@@ -408,6 +455,7 @@ def test_waiting_handler_in_a_blocking_call_fails_cleanly(frontend: KernelFronte
     final_line(frontend, "Handler 'slow' failed: RuntimeError")
 
 
+@pytest.mark.reuse_kernel
 def test_server_withdraws_in_kernel(frontend: KernelFrontend) -> None:
     connect(frontend, "legacy")
     msg_id = frontend.execute("print(srv.call_tool_sync('withdraw', {'after': 1.0}).content[0].text)")
