@@ -237,10 +237,7 @@ class Intake:
             chosen = pick_handler(server.handler)
             build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
             form = build(
-                request.message,
-                request.schema or {},
-                server=server.name,
-                declared_name=server.declared_name,
+                request.message, request.schema or {}, server=server.name, declared_name=server.declared_name
             )
         except SchemaError as exc:
             self._refuse_schema(request, record, exc)
