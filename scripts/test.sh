@@ -22,4 +22,25 @@ fi
 # mypy, strict on the package ([tool.mypy] in pyproject.toml):
 .venv/bin/mypy
 export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see tests/conftest.py
-exec .venv/bin/python -m pytest "$@"
+if [ $# -gt 0 ]; then
+    exec .venv/bin/python -m pytest "$@"
+fi
+# The whole suite: two pytest processes side by side, the real-kernel tests (tests/kernel) and the rest. Most
+# of the suite waits (kernels starting, grace periods, a browser rendering) rather than computes, so on two
+# cores this takes about two thirds of the time of one process. Not pytest-xdist: the browser tests must run
+# last in their process (see tests/conftest.py), which xdist's scheduling does not keep. The kernel half's
+# output is printed when both have ended.
+mkdir -p build
+kernel_log=build/pytest-kernel.log
+.venv/bin/python -m pytest tests/kernel -p no:cacheprovider --durations=15 >"$kernel_log" 2>&1 &
+kernel_pid=$!
+set +e
+.venv/bin/python -m pytest --ignore=tests/kernel --durations=15
+rest=$?
+wait "$kernel_pid"
+kernel=$?
+set -e
+echo "=================== tests/kernel (run alongside; its output follows) ==================="
+cat "$kernel_log"
+echo "pytest: tests/kernel exit $kernel, the rest exit $rest"
+[ "$kernel" -eq 0 ] && [ "$rest" -eq 0 ]

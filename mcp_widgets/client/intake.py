@@ -22,6 +22,7 @@ from ..core.requests import PendingRequest
 from . import tasks, url_flow
 from .answering import Handler, answer, pick_handler
 from .calls import _CURRENT
+from .loose import LooseForms
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
@@ -63,10 +64,7 @@ def _over_bound(record: _CallRecord, bounds: tuple[int, int]) -> str | None:
 
 class Intake:
     """A server's questions: take one in (client thread), show it (main thread), settle and record it.
-
-    The server's settings (`name`, `declared_name`, `handler`, `answer_timeout`, `output`) are read from
-    `server` when a question comes.
-    """
+    Its server's settings (`name`, `handler`, `output`, ...) are read when a question comes."""
 
     def __init__(self, server: Server, connection: Connection, display: CallDisplay) -> None:
         self.server = server
@@ -76,13 +74,12 @@ class Intake:
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
         self.pending: dict[PendingRequest, _CallRecord | None] = {}
         """The questions waiting for an answer, with their call (client thread only)."""
+        self.loose = LooseForms()
         self.flow = url_flow.UrlFlow()
 
     def guess_call(self) -> _CallRecord | None:
-        """The call a 2025-11-25 request belongs to (the protocol does not say).
-
-        One call in flight: that one. Several: the oldest that has no open question, else the newest.
-        """
+        """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
+        one; several: the oldest that has no open question, else the newest."""
         calls = [c for c in self.calls if c.future is None or not c.future.done()]
         if not calls:
             return None
@@ -266,10 +263,10 @@ class Intake:
     def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
         if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
             request.outcome = Outcome(Action.CANCEL, *self._withdrawal(record))
-            return
+            return self._put_away(record, card)
         request.outcome = card.outcome
         if record is not None and record.interrupted and not request.legacy:
-            return  # 2026-07-28: the call is dropped, nothing is sent
+            return self._put_away(record, card)  # 2026-07-28: the call is dropped, nothing is sent
         request.settle(card.result, card.outcome)
         if record is not None:
             content = getattr(card.result, "content", None)
@@ -279,13 +276,18 @@ class Intake:
                     for value in content.values() if isinstance(content, dict) else ():
                         if value not in record.answered:  # still redacted where the server echoes it
                             record.answered.append(value)
-        shown = (record is not None and record.panel is not None) or self.server.output is not None
-        if record is not None and record.panel is not None and card.kind == "form":
-            record.panel.retire(card)  # a runaway server's answered forms must not pile up
-        if not shown and card.kind == "form" and kernel.kernel_support() == "none":
-            # Plain python: nothing displays a form's closing line, so its models would only pile up.
-            # (A URL card lives on after consent: it waits for the server to say it is done.)
-            cast("ElicitationForm", card).close()
+        self._put_away(record, card)
+
+    def _put_away(self, record: _CallRecord | None, card: Card) -> None:
+        """An answered form must not pile up (a runaway server); a URL card waits for the server's word."""
+        if card.kind != "form":
+            return
+        if record is not None and record.panel is not None:
+            record.panel.retire(card)
+        elif self.server.output is None and kernel.kernel_support() == "none":
+            cast("ElicitationForm", card).close()  # plain python: nothing displays its closing line
+        else:
+            self.loose.keep(card)  # shown outside any call: the newest few stay
 
     def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
@@ -385,11 +387,8 @@ class Intake:
             request.reply.cancel()
 
     def end_views(self, record: _CallRecord) -> None:
-        """The call ended: end its questions still open at once (main thread).
-
-        A withdrawn question's view is normally ended a moment later by a posted `withdrawn`; without a
-        kernel nothing runs posted work once the caller stops waiting, so it would stay pending forever.
-        """
+        """The call ended: end its questions still open at once (main thread). Without a kernel nothing
+        runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
         for request in list(record.requests):
             view = request.view
             if view is not None and view.outcome is not None:

@@ -124,6 +124,7 @@ class Server:
         connection.serve(intake, display, catalog)
         display.serve(intake)
         self._connection, self._runner, self._catalog = connection, runner, catalog
+        self._loose = intake.loose  # answered forms shown outside any call: closed with the server
 
     def _start(self) -> concurrent.futures.Future[None]:
         """Start connecting (for `connect`); the future resolves once the handshake is done."""
@@ -326,10 +327,12 @@ class Server:
     def close(self, timeout: float = 10.0) -> None:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
         self._connection.close(timeout)
+        self._loose.close_all()
 
     async def aclose(self) -> None:
         """`close` for async code."""
         await self._connection.aclose()
+        self._loose.close_all()
 
     async def __aenter__(self) -> Server:
         return self

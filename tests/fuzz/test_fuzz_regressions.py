@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from mcp_widgets import ServerError, connect_sync, handlers
@@ -110,3 +112,57 @@ def test_a_typed_value_longer_than_the_clip_leaves_no_prefix_in_clipped_lines(mo
     assert "Progress" in closing and "[info]" in closing  # the lines are there, redacted
     assert chunk not in everything_in(info.value)
     assert chunk not in closing
+
+
+def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms() -> None:
+    """A server asking outside any call (here: right after the call's result), shown in `output=`.
+
+    Found by test_fuzz_events (ops `result, flood 2`): each answered form kept its closing line alive with
+    nothing to close it, so a server asking between calls piled up widget models; `srv.close()` left them.
+    """
+    import ipywidgets as w
+
+    from mcp_widgets import ElicitationForm
+    from mcp_widgets.client.loose import KEEP
+    from mcp_widgets.core.history import default_history
+
+    from .test_fuzz_events import RAW
+
+    schema = {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}
+    flood = 15  # the raw server runs one flood after its result (the bound on kept forms: test_loose_forms)
+    ops = [{"op": "result", "text": "done"}, {"op": "flood", "n": flood, "message": "late", "schema": schema}]
+    out = w.Output()
+
+    def alive() -> int:
+        return sum(isinstance(x, ElicitationForm) for x in list(w.Widget.widgets.values()))
+
+    before = alive()
+    name = "asks-after-the-call"
+    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
+    try:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+        deadline = time.monotonic() + 30
+        while len(default_history().entries(server=name)) < flood or any(
+            e.outcome is None for e in default_history().entries(server=name)
+        ):
+            assert time.monotonic() < deadline, "the late questions were not all answered"
+            time.sleep(0.05)
+        assert alive() - before <= KEEP
+    finally:
+        srv.close()
+    out.close()
+    assert alive() - before == 0
+
+
+def test_loose_forms_keep_the_newest_and_close_the_rest() -> None:
+    import ipywidgets as w
+
+    from mcp_widgets.client.loose import LooseForms
+
+    loose = LooseForms(keep=3)
+    labels = [w.Label(value=str(i)) for i in range(5)]
+    for label in labels:
+        loose.keep(label)
+    assert [label.comm is None for label in labels] == [True, True, False, False, False]
+    loose.close_all()
+    assert all(label.comm is None for label in labels)

@@ -1,0 +1,38 @@
+"""Answered forms shown outside any call (a server asking between calls): the newest few stay, the rest close.
+
+Inside a call its panel retires answered forms. Outside one, a form's closing line is shown in the server's
+`output=` or the cell that was current, and nothing else would ever close it: a server asking again and
+again between calls would pile up widget models. `srv.close()` closes those kept.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from typing import Any
+
+KEEP = 20
+"""How many answered out-of-call forms keep their closing line (the newest), as a call's panel does."""
+
+
+class LooseForms:
+    """The answered forms of one server that no call holds."""
+
+    def __init__(self, keep: int = KEEP) -> None:
+        self._kept: deque[Any] = deque()
+        self._keep = keep
+        self._lock = threading.Lock()
+
+    def keep(self, form: Any) -> None:
+        """Hold `form` (answered, shown); close the oldest beyond the bound."""
+        with self._lock:
+            self._kept.append(form)
+            old = [self._kept.popleft() for _ in range(max(0, len(self._kept) - self._keep))]
+        for form_ in old:
+            form_.close()
+
+    def close_all(self) -> None:
+        with self._lock:
+            kept, self._kept = list(self._kept), deque()
+        for form in kept:
+            form.close()
