@@ -148,6 +148,11 @@ class Kit:
         widget: W = lean(cls)(layout=self.layout(layout), **known_keys(cls), **traits)
         return self.track(widget)
 
+    def wrapped_label(self, text: str, *, bold: bool = False) -> w.Label:
+        """A line of (server) text that wraps, its full text also in the tooltip."""
+        variant = "bold" if bold else ""
+        return self.make(w.Label, value=text, tooltip=text, variant=variant, _dom_classes=(WRAP_CLASS,))
+
     def track(self, widget: W) -> W:
         self.models.append(widget)
         return widget

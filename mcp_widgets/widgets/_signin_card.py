@@ -35,7 +35,7 @@ from ..core.signin import (
 from ..core.urls import visible
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
-from ._kit import OPEN_CLASS, WRAP_CLASS, Kit, asker
+from ._kit import OPEN_CLASS, Kit, asker
 
 __all__ = ["SignInCard"]
 
@@ -112,7 +112,7 @@ class SignInCard(Answerable):
             self._resolve(Action.DECLINE, Reason.REFUSED_URL, None, f"the authorization address: {note}")
 
     def _build(self) -> tuple[w.Widget, ...]:
-        kit, check, label = self._kit, self.check, self._label
+        kit, check, label = self._kit, self.check, self._kit.wrapped_label
         self._header = f"Sign-in requested by {asker(self.server, self.declared_name)}"
         host = visible(check.host)
         if check.host_unicode:
@@ -147,11 +147,6 @@ class SignInCard(Answerable):
         self._keys = shared_catcher()
         self._route = KeyRoute(self._on_key, self._arm)
         return (*self._top, self._button_row, self._keys)
-
-    def _label(self, text: str, *, bold: bool = False) -> w.Label:
-        return self._kit.make(
-            w.Label, value=text, tooltip=text, variant="bold" if bold else "", _dom_classes=(WRAP_CLASS,)
-        )
 
     def __repr__(self) -> str:
         return f"<SignInCard server={self.server!r} host={visible(self.auth_host)!r} {self.signin_state}>"
@@ -317,7 +312,7 @@ class SignInCard(Answerable):
     def _show_waiting(self) -> None:
         host = visible(self.check.host)
         kit = self._kit
-        self._status = self._label(
+        self._status = self._kit.wrapped_label(
             f"Waiting for you to sign in on {host}"
             + (" in the new tab." if self._opened else " (use the link above).")
             + " If the browser ends on an address that does not load (JupyterLab on another machine),"
@@ -367,7 +362,7 @@ class SignInCard(Answerable):
         if self._ended or not self.check.allowed:
             return
         if self._note is None:
-            self._note = self._label(text)
+            self._note = self._kit.wrapped_label(text)
             self._waiting_parts = (*self._waiting_parts, self._note)
             self.children = (*self._waiting_parts, self._keys)
         else:
@@ -393,7 +388,7 @@ class SignInCard(Answerable):
             self.children = ()
             kit.close()
             return
-        line = self._label(self.summary)
+        line = self._kit.wrapped_label(self.summary)
         self.children = (line,)
         kit.close(keep=(line,))
 

@@ -34,7 +34,7 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
-from ._kit import OPEN_CLASS, WRAP_CLASS, Kit, asker, click
+from ._kit import OPEN_CLASS, Kit, asker, click
 
 __all__ = ["UrlCard"]
 
@@ -111,7 +111,7 @@ class UrlCard(Answerable):
 
     def _build(self) -> tuple[w.Widget, ...]:
         kit, check = self._kit, self.check
-        label = self._label
+        label = self._kit.wrapped_label
         self._top: list[w.Widget] = [label(self._header, bold=True)]
         self._message_label = label(self.message) if self.message else None
         if self._message_label is not None:
@@ -147,11 +147,6 @@ class UrlCard(Answerable):
         self._keys = shared_catcher()
         self._route = KeyRoute(self._on_key, self._arm)
         return (*self._top, self._button_row, self._keys)
-
-    def _label(self, text: str, *, bold: bool = False) -> w.Label:
-        return self._kit.make(
-            w.Label, value=text, tooltip=text, variant="bold" if bold else "", _dom_classes=(WRAP_CLASS,)
-        )
 
     # -- what the card shows ---------------------------------------------------------------------------------
     @property
@@ -254,7 +249,7 @@ class UrlCard(Answerable):
             if self._message_label is not None:
                 self._message_label.value = self._message_label.tooltip = message
             else:
-                self._message_label = self._label(message)
+                self._message_label = self._kit.wrapped_label(message)
                 self._top.insert(1, self._message_label)
         self._set_open_button(again=True)
         assert self._status is not None
@@ -349,7 +344,7 @@ class UrlCard(Answerable):
         """After consent: a waiting line (and the one live link, unless the page opened) and Done."""
         host_text = visible(self.check.host)
         if self._status is None or self._done is None:
-            self._status = self._label("")
+            self._status = self._kit.wrapped_label("")
             tip = "Hide this card (the server has its answer already)"
             self._done = self._kit.make(w.Button, description="Done", tooltip=tip)
             self._done.on_click(lambda _button: self._done_clicked())
@@ -387,7 +382,7 @@ class UrlCard(Answerable):
         text = f"{self._header} to {self._where()}: {self._outcome.describe()}"
         if suffix:
             text = f"{text}; {suffix}"
-        line = self._label(text)
+        line = self._kit.wrapped_label(text)
         self.children = (line,)
         kit.close(keep=(line,))
         self._link = None
