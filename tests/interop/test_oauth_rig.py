@@ -157,27 +157,6 @@ def raw_post(url: str, token: str | None, tool: str | None = None) -> httpx2.Res
     return httpx2.post(url, json=body, headers=headers, timeout=10)
 
 
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[str]:
-    with authorization_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def mcp_url(issuer: str) -> Iterator[str]:
-    with protected_server(issuer) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    person = Browser()
-    try:
-        yield person
-    finally:
-        person.close()
-
-
 @pytest.fixture
 def loopback() -> Iterator[Loopback]:
     listener = Loopback()

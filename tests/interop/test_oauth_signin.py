@@ -161,27 +161,6 @@ def logs() -> Iterator[Captured]:
         root.setLevel(old)
 
 
-@pytest.fixture(scope="module")
-def issuer() -> Iterator[str]:
-    with authorization_server() as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def mcp_url(issuer: str) -> Iterator[str]:
-    with protected_server(issuer) as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    person = Browser()
-    try:
-        yield person
-    finally:
-        person.close()
-
-
 def assert_no_secret(secrets: list[str], *places: tuple[str, str]) -> None:
     assert secrets and all(len(s) >= 16 for s in secrets)
     for name, text in places:
