@@ -105,24 +105,9 @@ def _task_row(fe: Any, pid: int, idle: float, wait_s: float, seen: set[str]) -> 
     if node is None or not SDK.exists():
         return None
     _ok(fe.run(TASK_SETUP.format(node=node, script=str(HERE / "tasks_server.mjs")), timeout=120))
-    msg_id = fe.execute("r = await tsrv.call_tool('ask_required')")
-    form = _pending_form(fe, seen)
-    fe.update(form, {"_view_count": 1})
-    fe.settle(0.5)
-    waiting = _cpu_percent(pid, wait_s, fe)
-    _answer(fe, form)
-    _ok(fe.wait_cell(msg_id, timeout=60))
-    _ok(fe.run("tsrv.close()", timeout=60))
-    return Row(
-        GROUP,
-        f"kernel CPU, a task's form waiting {wait_s:g} s (pollInterval 200 ms)",
-        waiting,
-        unit="%",
-        baseline=idle,
-        baseline_name="idle kernel",
-        target=f"≤ {CPU_TARGET:g}% of a core",
-        ok=waiting <= CPU_TARGET,
-    )
+    what = f"a task's form waiting {wait_s:g} s (pollInterval 200 ms)"
+    call = "tsrv.call_tool('ask_required')"
+    return _waiting_task_row(fe, pid, seen, call, "tsrv.close()", what, idle, wait_s)
 
 
 TASK2026_SETUP = """
@@ -142,17 +127,26 @@ def _task2026_row(fe: Any, pid: int, quick: bool, seen: set[str]) -> Row:
     _ok(fe.run("import sys\n" + TASK2026_SETUP.format(script=tasks2026.__file__), timeout=120))
     fe.settle(1.0)
     idle = _cpu_percent(pid, wait_s, fe)
-    msg_id = fe.execute("r = await t26srv.call_tool('ask_names')")
+    what = f"a 2026-07-28 task's form waiting {wait_s:g} s (pollInterval 1 s, HTTP)"
+    close = "t26srv.close()\n_t26.__exit__(None, None, None)"
+    return _waiting_task_row(fe, pid, seen, "t26srv.call_tool('ask_names')", close, what, idle, wait_s)
+
+
+def _waiting_task_row(
+    fe: Any, pid: int, seen: set[str], call: str, close: str, what: str, idle: float, wait_s: float
+) -> Row:
+    """The kernel's CPU while a task's form waits for the person (the call started with `call`)."""
+    msg_id = fe.execute(f"r = await {call}")
     form = _pending_form(fe, seen)
     fe.update(form, {"_view_count": 1})
     fe.settle(0.5)
     waiting = _cpu_percent(pid, wait_s, fe)
     _answer(fe, form)
     _ok(fe.wait_cell(msg_id, timeout=60))
-    _ok(fe.run("t26srv.close()\n_t26.__exit__(None, None, None)", timeout=60))
+    _ok(fe.run(close, timeout=60))
     return Row(
         GROUP,
-        f"kernel CPU, a 2026-07-28 task's form waiting {wait_s:g} s (pollInterval 1 s, HTTP)",
+        f"kernel CPU, {what}",
         waiting,
         unit="%",
         baseline=idle,
