@@ -22,17 +22,26 @@ class LooseForms:
         self._kept: deque[Any] = deque()
         self._keep = keep
         self._lock = threading.Lock()
+        self._closed = False
 
     def keep(self, form: Any) -> None:
-        """Hold `form` (answered, shown); close the oldest beyond the bound."""
+        """Hold `form` (answered, shown); close the oldest beyond the bound (all, once the server closed:
+        a form withdrawn by the close may finish after it)."""
         with self._lock:
             self._kept.append(form)
-            old = [self._kept.popleft() for _ in range(max(0, len(self._kept) - self._keep))]
+            keep = 0 if self._closed else self._keep
+            old = [self._kept.popleft() for _ in range(max(0, len(self._kept) - keep))]
         for form_ in old:
             form_.close()
 
     def close_all(self) -> None:
         with self._lock:
             kept, self._kept = list(self._kept), deque()
+            self._closed = True
         for form in kept:
             form.close()
+
+    def reopen(self) -> None:
+        """The server connected again: keep forms again."""
+        with self._lock:
+            self._closed = False

@@ -308,6 +308,7 @@ class Server:
             ConnectError: The server could not be reached again.
         """
         ready = self._connection.reconnect(timeout)
+        self._loose.reopen()
         limit = self.timeout or CONNECT_TIMEOUT
         budget = self._connection.budget = ConnectBudget(limit)  # paused while a sign-in card waits
         while True:
@@ -327,11 +328,13 @@ class Server:
     def close(self, timeout: float = 10.0) -> None:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
         self._connection.close(timeout)
+        kernel.flush_posted()  # plain python: the withdrawn forms are closed before this returns
         self._loose.close_all()
 
     async def aclose(self) -> None:
         """`close` for async code."""
         await self._connection.aclose()
+        kernel.flush_posted()
         self._loose.close_all()
 
     async def __aenter__(self) -> Server:

@@ -12,7 +12,16 @@ from typing import Any, TypeVar
 
 from ..core.exceptions import BlockingCallError
 from .detect import _get_kernel, blocking_supported
-from .posted import _WAKE_INTERVAL, _local, _next_slice, _plain_loops, _run_posted, _waker, in_comm_handler
+from .posted import (
+    _WAKE_INTERVAL,
+    _local,
+    _next_slice,
+    _plain_loops,
+    _plain_runner,
+    _run_posted,
+    _waker,
+    in_comm_handler,
+)
 from .signals import _raising_sigint, _waking_sigint
 
 T = TypeVar("T")
@@ -83,12 +92,16 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
 
 
 def _wait_plain(fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
-    while True:
-        _waker.drain()
-        _run_posted()
-        if fut.done():
-            return
-        select.select([_waker.fileno()], [], [], _next_slice(deadline))
+    _plain_runner.enter()
+    try:
+        while True:
+            _waker.drain()
+            _run_posted()
+            if fut.done():
+                return
+            select.select([_waker.fileno()], [], [], _next_slice(deadline))
+    finally:
+        _plain_runner.leave()
 
 
 def _result(fut: concurrent.futures.Future[T], deadline: float | None) -> T:
@@ -132,6 +145,7 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
         kernel.intercept()
     if plain:
         _plain_loops.append(loop)
+        _plain_runner.enter()
         loop.call_soon(_run_posted)
     try:
         if pumping:
@@ -150,4 +164,5 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
             kernel.release()
         if plain:
             _plain_loops.remove(loop)
+            _plain_runner.leave()
     return waited.result()
