@@ -146,8 +146,11 @@ class _CallRecord:
             return "failed"  # a tool error result is a failed call to the person watching it
         return "done"
 
-    def add(self, request: PendingRequest) -> None:
+    def add(self, request: PendingRequest) -> bool:
+        """Count `request` as this call's; False once the call's display ended (it is not the call's)."""
         with self.lock:
+            if self.ended:
+                return False
             first = not self.pending
             if first:
                 self.think_since = time.monotonic()
@@ -155,6 +158,7 @@ class _CallRecord:
             self.requests.append(request)
         if first:
             self._status_changed()
+        return True
 
     def discard(self, request: PendingRequest) -> None:
         with self.lock:

@@ -21,6 +21,7 @@ from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 from . import tasks, url_flow
 from .answering import Handler, answer, pick_handler
+from .bounds import over_bound
 from .calls import _CURRENT
 from .loose import LooseForms
 
@@ -33,34 +34,6 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("mcp_widgets")
-
-MAX_QUESTIONS = (100, 20)
-"""Default `max_questions`: per call, and open at once (one 2026-07-28 round; 2025-11-25 unanswered)."""
-_ROUND = MAX_QUESTIONS[1]
-
-
-def question_bounds(value: int | tuple[int, int]) -> tuple[int, int]:
-    """`max_questions=` as (per call, open at once): an int n is (n, min(n, 20))."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        bounds = (value, min(value, _ROUND))
-    elif isinstance(value, tuple) and len(value) == 2 and all(isinstance(v, int) for v in value):
-        bounds = (value[0], value[1])
-    else:
-        raise ValueError(f"max_questions must be an int or a pair of ints, not {value!r}")
-    if min(bounds) < 1:
-        raise ValueError(f"max_questions must be at least 1, not {value!r}")
-    return bounds
-
-
-def _over_bound(record: _CallRecord, bounds: tuple[int, int]) -> str | None:
-    """What a new question of `record` would exceed (client thread), or None."""
-    per_call, at_once = bounds
-    if record.asked >= per_call:
-        return f"more than {per_call} questions in one call"
-    if len(record.pending) >= at_once:
-        return f"more than {at_once} questions open at once"
-    return None
-
 
 class Intake:
     """A server's questions: take one in (client thread), show it (main thread), settle and record it.
@@ -80,7 +53,7 @@ class Intake:
     def guess_call(self) -> _CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
         one; several: the oldest that has no open question, else the newest."""
-        calls = [c for c in self.calls if c.future is None or not c.future.done()]
+        calls = [c for c in self.calls if (c.future is None or not c.future.done()) and not c.ended]
         if not calls:
             return None
         if len(calls) == 1:
@@ -120,8 +93,8 @@ class Intake:
                 protocol_version=version,
                 schema=dict(params.requested_schema),
             )
-        if record is not None:
-            record.add(request)
+        if record is not None and not record.add(request):
+            record = None  # its call ended meanwhile: a question asked outside any call
         self.pending[request] = record
         timers = self.time_answers([request])
         try:
@@ -152,7 +125,7 @@ class Intake:
         if record.stopped is not None:
             return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call is stopped")
         per_call, at_once = self.server.max_questions
-        over = _over_bound(record, (per_call, at_once))
+        over = over_bound(record, (per_call, at_once))
         if over is None:
             return None
         text = (

@@ -39,11 +39,12 @@ from ..core.exceptions import ConnectError
 from ..core.signin import ConnectBudget
 from . import tasks
 from .answering import Handler
+from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
 from .catalog import Catalog
 from .connection import CONNECT_TIMEOUT, Connection
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
-from .intake import MAX_QUESTIONS, Intake, question_bounds
+from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
 from .running import Request, Runner

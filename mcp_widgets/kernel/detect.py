@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from .adapter import KernelSupport, _Kernel
-from .posted import _plain_loops, _plain_runner, _posted, _run_lock, _run_posted, _waker, in_comm_handler
+from .posted import _plain_loops, _posted, _run_posted, _waker, in_comm_handler
 
 T = TypeVar("T")
 
@@ -21,8 +21,8 @@ def post(fn: Callable[[], None]) -> None:
 
     When the main thread is idle, `fn` runs from the kernel's event loop; while it is blocked in
     `wait_sync`, the wait runs it. Without a kernel, it runs in whichever thread is in `wait_sync` (or
-    the loop awaiting in `wait_async`), else in a helper thread. Callbacks run one at a time, in the
-    order they were posted; an exception is logged, not raised.
+    the loop awaiting in `wait_async`), or at `flush_posted`. Callbacks run in the order they were
+    posted; an exception is logged, not raised.
     """
     _posted.append(fn)
     _waker.wake()
@@ -32,20 +32,13 @@ def post(fn: Callable[[], None]) -> None:
         # The loop may be closing at shutdown: then the waker or the next wait runs the callback.
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(_run_posted)
-    if kernel is None:
-        _plain_runner.posted()
 
 
-def flush_posted(timeout: float = 5.0) -> None:
-    """Without a kernel, run what was posted now, in this thread (once a thread running them is done), so
-    that what a close withdrew is closed when it returns. A kernel's loop runs them when the cell lets it."""
-    if _get_kernel() is not None:
-        return
-    if _run_lock.acquire(timeout=timeout):
-        try:
-            _run_posted()
-        finally:
-            _run_lock.release()
+def flush_posted() -> None:
+    """Without a kernel, run what was posted now, in this thread: a close returns with what it withdrew
+    closed, though nothing waits any more. A kernel's loop runs them when the cell lets it."""
+    if _get_kernel() is None:
+        _run_posted()
 
 
 def call_on_main(fn: Callable[[], T]) -> concurrent.futures.Future[T]:

@@ -55,65 +55,16 @@ _local = threading.local()  # per thread: comm_depth (int), blocking (bool)
 _plain_loops: list[asyncio.AbstractEventLoop] = []  # loops awaiting in wait_async without a kernel
 
 
-_run_lock = threading.RLock()  # one thread runs the callbacks at a time, in order (re-entrant: a nested wait)
-
-
 def _run_posted() -> None:
-    while _posted:
-        if not _run_lock.acquire(blocking=False):
-            return  # another thread runs them; it looks again once it is done
+    while True:
         try:
-            while True:
-                try:
-                    fn = _posted.popleft()
-                except IndexError:
-                    break
-                try:
-                    fn()
-                except Exception:
-                    _log.exception("mcp_widgets: a posted callback failed")
-        finally:
-            _run_lock.release()
-
-
-class _PlainRunner:
-    """Without a kernel, posted callbacks run in a thread that waits (`wait_sync`, `wait_async`). Between
-    waits (a script after its call returned, a server asking between calls) nobody would: this daemon
-    thread runs them then. A waiting thread is preferred, so that Ctrl-C reaches a handler it runs."""
-
-    def __init__(self) -> None:
-        self.waiting = 0  # threads and loops in a plain wait (they run what is posted)
-        self._kick = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._lock = threading.Lock()
-
-    def enter(self) -> None:
-        with self._lock:
-            self.waiting += 1
-
-    def leave(self) -> None:
-        with self._lock:
-            self.waiting -= 1
-        self.posted()  # posted just before the wait ended: it would not run it
-
-    def posted(self) -> None:
-        """Something was posted (or a wait ended): run it here unless a wait will."""
-        if not _posted or self.waiting > 0:
+            fn = _posted.popleft()
+        except IndexError:
             return
-        with self._lock:
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="mcp-widgets-posted", daemon=True)
-                self._thread.start()
-        self._kick.set()
-
-    def _run(self) -> None:
-        while True:
-            self._kick.wait()
-            self._kick.clear()
-            _run_posted()
-
-
-_plain_runner = _PlainRunner()
+        try:
+            fn()
+        except Exception:
+            _log.exception("mcp_widgets: a posted callback failed")
 
 
 def in_comm_handler() -> bool:

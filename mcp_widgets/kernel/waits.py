@@ -12,16 +12,7 @@ from typing import Any, TypeVar
 
 from ..core.exceptions import BlockingCallError
 from .detect import _get_kernel, blocking_supported
-from .posted import (
-    _WAKE_INTERVAL,
-    _local,
-    _next_slice,
-    _plain_loops,
-    _plain_runner,
-    _run_posted,
-    _waker,
-    in_comm_handler,
-)
+from .posted import _WAKE_INTERVAL, _local, _next_slice, _plain_loops, _run_posted, _waker, in_comm_handler
 from .signals import _raising_sigint, _waking_sigint
 
 T = TypeVar("T")
@@ -92,16 +83,12 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
 
 
 def _wait_plain(fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
-    _plain_runner.enter()
-    try:
-        while True:
-            _waker.drain()
-            _run_posted()
-            if fut.done():
-                return
-            select.select([_waker.fileno()], [], [], _next_slice(deadline))
-    finally:
-        _plain_runner.leave()
+    while True:
+        _waker.drain()
+        _run_posted()
+        if fut.done():
+            return
+        select.select([_waker.fileno()], [], [], _next_slice(deadline))
 
 
 def _result(fut: concurrent.futures.Future[T], deadline: float | None) -> T:
@@ -145,7 +132,6 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
         kernel.intercept()
     if plain:
         _plain_loops.append(loop)
-        _plain_runner.enter()
         loop.call_soon(_run_posted)
     try:
         if pumping:
@@ -164,5 +150,4 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
             kernel.release()
         if plain:
             _plain_loops.remove(loop)
-            _plain_runner.leave()
     return waited.result()

@@ -108,6 +108,14 @@ def consent_then(
     return handler
 
 
+def read_back(pages: list[tuple[int, str]], n: int) -> list[tuple[int, str]]:
+    """The browser thread's `n` pages: the sign-in may end before the browser has read the last one."""
+    deadline = time.monotonic() + 10
+    while len(pages) < n and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return pages
+
+
 def connect_fails(url: str, **options: Any) -> None:
     async def go() -> None:
         await mw.connect(url, name="lab", **options)
@@ -222,7 +230,7 @@ def test_a_wrong_state_is_refused_and_the_card_says_so(url: str) -> None:
 
     asyncio.run(main())
     (card,) = seen
-    (refused, refused_page), (ok, ok_page) = pages
+    (refused, refused_page), (ok, ok_page) = read_back(pages, 2)
     assert refused == 400 and "Not accepted" in refused_page and ok == 200 and "close this tab" in ok_page
     no_canary(refused_page, ok_page)
     assert card.signin_state == "signed in"  # the right redirect still signed in
@@ -411,7 +419,7 @@ def test_a_refusal_on_the_authorization_servers_page_ends_the_sign_in(url: str) 
     handler = consent_then(lambda card: pages.append(browse(card.authorization_url)), seen=seen)
     with pytest.raises(SignInError, match="refused: access_denied"):
         connect_fails(url, handler=handler, scopes=["deny"])
-    ((status, page),) = pages
+    ((status, page),) = read_back(pages, 1)
     assert status == 200 and "Not signed in" in page and "access_denied" in page
     assert seen[0].signin_state == "failed" and "access_denied" in seen[0].children[0].value
 

@@ -86,13 +86,28 @@ def left_alive(before: dict[str, str]) -> dict[str, str]:
     """The models made since `before` that are still open, once what the client posted has run.
 
     Without a kernel, what the client thread posts to the main thread (closing a withdrawn question's form)
-    runs only while the main thread waits: wait a moment first, as any next call would.
+    runs only while a thread waits on the client (and at `srv.close()`): wait a moment first, as any next
+    call would.
     """
-    kernel.wait_sync(_Later(0.1).future)
-    return {mid: kind for mid, kind in live_models().items() if mid not in before}
+    kernel.wait_sync(Later(0.1).future)
+    return {mid: _described(mid, kind) for mid, kind in live_models().items() if mid not in before}
 
 
-class _Later:
+def _described(mid: str, kind: str) -> str:
+    """"Label 'text…'", "VBox [Label]": enough to tell which part of the client made a model left alive."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        model = w.Widget.widgets.get(mid)
+    value = getattr(model, "value", None)
+    if isinstance(value, str):
+        return f"{kind} {value[:80]!r}"
+    children = getattr(model, "children", None)
+    if children is not None:
+        return f"{kind} [{', '.join(_described(c.model_id, type(c).__name__) for c in children)}]"
+    return kind
+
+
+class Later:
     """Awaitable by a handler: the client drives handlers itself (no event loop), waiting on futures."""
 
     def __init__(self, seconds: float) -> None:
@@ -108,12 +123,15 @@ class Typist:
     """A handler acting as the person: types `canary` into every plain text field, `number` into integers.
 
     It waits `delay` seconds first (so a server can withdraw the question, or the call be cancelled, before
-    the answer), then accepts; a form that refuses the answer (a rule the canary breaks) is declined.
+    the answer), then accepts; a form that refuses the answer (a rule the canary breaks) is declined. A URL
+    card gets `url_action`: "accept" (consent; a refused URL cannot be, then it declines), "decline", or
+    "leave" (the server's completion, its withdrawal or the call's end must close it).
     """
 
     canary: str
     number: int
     delay: float = 0.0
+    url_action: str = "decline"
     typed: list[Any] = field(default_factory=list)
     cards: list[Any] = field(default_factory=list)
     __name__: str = "typist"
@@ -121,11 +139,14 @@ class Typist:
     async def __call__(self, card: Any) -> None:
         self.cards.append(card)
         if self.delay:
-            await _Later(self.delay)
+            await Later(self.delay)
         if card.outcome is not None:
             return
         if card.kind != "form":
-            card.decline()
+            if self.url_action == "leave":
+                return
+            if self.url_action != "accept" or not card.accept():
+                card.decline()
             return
         values: dict[str, Any] = {}
         for spec in card.spec.fields:

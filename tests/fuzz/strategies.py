@@ -177,6 +177,32 @@ MAX_FLOOD = 8
 # Moderate until the per-call bound lands (`connect(max_questions=…)`, 100 per call / 20 per round).
 
 _question = {"message": hostile_text(), "schema": st.one_of(answerable_schema(), schema)}
+
+HOSTILE_URLS = (
+    "https://example.com/consent?x=1",
+    "https://login.example.com/authorize#frag",
+    "http://example.com/not-tls",
+    "javascript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "file:///etc/passwd",
+    "https://user:pass@example.com/",
+    "https://xn--80ak6aa92e.com/",  # an IDN that spells "apple" in Cyrillic
+    "https://аpple.com/",
+    "https://example.com/\u202egnp.exe",
+    "https://127.0.0.1:8080/",
+    "https://example.com/" + "a" * 5000,
+    "not a url",
+    "",
+)
+eid = st.sampled_from(["e1", "e2", ""])
+"""elicitationIds: few, so that a completion often names an open card (or one that ended)."""
+_url_question = {
+    "message": hostile_text(),
+    "url": st.one_of(
+        st.sampled_from(HOSTILE_URLS), hostile_text(huge=False).map(lambda t: "https://x.test/" + t)
+    ),
+    "elicitationId": eid,
+}
 raw_op = st.one_of(
     st.fixed_dictionaries({"op": st.just("elicit"), "id": rid, **_question}),
     st.fixed_dictionaries({"op": st.just("await"), "id": rid, "timeout": st.just(0.5)}),
@@ -185,6 +211,8 @@ raw_op = st.one_of(
     st.fixed_dictionaries({"op": st.sampled_from(["stray", "garbage"]), "text": hostile_text(huge=False)}),
     st.fixed_dictionaries({"op": st.just("sleep"), "s": st.sampled_from([0.0, 0.01, 0.1])}),
     st.fixed_dictionaries({"op": st.just("flood"), "n": st.integers(1, MAX_FLOOD), **_question}),
+    st.fixed_dictionaries({"op": st.just("elicit_url"), "id": rid, **_url_question}),
+    st.fixed_dictionaries({"op": st.just("complete"), "elicitationId": eid}),
 )
 raw_end = st.one_of(
     st.fixed_dictionaries({"op": st.sampled_from(["result", "error"]), "text": hostile_text(), "echo": echo},

@@ -1,7 +1,8 @@
 """Fuzz event orders the SDK's servers cannot produce: stdio, tests/servers/rawrpc.py (2025-11-25).
 
 Duplicate request ids, a question withdrawn before or after its answer, completions after the call ended,
-responses nobody asked for, lines that are not JSON, floods of questions, the server exiting at any point.
+URL-mode questions with hostile URLs and their completions (before, after, for ids nobody asked), responses
+nobody asked for, lines that are not JSON, floods of questions, the server exiting at any point.
 Asserted, as in test_fuzz_inproc: the call ends within `BOUND`, only our errors come out, no typed canary in
 the scope, no widget model left alive; and the connection either still answers or says it was lost.
 """
@@ -40,11 +41,17 @@ RAW = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "ra
 
 
 @fuzz_settings(ci=12)
-@given(ops=fs.raw_script(), canary=canary, number=number, delay=st.sampled_from([0.0, 0.0, 0.05]))
+@given(
+    ops=fs.raw_script(),
+    canary=canary,
+    number=number,
+    delay=st.sampled_from([0.0, 0.0, 0.05]),
+    url_action=st.sampled_from(["accept", "decline", "leave"]),
+)
 def test_raw_event_orders_over_stdio(
-    ops: list[dict[str, Any]], canary: str, number: int, delay: float
+    ops: list[dict[str, Any]], canary: str, number: int, delay: float, url_action: str
 ) -> None:
-    typist = Typist(canary, number, delay=delay)
+    typist = Typist(canary, number, delay=delay, url_action=url_action)
     before = live_models()
     out = w.Output()
     error: BaseException | None = None

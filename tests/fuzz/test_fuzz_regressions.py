@@ -121,15 +121,17 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
 
     Found by test_fuzz_events (ops `result, flood 2`): each answered form kept its closing line alive with
     nothing to close it, so a server asking between calls piled up widget models; `srv.close()` left them.
-    And on a loaded CI machine: with nobody waiting any more (plain python, the call returned), the
-    questions were never shown, so never answered.
+    Without a kernel the client shows questions while the script waits on it (a call, `call.result()`,
+    `srv.close()`), here as `kernel.wait_sync` does for a call: sleeping, as this test first did, passed
+    only while the questions came before the call's wait ended (not on a loaded machine).
     """
     import ipywidgets as w
 
-    from mcp_widgets import ElicitationForm
+    from mcp_widgets import ElicitationForm, kernel
     from mcp_widgets.client.loose import KEEP
     from mcp_widgets.core.history import default_history
 
+    from .checks import Later
     from .test_fuzz_events import RAW
 
     schema = {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}
@@ -151,7 +153,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
             e.outcome is None for e in default_history().entries(server=name)
         ):
             assert time.monotonic() < deadline, "the late questions were not all answered"
-            time.sleep(0.05)
+            kernel.wait_sync(Later(0.05).future)
         assert alive() - before <= KEEP
     finally:
         srv.close()

@@ -5,7 +5,8 @@ duplicate request ids, a question withdrawn before or after its answer, a comple
 a response nobody asked for, a line that is not JSON, a flood of questions, or the server exiting mid-call.
 Ops (each a dict with "op"): elicit (id, message, schema), await (id), cancel (id), progress / log (text,
 echo), result / error (text, echo, code), again (repeat the call's completion), stray, garbage, sleep (s),
-exit, flood (n, message, schema: n questions at once, then all their answers awaited).
+exit, flood (n, message, schema: n questions at once, then all their answers awaited), elicit_url (id,
+message, url, elicitationId: a URL-mode question), complete (elicitationId: its elicitation/complete).
 """
 
 from __future__ import annotations
@@ -58,6 +59,13 @@ def play(call_id: Any, params: dict[str, Any]) -> None:
         form = {"mode": "form", "message": op.get("message", ""), "requestedSchema": op.get("schema", {})}
         if kind == "elicit":
             send({"id": op["id"], "method": "elicitation/create", "params": form})
+        elif kind == "elicit_url":
+            url_form = {"mode": "url", "message": op.get("message", ""), "url": op.get("url", ""),
+                        "elicitationId": op.get("elicitationId", "e")}
+            send({"id": op["id"], "method": "elicitation/create", "params": url_form})
+        elif kind == "complete":
+            send({"method": "notifications/elicitation/complete",
+                  "params": {"elicitationId": op.get("elicitationId", "e")}})
         elif kind in ("await", "flood"):
             ids = [op["id"]] if kind == "await" else [f"flood-{call_id}-{i}" for i in range(op.get("n", 1))]
             if kind == "flood":
