@@ -82,3 +82,51 @@ def test_raw_event_orders_over_stdio(
     event(f"typed: {bool(typist.values)}; ended: {type(error).__name__ if error else 'result'}")
     assert found_leaks(scope, typist.values) == {}
     assert left_alive(before) == {}, "widget models were left alive"
+
+
+URLS = [  # (url, may be consented to, the card warns)
+    ("https://example.com/consent", True, False),
+    ("http://example.com/not-tls", False, False),
+    ("javascript:alert(1)", False, False),
+    ("data:text/html,<b>x</b>", False, False),
+    ("https://user:pass@example.com/", True, True),  # opens on example.com: said so
+    ("https://example.com/\u202egnp.exe", True, True),  # the override is shown as ⟨U+202E⟩
+    ("https://xn--80ak6aa92e.com/", True, True),  # Punycode: what it reads as
+]
+
+
+@pytest.mark.parametrize("url_action", ["accept", "decline", "leave"])
+def test_hostile_urls_over_stdio_end_with_the_call_and_leave_nothing(url_action: str) -> None:
+    """URL-mode questions, one per URL, a completion for the first and for an id nobody asked, then the
+    result: a refused URL cannot be consented to, a misleading one is warned about, every card ends by the
+    call's end, no model stays."""
+    from mcp_widgets.core.history import default_history
+
+    ops: list[dict[str, Any]] = [
+        {"op": "elicit_url", "id": i, "message": f"Open {i}", "url": url, "elicitationId": f"e{i}"}
+        for i, (url, _, _) in enumerate(URLS)
+    ]
+    ops += [{"op": "await", "id": i, "timeout": 0.5} for i in range(len(URLS))]
+    ops += [{"op": "complete", "elicitationId": "e0"}, {"op": "complete", "elicitationId": "nobody"}]
+    ops += [{"op": "result", "text": "done"}]
+    typist = Typist("unused", 0, url_action=url_action)
+    before = live_models()
+    name = f"hostile-urls-{url_action}"
+    out = w.Output()
+    with connect_sync(RAW, name=name, handler=typist, mode="legacy", output=out) as srv:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+    out.close()
+    entries = {e.message: e for e in default_history().entries(server=name)}
+    assert sorted(entries) == sorted(f"Open {i}" for i in range(len(URLS)))
+    cards = {card.message: card for card in typist.cards}  # a refused URL is declined before any handler
+    for i, (_, allowed, warned) in enumerate(URLS):
+        outcome = entries[f"Open {i}"].outcome
+        assert outcome is not None, f"URL {i} was left open"
+        if not allowed:
+            assert f"Open {i}" not in cards
+            assert (outcome.action.value, outcome.reason.value) == ("decline", "refused-url"), f"URL {i}"
+            continue
+        assert bool(cards[f"Open {i}"].check.warnings) == warned, f"URL {i}"
+        accepted = outcome.action.value == "accept"
+        assert accepted == (url_action == "accept"), f"URL {i}: {outcome.describe()}"
+    assert left_alive(before) == {}, "widget models were left alive"
