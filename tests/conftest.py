@@ -16,6 +16,18 @@ import pytest
 STRICT = os.environ.get("MCP_WIDGETS_STRICT") == "1"
 
 
+@pytest.fixture(autouse=True)
+def no_pending_list_left_open() -> Iterator[None]:
+    """A `mw.pending()` list a test leaves open keeps refreshing (once a second) for the rest of the
+    process, making rows for later tests' questions: those tests would find models they never made."""
+    yield
+    if "mcp_widgets.client.open_questions" in sys.modules:
+        from mcp_widgets.client import open_questions
+
+        for listed in list(open_questions._LISTS.values()):
+            listed.close()
+
+
 @pytest.fixture
 def clean_client(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """No default handler before or after the test (nor from the environment), and no request left pending."""

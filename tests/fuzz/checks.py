@@ -103,7 +103,11 @@ def _described(mid: str, kind: str) -> str:
         return f"{kind} {value[:80]!r}"
     children = getattr(model, "children", None)
     if children is not None:
-        return f"{kind} [{', '.join(_described(c.model_id, type(c).__name__) for c in children)}]"
+        inner = [
+            _described(c.model_id, type(c).__name__) if c.comm is not None else f"{type(c).__name__} (closed)"
+            for c in children
+        ]
+        return f"{kind} [{', '.join(inner)}]"
     return kind
 
 
