@@ -24,8 +24,5 @@ def mcp_url(issuer: str) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    person = Browser()
-    try:
+    with Browser() as person:
         yield person
-    finally:
-        person.close()

@@ -55,11 +55,8 @@ def rig() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    person = Browser()
-    try:
+    with Browser() as person:
         yield person
-    finally:
-        person.close()
 
 
 def line(stdout: str, tag: str) -> str:

@@ -145,6 +145,12 @@ class Browser:
         self._chromium.close()
         self._playwright.stop()
 
+    def __enter__(self) -> Browser:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
 
 def _origin(url: str) -> str:
     parts = urlsplit(url)
