@@ -2,7 +2,8 @@
 
 Rooms with one-way doors: `core` <- `kernel` <- `widgets` <- `client`; the demo (code for server authors)
 builds on the core and the SDK only; the public facade (the top-level modules) may use any room's public
-names. Also: no module over 400 lines, no import cycle (not even one dodged with a function-level import),
+names. Also: one concept per module (a module over 500 lines says why in a docstring paragraph that
+begins "One concept:"), no import cycle (not even one dodged with a function-level import),
 and no private name (a leading underscore: module, function, class or constant) imported from another room.
 """
 
@@ -20,9 +21,9 @@ PACKAGE = Path(__file__).resolve().parents[1] / "mcp_widgets"
 ROOMS = ("core", "kernel", "widgets", "client", "demo", "authoring")
 FACADE = "facade"  # mcp_widgets/__init__.py and the other top-level modules
 
-MAX_LINES = 400
-# The demo's tool bodies read best whole (the tools are what a server author copies).
-EXEMPT = {"demo/_server.py"}
+# Not a limit to bend code around: past it, the module's docstring says why it is still one concept.
+MAX_LINES = 500
+WHY = "One concept:"
 
 
 def modules(root: Path = PACKAGE) -> dict[str, Path]:
@@ -153,11 +154,11 @@ def sizes(root: Path = PACKAGE) -> list[str]:
     bad = []
     for path in sorted(root.rglob("*.py")):
         rel = path.relative_to(root).as_posix()
-        if rel in EXEMPT:
-            continue
-        lines = len(path.read_text(encoding="utf-8").splitlines())
-        if lines > MAX_LINES:
-            bad.append(f"{rel}: {lines} lines (at most {MAX_LINES})")
+        text = path.read_text(encoding="utf-8")
+        lines = len(text.splitlines())
+        docstring = ast.get_docstring(ast.parse(text)) or ""
+        if lines > MAX_LINES and not any(p.startswith(WHY) for p in docstring.split("\n\n")):
+            bad.append(f"{rel}: {lines} lines (over {MAX_LINES}, and no docstring paragraph saying {WHY!r})")
     return bad
 
 
@@ -219,4 +220,7 @@ def test_the_size_check_sees_a_long_module(tmp_path: Path) -> None:
     root = tmp_path / PACKAGE.name
     root.mkdir()
     (root / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
-    assert sizes(root) == [f"long.py: {MAX_LINES + 1} lines (at most {MAX_LINES})"]
+    why = f"over {MAX_LINES}, and no docstring paragraph saying {WHY!r}"
+    assert sizes(root) == [f"long.py: {MAX_LINES + 1} lines ({why})"]
+    (root / "long.py").write_text(f"\"\"\"Long.\n\n{WHY} one table.\"\"\"\n" + "x = 1\n" * MAX_LINES)
+    assert sizes(root) == []

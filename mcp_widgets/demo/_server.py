@@ -13,6 +13,8 @@ the field and rule a bad answer broke (register: the SDK only says that the cont
 steps that depend on earlier answers are not the reason: resolvers do that (notebooks/server_authoring).
 On 2026-07-28 such a body runs once per round and stops at the first question that has no answer yet, so
 it first computes and asks, and only acts (books, registers) after its last answer.
+
+One concept: the demo's tools, read best whole and in order (they are what a server author copies).
 """
 
 from __future__ import annotations
