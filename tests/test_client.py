@@ -627,6 +627,14 @@ def test_names() -> None:
     assert client.targets._command_name(["/usr/bin/python3.11", "/srv/weather.py"]) == "weather.py"
     assert client.targets._command_name(["npx", "-y", "@acme/mcp-server"]) == "@acme/mcp-server"
     assert client.targets._command_name(["./my-server", "--flag"]) == "my-server"
+    # A generic script is named by its npm package; without one, the server's declared name replaces it.
+    packaged = "/usr/lib/node_modules/@acme/weather-mcp/dist/index.js"
+    assert client.targets._command_name(["node", packaged]) == "@acme/weather-mcp"
+    assert client.targets._command_name(["node", "/x/node_modules/notes-mcp/build/main.js"]) == "notes-mcp"
+    assert client.targets._command_name(["node", "/home/me/weather/build/index.js"]) == "index.js"
+    assert client.targets._resolve_target(["node", "/srv/w/index.js"], None).generic
+    assert not client.targets._resolve_target(["node", packaged], None).generic
+    assert not client.targets._resolve_target(["python", "/srv/weather.py"], None).generic
     assert client.targets._url_name("https://user:pw@mcp.example.com/mcp?key=1") == (
         "mcp.example.com",
         "https://mcp.example.com/mcp?…",

@@ -23,6 +23,7 @@ from ..core.exceptions import (
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.signin import ConnectBudget, SignInError
+from ..core.text import clip_line
 from ..core.version import __version__
 from . import tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
@@ -38,6 +39,9 @@ if TYPE_CHECKING:
     from .server import Server
 
 log = logging.getLogger("mcp_widgets")
+
+NAME_KEEP = 80
+"""Characters of a server's declared name kept when it names the server (`node …/index.js`)."""
 
 
 CONNECT_TIMEOUT = 60.0
@@ -221,6 +225,9 @@ class Connection:
         server = self.server
         info = client.server_info
         server.declared_name = info.name if info is not None and info.name else None
+        if self.target.generic and server.name == self.target.name and server.declared_name:
+            # `node …/index.js`: "index.js" says nothing; the server's own name (as text, one line) does.
+            server.name = clip_line(server.declared_name, NAME_KEEP)
         server.protocol_version = client.protocol_version
         caps = client.server_capabilities
         self.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)

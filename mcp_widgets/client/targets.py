@@ -27,6 +27,8 @@ class _Target:
     params: StdioServerParameters | None = None
     url: str | None = None
     obj: Any = None
+    generic: bool = False
+    """`name` is a script's generic file name (`index.js`): the server's declared name replaces it."""
 
 
 _INTERPRETERS = {"python", "python3", "node", "npx", "uv", "uvx", "deno", "bun", "bunx", "pipx", "docker"}
@@ -81,8 +83,29 @@ def _command_name(argv: Sequence[str]) -> str:
     return program
 
 
+_GENERIC_STEMS = {"index", "main", "server", "cli", "app", "__main__", "mcp", "stdio"}
+"""Script names that say nothing of the server (`node …/dist/index.js`): its package names it instead."""
+
+
 def _word_name(word: str) -> str:
-    return word if word.startswith("@") else PurePath(word).name  # a scoped npm package, not a path
+    if word.startswith("@"):
+        return word  # a scoped npm package, not a path
+    path = PurePath(word)
+    if path.stem.lower() not in _GENERIC_STEMS or not path.suffix:
+        return path.name
+    parts = path.parts[:-1]
+    if "node_modules" in parts:  # …/node_modules/[@scope/]package/dist/index.js: the package
+        inside = parts[len(parts) - parts[::-1].index("node_modules") :]
+        package = inside[:2] if inside[:1] and inside[0].startswith("@") else inside[:1]
+        if package:
+            return "/".join(package)
+    return path.name
+
+
+def _is_generic(name: str) -> bool:
+    """A name that is only a generic script's file name: the server's own name says more."""
+    path = PurePath(name)
+    return not name.startswith("@") and bool(path.suffix) and path.stem.lower() in _GENERIC_STEMS
 
 
 def _url_name(url: str) -> tuple[str, str]:
@@ -109,12 +132,14 @@ def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
         if not argv:
             raise ValueError("an empty command line")
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(env) if env else None)
-        return _Target("stdio", _command_name(argv), PurePath(argv[0]).name, params=params)
+        name = _command_name(argv)
+        return _Target("stdio", name, PurePath(argv[0]).name, params=params, generic=_is_generic(name))
     if isinstance(target, StdioServerParameters):
         if env:
             target = target.model_copy(update={"env": {**(target.env or {}), **env}})
         argv = [target.command, *target.args]
-        return _Target("stdio", _command_name(argv), PurePath(target.command).name, params=target)
+        name = _command_name(argv)
+        return _Target("stdio", name, PurePath(target.command).name, params=target, generic=_is_generic(name))
     from mcp.server import Server as LowLevelServer
     from mcp.server.mcpserver import MCPServer
 

@@ -102,3 +102,13 @@ def test_url_mode_request_is_answered(server: Server) -> None:
     result = server.call_tool_sync("elicit_url", {})
     assert not result.is_error, result.content
     assert json.loads(result.content[0].text) == {"action": "decline"}
+
+
+def test_a_node_script_with_a_generic_file_name_is_named_by_the_server() -> None:
+    # `node …/server.mjs` (`index.js`, `main.js`, …): the file name says nothing, the server's own name does.
+    node = node_or_skip(SDK)
+    with connect_sync([node, str(SERVER), "stdio"], timeout=60) as srv:
+        assert srv.declared_name == "ts-interop-server"
+        assert srv.name == "ts-interop-server"
+    with connect_sync([node, str(SERVER), "stdio"], name="mine", timeout=60) as srv:
+        assert srv.name == "mine"  # a name given is kept
