@@ -506,10 +506,25 @@ async def test_private_notes_asks_in_a_round_on_2026(server: DemoServer) -> None
         "done": False,
         "action": "decline",
     }
-    result = data(await call(server, "auto", Person(accept()), "private_notes"))  # consent, page not done
-    assert result["done"] is False and not server.signed_in
-    assert data(await call(server, "auto", Person(_press_then_accept()), "private_notes")) == NOTES
+    assert not server.signed_in
+    # Consent opens the page and comes back before the person signed in there: the same call asks again
+    # with the same URL until the page is finished (it used to end at once, "not signed in yet").
+    person = Person(accept(), accept(), _press_then_accept())
+    assert data(await call(server, "auto", person, "private_notes")) == NOTES
     assert server.signed_in
+    first, *later = person.asked
+    assert all(isinstance(p, t.ElicitRequestURLParams) for p in person.asked)
+    assert all(p.url == first.url and "Waiting for you to finish" in p.message for p in later)  # type: ignore[union-attr]
+
+
+async def test_private_notes_page_finished_after_the_call_ended_signs_in_on_2026(server: DemoServer) -> None:
+    # The person consented, then left the call (cancelled "try again") and finished the page afterwards:
+    # calling again asks nothing (it used to mint a new page every call, endlessly).
+    person = Person(accept(), CANCEL)
+    assert data(await call(server, "auto", person, "private_notes")) == {"done": False, "action": "cancel"}
+    url = person.asked[0].url  # type: ignore[union-attr]
+    await press_sign_in(url)
+    assert data(await call(server, "auto", Person(), "private_notes")) == NOTES
 
 
 async def test_a_waiting_sign_in_wakes_when_the_button_is_pressed(server: DemoServer) -> None:

@@ -413,6 +413,7 @@ def _add_sign_in(server: DemoServer) -> None:
     )
     async def private_notes(ctx: Context[Any, Any]) -> Result | t.InputRequiredResult:
         notes = {"notes": ["Buy oat milk", "The workshop is on Friday"]}
+        again = "Waiting for you to finish signing in."
 
         async def body(ask: Asker) -> Result:
             if server.signed_in:
@@ -432,17 +433,24 @@ def _add_sign_in(server: DemoServer) -> None:
                     message="Sign in to read your notes.", url=pages.url(token), elicitation_id=token
                 )
                 raise UrlElicitationRequiredError([url])
+            # 2026-07-28: as sign_in does. Consent (which opens the page) comes back at once, before the
+            # person signed in there: while the page is unfinished the next round asks again with the same
+            # URL (a client shows "I've finished: try again"), so one call can end with the notes. A page
+            # finished after the call ended still signs the demo user in: the next call asks nothing.
             token = ask.state.get("token") or pages.new()
+            if "token" not in ask.state:
+                pages.on_complete(token, lambda: setattr(server, "signed_in", True))
             ask.state["token"] = token
-            answer = await ask.url(
-                "sign_in", "Sign in to read your notes.", pages.url(token), elicitation_id=token
-            )
-            if answer.action != "accept":
-                return _not_answered(answer)
-            if not pages.completed(token):
-                return {"done": False, "action": "accept", "note": "not signed in yet: call again when done"}
-            server.signed_in = True
-            return notes
+            attempt = 0
+            while True:
+                text = "Sign in to read your notes." if attempt == 0 else again
+                answer = await ask.url(f"sign_in:{attempt}", text, pages.url(token), elicitation_id=token)
+                if answer.action != "accept":
+                    return _not_answered(answer)
+                if pages.completed(token) or server.signed_in:
+                    server.signed_in = True
+                    return notes
+                attempt += 1
 
         return await converse(ctx, body)
 
