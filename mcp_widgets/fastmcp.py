@@ -68,7 +68,7 @@ def elicitation_handler(
         try:
             result = await kernel.wait_async(done)
         except BaseException:  # interrupted (KeyboardInterrupt / CancelledError): the form says so
-            form.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+            form.finish(Action.CANCEL, reason=Reason.INTERRUPT)  # its reason says so: no note repeats it
             raise
         if result.action == "accept":
             return dict(result.content or {})

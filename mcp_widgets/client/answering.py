@@ -108,7 +108,7 @@ class HandlerRun:
         self._it: Generator[Any, Any, Any] | None = None
 
     def _interrupted(self) -> None:
-        self.card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note="the kernel was interrupted")
+        self.card.finish(Action.CANCEL, reason=Reason.INTERRUPT)  # the reason says it: no note repeats it
 
     def start(self) -> None:
         try:
@@ -241,7 +241,7 @@ def answer(
     except BaseException as exc:  # an interrupt can land here, inside a blocked cell's pump
         if isinstance(exc, KeyboardInterrupt):
             dropped = request is not None and not request.legacy
-            note = "the kernel was interrupted" + ("; the call was dropped" if dropped else "")
+            note = "the call was dropped" if dropped else ""  # the reason already says "interrupted"
             card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
         else:
             card.finish(Action.CANCEL, reason=Reason.ERROR, note=f"client error: {type(exc).__name__}")

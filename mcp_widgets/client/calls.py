@@ -40,6 +40,9 @@ _LEGACY_HINT = (
 )
 
 
+INTERRUPTED = "the kernel was interrupted"
+"""Why a call is interrupted unless said otherwise (`Runner.interrupt`)."""
+
 _CURRENT: contextvars.ContextVar[_CallRecord | None] = contextvars.ContextVar(
     "mcp_widgets_call", default=None
 )
@@ -105,6 +108,12 @@ class _CallRecord:
 
     def describe(self) -> str:
         return f"{self.kind} {self.name!r} on {self.server.name!r}"
+
+    def interrupt_note(self, legacy: bool) -> str:
+        """The note of a question this call's interruption ended: what its reason ("the kernel was
+        interrupted") does not say already, and that a 2026-07-28 call was dropped."""
+        parts = ("" if self.why == INTERRUPTED else self.why, "" if legacy else "the call was dropped")
+        return "; ".join(p for p in parts if p)
 
     def post(self, fn: Callable[[], None]) -> None:
         """`kernel.post(fn)`, run in the calling cell's context.

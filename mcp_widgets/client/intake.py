@@ -164,7 +164,8 @@ class Intake:
         if request.done():
             return
         if record is not None and record.interrupted:
-            self.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
+            note = record.interrupt_note(legacy=True)  # nothing was sent yet: only the reason is news
+            self.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             return
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
             url_flow.present(self, request, record)
@@ -340,7 +341,7 @@ class Intake:
     def _withdrawal(self, record: _CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
         """Why a request ended without an answer it could send (reason, by, note)."""
         if record is not None and record.interrupted:
-            return Reason.INTERRUPT, None, record.why + ("" if legacy else "; the call was dropped")
+            return Reason.INTERRUPT, None, record.interrupt_note(legacy)
         if self.connection.state == "lost":
             return Reason.WITHDRAWN, None, "the server disconnected"
         if self.connection.state == "closed" or self.connection.closing_now:

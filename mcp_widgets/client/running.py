@@ -25,6 +25,7 @@ from ..core.exceptions import (
     RequestTimeout,
     ServerError,
     TooManyQuestions,
+    brief,
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
@@ -34,7 +35,15 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 from . import url_flow
-from .calls import _CURRENT, _LEGACY_HINT, Call, _asks_the_legacy_way, _CallRecord, _tool_needs_legacy
+from .calls import (
+    _CURRENT,
+    _LEGACY_HINT,
+    INTERRUPTED,
+    Call,
+    _asks_the_legacy_way,
+    _CallRecord,
+    _tool_needs_legacy,
+)
 from .display import _show_call
 from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _scrubbed_line, _secrets
 from .runtime import RUNTIME
@@ -51,6 +60,7 @@ log = logging.getLogger("mcp_widgets")
 
 
 T = TypeVar("T")
+E = TypeVar("E", bound=BaseException)
 ERROR_KEEP = 2000
 _SDK_CLOSED = "Connection closed"
 """The message of the error the SDK makes itself when the connection ends; a server's own -32000 (the
@@ -61,6 +71,14 @@ Style = Literal["await", "sync", "background"]
 Arguments = Mapping[str, Any] | None
 Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 """One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
+
+
+def _stopped(record: _CallRecord, exc: E) -> E:
+    """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault."""
+    why = record.why if record.interrupted else (
+        INTERRUPTED if isinstance(exc, KeyboardInterrupt) else "it was cancelled"
+    )
+    return brief(exc, f"{record.describe()} was stopped: {why}")
 
 
 def _check_can_block() -> None:
@@ -260,7 +278,7 @@ class Runner:
             text += f". {_LEGACY_HINT}"
         return ServerError(text, code=code, data=exc.error.data)
 
-    def interrupt(self, record: _CallRecord, why: str = "the kernel was interrupted") -> None:
+    def interrupt(self, record: _CallRecord, why: str = INTERRUPTED) -> None:
         """The kernel was interrupted while waiting (or the call was cancelled): end the call cleanly.
 
         2025-11-25: open forms answer cancel, then the call is cancelled. 2026-07-28: the call is dropped
@@ -276,7 +294,7 @@ class Runner:
             fut.cancel()
         for request in requests:
             view = request.view
-            note = why + ("" if request.legacy else "; the call was dropped")
+            note = record.interrupt_note(request.legacy)
             if view is not None and view.outcome is None:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
@@ -289,10 +307,10 @@ class Runner:
         """Await the call's result (an interrupt or cancellation interrupts the call)."""
         try:
             return self._check_result(record, await kernel.wait_async(future))
-        except (KeyboardInterrupt, asyncio.CancelledError):
+        except (KeyboardInterrupt, asyncio.CancelledError) as exc:
             if not future.done():
                 self.interrupt(record)
-            raise
+            raise _stopped(record, exc) from None
         finally:
             if future.done():
                 self.display.close_call(record)
@@ -303,10 +321,10 @@ class Runner:
         """Block for the call's result, pumping clicks (an interrupt interrupts the call)."""
         try:
             return self._check_result(record, kernel.wait_sync(future, timeout=timeout))
-        except KeyboardInterrupt:
+        except KeyboardInterrupt as exc:
             if not future.done():
                 self.interrupt(record)
-            raise
+            raise _stopped(record, exc) from None
         finally:
             if future.done():
                 self.display.close_call(record)

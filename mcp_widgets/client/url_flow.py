@@ -30,6 +30,7 @@ import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
 from .. import kernel
+from ..core.exceptions import ServerError, brief
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
@@ -193,8 +194,18 @@ async def retrying(intake: Intake, record: _CallRecord, attempt: Callable[[], Aw
         if not needed:
             raise
         failed = exc
-    if not await _visit(intake, record, needed):
-        raise failed
+    refused = await _visit(intake, record, needed)
+    if refused is not None:
+        # The person's (or their handler's) own choice: one line, nothing of the SDK's error chained.
+        raise brief(
+            ServerError(
+                f"{record.describe()} was not run: it needs a page opened first, and that was "
+                f"{refused.describe()} "
+                f"(URL elicitation required, code {failed.error.code})",
+                code=failed.error.code,
+                data=failed.error.data,
+            )
+        )
     return await attempt()  # once: a second -32042 reaches the caller as an error
 
 
@@ -208,8 +219,11 @@ def _required(intake: Intake, exc: MCPError) -> list[mcp_types.ElicitRequestURLP
         return []
 
 
-async def _visit(intake: Intake, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]) -> bool:
-    """Show a card per required URL; True once every one ended accepted (and finished)."""
+async def _visit(
+    intake: Intake, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]
+) -> Outcome | None:
+    """Show a card per required URL; None once every one ended accepted (and finished), else how the
+    first that did not ended."""
     version = intake.server.protocol_version or LEGACY
     requests = [
         PendingRequest(
@@ -236,8 +250,9 @@ async def _visit(intake: Intake, record: _CallRecord, needed: list[mcp_types.Eli
                     kernel.post(partial(_drop, request, "another required page was not agreed to"))
                 if waiting:
                     await asyncio.wait(waiting)
-                return False
-        return True
+                ended = [r.outcome for r in requests if r.outcome and r.outcome.action != Action.ACCEPT]
+                return ended[0] if ended else Outcome(Action.CANCEL, Reason.WITHDRAWN)
+        return None
     except asyncio.CancelledError:
         for request in requests:
             kernel.post(partial(intake.withdrawn, request, record))
@@ -260,7 +275,8 @@ def _present_required(intake: Intake, requests: list[PendingRequest], record: _C
         if request.done():
             continue
         if record.interrupted:
-            intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, record.why, record=record)
+            note = record.interrupt_note(legacy=True)
+            intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
         card = _build(intake, request, record)
         if card is None or not card.check.allowed:

@@ -9,20 +9,26 @@
     ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
     ├── TooManyQuestions       a call was stopped: its server asked past `max_questions=`
     └── ServerError            a server answered with a JSON-RPC error (.code, .data)
-        └── ConnectionClosedError   the connection ended while a request was in flight
+        ├── ConnectionClosedError   the connection ended while a request was in flight
+        └── AnswerExpired           the server no longer kept the question when its answer came
 
 Messages never carry what a person typed: only field names, rules and actions.
+
+What ends a call because of the person's own choice (a decline, a cancel, an interrupt) or a question that
+expired is no fault to debug: `brief(exc)` makes a notebook show it as one line (IPython's
+`_render_traceback_`), with nothing chained to it, whatever its type.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
     from .spec import Problem
 
 __all__ = [
+    "AnswerExpired",
     "BlockingCallError",
     "ConnectError",
     "ConnectionClosedError",
@@ -33,9 +39,12 @@ __all__ = [
     "SchemaError",
     "ServerError",
     "TooManyQuestions",
+    "brief",
 ]
 
 INVALID_PARAMS = -32602
+E = TypeVar("E", bound=BaseException)
+_RED, _RESET = "\x1b[31m", "\x1b[0m"  # how IPython colours an exception's name
 
 
 class MCPWidgetsError(Exception):
@@ -98,3 +107,24 @@ class RequestTimeout(MCPWidgetsError, TimeoutError):
 
 class TooManyQuestions(MCPWidgetsError):
     """A call was stopped because its server asked more than `connect(max_questions=...)` allows."""
+
+
+class AnswerExpired(ServerError):
+    """The server refused an answer because its question had expired (2026-07-28: a round's `requestState`
+    lives as long as the server keeps it). Nothing was sent in its place: call again to be asked again."""
+
+
+def brief(exc: E, text: str | None = None) -> E:
+    """Mark `exc` to be shown in a notebook as the one line `Type: text` (default: its message), and cut
+    what it chains to (`__cause__`, `__context__`: the client's internals, not the caller's concern).
+
+    For an ending the person chose (decline, cancel, interrupt): code that catches still gets `exc`, of its
+    own type, and `traceback.print_exc()` prints only it.
+    """
+    line = f"{_RED}{type(exc).__name__}{_RESET}: {exc if text is None else text}"
+    exc.__cause__ = None
+    exc.__context__ = None
+    exc.__suppress_context__ = True
+    # IPython shows the lines this returns instead of a traceback (`InteractiveShell.showtraceback`).
+    setattr(exc, "_render_traceback_", lambda: [line])  # noqa: B010
+    return exc

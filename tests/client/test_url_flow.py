@@ -155,6 +155,32 @@ def test_sign_in_2026_asks_again_on_the_same_card(demo: Any) -> None:
     assert demo.signed_in
 
 
+def test_private_notes_2026_completes_in_one_call_on_the_same_card(demo: Any) -> None:
+    # "Open page" is consent: the next round comes back before the person signed in on the page. The card
+    # asks again ("I've finished — try again") and the same call ends with the notes (it used to end at
+    # once with "not signed in yet", and every new call asked again with a new page).
+    def rounds(card: UrlCard) -> None:
+        if card.round == 1:
+            assert card.accept()
+            return
+        press_sign_in(card)
+        assert card.accept()
+
+    person = Person(rounds)
+
+    async def scenario() -> None:
+        async with connect(demo, handler=person, mode="auto") as srv:
+            assert srv.protocol_version == "2026-07-28"
+            result = await srv.call_tool("private_notes", {})
+            assert result.structured_content == NOTES
+            (card,) = person.cards
+            assert card.round == 2
+            assert [o.action for o in card.outcomes] == [Action.ACCEPT, Action.ACCEPT]
+
+    run(scenario())
+    assert demo.signed_in
+
+
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("answer", ["decline", "cancel"])
 def test_sign_in_declined_or_cancelled(demo: Any, mode: str, answer: str) -> None:
@@ -354,7 +380,16 @@ def test_url_required_declined_is_not_retried(answer: str) -> None:
         async with connect(needs_page_server(calls, []), handler=person, mode="legacy") as srv:
             with pytest.raises(ServerError) as caught:
                 await srv.call_tool("needs_page", {})
-            assert caught.value.code == mcp_types.URL_ELICITATION_REQUIRED
+            error = caught.value
+            assert error.code == mcp_types.URL_ELICITATION_REQUIRED
+            # The person's own choice: said in one line, with nothing of the client's internals chained.
+            assert error.__cause__ is None and error.__context__ is None
+            verb = {"decline": "declined", "cancel": "cancelled"}[answer]
+            (line,) = error._render_traceback_()  # type: ignore[attr-defined]
+            assert line == (
+                "\x1b[31mServerError\x1b[0m: tool 'needs_page' on 'gate' was not run: it needs a page opened "
+                f"first, and that was {verb} by handler 'person' (URL elicitation required, code -32042)"
+            ), line
 
     run(scenario())
     assert calls == ["needs_page"]

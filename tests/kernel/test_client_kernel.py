@@ -340,9 +340,15 @@ def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str
     frontend.interrupt()
     cell = frontend.wait_cell(msg_id, timeout=30)
     assert cell.status == "error"
-    assert cell.ename in ("KeyboardInterrupt", "CancelledError")
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError")  # the types code catches, as before
+    # The person's own interrupt: one line in the cell, no traceback through the client's internals.
+    (said,) = "\n".join(cell.traceback).splitlines()
+    assert said.endswith(
+        f"{cell.ename}\x1b[0m: tool 'ask_name' on 'demo' was stopped: the kernel was interrupted"
+    ), said
     line = final_line(frontend, "interrupted")
     assert line.startswith("Request from demo: cancelled")
+    assert line.count("interrupted") == 1, line  # said once, not "interrupted (the kernel was interrupted)"
     if mode == "auto":
         assert "the call was dropped" in line
     # The kernel stays usable; the queued cell ran (or was aborted by the error), never inside the wait.

@@ -90,3 +90,20 @@ def test_an_unseen_url_card_is_declined_as_a_card(frontend: KernelFrontend) -> N
     ok(frontend.run(code, timeout=90))
     line = final_line(frontend, "no frontend showed the URL card")
     assert "the form" not in line
+
+
+def test_declining_a_required_page_ends_the_call_in_one_line(frontend: KernelFrontend) -> None:
+    # 2025-11-25, -32042: the person declines the page; the cell says so in one line (it printed ~120 lines
+    # of traceback through the client and the SDK).
+    target = "__import__('mcp_widgets.demo', fromlist=['x']).create_server(sign_in_port=0)"
+    connect(frontend, "legacy", target=target)
+    msg_id = frontend.execute("r = await srv.call_tool('private_notes')")
+    pending_card(frontend, "Open page").seen().click("Decline")
+    cell = frontend.wait_cell(msg_id, timeout=60)
+    assert cell.status == "error" and cell.ename == "ServerError"
+    (line,) = "\n".join(cell.traceback).splitlines()
+    assert line.endswith(
+        "ServerError\x1b[0m: tool 'private_notes' on 'mcp-widgets-demo' was not run: it needs a page opened "
+        "first, and that was declined by the person (URL elicitation required, code -32042)"
+    ), line
+    assert cell.stderr == ""
