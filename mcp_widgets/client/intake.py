@@ -24,6 +24,7 @@ from .answering import Handler, answer, pick_handler
 from .bounds import over_bound
 from .calls import _CURRENT
 from .loose import LooseForms
+from .rounds import Rounds
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
@@ -49,6 +50,7 @@ class Intake:
         """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = LooseForms()
         self.flow = url_flow.UrlFlow()
+        self.rounds = Rounds(server, display)
 
     def guess_call(self) -> _CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
@@ -96,6 +98,8 @@ class Intake:
         if record is not None and not record.add(request):
             record = None  # its call ended meanwhile: a question asked outside any call
         self.pending[request] = record
+        if record is not None and is_modern(version) and context is not None:
+            self.rounds.asked(record, request)  # a plain round's question (a task's comes without context)
         timers = self.time_answers([request])
         try:
             if record is not None and is_modern(version):
@@ -220,6 +224,8 @@ class Intake:
         # Done callbacks run in order: the answer goes to the server first, then the history notes it.
         form.add_done_callback(partial(self.view_done, request, record))
         self.record_view(request, record, form)
+        if not request.legacy:  # asked again after its answer came too late: what was typed is back
+            self.rounds.refill(request, form)
         return chosen, form
 
     def view_failed(
@@ -293,6 +299,7 @@ class Intake:
         fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
         entry = self._record_request(request, record, None, message=card.message, fields=fields)
         if entry is not None:
+            request.history_id = entry.id
             card.add_done_callback(partial(self._history_done, entry.id, request))
 
     @staticmethod

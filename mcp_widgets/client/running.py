@@ -34,7 +34,7 @@ from ..core.text import shorten, shown
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-from . import url_flow
+from . import rounds, url_flow
 from .calls import (
     _CURRENT,
     _LEGACY_HINT,
@@ -198,10 +198,11 @@ class Runner:
             # -32042 (2025-11-25): the required pages, then one retry
             return await url_flow.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
-            error = self._error(exc, record)
-            clean = _redacted(record, error)  # the server's error may quote what the person typed
-            if clean is not None:
-                error = clean
+            expired = rounds.expired_error(self.intake, record, exc)
+            error = expired if expired is not None else self._error(exc, record)
+            clean = None if expired is not None else _redacted(record, error)  # the server may quote typing
+            if expired is not None or clean is not None:
+                error = clean or error  # ours (expired: one line of our own words), raised below
             elif (raw := str(exc.error.message)) == shown(raw) and not _quotes_typed(
                 record, raw, exc.error.data  # beyond the shortened message we show
             ):
@@ -224,6 +225,7 @@ class Runner:
         finally:
             _remember(record)  # its server's log lines may still quote it after the call
             calls.remove(record)
+            self.intake.rounds.ended(record)
         # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
         raise error from None
 

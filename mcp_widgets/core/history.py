@@ -186,6 +186,20 @@ class History:
         self._notify("updated", updated)
         return True
 
+    def revise(self, record_id: int, outcome: Outcome) -> bool:
+        """Replace the outcome of a finished record: only for what was learned later (the server refused a
+        late answer: `Reason.EXPIRED`). False when the record is unknown, dropped or still pending."""
+        with self._lock:
+            record = self._records.get(record_id)
+            if record is None or record.outcome is None:
+                return False
+            updated = replace(record, outcome=_clean_outcome(outcome))
+            self._records[record_id] = updated
+            self._count(record, -1)
+            self._count(updated, 1)
+        self._notify("updated", updated)
+        return True
+
     def clear(self) -> None:
         """Forget every record."""
         with self._lock:

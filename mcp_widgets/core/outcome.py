@@ -38,6 +38,8 @@ class Reason(str, Enum):
     """The kernel was interrupted while waiting."""
     ERROR = "error"
     """A handler or the client itself failed."""
+    EXPIRED = "expired"
+    """Answered, but the server no longer kept the question (2026-07-28): the answer was not used."""
 
 
 _VERB = {Action.ACCEPT: "accepted", Action.DECLINE: "declined", Action.CANCEL: "cancelled"}
@@ -66,7 +68,9 @@ class Outcome:
         """One line, e.g. "accepted by the person" or "cancelled: the kernel was interrupted"."""
         verb = _VERB[Action(self.action)]
         reason = Reason(self.reason)
-        if reason is Reason.PERSON:
+        if reason is Reason.EXPIRED:  # not "accepted": the server refused the answer as too late
+            text = "expired"
+        elif reason is Reason.PERSON:
             text = f"{verb} by the person"
         elif reason in (Reason.HANDLER, Reason.POLICY):
             kind = "handler" if reason is Reason.HANDLER else "policy"

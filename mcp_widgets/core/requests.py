@@ -55,6 +55,8 @@ class PendingRequest:
     """The form or card showing this request, once built."""
     outcome: Outcome | None = None
     """How it ended, once it has."""
+    history_id: int | None = None
+    """Its entry in the process-wide history (to revise it when the server refuses its late answer)."""
 
     def __post_init__(self) -> None:
         with _live_lock:

@@ -115,6 +115,15 @@ class CallPanel:
         self._refresh()
         return box
 
+    def drop(self, widget: w.Widget) -> None:
+        """Take away and close a line placed here that no longer holds (a round's time left, answered)."""
+        if self.ended or not any(p is widget for p in self._placed):
+            return
+        self._placed = [p for p in self._placed if p is not widget]
+        widget.close()
+        if self.box is not None:
+            self._refresh()
+
     def note(self, text: str) -> w.VBox:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
         self._ensure_box()
