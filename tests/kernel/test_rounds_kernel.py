@@ -1,0 +1,48 @@
+"""A 2026-07-28 round that expires, in a real kernel, against a real server over stdio whose request state
+lives two seconds (`tests/servers/expiring.py`: the SDK's own sealing, as a default server after 10 min).
+
+The cell shows how long the question has; answered too late, the cell says so in one line and the history
+says "expired"; calling again shows the same question with what was typed already in it.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from .harness import KernelFrontend
+from .test_client_kernel import connect, final_line, ok, pending_form
+
+pytestmark = pytest.mark.kernel
+
+TARGET = "[sys.executable, 'tests/servers/expiring.py', '2']"
+
+
+def test_a_late_answer_expires_and_calling_again_keeps_what_was_typed(frontend: KernelFrontend) -> None:
+    ok(frontend.run("import sys"))
+    connect(frontend, "auto", target=TARGET, extra=", name='expiring'")
+    msg_id = frontend.execute("r = await srv.call_tool('book')")
+    form = pending_form(frontend).seen()
+    assert final_line(frontend, "Answer within about").startswith("Answer within about ")
+    (name,) = [k for k in form.kids() if str(k.state.get("description")).startswith("Name")]
+    frontend.update(name, {"value": "Ada Lovelace"})
+    time.sleep(2.5)  # the person reads, thinks, comes back: the server no longer keeps the question
+    form.click("Accept")
+    cell = frontend.wait_cell(msg_id, timeout=60)
+    assert cell.status == "error" and cell.ename == "AnswerExpired"
+    (line,) = "\n".join(cell.traceback).splitlines()  # one line, no traceback through the client
+    assert "its question expired before the answer came" in line and "Call it again" in line
+    assert "Ada" not in line
+    assert "The answer came too late" in final_line(frontend, "The answer came too late")
+    history = ok(frontend.run("print([r['outcome']['reason'] for r in srv.history.records()])"))
+    assert history.stdout == "['expired']\n"
+
+    # Calling again: the same question, filled in with what was typed (kept only in the answered form).
+    msg_id = frontend.execute("r = await srv.call_tool('book')\nprint(r.content[0].text)")
+    again = pending_form(frontend).seen()
+    (name,) = [k for k in again.kids() if str(k.state.get("description")).startswith("Name")]
+    frontend.wait_until(lambda: name.state.get("value") == "Ada Lovelace", timeout=30, what="the name kept")
+    again.click("Accept")
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert cell.stdout == '{"name": "Ada Lovelace", "guests": 2}\n'
