@@ -15,7 +15,7 @@ from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
 from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
-from .results import result_text
+from .results import result_bundles
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -97,12 +97,33 @@ def _log_line(
     return clip_line(redact(f"[{params.level}]{source}: {data}"), 2000)
 
 
-def _result_lines(record: _CallRecord) -> list[str]:
-    """A finished background call's result as text, for under its status line (as #18: no answer echoed)."""
+def _result_shown(record: _CallRecord) -> tuple[list[str], list[dict[str, str]]]:
+    """A finished background call's result: its text, for under its status line (as #18: no answer
+    echoed), and its images and audio as the awaited result shows them (`result_bundles`), in order."""
     fut = record.future
     if fut is None or not fut.done() or fut.cancelled() or fut.exception() is not None:
-        return []
-    return _scrubbed(record, result_text(fut.result()).splitlines())
+        return [], []
+    lines: list[str] = []
+    media: list[dict[str, str]] = []
+    for bundle in result_bundles(fut.result()):
+        if list(bundle) == ["text/plain"]:
+            lines.extend(bundle["text/plain"].splitlines())
+        else:  # its text line is ours ("[image: image/png, 2 KB]"), the data the server's, checked
+            media.append({**bundle, "text/plain": _scrubbed_line(record, bundle["text/plain"])})
+    return _scrubbed(record, lines), media
+
+
+def _show_media(record: _CallRecord, media: list[dict[str, str]]) -> None:
+    """Show a finished call's images and audio under its closing text: in its `output=` (after the call's
+    entry), else as displays of their own in the calling cell (main thread, in that cell's context)."""
+    out = record.out
+    if out is None:
+        for i, bundle in enumerate(media):
+            kernel.display_as(bundle, f"{record.display_id}-media-{i}")
+        return
+    marker = {"mcp_widgets_media": record.display_id}
+    entries = [{"output_type": "display_data", "data": bundle, "metadata": marker} for bundle in media]
+    out.outputs = (*out.outputs, *entries)
 
 
 class CallDisplay:
@@ -177,12 +198,13 @@ class CallDisplay:
         panel.update(_scrubbed_progress(record, progress), _scrubbed(record, lines), count=count)
         self._show_panel(record)
 
-    def close_call(self, record: _CallRecord) -> None:
+    def close_call(self, record: _CallRecord, *, returned: bool = False) -> None:
         """The call ended: its display becomes plain text, and every widget model it made is closed.
 
         Open questions end first (`Intake.end_views`); each question already sent its answer when it
         resolved, so closing its widgets loses nothing. Idempotent: the waiting cell and the call's end both
-        call it.
+        call it; when the waiting cell does (`returned`: it gets the result), a background call's images are
+        left to it.
         """
         with record.lock:
             if record.ended:
@@ -197,14 +219,17 @@ class CallDisplay:
         if panel is None:
             return
         result: list[str] = []
+        media: list[dict[str, str]] = []
         if panel.status is not None:
             panel.set_status(record.status_line())
-            result = _result_lines(record)
+            result, media = _result_shown(record)
         progress = _scrubbed_progress(record, progress)
         bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count, result=result)
         if record.shown is not None or bundle["text/plain"]:
             record.shown = None
             _show_call(record, bundle)
+        if media and not returned:  # else the caller has the result and shows it (media too) itself
+            _show_media(record, media)
         if record.status_shown:
             kernel.display_as(
                 {"text/plain": record.status_line()}, record.display_id + "-status", update=True

@@ -315,7 +315,7 @@ class Runner:
             raise _stopped(record, exc) from None
         finally:
             if future.done():
-                self.display.close_call(record)
+                self.display.close_call(record, returned=True)
 
     def block(
         self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
@@ -329,7 +329,7 @@ class Runner:
             raise _stopped(record, exc) from None
         finally:
             if future.done():
-                self.display.close_call(record)
+                self.display.close_call(record, returned=True)
 
     def _check_result(self, record: _CallRecord, result: T) -> T:
         """Pass `result` through; a tool error saying the server cannot ask on 2026-07-28 gets the hint.

@@ -39,7 +39,7 @@ from ._fields import (
 )
 from ._keys import FormStyle
 from ._kit import click
-from ._tool_result import _describe, _plain, format_result, label, shorten_status
+from ._tool_result import _describe, _plain, format_result, label, media_last, shorten_status
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
@@ -348,6 +348,7 @@ class ToolForm(w.VBox):
                 if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)
                     shorten_status(self._out)  # the result shows in full below, not in the status line too
                 self._out.append_stdout(format_result(result))
+                media_last(self._out)  # its images render below the text, as when awaited
         except Exception:
             log.exception("showing a tool result failed")
         finally:

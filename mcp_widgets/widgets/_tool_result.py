@@ -115,3 +115,12 @@ def shorten_status(out: Any) -> None:
         outputs[i] = {**entry, "data": data}
         out.outputs = tuple(outputs)
         return
+
+
+def media_last(out: Any) -> None:
+    """Put a finished call's images and audio (shown by the call in `out`, an Output) under the result's
+    text, as an awaited result shows them after its text."""
+    outputs = list(out.outputs)
+    media = [e for e in outputs if (e.get("metadata") or {}).get("mcp_widgets_media")]
+    if media:
+        out.outputs = (*(e for e in outputs if e not in media), *media)

@@ -133,3 +133,42 @@ def test_a_text_block_repeating_the_structured_content_is_shown_once() -> None:
         '  "done": true',
         "}",
     ]
+
+
+def _pictures() -> object:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("pictures")
+
+    @server.tool(description="A line of text and a picture.")
+    async def picture() -> t.CallToolResult:
+        return t.CallToolResult(
+            content=[text("a dot"), t.ImageContent(type="image", data=PNG, mime_type="image/png")]
+        )
+
+    return server
+
+
+def test_a_background_calls_images_show_as_when_awaited() -> None:
+    # In a call's output= (a tool form's result area is one): the image renders under the closing text, as
+    # the awaited result shows it, not as an "[image: …]" line.
+    import concurrent.futures
+    import contextlib
+    import time
+
+    import ipywidgets as w
+
+    from mcp_widgets import connect_sync, kernel
+
+    out = w.Output()
+    with connect_sync(_pictures(), name="pictures") as srv:
+        call = srv.call_tool_background("picture", output=out)
+        end = time.monotonic() + 20
+        while not any("image/png" in (o.get("data") or {}) for o in out.outputs):
+            assert time.monotonic() < end, out.outputs
+            with contextlib.suppress(TimeoutError):  # plain python: a wait runs what the client posts
+                kernel.wait_sync(concurrent.futures.Future(), timeout=0.05)
+        assert call.done()
+        status, image = out.outputs
+        assert status["data"]["text/plain"].splitlines() == ["tool 'picture' on 'pictures': done", "a dot"]
+        assert image["data"] == {"text/plain": "[image: image/png, 72 B]", "image/png": PNG}

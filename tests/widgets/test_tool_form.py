@@ -7,6 +7,7 @@ area: tests/kernel/test_tool_form_kernel.py).
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 from collections.abc import Iterator
 from typing import Annotated, Any, Literal
@@ -325,6 +326,30 @@ def test_secrets_are_masked() -> None:
         run(scenario())
     finally:
         srv.close()
+
+
+def test_a_result_image_renders_under_the_text() -> None:
+    # As an awaited result shows it (it was only an "[image: …]" line).
+    png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 64).decode()
+    server = MCPServer("pictures")
+
+    @server.tool(description="A line of text and a picture.")
+    async def picture() -> mcp_types.CallToolResult:
+        return mcp_types.CallToolResult(
+            content=[
+                mcp_types.TextContent(type="text", text="a dot"),
+                mcp_types.ImageContent(type="image", data=png, mime_type="image/png"),
+            ]
+        )
+
+    with connect_sync(server) as srv:
+        form = tool_form(srv, "picture")
+        run(ran(form))
+        outputs = list(form._out.outputs)
+        assert [o.get("output_type") for o in outputs][-2:] == ["stream", "display_data"]
+        assert "a dot" in outputs[-2]["text"]
+        assert outputs[-1]["data"]["image/png"] == png  # last: under the text
+        form.close()
 
 
 def test_format_result_shapes() -> None:
