@@ -154,10 +154,11 @@ class Rounds:
                 record.panel.drop(current.label)
                 current.label = None
             return
-        kept = waited_text(limit(self.server))
-        text = f"Answer within about {waited_text(left)}: {self.server.name} keeps its question {kept}"
-        if self.server not in _limits:
-            text += " (if it keeps to the usual 10 min)"
+        text = f"Answer within about {waited_text(left)}"
+        if self.server in _limits:
+            text += f" ({self.server.name} kept its last question {waited_text(_limits[self.server])})"
+        else:  # the protocol does not say: the SDK's default
+            text += f" (most servers keep a question {waited_text(ROUND_TTL)})"
         self._say(record, current, text)
 
     def _say(self, record: _CallRecord, current: _Round, text: str) -> None:
@@ -175,7 +176,9 @@ class Rounds:
         """The history says "expired" for each question of the refused round; their forms wait to be
         asked again (what was typed stays in them)."""
         note = f"answered after {waited_text(kept)}; the server kept it no longer"
-        self._say(record, current, f"The answer came too late ({note}): it was not used")
+        if current.label is not None and record.panel is not None:  # the time left no longer holds
+            record.panel.drop(current.label)
+            current.label = None
         for request in current.requests:
             outcome = request.outcome
             if outcome is None:
@@ -185,6 +188,7 @@ class Rounds:
             if request.history_id is not None:
                 default_history().revise(request.history_id, expired)
             form = request.view
+            _relabel(form, outcome, expired)
             if request.kind == "form" and outcome.action == Action.ACCEPT and form is not None:
                 key = _key(request)
                 self._answered.pop(key, None)
@@ -214,6 +218,17 @@ def expired_error(intake: Intake, record: _CallRecord, exc: MCPError) -> AnswerE
     if not is_modern(record.server.protocol_version):
         return None
     return intake.rounds.expired(record, exc)
+
+
+def _relabel(card: Any, was: Outcome, now: Outcome) -> None:
+    """The answered card's closing line says how it really ended ("expired", not "accepted")."""
+    import ipywidgets as w
+
+    kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
+    ending = f": {was.describe()}"
+    if len(kids) == 1 and isinstance(kids[0], w.Label) and str(kids[0].value).endswith(ending):
+        line = kids[0]
+        line.value = str(line.value)[: -len(ending)] + f": {now.describe()}"
 
 
 def _who(outcome: Outcome) -> str | None:
