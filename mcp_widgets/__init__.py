@@ -11,6 +11,7 @@ from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
 from .core.exceptions import (
+    AnswerExpired,
     BlockingCallError,
     ConnectError,
     ConnectionClosedError,
@@ -93,6 +94,7 @@ _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.a
 
 __all__ = [
     "Action",
+    "AnswerExpired",
     "BlockingCallError",
     "Call",
     "ConnectError",

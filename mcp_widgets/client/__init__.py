@@ -5,10 +5,11 @@ parts it holds: a `Connection` (connection.py), an `Intake` (intake.py: a questi
 `CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
 `Catalog` (catalog.py: listings). `answering` decides who answers a card (handler, policy or person), with
 `calls` (one call in flight), `runtime` (the client thread), `targets` (what to connect to, transports),
-`privacy`, `url_flow` (URL mode), `console` (a terminal) and `listings` (tables).
+`privacy`, `url_flow` (URL mode), `rounds` (2026-07-28 rounds that expire), `console` (a terminal) and
+`listings` (tables).
 """
 
-from ..core.exceptions import ConnectError, ConnectionClosedError, RequestTimeout, ServerError
+from ..core.exceptions import AnswerExpired, ConnectError, ConnectionClosedError, RequestTimeout, ServerError
 from .answering import Handler, get_default_handler, set_default_handler
 from .calls import Call
 from .connect import connect, connect_sync
@@ -16,6 +17,7 @@ from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .server import Server
 
 __all__ = [
+    "AnswerExpired",
     "Call",
     "ConnectError",
     "ConnectionClosedError",

@@ -51,3 +51,23 @@ def test_a_result_with_an_image(open_notebook: OpenNotebook) -> None:
     assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [48, 24]
     expect(out.get_by_text("[image: image/png,", exact=False)).to_have_count(0)  # the image, not its line
     shoot(nb, nb.cell(1).locator(".jp-Cell-outputArea"), "result")
+
+
+def test_a_background_calls_image_shows_in_its_cell(open_notebook: OpenNotebook) -> None:
+    # The call ends after its cell finished: its image still renders there, as the awaited one does (it
+    # was an "[image: …]" line under the call's status line).
+    from playwright.sync_api import expect
+
+    slow = SERVER.replace('def picture() -> list:\n', 'async def picture() -> list:\n    import asyncio\n'
+                          '    await asyncio.sleep(1.5)\n')
+    nb = open_notebook([slow, "call = srv.call_tool_background('picture')"])
+    for index in (0, 1):
+        nb.run(index)
+        nb.wait_done(index, timeout=60_000)
+    out = nb.output(1)
+    expect(out.get_by_text("tool 'picture' on 'pics': done", exact=False)).to_be_visible()
+    image = out.locator("img")
+    expect(image).to_have_count(1)
+    assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [48, 24]
+    expect(out.get_by_text("A red band <b>not bold</b> $x$", exact=False)).to_be_visible()
+    expect(out.get_by_text("[image: image/png,", exact=False)).to_have_count(0)

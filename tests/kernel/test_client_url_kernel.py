@@ -92,6 +92,21 @@ def test_an_unseen_url_card_is_declined_as_a_card(frontend: KernelFrontend) -> N
     assert "the form" not in line
 
 
+def test_the_demos_private_notes_complete_on_2026(frontend: KernelFrontend) -> None:
+    # As the quickstart promises: "Open page", sign in there, "I've finished — try again": the notes. (It
+    # ended at once with "not signed in yet", and calling again asked again, endlessly.)
+    target = "__import__('mcp_widgets.demo', fromlist=['x']).create_server(sign_in_port=0)"
+    connect(frontend, "auto", target=target)
+    msg_id = frontend.execute("r = await srv.call_tool('private_notes')\nprint(r.structured_content)")
+    card = pending_card(frontend, "Open page").seen()
+    card.click("Open page")
+    again = pending_card(frontend, "I've finished — try again")
+    url = link(again)
+    assert url is not None
+    sign_in(url)
+    again.click("I've finished — try again")
+    cell = ok(frontend.wait_cell(msg_id, timeout=60))
+    assert cell.stdout == "{'notes': ['Buy oat milk', 'The workshop is on Friday']}\n"
 def test_declining_a_required_page_ends_the_call_in_one_line(frontend: KernelFrontend) -> None:
     # 2025-11-25, -32042: the person declines the page; the cell says so in one line (it printed ~120 lines
     # of traceback through the client and the SDK).
