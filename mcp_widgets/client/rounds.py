@@ -95,15 +95,20 @@ class Rounds:
                 self._stop(current)
             current = self._rounds[record] = _Round()
         current.requests.append(request)
+        loop = asyncio.get_running_loop()
+        # Answered: the line goes at once (the settling thread hands it to this loop).
+        request.reply.add_done_callback(lambda _: loop.call_soon_threadsafe(self._tick, record, current))
         if len(current.requests) == 1:
             self._tick(record, current)
 
     def _tick(self, record: _CallRecord, current: _Round) -> None:
         """Show the time left, then again when the shown text would change, until the round is answered."""
-        if self._rounds.get(record) is not current or all(r.done() for r in current.requests):
-            return
+        self._stop(current)
+        answered = all(r.done() for r in current.requests)
         left = max(0.0, current.started + limit(self.server) - time.monotonic())
         record.post(partial(self._show, record, current, left))
+        if answered or self._rounds.get(record) is not current:
+            return
         wait = 1.0 if left < 121 else left % 60 + 0.05
         with contextlib.suppress(RuntimeError):  # the loop is closing
             current.timer = asyncio.get_running_loop().call_later(max(wait, 0.2), self._tick, record, current)
@@ -114,10 +119,11 @@ class Rounds:
             current.timer = None
 
     def ended(self, record: _CallRecord) -> None:
-        """The call ended (client thread): no round of it waits any more."""
+        """The call ended (client thread): no round of it waits any more (its line goes)."""
         current = self._rounds.pop(record, None)
         if current is not None:
             self._stop(current)
+            record.post(partial(self._show, record, current, 0.0))
 
     def expired(self, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
         """The error that ends the call when the server refused the round's answers as too late, else None.
@@ -147,10 +153,10 @@ class Rounds:
 
     # -- main thread ----------------------------------------------------------------------------------------
     def _show(self, record: _CallRecord, current: _Round, left: float) -> None:
-        if record.ended or record.panel is None or self._rounds.get(record) is not current:
+        if record.ended or record.panel is None:
             return
-        if all(r.done() for r in current.requests):  # answered: the time left no longer matters
-            if current.label is not None:
+        if all(r.done() for r in current.requests) or self._rounds.get(record) is not current:
+            if current.label is not None:  # answered, or the call is over: the time left no longer matters
                 record.panel.drop(current.label)
                 current.label = None
             return

@@ -83,8 +83,15 @@ def test_an_answer_in_time_is_used_and_nothing_is_kept() -> None:
         card.fill(name="Bo")
         card.accept()
 
+    import ipywidgets as w
+
+    out = w.Output()
     with connect_sync([sys.executable, str(SERVER), "30"], name="expiring-ok", handler=person) as srv:
-        assert json.loads(srv.call_tool_sync("book").content[0].text) == {"name": "Bo", "guests": 2}
+        result = srv.call_tool_sync("book", output=out)
+        assert json.loads(result.content[0].text) == {"name": "Bo", "guests": 2}
+        closing = "\n".join(str((o.get("data") or {}).get("text/plain", "")) for o in out.outputs)
+        assert "accepted by handler 'person'" in closing
+        assert "Answer within" not in closing  # answered: the time it had is no longer news
         assert srv._connection._intake is not None and not srv._connection._intake.rounds._answered
         (entry,) = _history("expiring-ok")
         assert entry["outcome"]["action"] == "accept" and entry["outcome"]["reason"] == "handler"
