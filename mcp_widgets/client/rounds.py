@@ -149,7 +149,8 @@ class Rounds:
             "after it was asked; the server keeps it no longer), so the answer was not used. Call it again "
             "to be asked again: the form will show what was typed"
         )
-        return brief(AnswerExpired(text, code=error.code, data=error.data))
+        # Not the server's `data`: it may quote the answer (only its code is kept).
+        return brief(AnswerExpired(text, code=error.code))
 
     # -- main thread ----------------------------------------------------------------------------------------
     def _show(self, record: _CallRecord, current: _Round, left: float) -> None:
