@@ -128,6 +128,10 @@ def test_interrupt_from_the_toolbar_cancels_the_waiting_form(open_notebook: Open
         assert_remnant(nb, index, "cancelled: the kernel was interrupted")
         expect(nb.output(index)).not_to_contain_text("Kyoto")
         expect(nb.stderr(index)).to_contain_text(re.compile("KeyboardInterrupt|CancelledError"))
+        # The person's own interrupt: one line, saying it once (not a traceback through the client).
+        (said,) = nb.stderr(index).inner_text().strip().splitlines()
+        assert said.endswith("tool 'weather' on 'demo' was stopped: the kernel was interrupted"), said
+        expect(nb.output(index)).not_to_contain_text("interrupted (the kernel was interrupted")
         nb.wait_idle()
     nb.run(3)
     nb.wait_done(3)
