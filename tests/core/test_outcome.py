@@ -25,6 +25,7 @@ def test_reasons_are_stable_strings() -> None:
         "refused-url",
         "interrupt",
         "error",
+        "expired",
     }
 
 
@@ -61,6 +62,10 @@ def test_outcome_is_frozen_and_comparable() -> None:
         (Outcome(Action.DECLINE, Reason.REFUSED_URL), "declined: the URL is not safe to open"),
         (Outcome(Action.CANCEL, Reason.INTERRUPT), "cancelled: the kernel was interrupted"),
         (Outcome(Action.CANCEL, Reason.ERROR), "cancelled: an error occurred"),
+        (  # answered too late: not "accepted", and who answered stays in `by`
+            Outcome(Action.ACCEPT, Reason.EXPIRED, by="person", note="answered after 11 min"),
+            "expired (answered after 11 min)",
+        ),
         (
             Outcome(Action.CANCEL, Reason.TIMEOUT, note="after 5 min"),
             "cancelled: nobody answered in time (after 5 min)",
