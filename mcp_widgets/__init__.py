@@ -22,6 +22,7 @@ from .core.exceptions import (
     ServerError,
     TooManyQuestions,
 )
+from .core.mcp_config import ConfigError
 from .core.outcome import Action, Outcome, Reason
 from .core.redaction import guard_logger
 from .core.schema import check_schema, validate_schema
@@ -47,6 +48,7 @@ if TYPE_CHECKING:
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
     from .client.open_questions import pending
+    from .client.servers_table import servers
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -88,6 +90,7 @@ _LAZY = {
     "check_model": "mcp_widgets.authoring",
     "ModelError": "mcp_widgets.authoring",
     "pending": "mcp_widgets.client.open_questions",
+    "servers": "mcp_widgets.client.servers_table",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
@@ -95,6 +98,7 @@ __all__ = [
     "Action",
     "BlockingCallError",
     "Call",
+    "ConfigError",
     "ConnectError",
     "ConnectionClosedError",
     "ElicitationForm",
@@ -135,6 +139,7 @@ __all__ = [
     "pending",
     "playground",
     "preview",
+    "servers",
     "set_default_handler",
     "validate_schema",
 ]

@@ -29,6 +29,7 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ import mcp_types
 from .. import kernel
 from ..core.exceptions import ConnectError
 from ..core.signin import ConnectBudget
-from . import tasks
+from . import configs, tasks
 from .answering import Handler
 from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
@@ -92,7 +93,15 @@ class Server:
         client_metadata_url: str | None = None,
         scopes: Sequence[str] | str | None = None,
         token_store: Any = None,
+        config: str | os.PathLike[str] | None = None,
     ) -> None:
+        entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
+        if entry is not None:
+            target, chosen = configs.server_arguments(
+                entry, name=name, env=env, headers=headers, transport=transport
+            )
+            name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
+            transport = chosen["transport"]
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
         if log_level is not None and log_level not in LOG_LEVELS:
