@@ -28,6 +28,7 @@ from .core.redaction import guard_logger
 from .core.schema import check_schema, validate_schema
 from .core.signin import SignInError
 from .core.spec import Problem
+from .core.tool_signature import OutputSchemaError, ToolError
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
@@ -109,6 +110,7 @@ __all__ = [
     "MCPWidgetsError",
     "ModelError",
     "Outcome",
+    "OutputSchemaError",
     "Preview",
     "Problem",
     "PromptList",
@@ -122,6 +124,7 @@ __all__ = [
     "SignInCard",
     "SignInError",
     "TooManyQuestions",
+    "ToolError",
     "ToolForm",
     "ToolList",
     "UrlCard",

@@ -27,6 +27,7 @@ from ..core.version import __version__
 from . import tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
+from .functions import keep_invalid_results
 from .listings import ServerInfo
 from .runtime import RUNTIME
 from .targets import TransportName, _http_transport, _Target, _watched
@@ -161,6 +162,7 @@ class Connection:
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
+                        keep_invalid_results(client.session)  # srv.fn keeps a result that breaks outputSchema
                         self.via = via
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)

@@ -56,6 +56,7 @@ if TYPE_CHECKING:
     import ipywidgets
 
     from ..widgets import HistoryPanel, PendingList, ToolForm
+    from .functions import ToolFunctions
 
 __all__ = ["Server"]
 
@@ -122,6 +123,7 @@ class Server:
         self.log_level = log_level
         self._has_secrets = bool(headers or auth or env)
         self._history: HistoryPanel | None = None
+        self._fn: tuple[object, ToolFunctions] | None = None
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
         connection = Connection(
@@ -252,6 +254,18 @@ class Server:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
         listed = self._catalog.tools
         return listed if listed is not None else ToolList()
+
+    @property
+    def fn(self) -> ToolFunctions:
+        """The tools as Python functions with real signatures and docstrings (README, "Tools as
+        functions"): `await srv.fn.weather(city="Oslo")`, `srv.fn.weather.sync(...)`, `srv.fn["get-x"]`."""
+        from .functions import ToolFunctions
+
+        tools = self.tools
+        made = self._fn
+        if made is None or made[0] is not tools:
+            made = self._fn = (tools, ToolFunctions(tools, self.name, self.call_tool, self.call_tool_sync))
+        return made[1]
 
     @property
     def resources(self) -> ResourceList:
