@@ -42,7 +42,7 @@ def test_a_server_that_exits_shows_its_stderr() -> None:
 
 
 class _Refusing(BaseHTTPRequestHandler):
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         body = b"\n  Service down for maintenance until 04:00\nsecond line\n"
         self.send_response(503)
         self.send_header("Content-Type", "text/plain")
@@ -50,7 +50,7 @@ class _Refusing(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(body)
 
-    do_GET = do_POST  # noqa: N815
+    do_GET = do_POST
 
     def log_message(self, *args: object) -> None:
         pass
