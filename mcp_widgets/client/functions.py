@@ -84,6 +84,8 @@ def outcome(tool: mcp_types.Tool, result: mcp_types.CallToolResult) -> Any:
             raise OutputSchemaError(
                 f"{tool.name}: the result does not match its outputSchema: {problem}", result=result
             )
+        if _wrapped(schema) and isinstance(structured, dict) and set(structured) == {"result"}:
+            return structured["result"]  # a plain value the server wrapped in {"result": ...}
         return structured
     if structured is not None:
         return structured
@@ -91,6 +93,11 @@ def outcome(tool: mcp_types.Tool, result: mcp_types.CallToolResult) -> Any:
     if text or not result.content:
         return text
     return list(result.content)
+
+
+def _wrapped(schema: Any) -> bool:
+    """fastmcp marks an output schema it made for a plain return value (`-> int`)."""
+    return isinstance(schema, dict) and schema.get("x-fastmcp-wrap-result") is True
 
 
 def tool_function(

@@ -74,5 +74,6 @@ def test_an_http_error_shows_its_status_and_the_bodys_first_line(refusing: int) 
 
 
 def test_a_tls_failure_says_why(refusing: int) -> None:
-    with pytest.raises(ConnectError, match=r"TLS failed: .*\[SSL: WRONG_VERSION_NUMBER\] wrong version number"):
+    reason = r"TLS failed: .*\[SSL: WRONG_VERSION_NUMBER\] wrong version number"
+    with pytest.raises(ConnectError, match=reason):
         connect_sync(f"https://127.0.0.1:{refusing}/mcp", timeout=LONG)
