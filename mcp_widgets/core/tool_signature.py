@@ -165,8 +165,8 @@ def tool_signature(
         params.append(inspect.Parameter("arguments", inspect.Parameter.VAR_KEYWORD, annotation=Any))
     returns: Any = dict[str, Any] if output_schema else str
     if output_schema and output_schema.get("x-fastmcp-wrap-result") is True:  # a plain value, wrapped
-        props = output_schema.get("properties")
-        inner = props.get("result") if isinstance(props, Mapping) else None
+        listed = output_schema.get("properties")
+        inner = listed.get("result") if isinstance(listed, Mapping) else None
         returns = annotation(output_schema, inner) if isinstance(inner, Mapping) else Any
     return inspect.Signature(params, return_annotation=returns)
 
