@@ -23,11 +23,13 @@ from .core.exceptions import (
     ServerError,
     TooManyQuestions,
 )
+from .core.mcp_config import ConfigError
 from .core.outcome import Action, Outcome, Reason
 from .core.redaction import guard_logger
 from .core.schema import check_schema, validate_schema
 from .core.signin import SignInError
 from .core.spec import Problem
+from .core.tool_signature import OutputSchemaError, ToolError
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
@@ -48,6 +50,7 @@ if TYPE_CHECKING:
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
     from .client.open_questions import pending
+    from .client.servers_table import servers
     from .playground import playground
     from .widgets import (
         ElicitationForm,
@@ -89,6 +92,7 @@ _LAZY = {
     "check_model": "mcp_widgets.authoring",
     "ModelError": "mcp_widgets.authoring",
     "pending": "mcp_widgets.client.open_questions",
+    "servers": "mcp_widgets.client.servers_table",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
@@ -97,6 +101,7 @@ __all__ = [
     "AnswerExpired",
     "BlockingCallError",
     "Call",
+    "ConfigError",
     "ConnectError",
     "ConnectionClosedError",
     "ElicitationForm",
@@ -107,6 +112,7 @@ __all__ = [
     "MCPWidgetsError",
     "ModelError",
     "Outcome",
+    "OutputSchemaError",
     "Preview",
     "Problem",
     "PromptList",
@@ -120,6 +126,7 @@ __all__ = [
     "SignInCard",
     "SignInError",
     "TooManyQuestions",
+    "ToolError",
     "ToolForm",
     "ToolList",
     "UrlCard",
@@ -137,6 +144,7 @@ __all__ = [
     "pending",
     "playground",
     "preview",
+    "servers",
     "set_default_handler",
     "validate_schema",
 ]

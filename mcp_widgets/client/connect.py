@@ -16,6 +16,7 @@ from typing import Any, ParamSpec, TypeVar
 from .. import kernel
 from ..core.exceptions import ConnectError
 from ..core.signin import ConnectBudget
+from . import configs
 from .connection import CONNECT_TIMEOUT
 from .runtime import RUNTIME
 from .server import Server
@@ -66,16 +67,25 @@ def _left(budget: ConnectBudget) -> float:
 class _Connecting:
     """What `connect` returns: awaitable (`srv = await connect(...)`) and an async context manager."""
 
-    def __init__(self, server: Server) -> None:
+    def __init__(
+        self, server: Server | None, make: Callable[[], Server] | None = None, entry: Any = None
+    ) -> None:
         self._server = server
+        self._make = make
+        self._entry = entry
         self._ready: concurrent.futures.Future[None] | None = None
 
     def _begin(self) -> concurrent.futures.Future[None]:
         if self._ready is None:
+            assert self._server is not None
             self._ready = self._server._start()
         return self._ready
 
     async def _open(self) -> Server:
+        if self._server is None:  # a configured server with inputs: asked in the cell first
+            assert self._make is not None
+            await configs.ask_inputs(self._entry)
+            self._server = self._make()
         ready = self._begin()
         with _bounded_connect(self._server) as budget:
             while True:
@@ -93,7 +103,8 @@ class _Connecting:
         return await self._open()
 
     async def __aexit__(self, *exc: object) -> None:
-        await self._server.aclose()
+        if self._server is not None:
+            await self._server.aclose()
 
 
 @_options_of(Server)
@@ -128,15 +139,25 @@ def connect(target: Any, **options: Any) -> _Connecting:
             toward the per-call bound. Past it the question is refused (-32602) and the call raises
             `TooManyQuestions`.
 
+        config: For a target that names a server in an `mcp.json` file, the file to take it from (needed
+            when the name is in several; README, "Your servers").
+
     Raises:
         ConnectError: The server could not be reached or the handshake failed.
+        ConfigError: A configured server's config cannot be used (an unset variable, an ambiguous name).
     """
+    entry = configs.lookup(target, options.get("config"))
+    if entry is not None and configs.missing_inputs(entry):
+        return _Connecting(None, lambda: Server(target, **options), entry)
     return _Connecting(Server(target, **options))
 
 
 @_options_of(Server)
 def connect_sync(target: Any, **options: Any) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
+    entry = configs.lookup(target, options.get("config"))
+    if entry is not None:
+        configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = Server(target, **options)
     ready = server._start()
     with _bounded_connect(server) as budget:

@@ -7,6 +7,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import sys
 import tempfile
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
@@ -28,15 +29,19 @@ from ..core.version import __version__
 from . import tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
+from .functions import keep_invalid_results
 from .listings import ServerInfo
 from .runtime import RUNTIME
-from .targets import TransportName, _http_transport, _Target, _watched
+from .targets import NotJsonRpc, TransportName, _http_transport, _Target, _watched, quoted_line
 
 if TYPE_CHECKING:
     from .catalog import Catalog
     from .display import CallDisplay
     from .intake import Intake
     from .server import Server
+
+if sys.version_info < (3, 11):  # pragma: no cover
+    from exceptiongroup import BaseExceptionGroup
 
 log = logging.getLogger("mcp_widgets")
 
@@ -95,6 +100,9 @@ class Connection:
         self.resuming = False
         """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
+        self._ready: concurrent.futures.Future[None] | None = None
+        self._refusal: str | None = None
+        """The first HTTP error status (and its body's first line) while connecting."""
         self._errlog: IO[str] | None = None
         self._intake: Intake | None = None
         self._display: CallDisplay | None = None
@@ -136,13 +144,23 @@ class Connection:
             assert target.params is not None
             # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-            return _watched(stdio_client(target.params, errlog=self._errlog), self._stream_ended)
+            stdio = stdio_client(target.params, errlog=self._errlog)
+            return _watched(stdio, self._stream_ended, self._not_json_rpc)
         assert target.url is not None
-        return _http_transport(target.url, self.headers, self.auth or self.provider, sse=(via == "sse"))
+        return _http_transport(
+            target.url, self.headers, self.auth or self.provider, sse=(via == "sse"), on_refusal=self._refused
+        )
+
+    def _refused(self, status: str) -> None:
+        """An HTTP error answer while connecting: kept for the connect error (the first one)."""
+        if self.state == "connecting" and self._refusal is None:
+            self._refusal = status
 
     async def _run(self, ready: concurrent.futures.Future[None]) -> None:
         """The connection's life: enter the SDK client, serve until closed, exit (client thread)."""
         self.closing = asyncio.Event()
+        self._ready = ready
+        self._refusal = None
         intake, display, _catalog = self._parts()
         server = self.server
         vias = [self.via]
@@ -165,6 +183,7 @@ class Connection:
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
+                        keep_invalid_results(client.session)  # srv.fn keeps a result that breaks outputSchema
                         self.via = via
                         await self._ask_for_logs(client)
                         await self._connected(client, ready)
@@ -252,9 +271,14 @@ class Connection:
         refused = signin_error(exc) if exc is not None else None
         if refused is not None:
             return SignInError(str(refused))  # our own words, with nothing of the SDK's chained
+        exc = _telling(exc)
         detail = _describe_exc(exc) if exc is not None else "unknown error"
         if self.target.url:  # the URL may carry a token in its query or userinfo
             detail = detail.replace(self.target.url, self.target.where)
+        if "[SSL:" in detail or "CERTIFICATE_VERIFY" in detail:
+            detail = f"TLS failed: {detail}"
+        if self._refusal is not None:
+            detail = f"the server answered {self._refusal} ({detail})"
         tail = self._stderr_tail()
         text = f"could not connect to {self.server.name!r} ({self.via}): {detail}"
         if tail:
@@ -297,6 +321,20 @@ class Connection:
                 await asyncio.wait_for(set_level(level), self.server.timeout or CONNECT_TIMEOUT)
         except Exception:
             log.debug("%s did not take logging/setLevel %s", self.server.name, level, exc_info=True)
+
+    def _not_json_rpc(self, error: Exception) -> None:
+        """A stdout line that is not JSON-RPC (client thread): before the handshake ended it fails the
+        connect at once, quoting the line (a banner on stdout would otherwise wait out the timeout);
+        afterwards the SDK's own handling goes on."""
+        if self.state == "connecting":
+            failure = NotJsonRpc(
+                f"the server wrote to stdout a line that is not JSON-RPC: {quoted_line(error)} (an MCP stdio "
+                "server may write only JSON-RPC messages to stdout; logs and banners go to stderr)"
+            )
+            ready = self._ready
+            if ready is not None and not ready.done():
+                ready.set_exception(self._connect_error(failure))  # now: stopping the server takes seconds
+            raise failure
 
     def _stream_ended(self) -> None:
         """The server's output ended (client thread): unless we are closing, the server is gone."""
@@ -364,3 +402,14 @@ class Connection:
         if runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.wrap_future(runner), 10.0)
+
+
+def _telling(exc: BaseException | None) -> BaseException | None:
+    """The error a person needs out of a group the SDK's task groups made: ours about the server's stdout
+    when it is in there (the other errors are the teardown it caused)."""
+    if isinstance(exc, BaseExceptionGroup):
+        for inner in exc.exceptions:
+            found = _telling(inner)
+            if isinstance(found, NotJsonRpc):
+                return found
+    return exc

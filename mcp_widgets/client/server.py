@@ -29,6 +29,7 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
+import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -37,7 +38,7 @@ import mcp_types
 from .. import kernel
 from ..core.exceptions import ConnectError
 from ..core.signin import ConnectBudget
-from . import tasks
+from . import configs, tasks
 from .answering import Handler
 from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
     import ipywidgets
 
     from ..widgets import HistoryPanel, PendingList, ToolForm
+    from .functions import ToolFunctions
 
 __all__ = ["Server"]
 
@@ -92,7 +94,15 @@ class Server:
         client_metadata_url: str | None = None,
         scopes: Sequence[str] | str | None = None,
         token_store: Any = None,
+        config: str | os.PathLike[str] | None = None,
     ) -> None:
+        entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
+        if entry is not None:
+            target, chosen = configs.server_arguments(
+                entry, name=name, env=env, headers=headers, transport=transport
+            )
+            name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
+            transport = chosen["transport"]
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
         if log_level is not None and log_level not in LOG_LEVELS:
@@ -113,6 +123,7 @@ class Server:
         self.log_level = log_level
         self._has_secrets = bool(headers or auth or env)
         self._history: HistoryPanel | None = None
+        self._fn: tuple[object, ToolFunctions] | None = None
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
         connection = Connection(
@@ -243,6 +254,18 @@ class Server:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
         listed = self._catalog.tools
         return listed if listed is not None else ToolList()
+
+    @property
+    def fn(self) -> ToolFunctions:
+        """The tools as Python functions with real signatures and docstrings (README, "Tools as
+        functions"): `await srv.fn.weather(city="Oslo")`, `srv.fn.weather.sync(...)`, `srv.fn["get-x"]`."""
+        from .functions import ToolFunctions
+
+        tools = self.tools
+        made = self._fn
+        if made is None or made[0] is not tools:
+            made = self._fn = (tools, ToolFunctions(tools, self.name, self.call_tool, self.call_tool_sync))
+        return made[1]
 
     @property
     def resources(self) -> ResourceList:

@@ -155,7 +155,9 @@ def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
 
 
 @contextlib.asynccontextmanager
-async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
+async def _watched(
+    transport: Any, on_end: Callable[[], None], on_garbage: Callable[[Exception], None] | None = None
+) -> Any:
     """`transport`, telling `on_end` when the server's side of it ends (a stdio server exiting).
 
     On 2026-07-28 nothing is pending at the server while a person thinks, so without this a dead server is
@@ -163,7 +165,7 @@ async def _watched(transport: Any, on_end: Callable[[], None]) -> Any:
     end is seen as it happens.
     """
     async with transport as (read, write):
-        yield _EndWatched(read, on_end), write
+        yield _EndWatched(read, on_end, on_garbage), write
 
 
 class StreamProxy:
@@ -207,25 +209,76 @@ P = TypeVar("P", bound=StreamProxy)
 
 
 class _EndWatched(StreamProxy):
-    """A read stream that calls `on_end` when it ends."""
+    """A read stream that calls `on_end` when it ends, and `on_garbage` with each line that was not JSON-RPC
+    (the SDK's stdio transport passes its parse error on; `on_garbage` may raise to end the connection)."""
 
-    def __init__(self, stream: Any, on_end: Callable[[], None]) -> None:
+    def __init__(
+        self, stream: Any, on_end: Callable[[], None], on_garbage: Callable[[Exception], None] | None = None
+    ) -> None:
         super().__init__(stream)
         self._on_end = on_end
+        self._on_garbage = on_garbage
 
     async def receive(self) -> Any:
         import anyio
 
         try:
-            return await self._stream.receive()
+            item = await self._stream.receive()
         except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
             self._on_end()
             raise
+        if isinstance(item, Exception) and self._on_garbage is not None:
+            self._on_garbage(item)
+        return item
+
+
+class NotJsonRpc(Exception):
+    """A stdio server wrote a line to stdout that is not JSON-RPC before the handshake ended (a banner, a
+    log line): the message quotes it, so the person sees what the server printed."""
+
+
+def quoted_line(error: Exception, limit: int = 200) -> str:
+    """The stdout line the SDK failed to parse, as a repr (text, never run), clipped; from pydantic's
+    error (its input is the whole line)."""
+    import json
+
+    line: Any = None
+    errors = getattr(error, "errors", None)
+    if callable(errors):
+        with contextlib.suppress(Exception):
+            line = errors()[0].get("input")
+    if line is None:
+        return "(unreadable)"
+    if not isinstance(line, str):
+        with contextlib.suppress(Exception):
+            line = json.dumps(line)
+    text = str(line)
+    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
 
 
 @contextlib.asynccontextmanager
-async def _http_transport(url: str, headers: Mapping[str, str], auth: Any, *, sse: bool) -> Any:
+async def _http_transport(
+    url: str,
+    headers: Mapping[str, str],
+    auth: Any,
+    *,
+    sse: bool,
+    on_refusal: Callable[[str], None] | None = None,
+) -> Any:
     import httpx2
+
+    async def refused(response: Any) -> None:
+        """A 4xx/5xx answer: its status and its body's first line, for the connect error (the SDK reports
+        only "Server returned an error response"). 401 is the sign-in's business."""
+        if on_refusal is None or response.status_code < 400 or response.status_code == 401:
+            return
+        try:
+            await response.aread()
+            first = next((line.strip() for line in response.text.splitlines() if line.strip()), "")
+        except Exception:
+            first = ""
+        status = f"HTTP {response.status_code} {response.reason_phrase}".rstrip()
+        on_refusal(status + (f": {first[:200]!r}" if first else ""))
 
     hdrs = dict(headers)
     if isinstance(auth, str):
@@ -242,7 +295,9 @@ async def _http_transport(url: str, headers: Mapping[str, str], auth: Any, *, ss
     from mcp.client.streamable_http import streamable_http_client
 
     async with (
-        httpx2.AsyncClient(headers=hdrs, auth=auth, timeout=timeout) as http,
+        httpx2.AsyncClient(
+            headers=hdrs, auth=auth, timeout=timeout, event_hooks={"response": [refused]}
+        ) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):
         yield streams

@@ -1,6 +1,8 @@
 """The widgets of mcp-widgets."""
 
 from ._call_panel import CallPanel as CallPanel  # for the client room, like the two below (not public)
+from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
+from ._config_widgets import ServersTable as ServersTable
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history

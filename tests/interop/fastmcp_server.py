@@ -14,10 +14,16 @@ from __future__ import annotations
 import json
 import socket
 import sys
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from fastmcp import Context, FastMCP
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
+
+
+class Forecast(BaseModel):
+    city: str
+    temperatures: list[int]
+    units: str
 
 
 class Person(BaseModel):
@@ -74,6 +80,21 @@ def build_server() -> FastMCP:
     async def confirm(ctx: Context) -> str:
         """A yes/no question."""
         return _echo(await ctx.elicit("Sure?", bool))
+
+    # Asking nothing, for `srv.fn` (tools as functions): typed arguments and typed results.
+    @server.tool
+    def forecast(
+        city: Annotated[str, Field(description="The city", min_length=1)],
+        days: Annotated[int, Field(ge=1, le=7, description="How many days")] = 3,
+        units: Literal["c", "f"] = "c",
+    ) -> Forecast:
+        """Made-up weather for a few days."""
+        return Forecast(city=city, temperatures=[20 + i for i in range(days)], units=units)
+
+    @server.tool(name="add-numbers")
+    def add_numbers(a: int, b: int = 1) -> int:
+        """Add two numbers (a name that is not an identifier; an int result fastmcp wraps)."""
+        return a + b
 
     return server
 

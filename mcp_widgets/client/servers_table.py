@@ -1,0 +1,80 @@
+"""`servers()`: the configured servers as a table whose Connect buttons connect (see `configs`)."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .. import kernel
+from ..core.mcp_config import ServerConfig
+from ..widgets import InputsCard, ServersTable
+from .configs import _ASKING, _keep, found_files, missing_inputs
+from .server import Server
+
+__all__ = ["servers"]
+
+
+def servers(path: str | os.PathLike[str] | None = None) -> ServersTable:
+    """The MCP servers configured on this machine, as a table with a Connect button per row.
+
+    Looks in the usual places (nearest first): `.mcp.json` (Claude Code), `.vscode/mcp.json` (VS Code) and
+    `.cursor/mcp.json` (Cursor) in this folder and its parents, then Claude Desktop's
+    `claude_desktop_config.json`, `~/.claude.json`, `~/.cursor/mcp.json` and VS Code's user `mcp.json`.
+    With `path`, reads that one file (and raises `ConfigError` when it cannot).
+
+    A Connect button connects in the background; the server is then `table[name]`. In code:
+    `srv = await mw.connect(name)` (`config=path` when the name is in several files).
+    """
+    files, looked = found_files(path)
+    rows = [s for f in files for s in f.servers]
+    counts: dict[str, int] = {}
+    for row in rows:
+        counts[row.name] = counts.get(row.name, 0) + 1
+
+    def connect(row: ServerConfig) -> None:
+        _connect_clicked(table, row)
+
+    table = ServersTable(rows, connect, ambiguous=counts, looked_in=looked)
+    return table
+
+
+def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
+    """A Connect button (main thread, in a widget callback: nothing may block): ask the inputs in the
+    table if any are missing, then connect in the background and say how it ended in the table."""
+    def start(values: dict[str, str] | None = None) -> None:
+        try:
+            if values is not None or missing_inputs(row):
+                _keep(row, values)
+            server = Server(row.name, config=row.source)
+        except Exception as exc:
+            table.status.value = f"{row.name}: {exc}"
+            return
+        ready = server._start()
+
+        def done(fut: Any) -> None:
+            error = fut.exception()
+            if error is None:
+                table.connected[row.name] = server
+                table.status.value = f"{row.name}: connected (the table's [{row.name!r}] is the server)"
+            else:
+                server._signal_close()
+                table.status.value = f"{row.name}: {error}"
+
+        ready.add_done_callback(lambda fut: kernel.post(lambda: done(fut)))
+
+    if not missing_inputs(row):
+        start()
+        return
+    card = InputsCard(row.name, missing_inputs(row), row.where)
+    _ASKING.append(card)
+    table.children = (*table.children, card)
+
+    def answered(fut: Any) -> None:
+        _ASKING.remove(card) if card in _ASKING else None
+        values = fut.result()
+        if values is None:
+            table.status.value = f"{row.name}: cancelled"
+        else:
+            start(values)
+
+    card.result.add_done_callback(answered)

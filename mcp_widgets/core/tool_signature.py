@@ -1,0 +1,290 @@
+"""A tool as a Python function's parts (pure): its Python name, signature, docstring; checking the arguments
+a call binds, and the structured result against `outputSchema`.
+
+Imports only the standard library and jsonschema (through `tool_schema`).
+
+- Names: a tool name that is not an identifier (`get-weather`, `2fa`, `class`) becomes one (`get_weather`,
+  `_2fa`, `class_`), with a number added on a clash; the tool's own name always works as a key.
+- Parameters: the required properties first, in the schema's order, then the optional ones with their
+  default (`None` for an optional without one: left out of the call). A property whose name is not an
+  identifier is taken through `**arguments`. Annotations come from the schema: `str`, `int`, `float`,
+  `bool`, `list[...]`, `dict[str, Any]`, `Literal[...]` for an enum, `X | None` when null is allowed.
+- Checking: the bound arguments against the real `inputSchema` (patterns bounded in time), before anything
+  is sent; a wrong JSON type is a `TypeError`, any other broken rule a `ValueError`, each naming the
+  argument and the rule, never the value.
+"""
+
+from __future__ import annotations
+
+import inspect
+import keyword
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Optional, Union
+
+from .exceptions import MCPWidgetsError
+from .tool_args import _deepest, _rule_message
+from .tool_parts import _deref, _Refused, _unwrap_null
+from .tool_schema import parse_tool_schema
+from .tool_validator import _make_validator
+
+__all__ = [
+    "OutputSchemaError",
+    "ToolError",
+    "bind_arguments",
+    "check_output",
+    "python_names",
+    "tool_docstring",
+    "tool_signature",
+]
+
+
+class ToolError(MCPWidgetsError):
+    """The tool reported a failure (`isError`): the message is its text; `result` is the whole result."""
+
+    def __init__(self, message: str, *, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+class OutputSchemaError(MCPWidgetsError, ValueError):
+    """The tool's structured content does not match its `outputSchema`: `result` is the raw result."""
+
+    def __init__(self, message: str, *, result: Any = None) -> None:
+        super().__init__(message)
+        self.result = result
+
+
+def identifier(name: str) -> str:
+    """A Python identifier for a name: `get-weather` -> `get_weather`, `2fa` -> `_2fa`, `if` -> `if_`."""
+    text = re.sub(r"\W", "_", name) or "_"
+    if text[0].isdigit():
+        text = "_" + text
+    if keyword.iskeyword(text) or keyword.issoftkeyword(text):
+        text += "_"
+    return text
+
+
+def python_names(names: Sequence[str]) -> dict[str, str]:
+    """Python name -> tool name, for every tool; identifiers keep their name, the others get one."""
+    taken: dict[str, str] = {n: n for n in names if n.isidentifier() and not keyword.iskeyword(n)}
+    for name in names:
+        if name in taken.values():
+            continue
+        base = identifier(name)
+        candidate, n = base, 2
+        while candidate in taken:
+            candidate, n = f"{base}_{n}", n + 1
+        taken[candidate] = name
+    return taken
+
+
+_SCALARS: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "null": type(None),
+}
+
+
+def annotation(root: Mapping[str, Any], prop: Any, depth: int = 0) -> Any:
+    """The Python type a property's schema stands for (Any when it says too little)."""
+    if depth > 8 or not isinstance(prop, Mapping):
+        return Any
+    try:
+        prop = _deref(root, prop)
+        prop, nullable = _unwrap_null(root, prop)
+    except _Refused:
+        return Any
+    if not isinstance(prop, Mapping):
+        return Any
+    kind: Any
+    enum = prop.get("enum")
+    if isinstance(enum, list) and enum and all(isinstance(v, (str, int, bool)) for v in enum):
+        kind = Literal[tuple(enum)]
+    elif "const" in prop and isinstance(prop["const"], (str, int, bool)):
+        kind = Literal[prop["const"]]
+    else:
+        type_ = prop.get("type")
+        if isinstance(type_, list):
+            kinds = [_SCALARS.get(t, Any) for t in type_ if isinstance(t, str)]
+            kind = Union[tuple(kinds)] if kinds and Any not in kinds else Any  # noqa: UP007
+        elif type_ in _SCALARS:
+            kind = _SCALARS[type_]
+        elif type_ == "array":
+            kind = list[annotation(root, prop.get("items"), depth + 1)]  # type: ignore[misc]
+        elif type_ == "object":
+            kind = dict[str, Any]
+        else:
+            branches = prop.get("anyOf") or prop.get("oneOf")
+            if isinstance(branches, list) and branches:
+                kinds = [annotation(root, b, depth + 1) for b in branches]
+                kind = Any if Any in kinds else Union[tuple(kinds)]  # noqa: UP007
+            else:
+                kind = Any
+    return Optional[kind] if nullable and kind is not Any else kind  # noqa: UP045
+
+
+def _properties(schema: Mapping[str, Any]) -> tuple[dict[str, Any], list[str]]:
+    props = schema.get("properties")
+    required = schema.get("required")
+    return (
+        dict(props) if isinstance(props, Mapping) else {},
+        [r for r in required if isinstance(r, str)] if isinstance(required, list) else [],
+    )
+
+
+def tool_signature(
+    input_schema: Mapping[str, Any], output_schema: Mapping[str, Any] | None
+) -> inspect.Signature:
+    """The signature a tool's function shows (required first, then optional with defaults)."""
+    props, required = _properties(input_schema)
+    positional, optional, extra = [], [], False
+    for name, prop in props.items():
+        if not name.isidentifier() or keyword.iskeyword(name):
+            extra = True
+            continue
+        kind = annotation(input_schema, prop)
+        if name in required:
+            positional.append(
+                inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=kind)
+            )
+        else:
+            default = prop.get("default") if isinstance(prop, Mapping) else None
+            if kind is not Any and default is None:
+                kind = Optional[kind]  # noqa: UP045
+            optional.append(
+                inspect.Parameter(
+                    name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=default, annotation=kind
+                )
+            )
+    params = positional + optional
+    more = input_schema.get("additionalProperties")
+    if extra or more is True or isinstance(more, Mapping):  # names no parameter can have, or any key
+        params.append(inspect.Parameter("arguments", inspect.Parameter.VAR_KEYWORD, annotation=Any))
+    returns: Any = dict[str, Any] if output_schema else str
+    if output_schema and output_schema.get("x-fastmcp-wrap-result") is True:  # a plain value, wrapped
+        listed = output_schema.get("properties")
+        inner = listed.get("result") if isinstance(listed, Mapping) else None
+        returns = annotation(output_schema, inner) if isinstance(inner, Mapping) else Any
+    return inspect.Signature(params, return_annotation=returns)
+
+
+def tool_docstring(
+    description: str | None,
+    input_schema: Mapping[str, Any],
+    output_schema: Mapping[str, Any] | None,
+    *,
+    server: str,
+    tool: str,
+) -> str:
+    """The tool's description, then its arguments (Google style), what it returns, and where it lives."""
+    props, required = _properties(input_schema)
+    lines = [(description or "").strip() or f"The tool {tool!r}."]
+    args = []
+    for name, prop in props.items():
+        text = ""
+        if isinstance(prop, Mapping):
+            text = str(prop.get("description") or prop.get("title") or "").strip()
+        shown = (
+            name if name.isidentifier() and not keyword.iskeyword(name) else f"{name!r} (pass as **{{...}})"
+        )
+        note = "" if name in required else " Optional."
+        args.append(f"    {shown}: {text}{note}".rstrip())
+    if args:
+        lines += ["", "Args:", *args]
+    lines += ["", "Returns:"]
+    lines.append(
+        "    The structured content (a dict, checked against the tool's outputSchema)."
+        if output_schema
+        else "    The text of the result (its content list when it has no text)."
+    )
+    lines += [
+        "",
+        "Raises:",
+        "    TypeError, ValueError: An argument is missing, unknown or breaks the input schema",
+        "        (nothing is sent then).",
+        "    ToolError: The tool reported a failure (its text).",
+        "",
+        f"MCP tool {tool!r} of the server {server!r}. `await fn(...)` in a cell; `fn.sync(...)` blocks.",
+    ]
+    return "\n".join(lines)
+
+
+def bind_arguments(
+    signature: inspect.Signature,
+    input_schema: Mapping[str, Any],
+    fn_name: str,
+    args: Sequence[Any],
+    kwargs: Mapping[str, Any],
+) -> dict[str, Any]:
+    """The arguments to send for a call `fn(*args, **kwargs)`, checked against the input schema.
+
+    Raises:
+        TypeError: A missing or unknown argument, or a value of the wrong JSON type.
+        ValueError: A value that breaks another rule of the schema (a bound, an enum, a pattern).
+    """
+    try:
+        bound = signature.bind(*args, **kwargs)
+    except TypeError as exc:
+        raise TypeError(f"{fn_name}(): {exc}") from None
+    _props, required = _properties(input_schema)
+    arguments: dict[str, Any] = {}
+    for name, value in bound.arguments.items():
+        param = signature.parameters[name]
+        if param.kind is inspect.Parameter.VAR_KEYWORD:
+            arguments.update(value)
+        elif value is None and name not in required and param.default is None:
+            continue  # an optional argument at None: left out
+        else:
+            arguments[name] = value
+    for name in required:
+        if name not in arguments and not (name.isidentifier() and not keyword.iskeyword(name)):
+            raise TypeError(
+                f"{fn_name}(): missing a required argument: {name!r} (pass it as **{{{name!r}: ...}})"
+            )
+    _check(input_schema, arguments, fn_name)
+    return arguments
+
+
+def _check(schema: Mapping[str, Any], arguments: Mapping[str, Any], fn_name: str) -> None:
+    validator = parse_tool_schema(schema).validator
+    if validator is None:
+        return
+    try:
+        errors = list(validator.iter_errors(dict(arguments)))
+    except Exception:  # a broken schema: the server checks anyway
+        return
+    if not errors:
+        return
+    error, message = _deepest(min(errors, key=lambda e: list(e.absolute_path)))
+    text = message or _rule_message(error)
+    path = [str(p) for p in error.absolute_path]
+    if error.validator == "additionalProperties" and not path:
+        props, _ = _properties(schema)
+        unknown = sorted(k for k in arguments if k not in props)
+        raise TypeError(f"{fn_name}(): got an unexpected argument {', '.join(map(repr, unknown))}")
+    where = (
+        f"argument {path[0]!r}" + (f" (at {'.'.join(path[1:])})" if len(path) > 1 else "")
+        if path
+        else "arguments"
+    )
+    cls = TypeError if error.validator == "type" else ValueError
+    raise cls(f"{fn_name}(): {where}: {text}")
+
+
+def check_output(output_schema: Mapping[str, Any], structured: Any) -> str | None:
+    """None when `structured` matches the tool's outputSchema, else why not (no values quoted)."""
+    validator = _make_validator(output_schema)
+    if validator is None:
+        return None
+    try:
+        errors = list(validator.iter_errors(structured))
+    except Exception:
+        return None
+    if not errors:
+        return None
+    error, message = _deepest(errors[0])
+    path = ".".join(str(p) for p in error.absolute_path)
+    return (f"{path}: " if path else "") + (message or _rule_message(error))
