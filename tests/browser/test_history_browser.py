@@ -51,7 +51,7 @@ MEASURE = """(root) => {
   const scroll = root.querySelector(".mcp-widgets-history-scroll");
   const line = parseFloat(getComputedStyle(table).lineHeight);
   const rows = [...table.querySelectorAll("tbody tr")].map((tr) => tr.getBoundingClientRect().height);
-  const took = table.querySelector("th.took").getBoundingClientRect();
+  const took = table.querySelector("thead th:last-child").getBoundingClientRect();
   const box = scroll.getBoundingClientRect();
   const columns = [...table.querySelectorAll("thead th")].map((th) => th.className + " " +
     Math.round(th.getBoundingClientRect().width)).join(", ");
