@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 __all__ = ["GROUPS", "Row", "median_ms", "print_table", "rss_mb", "skipped"]
 
-GROUPS = ("forms", "elicitation", "waiting", "browser", "scale")
+GROUPS = ("forms", "elicitation", "waiting", "browser", "scale", "polling")
 """Every group, in the order they run and print."""
 
 

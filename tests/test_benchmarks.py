@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = ("forms", "elicitation", "waiting", "browser", "scale")
+GROUPS = ("forms", "elicitation", "waiting", "browser", "scale", "polling")
 
 pytestmark = pytest.mark.kernel  # the waiting and scale groups start real kernels
 

@@ -20,18 +20,21 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import logging
+import re
 from collections.abc import AsyncGenerator, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
 import httpx2
 from mcp.client.auth import OAuthClientProvider, TokenStorage
+from mcp.client.auth.exceptions import OAuthFlowError
 from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull, OAuthClientMetadata
 from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import AnyUrl, PrivateAttr
 
 from .. import kernel
 from ..core.signin import Redirect, SignInError
+from ..core.text import clip_line
 from ..core.version import __version__
 from . import signin, tokens
 from .auth_loopback import Loopback
@@ -48,12 +51,22 @@ log = logging.getLogger("mcp_widgets")
 
 class _OurErrorsOnly(logging.Filter):
     """The SDK logs every failed flow with its traceback ("OAuth flow error"). A sign-in that ended on the
-    card (cancelled, declined, refused) reaches the caller as a `SignInError` already: not as a traceback
-    in the cell as well (Python's last-resort handler prints ERROR records to stderr)."""
+    card (cancelled, declined, refused), and every refusal of the SDK's own in a flow of ours (an issuer
+    mismatch, bad metadata, a refused registration or token), reaches the caller as one `SignInError`:
+    not as a traceback in the cell or on stderr as well (Python's last-resort handler prints ERROR records).
+    Flows of other providers (an `auth=` of your own) keep the SDK's log."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         exc = record.exc_info[1] if record.exc_info else None
-        return not (exc is not None and signin_error(exc) is not None)
+        if exc is None:
+            return True
+        return signin_error(exc) is None and not (isinstance(exc, OAuthFlowError) and _in_our_flow(exc))
+
+
+def _in_our_flow(exc: BaseException) -> bool:
+    """The exception was caught in the flow of a `SignInProvider` (which raises it as a `SignInError`)."""
+    tb = exc.__traceback__
+    return tb is not None and isinstance(tb.tb_frame.f_locals.get("self"), SignInProvider)
 
 
 logging.getLogger("mcp.client.auth.oauth2").addFilter(_OurErrorsOnly())
@@ -140,6 +153,11 @@ class SignInProvider(OAuthClientProvider):
                 outgoing = await flow.asend(response)
         except StopAsyncIteration:
             return
+        except OAuthFlowError as exc:  # the SDK refused: say what and why, in words quoting no secret
+            refused = SignInError(f"signing in to {self._server.name!r} failed: {refusal(exc)}")
+            if mine:
+                self._end_card(failed=refused)
+            raise refused from None
         except BaseException as exc:  # cancelled too (an interrupt, close): the card must not wait on
             if mine:
                 self._end_card(failed=exc)
@@ -284,6 +302,73 @@ def _reason(exc: BaseException) -> str:
         "OAuthTokenError": "no token was issued",
         "OAuthRegistrationError": "registering this notebook with the authorization server failed",
     }.get(name, f"client error: {name}")
+
+
+_REFUSALS: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(pattern), words)
+    for pattern, words in (
+        (
+            r"Authorization server metadata issuer mismatch: (\S+) != (\S+)$",
+            "the authorization server's metadata names the issuer {0}, not {1} (RFC 8414: another server may "
+            "be answering for it)",
+        ),
+        (
+            r"Protected resource (\S+) does not match expected (\S+)$",
+            "the server's protected resource metadata is for {0}, not {1} (RFC 9728)",
+        ),
+        (
+            r"Protected resource metadata request failed: HTTP (\d+)",
+            "its protected resource metadata could not be read (HTTP {0})",
+        ),
+        (
+            r"Authorization response iss mismatch: (\S+) != (\S+)$",
+            "the authorization response names the issuer {0}, not {1} (RFC 9207)",
+        ),
+        (
+            r"Authorization response missing iss",
+            "the authorization response does not name its issuer, "
+            "which the authorization server said it would (RFC 9207)",
+        ),
+        (
+            r"State parameter mismatch",
+            "the authorization response belongs to another sign-in (its state does not match)",
+        ),
+        (r"No authorization code received", "the authorization response carries no code"),
+        (
+            r"Registration failed: (\d+)",
+            "the authorization server refused to register this notebook (HTTP {0})",
+        ),
+        (
+            r"Invalid registration response",
+            "the authorization server's answer to registering this notebook is not valid",
+        ),
+        (
+            r"registered the client with unsupported token_endpoint_auth_method ('[^']*')",
+            "the authorization server registered this notebook for a way of authenticating it cannot use "
+            "({0})",
+        ),
+        (
+            r"registered the client for ('[^']*') but issued no client_secret",
+            "the authorization server registered this notebook for {0} but issued no client secret",
+        ),
+        (
+            r"unsupported token_endpoint_auth_method ('[^']*')",
+            "this notebook's registration asks for a way of authenticating it cannot use ({0})",
+        ),
+        (r"Invalid token response", "the authorization server's token answer is not valid"),
+    )
+)
+
+
+def refusal(exc: OAuthFlowError) -> str:
+    """What the SDK refused and why, in our words: its texts may quote a `state` or an endpoint's body (a
+    code, a token); only issuer and resource addresses and HTTP statuses are carried over, as text."""
+    text = str(exc)
+    for pattern, words in _REFUSALS:
+        found = pattern.search(text)
+        if found is not None:
+            return words.format(*(clip_line(part, 200) for part in found.groups()))
+    return _reason(exc)
 
 
 def signin_error(exc: BaseException) -> SignInError | None:

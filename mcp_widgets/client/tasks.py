@@ -34,6 +34,7 @@ from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.shared.message import SessionMessage
 
+from ..core.polling import backed_off, poll_interval
 from ..core.protocol import is_modern
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
@@ -56,7 +57,19 @@ CANCEL_WAIT = 5.0
 _CREATED = "io.github.mcp-widgets/created-task"
 """Where `adapt` puts a `CreateTaskResult`'s task in the `_meta` of the `CallToolResult` it hands on."""
 _RELATED = "io.modelcontextprotocol/related-task"
-_DEFAULT_POLL = 1.0
+
+
+class _Seen(mcp_types.Task):
+    """A task as sent, its `pollInterval` untouched: `core.polling` judges it (a string, NaN or 1.5 must
+    not fail the call, and "500" is not 500 ms)."""
+
+    poll_interval: Any = None
+
+
+class _Polled(mcp_types.GetTaskResult):
+    """A `tasks/get` answer, its `pollInterval` as sent (see `_Seen`)."""
+
+    poll_interval: Any = None
 
 
 class Resumed(Exception):
@@ -145,7 +158,9 @@ async def _run(
     created = (answer.meta or {}).get(_CREATED)
     if created is None:
         return answer  # the server ran it as a plain call
-    state: mcp_types.Task = mcp_types.Task.model_validate(created)
+    state: mcp_types.Task = _Seen.model_validate(created)
+    poll = poll_interval(state.poll_interval)
+    wait, calm = poll, 0
     task = _Task(server, display, record, session, state.task_id)
     hold(task)
     payload: asyncio.Task[mcp_types.CallToolResult] | None = None
@@ -159,7 +174,6 @@ async def _run(
                     params=mcp_types.GetTaskPayloadRequestParams(task_id=task.task_id)
                 )
                 payload = asyncio.ensure_future(session.send_request(request, mcp_types.CallToolResult))
-            wait = (state.poll_interval or _DEFAULT_POLL * 1000) / 1000
             if payload is not None:
                 await asyncio.wait({payload}, timeout=wait)
                 if payload.done():
@@ -170,13 +184,17 @@ async def _run(
                     return result
                 if record.waiting_for_answer():
                     # Its question is open: the task waits for the person, and tasks/result reports any end.
+                    calm += 1
+                    wait = backed_off(poll, calm)
                     continue
             else:
                 await asyncio.sleep(wait)
             state = await session.send_request(
                 mcp_types.GetTaskRequest(params=mcp_types.GetTaskRequestParams(task_id=task.task_id)),
-                mcp_types.GetTaskResult,
+                _Polled,
             )
+            poll = poll_interval(state.poll_interval, poll)
+            wait, calm = poll, 0
     except asyncio.CancelledError:
         await task.stop()
         raise

@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from ..core.exceptions import ConnectionClosedError, RequestTimeout
 from ..core.outcome import Reason
+from ..core.polling import WAITING, backed_off, poll_interval
 from ..core.requests import PendingRequest
 from ..widgets import waited_text
 from . import tasks
@@ -46,8 +47,9 @@ log = logging.getLogger("mcp_widgets")
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 TERMINAL = ("completed", "failed", "cancelled")
-WAITING_POLL = 5.0
+WAITING_POLL = WAITING
 """Seconds between polls, at most, while only the person can move a task on (if the server asks for less)."""
+_POLL_KEYS = ("pollIntervalMs", "pollIntervalMilliseconds", "pollInterval")
 Answer = mcp_types.ElicitResult | mcp_types.ErrorData
 Ask = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Answer]]
 """The connection's elicitation callback (`Intake.on_elicit`): a task's question is asked as any other."""
@@ -138,7 +140,7 @@ class _Task2026(tasks._Task):
 
     request_state: str | None = None
     poll: float = 1.0
-    """Seconds between polls (the server's interval)."""
+    """Seconds between polls (the server's interval, kept within the rule of `core.polling`)."""
     deadline: float | None = None
     """Monotonic time the task's TTL runs out (None: unlimited)."""
     ttl: float | None = None
@@ -163,9 +165,8 @@ class _Task2026(tasks._Task):
             self.request_state = value if isinstance(value, str) else None
         else:
             self.request_state = None  # the SEP: no value last time, none on the next request
-        poll = _number(state, ("pollIntervalMs", "pollIntervalMilliseconds", "pollInterval"))
-        if poll is not None:
-            self.poll = min(max(poll / 1000, 0.05), 60.0)
+        # The first usable spelling; none usable (0, negative, NaN, a string...): the interval stays.
+        self.poll = next((s for k in _POLL_KEYS if (s := poll_interval(state.get(k), 0.0))), self.poll)
         ttl_ms = _number(state, ("ttlMs",))
         ttl = ttl_ms / 1000 if ttl_ms is not None else _number(state, ("ttlSeconds", "ttl"))
         if ttl is not None:
@@ -219,7 +220,7 @@ class _Task2026(tasks._Task):
         """
         interval = self.poll
         if self.last_status == "input_required" and any(not t.done() for t in self.asking.values()):
-            interval = min(self.poll * 2**self.calm, max(self.poll, WAITING_POLL))
+            interval = backed_off(self.poll, self.calm)
             self.calm = min(self.calm + 1, 16)
         else:
             self.calm = 0

@@ -5,12 +5,18 @@ rows it has (a `Label` per cell would be hundreds of models; a `Select` or `Text
 HTML is safe only because every string in it passes through `_esc` (`html.escape`, quotes included): server
 text is shown literally, never as markup. Only the visible page is rendered; counters give the totals.
 
+One line per question, so a screen shows a screenful of them (at 1280 px, every column, "Took" included):
+each cell is one clipped line with its whole text on hover (`title`); a form's fields read "10 fields: Name *,
+Email *, …" and open to the full list (`<details>`); what a server calls itself, when that differs from our
+name for it, is said once under the table, not on every row.
+
 A panel is 10 models whatever it shows (one fewer with one server pinned): itself, a row of two dropdowns,
 two buttons and a status label, and the table, plus Layout and Style models shared by every form and panel.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import html
 import threading
 from typing import Any, TypeVar
@@ -86,17 +92,13 @@ def _duration(seconds: float | None) -> str:
 
 def row_cells(record: HistoryRecord) -> tuple[str, ...]:
     """The plain-text cells of one row, in COLUMNS order (escaped only when put into the table)."""
-    server = record.server  # what it calls itself on a line of its own: a narrow column, few lines
-    if record.declared_name and record.declared_name != record.server:
-        server += f"\ncalls itself “{record.declared_name}”"
     source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
     host = visible(record.url_host or "") or "?"
     mode = {"form": "form", "signin": f"sign-in on {host}"}.get(record.mode, f"URL: {host}")
-    # a no-break space keeps "*" by its title; a sign-in asks no field: its scopes say what it grants
-    fields = ", ".join([f.title + "\u00a0*" * f.required for f in record.fields] or record.scopes) or "—"
+    fields = _fields_text(_field_names(record), record.mode == "signin")
     return (
         record.asked_at.astimezone().strftime("%Y-%m-%d %H:%M:%S"),
-        server,
+        record.server,  # what it calls itself, where that differs: once, under the table
         source,
         mode,
         clip(record.message, MESSAGE_SHOWN),  # no count: a record keeps at most MAX_TEXT of it
@@ -122,28 +124,62 @@ def _outcome_and_who(record: HistoryRecord) -> tuple[str, str]:
     return (f"{done} ({outcome.note})" if outcome.note else done), who
 
 
-def _cell(cls: str, text: str) -> str:
-    # The date above the time (the cell keeps white space): a narrow column, never broken at a hyphen.
-    return text.replace(" ", "\n", 1) if cls == "when" else text
+def _field_names(record: HistoryRecord) -> list[str]:
+    """Each field's title, "*" when required (a no-break space keeps it by its title); a sign-in asks no
+    field: the scopes it asks for say what it grants."""
+    return [f.title + "\u00a0*" * f.required for f in record.fields] or list(record.scopes)
 
 
-def render_table(rows: list[tuple[str, ...]], *, empty: str) -> str:
-    """The page as one HTML table; every cell goes through `_esc`."""
-    head = "".join(f"<th>{_esc(name)}</th>" for name in COLUMNS)
-    if not rows:
+def _fields_text(names: list[str], signin: bool) -> str:
+    if len(names) < 2:
+        return names[0] if names else "—"
+    return f"{len(names)} {'scopes' if signin else 'fields'}: " + ", ".join(names)
+
+
+def _cell(cls: str, text: str, record: HistoryRecord, today: str) -> str:
+    """One cell: one clipped line, its whole text on hover; a list of fields opens to one per line."""
+    if cls == "when":  # today's: the time only (the date on hover); older: the date and the minute
+        shown_text = text[11:] if text.startswith(today) else text[:16]
+        return f'<td class="{cls}" title="{_esc(text)}"><div>{_esc(shown_text)}</div></td>'
+    names = _field_names(record) if cls == "fields" else []
+    if len(names) > 1:
+        every = "".join(f"<li>{_esc(name)}</li>" for name in names)
+        return (
+            f'<td class="{cls}"><details><summary title="{_esc(text)}">{_esc(text)}</summary>'
+            f"<ul>{every}</ul></details></td>"
+        )
+    return f'<td class="{cls}" title="{_esc(text)}"><div>{_esc(text)}</div></td>'
+
+
+def _names_note(records: list[HistoryRecord]) -> str:
+    """What servers on the page call themselves where that differs from our name: once, under the table."""
+    pairs = dict.fromkeys(
+        (r.server, r.declared_name) for r in records if r.declared_name and r.declared_name != r.server
+    )
+    said = " · ".join(f"{_esc(server)} calls itself “{_esc(declared)}”" for server, declared in pairs)
+    return f'<div class="{_TABLE_CLASS}-names dim">{said}</div>' if said else ""
+
+
+def render_table(records: list[HistoryRecord], *, empty: str) -> str:
+    """The page as one HTML table, one line per record; every string goes through `_esc`."""
+    today = dt.datetime.now().astimezone().strftime("%Y-%m-%d ")
+    head = "".join(
+        f'<th class="{cls}">{_esc(name)}</th>' for cls, name in zip(_CELL_CLASSES, COLUMNS, strict=True)
+    )
+    if not records:
         body = f'<tr><td class="dim" colspan="{len(COLUMNS)}">{_esc(empty)}</td></tr>'
     else:
         body = "".join(
             "<tr>"
             + "".join(
-                f'<td class="{cls}">{_esc(_cell(cls, cell))}</td>'
-                for cls, cell in zip(_CELL_CLASSES, row, strict=True)
+                _cell(cls, cell, record, today)
+                for cls, cell in zip(_CELL_CLASSES, row_cells(record), strict=True)
             )
             + "</tr>"
-            for row in rows
+            for record in records
         )
     table = f'<table class="{_TABLE_CLASS}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-    return f'{_STYLE}<div class="{_TABLE_CLASS}-scroll">{table}</div>'
+    return f'{_STYLE}<div class="{_TABLE_CLASS}-scroll">{table}</div>{_names_note(records)}'
 
 
 class HistoryPanel(w.VBox):
@@ -301,7 +337,7 @@ class HistoryPanel(w.VBox):
             empty = "No elicitations yet." if not total else ""
             if total == 0 and (self.server_filter is not None or self.outcome_filter is not None):
                 empty = "No elicitations match the filters."
-            self._table.value = render_table(self._rows, empty=empty)
+            self._table.value = render_table(found, empty=empty)
             first = self.page * size + 1 if found else 0
             self._status.value = (
                 f"{first}–{first + len(found) - 1 if found else 0} of {total:,} · page {self.page + 1} of "

@@ -28,6 +28,7 @@ CORE = [
     "mcp_widgets.core.history_records",
     "mcp_widgets.core.requests",
     "mcp_widgets.core.urls",
+    "mcp_widgets.core.polling",
 ]
 
 

@@ -166,7 +166,7 @@ def test_hostile_server_strings_are_shown_as_text() -> None:
     parsed = parse(table)
     # Only our own tags and attributes: nothing a server sent became markup.
     assert {tag for tag, _ in parsed.tags} == {"style", "div", "table", "thead", "tbody", "tr", "th", "td"}
-    assert {name for _, attrs in parsed.tags for name, _ in attrs} <= {"class", "colspan"}
+    assert {name for _, attrs in parsed.tags for name, _ in attrs} <= {"class", "colspan", "title"}
     assert len([t for t, _ in parsed.tags if t == "tr"]) == 3
     assert any(hostile in text for text in parsed.text)  # the browser shows the literal string
     assert panel.rows[0][3] == "URL: " + hostile  # the host, as literal text
@@ -475,9 +475,9 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
     assert CANARY not in nb.output(1).inner_text()
     page.mouse.move(0, 0)
-    shots = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
+    shots = Path(__file__).resolve().parents[2] / "build" / "gallery"  # the README's: test_history_browser
     shots.mkdir(parents=True, exist_ok=True)
-    nb.output(1).screenshot(path=str(shots / "history-panel.png"))  # for the README
+    nb.output(1).screenshot(path=str(shots / "history-hostile.png"))
 
     page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
     saved = (server.root / path).read_text()
@@ -503,4 +503,32 @@ def test_a_sign_in_row_names_the_authorization_server_and_the_scopes() -> None:
     )
     cells = dict(zip(COLUMNS, row_cells(record), strict=True))
     assert cells["Mode"] == "sign-in on auth.example"
-    assert cells["Fields asked (* required)"] == "mcp:read, offline_access"
+    assert cells["Fields asked (* required)"] == "2 scopes: mcp:read, offline_access"
+
+
+def test_one_line_per_question_fields_counted_and_the_declared_name_said_once() -> None:
+    """Issue 32: no row repeats what its server calls itself, a form's fields are one line with a count
+    that opens to the full list, and every cell's whole text is there on hover."""
+    history = History()
+    ten = [(f"f{i}", f"Field {i}", i < 2) for i in range(10)]
+    for _ in range(3):
+        add(history, server="demo", declared_name="mcp-widgets-demo", fields=ten)
+    add(history, server="shop", fields=[("city", "City", True)])
+    add(history, server="bare", declared_name="bare")
+    panel = HistoryPanel(history)
+    cells = [dict(zip(COLUMNS, row, strict=True)) for row in panel.rows]
+    assert [c["Server"] for c in cells] == ["bare", "shop", "demo", "demo", "demo"]
+    assert cells[2]["Fields asked (* required)"] == (
+        "10 fields: Field 0\u00a0*, Field 1\u00a0*, " + ", ".join(f"Field {i}" for i in range(2, 10))
+    )
+    assert [c["Fields asked (* required)"] for c in cells[:2]] == ["—", "City\u00a0*"]
+    assert all("\n" not in cell for row in panel.rows for cell in row)  # one line each
+    table = panel._table.value
+    assert table.count("calls itself") == 1  # once, under the table
+    assert "demo calls itself “mcp-widgets-demo”" in html.unescape(table)
+    parsed = parse(table)
+    assert [t for t, _ in parsed.tags].count("details") == 3  # the ten-field rows open to the full list
+    assert [t for t, _ in parsed.tags].count("li") == 30
+    titles = [dict(attrs).get("title") for tag, attrs in parsed.tags if tag in ("td", "summary")]
+    assert cells[2]["Fields asked (* required)"] in titles and cells[2]["When"] in titles
+    panel.close()

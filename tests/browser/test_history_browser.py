@@ -1,0 +1,121 @@
+"""The history table at a glance (issue 32): 50 questions at 1280 px, one line each, every column in sight
+("Took" included), the fields as one line with a count that opens to the full list, and what a server
+calls itself said once. JupyterLab light and dark, and Voila; screenshots in `build/gallery/`, and the
+README's (`docs/screenshots/history-panel.png`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from .conftest import OpenNotebook
+from .gallery import GALLERY, shoot
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS
+
+pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+FIFTY = """\
+import time
+from mcp_widgets.core.history import History
+from mcp_widgets.core.outcome import Action, Outcome, Reason
+from mcp_widgets.widgets import HistoryPanel
+
+TEN = [("user", "User name", True), ("email", "Email", True), ("age", "Age", False),
+       ("born", "Born", False), ("city", "City", True), ("room", "Room", False), ("extras", "Extras", False),
+       ("site", "Website", False), ("handle", "Handle", False), ("agree", "I accept the house rules", True)]
+ENDS = [Outcome(Action.ACCEPT, Reason.PERSON), Outcome(Action.DECLINE, Reason.PERSON),
+        Outcome(Action.CANCEL, Reason.PERSON), Outcome(Action.DECLINE, Reason.HANDLER, by="auto_no"),
+        Outcome(Action.CANCEL, Reason.TIMEOUT), Outcome(Action.ACCEPT, Reason.POLICY, by="accept_defaults")]
+SERVERS = [("demo (2025-11-25)", "mcp-widgets-demo"), ("shop", None), ("travel-agent", "trips")]
+MESSAGES = ["Which city?", "Tell us about your stay: who you are, where you are going, and what the room "
+            "should have. We keep nothing you do not send.", "Delete 3 files for good?"]
+h = History()
+for i in range(50):
+    started = time.monotonic() - (50 - i) * 7.3
+    end = None if i == 49 else ENDS[i % 6]
+    if i % 10 == 7:
+        h.begin_request(server="auth", mode="url", url_host="login.example.com", started=started,
+                        message="Sign in to continue.", source=("tool", "login"), outcome=end)
+        continue
+    server, declared = SERVERS[i % 3]
+    h.begin_request(server=server, declared_name=declared, mode="form", message=MESSAGES[i % 3],
+                    source=("tool", ["book_room", "weather", "delete_files"][i % 3]), started=started,
+                    fields=TEN[: 1 + (i * 3) % 10], outcome=end)
+panel = HistoryPanel(h, page_size=50)
+"""
+
+# Per row: its height against one line of text; the table against its scroll box; Took in sight.
+MEASURE = """(root) => {
+  const table = root.querySelector("table.mcp-widgets-history");
+  const scroll = root.querySelector(".mcp-widgets-history-scroll");
+  const line = parseFloat(getComputedStyle(table).lineHeight);
+  const rows = [...table.querySelectorAll("tbody tr")].map((tr) => tr.getBoundingClientRect().height);
+  const took = table.querySelector("thead th:last-child").getBoundingClientRect();
+  const box = scroll.getBoundingClientRect();
+  const columns = [...table.querySelectorAll("thead th")].map((th) => th.className + " " +
+    Math.round(th.getBoundingClientRect().width)).join(", ");
+  return {columns, line, tallest: Math.max(...rows), count: rows.length, scrollWidth: scroll.scrollWidth,
+          clientWidth: scroll.clientWidth, tookRight: took.right, boxRight: box.right, tookWidth: took.width};
+}"""
+
+
+def check_at_a_glance(output: Any) -> dict[str, Any]:
+    """One line per question, every column in sight, "calls itself" once, the fields open on a click."""
+    from playwright.sync_api import expect
+
+    table = output.locator("table.mcp-widgets-history")
+    expect(table.locator("tbody tr")).to_have_count(50)
+    found = output.evaluate(MEASURE)
+    assert found["tallest"] <= found["line"] * 1.3 + 6, found  # one line each (and its padding)
+    assert found["scrollWidth"] <= found["clientWidth"] + 1, found  # no sideways scrolling...
+    assert found["tookWidth"] > 0 and found["tookRight"] <= found["boxRight"] + 1, found  # ...Took in sight
+    assert output.get_by_text("calls itself", exact=False).count() == 1
+    names = output.locator(".mcp-widgets-history-names")
+    expect(names).to_have_text(
+        "demo (2025-11-25) calls itself “mcp-widgets-demo” · travel-agent calls itself “trips”"
+    )
+    ten = table.locator("td.fields summary").filter(has_text="10 fields: User name *, Email *").first
+    expect(ten).to_be_visible()
+    expect(table.locator("td.fields li").first).to_be_hidden()
+    ten.click()
+    opened = ten.locator("xpath=..").locator("li")
+    expect(opened).to_have_count(10)
+    expect(opened.last).to_have_text("I accept the house rules *")
+    ten.click()  # closed again: one line
+    expect(opened.first).to_be_hidden()
+    return found
+
+
+def test_fifty_questions_one_line_each_in_jupyterlab_light_and_dark(
+    open_notebook: OpenNotebook, screenshots: Any
+) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook([FIFTY, "panel", "HistoryPanel(h, page_size=12)"])
+    for cell in range(3):
+        nb.run(cell)
+        nb.wait_done(cell, timeout=UI_MS * 4)
+        assert nb.stderr(cell).count() == 0
+    output = nb.output(1)
+    for theme in (LIGHT_THEME, DARK_THEME):
+        nb.set_theme(theme)
+        check_at_a_glance(output)
+        shoot(nb, output, "history-50")
+    nb.set_theme(LIGHT_THEME)
+    # The README's: a page of twelve, one list of fields opened, the names said once below.
+    small = nb.output(2)
+    small.locator("td.fields summary").filter(has_text="10 fields:").first.click()
+    expect(small.locator("td.fields details[open] li")).to_have_count(10)
+    nb.page.mouse.move(0, 0)
+    small.scroll_into_view_if_needed()
+    small.screenshot(path=str(screenshots / "history-panel.png"), animations="disabled")
+
+
+def test_fifty_questions_one_line_each_in_voila(open_notebook: OpenNotebook) -> None:
+    app = open_notebook.voila([FIFTY + "panel"])
+    output = app.outputs.last
+    check_at_a_glance(output)
+    GALLERY.mkdir(parents=True, exist_ok=True)
+    app.page.mouse.move(0, 0)
+    output.screenshot(path=str(GALLERY / "history-50-voila.png"))
