@@ -24,7 +24,7 @@ from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.signin import ConnectBudget, SignInError
 from ..core.version import __version__
-from . import tasks, tasks2026, url_flow
+from . import rounds, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
 from .listings import ServerInfo
@@ -149,7 +149,9 @@ class Connection:
             for via in vias:
                 try:
                     client = Client(
-                        tasks.adapt(self.target.kind, self._transport_for(via)),
+                        rounds.bound(
+                            self.target.kind, server, tasks.adapt(self.target.kind, self._transport_for(via))
+                        ),
                         mode=server.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
                         extensions=tasks2026.extensions(server, display, intake.on_elicit),

@@ -8,6 +8,7 @@
     ├── ConnectError           connecting to a server failed (also a ConnectionError)
     ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
     ├── TooManyQuestions       a call was stopped: its server asked past `max_questions=`
+    ├── MalformedAnswer        a server's answer broke the protocol (says where and how, never the values)
     └── ServerError            a server answered with a JSON-RPC error (.code, .data)
         └── ConnectionClosedError   the connection ended while a request was in flight
 
@@ -29,6 +30,7 @@ __all__ = [
     "FieldNotFound",
     "FormStateError",
     "MCPWidgetsError",
+    "MalformedAnswer",
     "RequestTimeout",
     "SchemaError",
     "ServerError",
@@ -98,3 +100,12 @@ class RequestTimeout(MCPWidgetsError, TimeoutError):
 
 class TooManyQuestions(MCPWidgetsError):
     """A call was stopped because its server asked more than `connect(max_questions=...)` allows."""
+
+
+class MalformedAnswer(MCPWidgetsError, ValueError):
+    """A server's answer (a result, a task's state, a question) did not follow the protocol.
+
+    Its message names where (`content.0.text`) and how (`Input should be a valid string`) the answer was
+    malformed, never a value from it: a server may quote back what the person typed in a malformed answer,
+    which a validator's own error (pydantic's `ValidationError`) would show in full.
+    """
