@@ -5,13 +5,15 @@ task-bearing answers rewritten by `tamper`), public API only.
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
 import pytest
 
-from mcp_widgets import ServerError, connect_sync, handlers
+from mcp_widgets import MalformedAnswer, ServerError, connect_sync, handlers
 from tests.fuzz.checks import closing_text, recording
 from tests.servers.tasks2026 import build_server
 from tests.test_secrets import everything_in, leaks
@@ -60,3 +62,67 @@ def test_a_task_status_message_quoting_the_answer_is_redacted(end: str, shown: l
         "logs": "\n".join(logs.texts),
     }
     assert {where: leaks(text, [CANARY]) for where, text in scope.items()} == {where: [] for where in scope}
+
+
+def _rewrite(**fields: Any) -> Any:
+    """A `tamper` setting `fields` on every task-bearing answer."""
+    return lambda answer: {**answer, **fields}
+
+
+@pytest.mark.parametrize("ttl", [math.inf, 1e300], ids=["infinite", "huge"])
+def test_a_ttl_past_any_clock_is_no_limit(ttl: float, shown: list[str]) -> None:
+    server, ext = build_server()
+    ext.tamper = _rewrite(ttlMs=ttl)  # JSON's 1e400 and `Infinity` both parse as infinity
+    with connect_sync(server, name="t33-ttl") as srv:
+        result = srv.call_tool_sync("work", {"seconds": 0.3}, output=w.Output())
+    assert json.loads(result.content[0].text) == "worked"
+    task_lines = [line for line in shown if line.startswith("Task ")]
+    assert task_lines and all("left" not in line and len(line) < 100 for line in task_lines), task_lines
+
+
+def test_a_failure_on_our_side_still_cancels_the_task() -> None:
+    # The poll answers another task's state: the call fails, and the server's task is cancelled, not left.
+    server, ext = build_server()
+    ext.tamper = lambda answer: answer if answer["resultType"] == "task" else {**answer, "taskId": "other"}
+    with connect_sync(server, name="t33-foreign") as srv:
+        with pytest.raises(MalformedAnswer, match="another task"):
+            srv.call_tool_sync("work", {"seconds": 5})
+    (task,) = ext.tasks.values()
+    assert task.status == "cancelled" and task.cancels == 1
+
+
+def _quote_status_in_result(answer: dict[str, Any]) -> dict[str, Any]:
+    """A completed task whose result is malformed, quoting the status message (which quotes the answer)."""
+    if answer.get("status") != "completed":
+        return answer
+    return {**answer, "result": {"content": [{"type": "image", "data": answer["statusMessage"]}]}}
+
+
+def test_a_malformed_task_result_quoting_the_answer_raises_our_error() -> None:
+    server, ext2 = build_server()
+    ext2.tamper = _quote_status_in_result
+    answer = handlers.scripted([{"name": CANARY}])
+    with recording() as logs, connect_sync(server, name="t33-malformed", handler=answer) as srv:
+        with pytest.raises(MalformedAnswer) as caught:
+            srv.call_tool_sync("ask_then_echo", {"linger": 0.1})
+    text = everything_in(caught.value)
+    assert "content.0" in str(caught.value)  # where it was malformed
+    assert "ValidationError" not in text  # pydantic's error (which quotes the payload) is not chained
+    assert leaks(text, [CANARY]) == [] and leaks("\n".join(logs.texts), [CANARY]) == []
+
+
+def test_a_malformed_question_raises_our_error_and_cancels_the_task() -> None:
+    server, ext = build_server()
+
+    def bad_question(answer: dict[str, Any]) -> dict[str, Any]:
+        asks = answer.get("inputRequests")
+        if not asks:
+            return answer
+        return {**answer, "inputRequests": {k: {**v, "params": {"mode": "form"}} for k, v in asks.items()}}
+
+    ext.tamper = bad_question
+    with connect_sync(server, name="t33-bad-question") as srv:
+        with pytest.raises(MalformedAnswer, match="malformed"):
+            srv.call_tool_sync("ask_names")
+    (task,) = ext.tasks.values()
+    assert task.status == "cancelled" and task.cancels == 1
