@@ -7,20 +7,25 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
 import pytest
 
-from mcp_widgets import MalformedAnswer, ServerError, connect_sync, handlers
+import mcp_widgets as mw
+from mcp_widgets import MalformedAnswer, ServerError, TooManyQuestions, connect_sync, handlers
 from tests.fuzz.checks import closing_text, recording
+from tests.servers.launch import serving
 from tests.servers.tasks2026 import build_server
 from tests.test_secrets import everything_in, leaks
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(60)]
 
 CANARY = "Zoé-Canary-4711"
+SERVER = Path(__file__).parents[1] / "servers" / "tasks2026.py"
 
 
 @pytest.fixture
@@ -126,3 +131,44 @@ def test_a_malformed_question_raises_our_error_and_cancels_the_task() -> None:
             srv.call_tool_sync("ask_names")
     (task,) = ext.tasks.values()
     assert task.status == "cancelled" and task.cancels == 1
+
+
+@pytest.fixture
+def http_url() -> Iterator[str]:
+    argv = [sys.executable, str(SERVER), "http", "60000"]
+    with serving(argv, "the 2026-07-28 task server") as (port, _proc):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def _person() -> tuple[list[Any], Any]:
+    seen: list[Any] = []
+
+    async def person(card: Any) -> None:
+        seen.append(card)
+        card.fill(name="Ada")
+        card.accept()
+
+    return seen, person
+
+
+def test_an_oversized_round_is_refused_from_its_count_over_http(http_url: str) -> None:
+    seen, person = _person()
+    with connect_sync(http_url, name="t33-round-http", handler=person) as srv:
+        with pytest.raises(TooManyQuestions, match="10000 questions in one input-required round"):
+            srv.call_tool_sync("ask_many", {"count": 10_000})
+        assert seen == [] and _history("t33-round-http") == []  # none built, shown or answered
+        assert json.loads(srv.call_tool_sync("ask_many", {"count": 20}).content[0].text) == 20  # the bound
+
+
+def test_an_oversized_round_in_process_shows_none_of_its_questions() -> None:
+    server, _ = build_server()
+    seen, person = _person()
+    with connect_sync(server, name="t33-round", handler=person) as srv:
+        with pytest.raises(TooManyQuestions):
+            srv.call_tool_sync("ask_many", {"count": 25})
+    assert seen == []  # not 20 of the 25 asked and answered: the round is refused as a whole
+    assert all(r["outcome"]["action"] != "accept" for r in _history("t33-round"))
+
+
+def _history(server: str) -> list[dict[str, Any]]:
+    return [r for r in mw.history().records() if r["server"] == server]

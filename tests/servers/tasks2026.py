@@ -365,6 +365,14 @@ def build_server(
     async def ask_then_echo_tool(end: str = "completed", linger: float = 0.3) -> str:
         raise AssertionError("runs as a task only")
 
+    @server.tool(name="ask_many", description="Asks `count` questions in one input-required round (no task).")
+    async def ask_many(ctx: Context[Any, Any], count: int = 2) -> Any:
+        if ctx.request_state is None:
+            form = t.ElicitRequestFormParams(message="Your name?", requested_schema=NAME_SCHEMA)
+            asking = {f"name{i}": t.ElicitRequest(params=form) for i in range(count)}
+            return t.InputRequiredResult(input_requests=asking, request_state="asked")
+        return json.dumps(len(ctx.input_responses or {}))
+
     tasks.work = {
         "ask_names": ask_names, "work": work, "ask_changing": ask_changing, "ask_then_echo": ask_then_echo
     }
