@@ -89,9 +89,8 @@ def test_a_failure_on_our_side_still_cancels_the_task() -> None:
     # The poll answers another task's state: the call fails, and the server's task is cancelled, not left.
     server, ext = build_server()
     ext.tamper = lambda answer: answer if answer["resultType"] == "task" else {**answer, "taskId": "other"}
-    with connect_sync(server, name="t33-foreign") as srv:
-        with pytest.raises(MalformedAnswer, match="another task"):
-            srv.call_tool_sync("work", {"seconds": 5})
+    with connect_sync(server, name="t33-foreign") as srv, pytest.raises(MalformedAnswer, match="another task"):
+        srv.call_tool_sync("work", {"seconds": 5})
     (task,) = ext.tasks.values()
     assert task.status == "cancelled" and task.cancels == 1
 
@@ -107,9 +106,12 @@ def test_a_malformed_task_result_quoting_the_answer_raises_our_error() -> None:
     server, ext2 = build_server()
     ext2.tamper = _quote_status_in_result
     answer = handlers.scripted([{"name": CANARY}])
-    with recording() as logs, connect_sync(server, name="t33-malformed", handler=answer) as srv:
-        with pytest.raises(MalformedAnswer) as caught:
-            srv.call_tool_sync("ask_then_echo", {"linger": 0.1})
+    with (
+        recording() as logs,
+        connect_sync(server, name="t33-malformed", handler=answer) as srv,
+        pytest.raises(MalformedAnswer) as caught,
+    ):
+        srv.call_tool_sync("ask_then_echo", {"linger": 0.1})
     text = everything_in(caught.value)
     assert "content.0" in str(caught.value)  # where it was malformed
     assert "ValidationError" not in text  # pydantic's error (which quotes the payload) is not chained
@@ -126,9 +128,8 @@ def test_a_malformed_question_raises_our_error_and_cancels_the_task() -> None:
         return {**answer, "inputRequests": {k: {**v, "params": {"mode": "form"}} for k, v in asks.items()}}
 
     ext.tamper = bad_question
-    with connect_sync(server, name="t33-bad-question") as srv:
-        with pytest.raises(MalformedAnswer, match="malformed"):
-            srv.call_tool_sync("ask_names")
+    with connect_sync(server, name="t33-bad-question") as srv, pytest.raises(MalformedAnswer, match="malformed"):
+        srv.call_tool_sync("ask_names")
     (task,) = ext.tasks.values()
     assert task.status == "cancelled" and task.cancels == 1
 
@@ -163,9 +164,8 @@ def test_an_oversized_round_is_refused_from_its_count_over_http(http_url: str) -
 def test_an_oversized_round_in_process_shows_none_of_its_questions() -> None:
     server, _ = build_server()
     seen, person = _person()
-    with connect_sync(server, name="t33-round", handler=person) as srv:
-        with pytest.raises(TooManyQuestions):
-            srv.call_tool_sync("ask_many", {"count": 25})
+    with connect_sync(server, name="t33-round", handler=person) as srv, pytest.raises(TooManyQuestions):
+        srv.call_tool_sync("ask_many", {"count": 25})
     assert seen == []  # not 20 of the 25 asked and answered: the round is refused as a whole
     assert all(r["outcome"]["action"] != "accept" for r in _history("t33-round"))
 
