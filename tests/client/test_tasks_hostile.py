@@ -89,7 +89,8 @@ def test_a_failure_on_our_side_still_cancels_the_task() -> None:
     # The poll answers another task's state: the call fails, and the server's task is cancelled, not left.
     server, ext = build_server()
     ext.tamper = lambda answer: answer if answer["resultType"] == "task" else {**answer, "taskId": "other"}
-    with connect_sync(server, name="t33-foreign") as srv, pytest.raises(MalformedAnswer, match="another task"):
+    srv = connect_sync(server, name="t33-foreign")
+    with srv, pytest.raises(MalformedAnswer, match="another task"):
         srv.call_tool_sync("work", {"seconds": 5})
     (task,) = ext.tasks.values()
     assert task.status == "cancelled" and task.cancels == 1
@@ -128,7 +129,8 @@ def test_a_malformed_question_raises_our_error_and_cancels_the_task() -> None:
         return {**answer, "inputRequests": {k: {**v, "params": {"mode": "form"}} for k, v in asks.items()}}
 
     ext.tamper = bad_question
-    with connect_sync(server, name="t33-bad-question") as srv, pytest.raises(MalformedAnswer, match="malformed"):
+    srv = connect_sync(server, name="t33-bad-question")
+    with srv, pytest.raises(MalformedAnswer, match="malformed"):
         srv.call_tool_sync("ask_names")
     (task,) = ext.tasks.values()
     assert task.status == "cancelled" and task.cancels == 1
