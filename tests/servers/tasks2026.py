@@ -348,8 +348,10 @@ def build_server(
 
     async def ask_then_echo(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
         # A server quoting the answer back in its status messages, then ending as `end` says.
+        from tests.servers.hostile import echo  # here: run as a script, the server has no such tool
+
         answer = await task.ask("Your name?", NAME_SCHEMA)
-        said = f"you said {(answer.get('content') or {}).get('name')}"
+        said = echo(str(arguments.get("echo", "plain")), "you said", [answer.get("content") or {}])
         task.set("working", f"Working on it: {said}")
         await asyncio.sleep(float(arguments.get("linger", 0.3)))  # polls see the working message
         end = arguments.get("end", "completed")
@@ -362,7 +364,7 @@ def build_server(
         raise AssertionError("never")
 
     @server.tool(name="ask_then_echo", description="Asks a name, then quotes it in its status messages.")
-    async def ask_then_echo_tool(end: str = "completed", linger: float = 0.3) -> str:
+    async def ask_then_echo_tool(end: str = "completed", linger: float = 0.3, echo: str = "plain") -> str:
         raise AssertionError("runs as a task only")
 
     @server.tool(name="ask_many", description="Asks `count` questions in one input-required round (no task).")
