@@ -29,7 +29,7 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Mapping, Sequence
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -50,6 +50,7 @@ from .results import show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
 from .targets import Mode, TransportName, _resolve_target
+from .tokens import check_scopes, check_store
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -61,6 +62,24 @@ __all__ = ["Server"]
 
 def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return dict(arguments) if arguments is not None else None
+
+
+class Done:
+    """What `close()` and `reconnect()` return once done: `await srv.close()` works as well as
+    `srv.close()` (async code writes the first), and a cell ending with either shows nothing."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return
+        yield  # a generator that ends at once: the work was done before
+
+    def _ipython_display_(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{self.what}>"
 
 
 class Server:
@@ -95,9 +114,14 @@ class Server:
     ) -> None:
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+        if isinstance(log_level, str):
+            log_level = log_level.lower()  # "INFO" as Python's logging spells it
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         self.max_questions = question_bounds(max_questions)
+        # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
+        check_store(token_store)
+        check_scopes(scopes)
         resolved = _resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
@@ -301,7 +325,7 @@ class Server:
         the server refuses asks again)."""
         self._connection.sign_out()
 
-    def reconnect(self, timeout: float = 10.0) -> None:
+    def reconnect(self, timeout: float = 10.0) -> Done:
         """Connect again (after the server dropped, or to start afresh): the calls following a 2026-07-28
         task resume polling it on the new connection, and its open questions stay answerable.
 
@@ -318,7 +342,7 @@ class Server:
                     ready.result(timeout=max(budget.remaining(), 0.0))  # nothing to pump: no clicks needed
                 else:
                     kernel.wait_sync(ready, timeout=max(budget.remaining(), 0.0))
-                return
+                return Done(f"reconnected to {self.name!r}")
             except (TimeoutError, concurrent.futures.TimeoutError):
                 if budget.remaining() > 0:
                     continue
@@ -326,11 +350,12 @@ class Server:
                 took = f"connecting to {self.name!r} again took longer than {limit:g} s"
                 raise ConnectError(took) from None
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
         self._connection.close(timeout)
         kernel.flush_posted()  # plain python: the withdrawn forms are closed before this returns
         self._loose.close_all()
+        return Done(f"closed {self.name!r}")
 
     async def aclose(self) -> None:
         """`close` for async code."""
