@@ -29,6 +29,7 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
+import weakref
 from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,32 @@ __all__ = ["Server"]
 
 def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return dict(arguments) if arguments is not None else None
+
+
+_LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
+"""Every server made: a name held by one not closed is not given to another."""
+
+
+def _own_name(asked: str | None, default: str) -> str:
+    """The server's name: its pending list, history and forms go by it, so two open servers never share one.
+
+    A name passed as `name=` that an open server (connecting, connected, or lost and waiting for
+    `reconnect()`) already has is refused; a default name (the command's, the URL's host) gets " (2)",
+    " (3)"...
+    """
+    used = {s.name for s in list(_LIVE) if s._connection.state in ("connecting", "connected", "lost")}
+    if asked is not None:
+        if asked in used:
+            raise ValueError(
+                f"a server named {asked!r} is already connected: close it first (srv.close()) or give this "
+                "one another name= (its pending questions and history go by the name)"
+            )
+        return asked
+    name, n = default, 1
+    while name in used:
+        n += 1
+        name = f"{default} ({n})"
+    return name
 
 
 class Done:
@@ -126,7 +153,7 @@ class Server:
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
-        self.name = name or resolved.name
+        self.name = _own_name(name, resolved.name)
         self.declared_name: str | None = None
         self.protocol_version: str | None = None
         self.handler = handler
@@ -150,6 +177,7 @@ class Server:
         display.serve(intake)
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
+        _LIVE.add(self)
 
     def _start(self) -> concurrent.futures.Future[None]:
         """Start connecting (for `connect`); the future resolves once the handshake is done."""

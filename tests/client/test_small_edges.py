@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import contextlib
+import time
+from collections.abc import Generator
 from typing import Any
 
 import pytest
@@ -65,3 +69,35 @@ def test_an_outcome_says_who_withdrew_a_request_once() -> None:
     assert Outcome(Action.CANCEL, Reason.TIMEOUT, note="nobody answered in time").describe() == (
         "cancelled: nobody answered in time"
     )
+
+
+class _Never:
+    """What a handler may await (the client drives handlers on futures, not an event loop): never done."""
+
+    def __await__(self) -> Generator[Any, None, None]:
+        yield concurrent.futures.Future()
+
+
+def test_a_name_in_use_is_refused_and_a_default_name_kept_apart() -> None:
+    # Each server's pending list follows its own connection: only `a` asks, `b.pending` stays empty.
+    server_a, _ = build_server()
+    server_b, _ = build_server()
+
+    async def hold(card: Any) -> None:
+        await _Never()  # the person has not answered yet
+
+    with connect_sync(server_a, name="same", handler=hold) as a:
+        with pytest.raises(ValueError, match="already connected"):
+            connect_sync(server_b, name="same")
+        with connect_sync(server_b, name="other") as b:
+            call = a.call_tool_background("ask_names")
+            end = time.monotonic() + 10
+            while not a.pending.items and time.monotonic() < end:
+                with contextlib.suppress(TimeoutError):
+                    call.result(0.05)  # waiting runs what the client posts (plain python)
+            assert len(a.pending.items) == 1 and b.pending.items == []
+            call.cancel()
+    with connect_sync(build_server()[0]) as one, connect_sync(build_server()[0]) as two:
+        assert two.name == f"{one.name} (2)"  # a default name: kept apart, visibly
+    with connect_sync(server_b, name="same") as again:  # free once closed
+        assert again.name == "same"
