@@ -323,6 +323,14 @@ class Connection:
     def sign_out(self) -> None:
         sign_out(self.provider or self.auth)
 
+    def take_refusal(self) -> SignInError | None:
+        """The refused sign-in that ended the connection's last request, once (None: none was)."""
+        provider = self.provider
+        if provider is None:
+            return None
+        refused, provider.refused = provider.refused, None
+        return refused
+
     def signal_close(self) -> concurrent.futures.Future[None] | None:
         """Ask the connection to end; returns what to wait for (None when it is not running)."""
         runner = self._runner

@@ -28,6 +28,7 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
+from ..core.signin import SignInError
 from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -264,6 +265,10 @@ class Runner:
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
             )
+        refused = self.connection.take_refusal() if closed else None
+        if refused is not None:  # the person declined signing in again: the request could not be sent
+            self.connection.lost()
+            return SignInError(f"{record.describe()} failed: {refused} (srv.reconnect() asks again)")
         if closed:
             self.connection.lost()
             return ConnectionClosedError(
