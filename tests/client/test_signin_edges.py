@@ -31,7 +31,7 @@ def test_declining_a_sign_in_after_sign_out_raises_sign_in_error(url: str) -> No
     try:
         assert srv.call_tool_sync("whoami").content[0].text == "read"
         srv.sign_out()
-        with pytest.raises(SignInError, match="declined|cancel"):
+        with pytest.raises(SignInError, match=r"declined|cancel"):
             srv.call_tool_sync("whoami")
         assert len(cards) == 2  # asked again, declined: a SignInError, not "the server disconnected"
     finally:
