@@ -104,6 +104,9 @@ class SignInProvider(OAuthClientProvider):
         self._scopes = tuple(scopes.split() if isinstance(scopes, str) else scopes or ())
         self._loopback: Loopback | None = None
         self._card: SignInCard | None = None
+        self.refused: SignInError | None = None
+        """How the last sign-in ended, when it was refused (declined, cancelled, failed): a call whose request
+        it stopped ends with it, not with "the server disconnected" (the SDK's transport ends meanwhile)."""
         store = tokens.resolve_store(token_store)
         self.resource = resource_url_from_server_url(url)
         self.storage_view: Any = (
@@ -161,6 +164,7 @@ class SignInProvider(OAuthClientProvider):
         except BaseException as exc:  # cancelled too (an interrupt, close): the card must not wait on
             if mine:
                 self._end_card(failed=exc)
+                self.refused = signin_error(exc)
             raise
         finally:
             if mine:

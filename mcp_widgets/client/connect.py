@@ -99,6 +99,12 @@ class _Connecting:
     def __await__(self) -> Generator[Any, None, Server]:
         return self._open().__await__()
 
+    def __getattr__(self, name: str) -> Any:
+        raise AttributeError(
+            f"connect(...) returns something to await, which has no {name!r}: did you forget await? "
+            "(srv = await mw.connect(...), or srv = mw.connect_sync(...))"
+        )
+
     async def __aenter__(self) -> Server:
         return await self._open()
 

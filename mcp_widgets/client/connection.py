@@ -26,7 +26,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin import ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import tasks, tasks2026, url_flow
+from . import oversized, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
 from .functions import keep_invalid_results
@@ -171,7 +171,9 @@ class Connection:
             for via in vias:
                 try:
                     client = Client(
-                        tasks.adapt(self.target.kind, self._transport_for(via)),
+                        oversized.bound(
+                            self.target.kind, server, tasks.adapt(self.target.kind, self._transport_for(via))
+                        ),
                         mode=server.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
                         extensions=tasks2026.extensions(server, display, intake.on_elicit),
@@ -365,6 +367,14 @@ class Connection:
 
     def sign_out(self) -> None:
         sign_out(self.provider or self.auth)
+
+    def take_refusal(self) -> SignInError | None:
+        """The refused sign-in that ended the connection's last request, once (None: none was)."""
+        provider = self.provider
+        if provider is None:
+            return None
+        refused, provider.refused = provider.refused, None
+        return refused
 
     def signal_close(self) -> concurrent.futures.Future[None] | None:
         """Ask the connection to end; returns what to wait for (None when it is not running)."""

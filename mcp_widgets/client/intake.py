@@ -106,6 +106,12 @@ class Intake:
                 # Let the round's other questions be counted before any form is built: a round past the
                 # bound is refused as a whole.
                 await asyncio.sleep(0)
+                if record.stopped is not None:  # a later question of the round went past the bound
+                    stopped = mcp_types.ErrorData(
+                        code=INVALID_PARAMS, message="too many questions: the call is stopped"
+                    )
+                    request.settle(stopped)
+                    return stopped
             if record is not None:
                 record.post(partial(self._present, request, record))
             else:

@@ -8,14 +8,18 @@ a server's last calls are kept for those, in memory only.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import weakref
 from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from ..core.exceptions import ServerError
+from pydantic import ValidationError
+
+from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typed_pattern
+from ..core.text import clip_line, shown
 
 __all__ = ["REDACTED"]
 
@@ -67,6 +71,61 @@ def _redacted(record: Any, error: BaseException) -> BaseException | None:
     if text == str(error) and data == error.data:
         return None
     return type(error)(text, code=error.code, data=data)
+
+
+_FIELD = re.compile(r"[A-Za-z_][A-Za-z0-9_-]{0,39}")
+_OWN_WORDS = ("value_error", "assertion_error")
+"""pydantic error types whose message a validator wrote (it may quote the input); others are templates."""
+
+
+def _malformed(record: Any, error: ValidationError, what: str = "answer") -> MalformedAnswer:
+    """A server's answer failed validation: where and how, without a value from it (nor the raw error)."""
+    typed = _typed_pattern(record)
+    problems = []
+    for item in error.errors(include_url=False, include_input=False, include_context=False)[:5]:
+        loc = ".".join(
+            str(p) if isinstance(p, int) or _FIELD.fullmatch(str(p)) else "…" for p in item.get("loc", ())
+        )
+        kind = str(item.get("type", ""))
+        how = kind if kind in _OWN_WORDS else str(item.get("msg", kind))
+        problems.append(f"{loc or '(top)'}: {how}")
+    more = error.error_count() - len(problems)
+    text = "; ".join(problems) + (f"; and {more} more" if more > 0 else "")
+    if typed is not None:
+        text = typed.sub(REDACTED, text)
+    text = clip_line(shown(text), 600)
+    return MalformedAnswer(f"{record.describe()} failed: the server's {what} was malformed ({text})")
+
+
+def _foreign(record: Any, error: BaseException) -> BaseException | None:
+    """What a call raises instead of `error`, an exception that is not ours (None: raise it as it is).
+
+    A validator's error quotes the server's payload; any other is replaced only when it (or an exception
+    it chains to) quotes what the person typed.
+    """
+    if isinstance(error, (MCPWidgetsError, asyncio.CancelledError)):
+        return None
+    if isinstance(error, ValidationError):
+        return _malformed(record, error)
+    typed = _typed_pattern(record)
+    if typed is None:
+        return None
+    texts, todo, seen = [], [error], set()
+    while todo:
+        exc = todo.pop()
+        if id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        if isinstance(exc, ValidationError):
+            return _malformed(record, exc)
+        texts += [str(exc), repr(exc.args)]
+        todo += [e for e in (exc.__cause__, exc.__context__) if e is not None]
+        todo += list(getattr(exc, "exceptions", ()))
+    if not any(typed.search(text) for text in texts):
+        return None
+    return MCPWidgetsError(
+        f"{record.describe()} failed: {type(error).__name__} (its message quoted what was typed: {REDACTED})"
+    )
 
 
 def _quotes_typed(record: Any, *values: Any) -> bool:

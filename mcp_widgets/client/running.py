@@ -29,12 +29,13 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
+from ..core.signin import SignInError
 from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-from . import rounds, url_flow
+from . import oversized, rounds, url_flow
 from .calls import (
     _CURRENT,
     _LEGACY_HINT,
@@ -45,7 +46,7 @@ from .calls import (
     _tool_needs_legacy,
 )
 from .display import _show_call
-from .privacy import _quotes_typed, _redacted, _remember, _resource_name, _scrubbed_line, _secrets
+from .privacy import _foreign, _quotes_typed, _redacted, _remember, _resource_name, _scrubbed_line, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -211,7 +212,10 @@ class Runner:
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
-            raise
+            replaced = _foreign(record, group)
+            if replaced is None:
+                raise
+            error = replaced
         except asyncio.CancelledError:
             if record.stopped is not None:  # stopped past max_questions: the caller learns why
                 raise record.stopped from None
@@ -222,6 +226,11 @@ class Runner:
                 f"{exc.max_rounds} rounds (rounds are bounded by connect(max_questions=...), now "
                 f"{self.server.max_questions[0]} per call)"
             ) from None
+        except Exception as exc:
+            replaced = _foreign(record, exc)  # pydantic's error, say: it quotes the server's payload
+            if replaced is None:
+                raise
+            error = replaced
         finally:
             _remember(record)  # its server's log lines may still quote it after the call
             calls.remove(record)
@@ -259,6 +268,16 @@ class Runner:
         if record.stopped is not None:
             return record.stopped
         code = exc.error.code
+        data = exc.error.data
+        if isinstance(data, dict) and isinstance(data.get(oversized.OVERSIZED), int):
+            text = (
+                f"{record.describe()} was stopped: the server asked {data[oversized.OVERSIZED]} questions in "
+                f"one input-required round, refused as a whole (the bound is connect(max_questions=...), now "
+                f"{oversized.largest(self.server)} in one round)"
+            )
+            log.warning("%s", text)
+            record.post(partial(self.display.place, record, text))
+            return TooManyQuestions(text)
         # A server's text: literal, bounded, redacted first (a cut could leave the start of a typed value).
         message = shorten(shown(_scrubbed_line(record, exc.error.message)), ERROR_KEEP)
         closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED
@@ -266,6 +285,10 @@ class Runner:
             return ConnectionClosedError(
                 f"{record.describe()} was stopped: the connection was closed", code=code, data=exc.error.data
             )
+        refused = self.connection.take_refusal() if closed else None
+        if refused is not None:  # the person declined signing in again: the request could not be sent
+            self.connection.lost()
+            return SignInError(f"{record.describe()} failed: {refused} (srv.reconnect() asks again)")
         if closed:
             self.connection.lost()
             return ConnectionClosedError(

@@ -30,7 +30,8 @@ from __future__ import annotations
 
 import concurrent.futures
 import os
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import Generator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -51,6 +52,7 @@ from .results import show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
 from .targets import Mode, TransportName, _resolve_target
+from .tokens import check_scopes, check_store
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -63,6 +65,50 @@ __all__ = ["Server"]
 
 def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
     return dict(arguments) if arguments is not None else None
+
+
+_LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
+"""Every server made: a name held by one not closed is not given to another."""
+
+
+def _own_name(asked: str | None, default: str) -> str:
+    """The server's name: its pending list, history and forms go by it, so two open servers never share one.
+
+    A name passed as `name=` that an open server (connecting, connected, or lost and waiting for
+    `reconnect()`) already has is refused; a default name (the command's, the URL's host) gets " (2)",
+    " (3)"...
+    """
+    used = {s.name for s in list(_LIVE) if s._connection.state in ("connecting", "connected", "lost")}
+    if asked is not None:
+        if asked in used:
+            raise ValueError(
+                f"a server named {asked!r} is already connected: close it first (srv.close()) or give this "
+                "one another name= (its pending questions and history go by the name)"
+            )
+        return asked
+    name, n = default, 1
+    while name in used:
+        n += 1
+        name = f"{default} ({n})"
+    return name
+
+
+class Done:
+    """What `close()` and `reconnect()` return once done: `await srv.close()` works as well as
+    `srv.close()` (async code writes the first), and a cell ending with either shows nothing."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return
+        yield  # a generator that ends at once: the work was done before
+
+    def _ipython_display_(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{self.what}>"
 
 
 class Server:
@@ -105,14 +151,19 @@ class Server:
             transport = chosen["transport"]
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+        if isinstance(log_level, str):
+            log_level = log_level.lower()  # "INFO" as Python's logging spells it
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         self.max_questions = question_bounds(max_questions)
+        # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
+        check_store(token_store)
+        check_scopes(scopes)
         resolved = _resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
-        self.name = name or resolved.name
+        self.name = _own_name(name, resolved.name)
         self.declared_name: str | None = None
         self.protocol_version: str | None = None
         self.handler = handler
@@ -137,6 +188,7 @@ class Server:
         display.serve(intake)
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
+        _LIVE.add(self)
 
     def _start(self) -> concurrent.futures.Future[None]:
         """Start connecting (for `connect`); the future resolves once the handshake is done."""
@@ -324,7 +376,7 @@ class Server:
         the server refuses asks again)."""
         self._connection.sign_out()
 
-    def reconnect(self, timeout: float = 10.0) -> None:
+    def reconnect(self, timeout: float = 10.0) -> Done:
         """Connect again (after the server dropped, or to start afresh): the calls following a 2026-07-28
         task resume polling it on the new connection, and its open questions stay answerable.
 
@@ -341,7 +393,7 @@ class Server:
                     ready.result(timeout=max(budget.remaining(), 0.0))  # nothing to pump: no clicks needed
                 else:
                     kernel.wait_sync(ready, timeout=max(budget.remaining(), 0.0))
-                return
+                return Done(f"reconnected to {self.name!r}")
             except (TimeoutError, concurrent.futures.TimeoutError):
                 if budget.remaining() > 0:
                     continue
@@ -349,11 +401,12 @@ class Server:
                 took = f"connecting to {self.name!r} again took longer than {limit:g} s"
                 raise ConnectError(took) from None
 
-    def close(self, timeout: float = 10.0) -> None:
+    def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
         self._connection.close(timeout)
         kernel.flush_posted()  # plain python: the withdrawn forms are closed before this returns
         self._loose.close_all()
+        return Done(f"closed {self.name!r}")
 
     async def aclose(self) -> None:
         """`close` for async code."""

@@ -34,10 +34,12 @@ from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.shared.message import SessionMessage
 
+from ..core.exceptions import MalformedAnswer
 from ..core.polling import backed_off, poll_interval
 from ..core.protocol import is_modern
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
+from .privacy import _scrubbed_line
 from .targets import StreamProxy
 
 if TYPE_CHECKING:
@@ -193,10 +195,19 @@ async def _run(
                 mcp_types.GetTaskRequest(params=mcp_types.GetTaskRequestParams(task_id=task.task_id)),
                 _Polled,
             )
+            if state.task_id != task.task_id:
+                raise MalformedAnswer(
+                    f"{record.describe()} failed: the server answered tasks/get with another task's state"
+                    " (its taskId is not this call's task)"
+                )
             poll = poll_interval(state.poll_interval, poll)
             wait, calm = poll, 0
     except asyncio.CancelledError:
         await task.stop()
+        raise
+    except Exception:
+        if state.status not in ("completed", "failed", "cancelled"):
+            await task.stop()  # we failed (a malformed answer...): the server's task must not run on
         raise
     finally:
         if payload is not None and not payload.done():
@@ -249,8 +260,14 @@ def _show(task: _Task, state: mcp_types.Task | None, *, failed: bool = False) ->
 
 
 def show_status(task: _Task, status: str, message: str | None, suffix: str = "") -> None:
-    """The task's status line in its call's panel ("Task input required: message · suffix"), if changed."""
-    text = clip_line(f"Task {status.replace('_', ' ')}" + (f": {message}" if message else ""), 480) + suffix
+    """The task's status line in its call's panel ("Task input required: message · suffix"), if changed.
+
+    The server's message may quote what the person typed: redacted before it is clipped (a cut could leave
+    the start of a typed value), as the line ends as the call's closing text, which a saved notebook keeps.
+    """
+    line = f"Task {status.replace('_', ' ')}" + (f": {message}" if message else "")
+    line = _scrubbed_line(task.record, line)
+    text = clip_line(line, 480) + suffix
     if text != task.text:
         task.text = text
         task.record.post(partial(_place, task, text))

@@ -31,7 +31,7 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from ..core.exceptions import ConnectionClosedError, RequestTimeout
+from ..core.exceptions import ConnectionClosedError, MalformedAnswer, RequestTimeout
 from ..core.outcome import Reason
 from ..core.polling import WAITING, backed_off, poll_interval
 from ..core.requests import PendingRequest
@@ -47,6 +47,9 @@ log = logging.getLogger("mcp_widgets")
 
 EXTENSION = "io.modelcontextprotocol/tasks"
 TERMINAL = ("completed", "failed", "cancelled")
+LONGEST_TTL = 7 * 86400.0
+"""Seconds: a longer TTL (or one past any number, `1e400`, `Infinity`) is taken as none: no countdown, no
+expiry on the client's side (the call still ends when the task does)."""
 WAITING_POLL = WAITING
 """Seconds between polls, at most, while only the person can move a task on (if the server asks for less)."""
 _POLL_KEYS = ("pollIntervalMs", "pollIntervalMilliseconds", "pollInterval")
@@ -125,7 +128,6 @@ class TasksExtension(ClientExtension):
             raise RuntimeError("a task answered a call this client did not make through a Server")
         task = _Task2026(self.server, self.display, record, ctx.session, created.task_id)
         state = {**(created.model_extra or {}), "status": created.status}
-        task.seen(state)
         result = await task.follow(state, self.ask)
         if task.session is not ctx.session:  # resumed: the call's own client has gone
             if not result.is_error:
@@ -169,7 +171,9 @@ class _Task2026(tasks._Task):
         self.poll = next((s for k in _POLL_KEYS if (s := poll_interval(state.get(k), 0.0))), self.poll)
         ttl_ms = _number(state, ("ttlMs",))
         ttl = ttl_ms / 1000 if ttl_ms is not None else _number(state, ("ttlSeconds", "ttl"))
-        if ttl is not None:
+        if ttl is not None and not ttl <= LONGEST_TTL:  # 1e400 in JSON, `Infinity`: no limit
+            self.ttl = self.deadline = None
+        elif ttl is not None:
             self.ttl = ttl
             self.deadline = self.started + ttl
         elif any(state.get(k, 0) is None for k in ("ttl", "ttlSeconds", "ttlMs")):
@@ -181,6 +185,7 @@ class _Task2026(tasks._Task):
     async def follow(self, state: dict[str, Any], ask: Ask) -> mcp_types.CallToolResult:
         tasks.hold(self)
         try:
+            self.seen(state)
             while True:
                 self._show(state)
                 if self.failure is not None:
@@ -199,12 +204,21 @@ class _Task2026(tasks._Task):
                         raise self._expired() from None  # the server dropped the expired task
                     raise
                 state = dict(answer.model_extra or {})
+                if state.get("taskId", self.task_id) != self.task_id:
+                    raise MalformedAnswer(
+                        f"{self.record.describe()} failed: the server answered tasks/get with another task's"
+                        " state (its taskId is not this call's task)"
+                    )
                 self.seen(state)
                 if state.get("status") not in TERMINAL:
                     needed = state.get("status") == "input_required"
                     self._take(state.get("inputRequests") if needed else {}, ask)
         except asyncio.CancelledError:
             await self.stop()
+            raise
+        except BaseException:
+            if self.last_status not in TERMINAL:
+                await self.stop()  # we failed (a malformed answer...): the server's task must not run on
             raise
         finally:
             for asking in self.asking.values():

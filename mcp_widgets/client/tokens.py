@@ -16,7 +16,7 @@ import os
 import tempfile
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -143,6 +143,28 @@ class KeyringStore:
 
 MEMORY = MemoryStore()
 """The kernel's default store, shared by its connections (a second `connect` to a server stays signed in)."""
+
+
+def check_store(token_store: Any) -> None:
+    """Raise as `resolve_store` would for a `token_store=` it cannot take (nothing is opened)."""
+    if token_store is None or token_store in ("memory", "file", "keyring"):
+        return
+    if isinstance(token_store, str):
+        raise ValueError(f'token_store must be None, "file", "keyring" or a TokenStorage: {token_store!r}')
+    needed = ("get_tokens", "set_tokens", "get_client_info", "set_client_info")
+    if not all(callable(getattr(token_store, name, None)) for name in needed):
+        raise TypeError("token_store must have the SDK's TokenStorage methods: " + ", ".join(needed))
+
+
+def check_scopes(scopes: Any) -> None:
+    """`scopes=`: None, one space-separated str, or a sequence of str."""
+    if scopes is None or isinstance(scopes, str):
+        return
+    if isinstance(scopes, (bytes, Mapping)) or not isinstance(scopes, Iterable):
+        raise TypeError(f"scopes must be a str or a list of str, not {type(scopes).__name__}")
+    bad = [s for s in scopes if not isinstance(s, str) or not s or any(c.isspace() for c in s)]
+    if bad:
+        raise ValueError(f"scopes must be non-empty strings without spaces, not {bad!r}")
 
 
 def resolve_store(token_store: Any) -> Store | Any:

@@ -8,6 +8,7 @@
     ├── ConnectError           connecting to a server failed (also a ConnectionError)
     ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
     ├── TooManyQuestions       a call was stopped: its server asked past `max_questions=`
+    ├── MalformedAnswer        a server's answer broke the protocol (says where and how, never the values)
     └── ServerError            a server answered with a JSON-RPC error (.code, .data)
         ├── ConnectionClosedError   the connection ended while a request was in flight
         └── AnswerExpired           the server no longer kept the question when its answer came
@@ -35,6 +36,7 @@ __all__ = [
     "FieldNotFound",
     "FormStateError",
     "MCPWidgetsError",
+    "MalformedAnswer",
     "RequestTimeout",
     "SchemaError",
     "ServerError",
@@ -128,3 +130,12 @@ def brief(exc: E, text: str | None = None) -> E:
     # IPython shows the lines this returns instead of a traceback (`InteractiveShell.showtraceback`).
     setattr(exc, "_render_traceback_", lambda: [line])  # noqa: B010
     return exc
+
+
+class MalformedAnswer(MCPWidgetsError, ValueError):
+    """A server's answer (a result, a task's state, a question) did not follow the protocol.
+
+    Its message names where (`content.0.text`) and how (`Input should be a valid string`) the answer was
+    malformed, never a value from it: a server may quote back what the person typed in a malformed answer,
+    which a validator's own error (pydantic's `ValidationError`) would show in full.
+    """

@@ -75,9 +75,11 @@ class Outcome:
         elif reason in (Reason.HANDLER, Reason.POLICY):
             kind = "handler" if reason is Reason.HANDLER else "policy"
             text = f"{verb} by {kind} {self.by!r}" if self.by else f"{verb} by a {kind}"
+        elif reason is Reason.WITHDRAWN and self.note:
+            return f"{verb}: {self.note}"  # who withdrew it (the server, or our side closing): said once
         else:
             text = f"{verb}: {_WHY[reason]}"
-        return f"{text} ({self.note})" if self.note else text
+        return f"{text} ({self.note})" if self.note and self.note != _WHY[reason] else text
 
 
 def to_wire(action: Action | str, content: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -3,17 +3,25 @@
 Pure helpers for the client's redaction (`client/privacy.py`) and a logging filter for our logger.
 
 A typed value is matched as itself in any letter case and in the forms escapers give it: JSON (`\\u00e9`,
-`\\"`, doubly escaped too), URL (`%C3%A9`, `+`), HTML (`&eacute;`, `&#233;`, `&#xe9;`) and Python
-(`\\xe9`), each character on its own, so mixed escapes match as well. Values of 4 characters or more match
-anywhere (a server may glue one to a word: `pin48151623`); shorter ones only as whole tokens, else typing
-`an` would cut words of every message apart. Booleans and 1-character values are not redacted.
+`\\"`, doubly escaped too), URL (`%C3%A9`, `+`, doubly encoded `%25C3%25A9`), HTML (`&eacute;`, `&#233;`,
+`&#xe9;`, letters and digits too: `&#112;`) and Python (`\\xe9`), each character on its own, so mixed escapes
+match as well. Fullwidth letters (`ｐｉｎ`), composed or decomposed accents (`é` / `e` + U+0301) and
+invisible characters between the value's own (zero-width space, joiners, soft hyphen) match too, as does a
+value of 4 characters or more in base64 (standard or URL-safe, padded or not). Values of 4 characters or
+more match anywhere (a server may glue one to a word: `pin48151623`); shorter ones only as whole tokens, else
+typing `an` would cut words of every message apart. Booleans and 1-character values are not redacted.
+
+Not matched (the README's privacy section says so): a value inside a longer base64 text, a value split
+across two messages, and other encodings (hex dumps, ROT13, ...).
 """
 
 from __future__ import annotations
 
+import base64
 import html.entities
 import logging
 import re
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -27,15 +35,27 @@ _ENTITIES = {cp: name for cp, name in html.entities.codepoint2name.items()}
 _ENTITIES[ord("'")] = "apos"
 
 
+_INVISIBLE = r"(?:[\u00ad\u200b-\u200f\u2060-\u2064\ufeff])*"
+"""Characters a server may slip between a value's own (zero-width space, joiners, marks, soft hyphen)."""
+
+
 def _char_forms(ch: str) -> list[str]:
     """Regex alternatives for one character of a typed value: itself and its escaped forms."""
-    if ch.isascii() and ch.isalnum():
-        return [re.escape(ch)]  # no escaper touches these; the pattern ignores case
     forms = {re.escape(ch)}
-    cased = {ch, ch.lower(), ch.upper()}
-    for c in cased:
+    for c in {ch, ch.lower(), ch.upper()}:
+        if len(c) != 1:
+            continue  # "ß".upper() is "SS": the pattern ignores case anyway
         cp = ord(c)
         forms.add(re.escape(c))
+        if 0x21 <= cp <= 0x7E:
+            forms.add(re.escape(chr(cp + 0xFEE0)))  # fullwidth: ｐ for p
+        forms.add(rf"&#0*{cp};")
+        forms.add(rf"&#x0*{cp:x};")
+        forms.add("".join(f"%(?:25)*{b:02x}" for b in c.encode("utf-8")))  # URL-encoded, once or more
+        if c.isascii() and c.isalnum():
+            forms.add(rf"\\+u{cp:04x}")
+            forms.add(rf"\\+x{cp:02x}")
+            continue  # no other escaper touches these
         forms.add(r"\\+" + re.escape(c))  # \"  \/  \\ (and doubly escaped)
         if cp < 0x10000:
             forms.add(rf"\\+u{cp:04x}")
@@ -45,11 +65,8 @@ def _char_forms(ch: str) -> list[str]:
             forms.add(rf"\\+U{cp:08x}")
         if cp < 0x100:
             forms.add(rf"\\+x{cp:02x}")
-        forms.add(rf"&#0*{cp};")
-        forms.add(rf"&#x0*{cp:x};")
         if cp in _ENTITIES:
             forms.add(f"&{_ENTITIES[cp]};")
-        forms.add("".join(f"%{b:02x}" for b in c.encode("utf-8")))
         if c in "\n\t\r\b\f":
             forms.add(r"\\+" + {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f"}[c])
     if ch == " ":
@@ -57,11 +74,26 @@ def _char_forms(ch: str) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+def _spelled(value: str) -> str:
+    """`value` character by character, each in any of its forms, invisible characters allowed between."""
+    parts = [f"(?:{'|'.join(forms)})" if len(forms := _char_forms(ch)) > 1 else forms[0] for ch in value]
+    return _INVISIBLE.join(parts)
+
+
+def _base64_forms(value: str) -> set[str]:
+    """The whole value in base64, standard or URL-safe, padded or not (the pattern ignoring case makes a
+    wrong match possible only where the text holds the value's base64 in other letter case: harmless)."""
+    raw = value.encode("utf-8")
+    return {re.escape(e.decode("ascii").rstrip("=")) + "=*" for e in (base64.b64encode(raw),
+                                                                       base64.urlsafe_b64encode(raw))}
+
+
 def _value_pattern(value: str) -> str:
-    body = "".join(
-        f"(?:{'|'.join(forms)})" if len(forms := _char_forms(ch)) > 1 else forms[0] for ch in value
-    )
-    return body if len(value) >= ANYWHERE else rf"(?<!\w){body}(?!\w)"
+    alternatives = [_spelled(v) for v in sorted({unicodedata.normalize(f, value) for f in ("NFC", "NFD")})]
+    if len(value) >= ANYWHERE:
+        alternatives += sorted(_base64_forms(value))
+        return f"(?:{'|'.join(alternatives)})"
+    return rf"(?<!\w)(?:{'|'.join(alternatives)})(?!\w)"
 
 
 def _strings(value: Any) -> Iterable[str]:

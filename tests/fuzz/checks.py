@@ -6,16 +6,19 @@ on a 2-core machine. `MCP_WIDGETS_FUZZ=long` runs many more, randomized (a local
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import json
 import logging
 import os
 import threading
+import unicodedata
 import warnings
 from collections.abc import Generator, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import ipywidgets as w
 from hypothesis import HealthCheck, settings
@@ -184,10 +187,32 @@ def scope_text(*, error: BaseException | None, logs: Records, closing: str, serv
     }
 
 
+def claimed_spellings(value: Any) -> set[str]:
+    """The spellings of `value` the README's privacy section says are redacted beyond `leaks`' own (#33):
+    HTML entities for every character, URL-encoded twice, decomposed, fullwidth, a zero-width space inside,
+    and base64 for values of 4 characters or more."""
+    text = str(value)
+    forms = {
+        "".join(f"&#{ord(c)};" for c in text),
+        quote(quote(text, safe=""), safe=""),
+        unicodedata.normalize("NFD", text),
+        "".join(chr(ord(c) + 0xFEE0) if 0x21 <= ord(c) <= 0x7E else c for c in text),
+        text[:1] + "\u200b" + text[1:],
+    }
+    if len(text) >= 4:
+        forms |= {base64.b64encode(text.encode()).decode(), base64.urlsafe_b64encode(text.encode()).decode()}
+        forms |= {form.rstrip("=") for form in forms if form.endswith("=")}
+    return forms
+
+
 def found_leaks(scope: dict[str, str], values: tuple[Any, ...]) -> dict[str, list[str]]:
+    """Where a typed value shows, in any spelling the redaction claims to cover."""
     if not values:
         return {}
-    found = {where: leaks(text, values) for where, text in scope.items()}
+    found = {
+        where: sorted({*leaks(text, values), *(f for v in values for f in claimed_spellings(v) if f in text)})
+        for where, text in scope.items()
+    }
     return {where: forms for where, forms in found.items() if forms}
 
 

@@ -7,13 +7,15 @@ fuzzer (tests/fuzz) writes the scripts; both protocol generations run them throu
 
 from __future__ import annotations
 
+import base64
 import html
 import json
 import sys
+import unicodedata
 import warnings
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote_plus
+from urllib.parse import quote, quote_plus
 
 import mcp_types as t
 from mcp.server.mcpserver import Context, MCPServer
@@ -23,7 +25,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script:
 
 from mcp_widgets.demo._asking import Asker, converse
 
-ECHOES = ("none", "plain", "json", "json-twice", "upper", "url", "html", "glued")
+ECHOES = (
+    "none", "plain", "json", "json-twice", "upper", "url", "html", "glued",
+    "entities", "base64", "url-twice", "decomposed", "fullwidth", "zero-width",
+)
 """How a step quotes the answers so far next to its own text."""
 
 
@@ -41,6 +46,13 @@ def echo(how: str, text: str, answers: list[dict[str, Any]]) -> str:
         "url": "https://example.org/?q=" + quote_plus(joined),
         "html": html.escape(joined),
         "glued": "x".join(f"user_{v}_" for v in values),
+        # The spellings the README's privacy section says are redacted too (#33):
+        "entities": "".join(f"&#{ord(c)};" for c in joined),
+        "base64": " ".join(base64.b64encode(v.encode()).decode() for v in values),
+        "url-twice": quote(quote(joined, safe=""), safe=""),
+        "decomposed": unicodedata.normalize("NFD", joined),
+        "fullwidth": "".join(chr(ord(c) + 0xFEE0) if 0x21 <= ord(c) <= 0x7E else c for c in joined),
+        "zero-width": " ".join(v[:1] + "\u200b" + v[1:] for v in values),
     }[how]
     return f"{text} {quoted}"
 

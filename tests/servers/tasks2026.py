@@ -154,6 +154,8 @@ class TasksExtension(Extension):
         self.request_state = request_state
         self.poll_ms = poll_ms
         self.tasks: dict[str, _Task] = {}
+        self.tamper: Any = None
+        """A hostile server rewriting each task-bearing answer: `tamper(answer) -> answer` (None: honest)."""
         self.work: dict[str, Any] = {}
         """Tool name -> `async def body(task, arguments) -> CallToolResult dict`, for tools run as tasks."""
         self.task_only: set[str] = set()
@@ -189,7 +191,10 @@ class TasksExtension(Extension):
         self.tasks[task.task_id] = task  # durable before the answer: tasks/get resolves at once
         task.work = asyncio.get_running_loop().create_task(self._run(task, body, params.arguments or {}))
         asyncio.get_running_loop().call_later(self.ttl_ms / 1000, self._expire, task)
-        return {"resultType": "task", **task.wire()}
+        return self._told({"resultType": "task", **task.wire()})
+
+    def _told(self, answer: dict[str, Any]) -> dict[str, Any]:
+        return answer if self.tamper is None else self.tamper(answer)
 
     async def _run(self, task: _Task, body: Any, arguments: dict[str, Any]) -> None:
         try:
@@ -224,7 +229,7 @@ class TasksExtension(Extension):
         return task
 
     async def _get(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
-        return {"resultType": "complete", **self._find(ctx, params).wire()}
+        return self._told({"resultType": "complete", **self._find(ctx, params).wire()})
 
     async def _update(self, ctx: ServerRequestContext[Any, Any], params: _UpdateParams) -> HandlerResult:
         task = self._find(ctx, params)
@@ -341,8 +346,39 @@ def build_server(
             raise MCPError(code=t.INVALID_PARAMS, message=f"the question expired: it is kept {bound:g} s")
         return json.dumps((ctx.input_responses or {}).get("name"), default=str)
 
-    tasks.work = {"ask_names": ask_names, "work": work, "ask_changing": ask_changing}
-    tasks.task_only = {"ask_names", "ask_changing"}
+    async def ask_then_echo(task: _Task, arguments: dict[str, Any]) -> dict[str, Any]:
+        # A server quoting the answer back in its status messages, then ending as `end` says.
+        from tests.servers.hostile import echo  # here: run as a script, the server has no such tool
+
+        answer = await task.ask("Your name?", NAME_SCHEMA)
+        said = echo(str(arguments.get("echo", "plain")), "you said", [answer.get("content") or {}])
+        task.set("working", f"Working on it: {said}")
+        await asyncio.sleep(float(arguments.get("linger", 0.3)))  # polls see the working message
+        end = arguments.get("end", "completed")
+        if end == "failed":
+            task.error = {"code": t.INTERNAL_ERROR, "message": f"it failed: {said}"}
+        elif end == "completed":
+            task.result = _text("done")
+        task.set(end, f"Ended: {said}")
+        await asyncio.Event().wait()  # the status above is the task's last word
+        raise AssertionError("never")
+
+    @server.tool(name="ask_then_echo", description="Asks a name, then quotes it in its status messages.")
+    async def ask_then_echo_tool(end: str = "completed", linger: float = 0.3, echo: str = "plain") -> str:
+        raise AssertionError("runs as a task only")
+
+    @server.tool(name="ask_many", description="Asks `count` questions in one input-required round (no task).")
+    async def ask_many(ctx: Context[Any, Any], count: int = 2) -> Any:
+        if ctx.request_state is None:
+            form = t.ElicitRequestFormParams(message="Your name?", requested_schema=NAME_SCHEMA)
+            asking = {f"name{i}": t.ElicitRequest(params=form) for i in range(count)}
+            return t.InputRequiredResult(input_requests=asking, request_state="asked")
+        return json.dumps(len(ctx.input_responses or {}))
+
+    tasks.work = {
+        "ask_names": ask_names, "work": work, "ask_changing": ask_changing, "ask_then_echo": ask_then_echo
+    }
+    tasks.task_only = {"ask_names", "ask_changing", "ask_then_echo"}
     return server, tasks
 
 

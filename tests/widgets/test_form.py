@@ -334,7 +334,7 @@ def test_finish_ends_the_form_with_a_reason() -> None:
     assert form.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="server went away") is True
     assert form.result == mcp_types.ElicitResult(action="cancel")
     assert labels(form) == [
-        "Request from shop: cancelled: the server withdrew the request (server went away)"
+        "Request from shop: cancelled: server went away"
     ]
 
 
