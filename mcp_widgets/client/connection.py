@@ -97,6 +97,8 @@ class Connection:
         self.state: State = "new"
         self.info: ServerInfo | None = None
         self.closing: asyncio.Event | None = None
+        self.released = False
+        """`close` was asked for, or a failed connect gave up: its server's name is free for another."""
         self.resuming = False
         """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
@@ -129,6 +131,7 @@ class Connection:
 
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self.state = "connecting"
+        self.released = False
         self._runner = RUNTIME.submit(self._run(ready))
         return ready
 
@@ -378,6 +381,7 @@ class Connection:
 
     def signal_close(self) -> concurrent.futures.Future[None] | None:
         """Ask the connection to end; returns what to wait for (None when it is not running)."""
+        self.released = True  # at once: a connect that failed frees the name before its transport unwinds
         runner = self._runner
         closing = self.closing
         if runner is None or runner.done():

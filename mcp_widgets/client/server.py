@@ -78,7 +78,8 @@ def _own_name(asked: str | None, default: str) -> str:
     `reconnect()`) already has is refused; a default name (the command's, the URL's host) gets " (2)",
     " (3)"...
     """
-    used = {s.name for s in list(_LIVE) if s._connection.state in ("connecting", "connected", "lost")}
+    held = ("connecting", "connected", "lost")
+    used = {s.name for s in list(_LIVE) if s._connection.state in held and not s._connection.released}
     if asked is not None:
         if asked in used:
             raise ValueError(

@@ -79,7 +79,7 @@ class Outcome:
             return f"{verb}: {self.note}"  # who withdrew it (the server, or our side closing): said once
         else:
             text = f"{verb}: {_WHY[reason]}"
-        return f"{text} ({self.note})" if self.note and self.note != _WHY[reason] else text
+        return f"{text} ({self.note})" if self.note and self.note != _WHY.get(reason) else text
 
 
 def to_wire(action: Action | str, content: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import contextlib
+import sys
 import time
 from collections.abc import Generator
 from typing import Any
@@ -101,3 +102,11 @@ def test_a_name_in_use_is_refused_and_a_default_name_kept_apart() -> None:
         assert two.name == f"{one.name} (2)"  # a default name: kept apart, visibly
     with connect_sync(server_b, name="same") as again:  # free once closed
         assert again.name == "same"
+
+
+def test_a_connect_that_failed_frees_its_name_at_once() -> None:
+    # The person retries `connect(..., name="lab")` right after it failed: there is no server to close.
+    with pytest.raises(mw.ConnectError):
+        connect_sync([sys.executable, "-c", "import time; time.sleep(30)"], name="edges-retry", timeout=0.5)
+    with connect_sync(build_server()[0], name="edges-retry") as again:
+        assert again.name == "edges-retry"

@@ -81,6 +81,7 @@ def test_every_reason_can_be_described() -> None:
     for action in Action:
         for reason in Reason:
             assert Outcome(action, reason).describe()
+            assert "a note" in Outcome(action, reason, by="h", note="a note").describe()
 
 
 @pytest.mark.parametrize(
