@@ -198,8 +198,8 @@ function render({ model, el }) {
     if (first) {
       if (mayTakeFocus(box)) takeFocus(first);
     } else if (box && box.querySelector("button") && !box.querySelector(".mcp-widgets-first")) {
-      // No field (a confirmation, a URL card): the box itself takes focus, so Escape works at once;
-      // Enter does nothing there (it accepts only from the last field).
+      // No field (a confirmation, a URL card): the box itself takes focus (Tab reaches the buttons from
+      // there); Enter does nothing on the box (it accepts only from the last field or on Accept).
       if (mayTakeFocus(box)) {
         box.tabIndex = -1;
         takeFocus(box);
