@@ -309,7 +309,9 @@ def test_a_click_right_after_typing_sends_everything_typed(open_notebook: OpenNo
 
 
 def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:
-    """Decline sends decline, nothing typed; Escape twice cancels typed input. Saves docs/screenshots/form-{light,dark}.png."""
+    """Decline sends decline, nothing typed; Escape twice cancels typed input.
+
+    Saves docs/screenshots/form-{light,dark}.png."""
     from playwright.sync_api import expect
 
     nb = open_forms(

@@ -6,6 +6,7 @@ real key press (page.keyboard)."""
 from __future__ import annotations
 
 import re
+import time
 from pathlib import Path
 from typing import Any
 
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.browser
 HINT = "Keys: Enter in the last field accepts · Esc cancels"
 AGAIN = "Press Esc again to cancel: what you typed will be discarded"
 
-# "Really delete everything?" as a single checkbox ticked by default: the question the issue saw answered unread.
+# "Really delete everything?" as a single checkbox ticked by default: a question seen answered unread.
 CONFIRM_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {"ok": {"type": "boolean", "title": "Really delete everything?", "default": True}},
@@ -89,7 +90,9 @@ def test_notebook_keys_never_answer_a_form_the_person_has_not_touched(
     assert printed_result(nb, 1) == {"meta": None, "action": "decline", "content": None}
 
 
-def test_escape_asks_before_discarding_typing_and_cancels_an_untouched_form(open_notebook: OpenNotebook) -> None:
+def test_escape_asks_before_discarding_typing_and_cancels_an_untouched_form(
+    open_notebook: OpenNotebook,
+) -> None:
     """Typed input: the first Escape asks (on the form), the second cancels. A field the person clicked into
     but left untouched: one Escape cancels."""
     from playwright.sync_api import expect
@@ -115,8 +118,11 @@ def test_escape_asks_before_discarding_typing_and_cancels_an_untouched_form(open
     assert printed_result(nb, 2) == {"meta": None, "action": "cancel", "content": None}
 
 
-def test_enter_accepts_after_typing_and_focus_goes_back_to_the_notebook(open_notebook: OpenNotebook) -> None:
-    """Enter in the last field accepts once the person typed; then ArrowDown and Shift+Enter work at once, with
+def test_enter_accepts_after_typing_and_focus_goes_back_to_the_notebook(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Enter in the last field accepts once the person typed; then ArrowDown and Shift+Enter work at once,
+    with
     no click: the focus went back to the notebook, not to the page's body."""
     from playwright.sync_api import expect
 
@@ -187,7 +193,8 @@ def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNoteboo
     calling cell's form took it (Ctrl+Enter) or not (Shift+Enter)."""
     from playwright.sync_api import expect
 
-    nb = open_notebook([DEMO, "mw.pending()", 'await srv.call_tool("weather")', 'await srv.call_tool("weather")'])
+    ask = 'await srv.call_tool("weather")'
+    nb = open_notebook([DEMO, "mw.pending()", ask, ask])
     nb.run(0)
     nb.wait_done(0, timeout=UI_MS * 6)
     nb.run(1)
@@ -213,7 +220,9 @@ def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNoteboo
     nb.wait_done(3, timeout=UI_MS * 2)
 
 
-def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(open_notebook: OpenNotebook) -> None:
+def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
+    open_notebook: OpenNotebook,
+) -> None:
     """Shift+Enter from the top of notebooks/quickstart.ipynb to the end, then on while each question waits:
     every question stays open until a click answers it (Decline), none is answered by the keys."""
     from playwright.sync_api import expect
@@ -222,14 +231,22 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(open_no
     total = len(nb.page.locator(".jp-Notebook .jp-Cell").all())
     nb.page.locator(".jp-Notebook .jp-Cell").first.click()
     keyboard = nb.page.keyboard
-    for _ in range(total):
-        keyboard.press("Shift+Enter")
-        nb.page.wait_for_timeout(150)
+    for index in range(total):
+        keyboard.press("Shift+Enter")  # runs cell `index` and selects the next (a new one after the last)
+        nb.page.wait_for_function(
+            "(i) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+            "?.classList.contains('jp-mod-active')",
+            arg=index + 1,
+            timeout=UI_MS * 4,
+        )
     forms = nb.page.locator(".jp-Notebook .mcp-widgets-form:has(button:text-is('Decline'))")
     code = code_cells("quickstart")
     answered = 0
     last = len(code) - 1
+    deadline = time.monotonic() + 240
     while not re.fullmatch(r"\[\d+\]:", nb.prompt(last).inner_text().strip()):
+        prompts = [nb.prompt(i).inner_text().strip() for i in range(len(code))]
+        assert time.monotonic() < deadline, f"the notebook did not finish: {prompts}"
         if forms.count():
             form = forms.first
             for _ in range(3):  # the person goes on pressing Shift+Enter: nothing answers it
