@@ -220,6 +220,7 @@ def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNoteboo
     nb.wait_done(3, timeout=UI_MS * 2)
 
 
+@pytest.mark.timeout(600)  # the whole quickstart, on a loaded machine
 def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
     open_notebook: OpenNotebook,
 ) -> None:
@@ -243,10 +244,11 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
     code = code_cells("quickstart")
     answered = 0
     last = len(code) - 1
-    deadline = time.monotonic() + 240
+    deadline = time.monotonic() + 400
     while not re.fullmatch(r"\[\d+\]:", nb.prompt(last).inner_text().strip()):
-        prompts = [nb.prompt(i).inner_text().strip() for i in range(len(code))]
-        assert time.monotonic() < deadline, f"the notebook did not finish: {prompts}"
+        if time.monotonic() > deadline:
+            prompts = nb.page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+            raise AssertionError(f"the notebook did not finish: {prompts}")
         if forms.count():
             form = forms.first
             for _ in range(3):  # the person goes on pressing Shift+Enter: nothing answers it
@@ -254,8 +256,10 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
             nb.page.wait_for_timeout(300)
             expect(form.get_by_role("button", name="Decline")).to_be_visible()
             assert not focus_in_form(nb)
+            box = form.element_handle()
             form.get_by_role("button", name="Decline").click()
-            expect(forms).to_have_count(0, timeout=UI_MS)
+            # This form is answered (the next question may already show in another cell).
+            nb.page.wait_for_function("(box) => !box.querySelector('button')", arg=box, timeout=UI_MS)
             answered += 1
         else:
             nb.page.wait_for_timeout(100)
