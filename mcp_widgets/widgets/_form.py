@@ -31,12 +31,18 @@ from ._fields import (
     title_width,
 )
 from ._keys import KeyRoute, shared_catcher
-from ._kit import asker
+from ._kit import HINT_CLASS, asker
 from ._lean import LAZY
 
 __all__ = ["ElicitationForm", "FormState"]
 
 _ACTIONS = (Action.ACCEPT, Action.DECLINE, Action.CANCEL)
+KEYS_HINT = "Keys: Enter in the last field accepts · Esc cancels"
+"""Under a form's buttons: Accept by keyboard is a deliberate key on the form itself (see keys.js)."""
+KEYS_HINT_NO_FIELDS = "Keys: Tab to Accept and press Enter · Esc cancels"
+"""The same, for a form without fields (a confirmation)."""
+ESCAPE_AGAIN = "Press Esc again to cancel: what you typed will be discarded"
+"""Shown instead of the hint after a first Escape on a form with typed input."""
 _MORE_BUTTONS: dict[Action, dict[str, str]] = {
     Action.DECLINE: {"description": "Decline", "icon": "times", "tooltip": "Tell the server no"},
     Action.CANCEL: {"description": "Cancel", "tooltip": "Dismiss without answering"},
@@ -138,6 +144,8 @@ class ElicitationForm(Answerable):
         self._top: tuple[w.Widget, ...] | None = None
         self._message: w.Label | None = None
         self._button_box: w.HBox | None = None
+        self._hint: w.Label | None = None
+        self._escape_armed = False  # a first Escape on a form with typed input: the next one cancels
 
         # A field's note is made only once it has something to say: fewer models, fewer messages.
         self._fields: dict[str, Field] = {}
@@ -226,7 +234,8 @@ class ElicitationForm(Answerable):
         for name in dict.fromkeys([*self._order, *self._fields]):  # the schema's order
             field = self._fields.get(name)
             views += [*(field.views() if field is not None else ()), *self._broken.get(name, ())]
-        return (*top, *views, buttons, self._keys)
+        assert self._hint is not None
+        return (*top, *views, buttons, self._hint, self._keys)
 
     def _problem_lines(self, spec: FormSpec) -> dict[str, tuple[w.Label, ...]]:
         """A preview's schema errors about a property, as error lines where that property would be (a
@@ -252,6 +261,8 @@ class ElicitationForm(Answerable):
                 )
                 self._top += (self._message,)
             self._button_box = kit.make(w.HBox, children=tuple(self._buttons().values()))
+            hint = KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
+            self._hint = kit.make(w.Label, value=hint, _dom_classes=(WRAP_CLASS, HINT_CLASS))
         return self._top, self._button_box
 
     @traitlets.default("children")
@@ -274,14 +285,35 @@ class ElicitationForm(Answerable):
         return button
 
     def _on_key(self, content: dict[str, Any]) -> None:
+        # The browser sends Escape only from a form the person engaged (keys.js), with "typed" once they
+        # typed or changed something there (the kernel may not have that keystroke yet).
         if content.get("key") == "Escape":
-            self._press(self._button(Action.CANCEL))
+            self._escape(typed=content.get("typed") is True)
         elif (
             content.get("key") == "Enter"
             and content.get("in_last_field") is True
             and not self._route.after_flush(lambda: self._press(self._accept))
         ):
             self._press(self._accept)
+
+    def _escape(self, *, typed: bool = False) -> None:
+        """Cancel an untouched form; on one with typed input, ask for a second Escape first."""
+        if self._state is not FormState.PENDING:
+            return
+        typed = typed or any(field.touched for field in self._fields.values())
+        if typed and not self._escape_armed:
+            self._escape_armed = True
+            self._show_hint(ESCAPE_AGAIN, warn=True)
+            return
+        self._press(self._button(Action.CANCEL))
+
+    def _show_hint(self, text: str, *, warn: bool = False) -> None:
+        hint = self._hint
+        if hint is None or hint.comm is None or hint.value == text:
+            return
+        classes = (WRAP_CLASS, HINT_CLASS, ERROR_CLASS) if warn else (WRAP_CLASS, HINT_CLASS)
+        with hint.hold_sync():
+            hint.value, hint._dom_classes = text, classes
 
     def _clicked(self, action: Action) -> None:
         # An Accept clicked in the browser waits for the updates the front end still holds back (see
@@ -298,6 +330,9 @@ class ElicitationForm(Answerable):
         if self._state is not FormState.PENDING:
             return
         field.touched = True
+        if self._escape_armed:  # typing on after a first Escape: the next Escape asks again
+            self._escape_armed = False
+            self._show_hint(KEYS_HINT)
         self._refresh()
         for fn in self._changed:
             fn()
@@ -377,3 +412,4 @@ class ElicitationForm(Answerable):
         self._top = ()
         self._message = None
         self._button_box = None
+        self._hint = None

@@ -5,10 +5,13 @@ The same model is a child of every pending form's box, and each box renders its 
 carries the class "mcp-widgets-keys-<its model id>" (`KeyRoute.token`); each view reads it from its box, gets
 the form's own model from the widget manager and talks through it (never through the shared model), and the
 form's `KeyRoute` takes those messages. In the browser each view
-- focuses the first field's input once the form is on screen, unless the person is editing something else
-  (the focus rule is in the ESM); Tab then follows the schema order (the order of the form's children),
-- sends ``{"key": "Escape"}`` when Escape is pressed anywhere in the form, and
-- sends ``{"key": "Enter", "in_last_field": true}`` when Enter is pressed in the last field's input, and
+- focuses the first field's input once the form shows, only in the cell the person just ran and stayed on,
+  on screen, never in a mw.pending() list (the focus rule is in the ESM); Tab then follows the schema order,
+- keeps the notebook's keys from answering: only once the person engaged the form (clicked, tabbed or typed
+  there) does it send ``{"key": "Escape"}`` (with ``"typed": true`` once they typed or changed something)
+  and ``{"key": "Enter", "in_last_field": true}`` for a plain Enter in the last field; Shift/Ctrl/Alt+Enter
+  never; Escape in a form it focused by itself hands the keyboard back to the notebook instead, and focus in
+  a form goes back where it came from once the form is answered, and
 - says ``{"ready": true}`` once it has the form's model, and answers the form's flush probes
   (`KeyRoute.after_flush`) once the kernel has said idle for every update of the form's controls.
 

@@ -309,7 +309,9 @@ def test_a_click_right_after_typing_sends_everything_typed(open_notebook: OpenNo
 
 
 def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:
-    """Decline sends decline, nothing typed; Escape cancels. Saves docs/screenshots/form-{light,dark}.png."""
+    """Decline sends decline, nothing typed; Escape twice cancels typed input.
+
+    Saves docs/screenshots/form-{light,dark}.png."""
     from playwright.sync_api import expect
 
     nb = open_forms(
@@ -340,6 +342,8 @@ def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screens
     out = show_form(nb, 2)
     expect(out.get_by_label("First")).to_be_focused()  # focus starts on the first field
     nb.page.keyboard.type("A")
+    nb.page.keyboard.press("Escape")  # typed input: the first Escape asks
+    expect(out.get_by_text("Press Esc again to cancel", exact=False)).to_be_visible()
     nb.page.keyboard.press("Escape")
     assert printed_result(nb, 2) == {"meta": None, "action": "cancel", "content": None}
     assert_left_one_line(nb, 2, "cancelled by the person")

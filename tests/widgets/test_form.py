@@ -76,8 +76,9 @@ def test_the_buttons_are_accept_decline_cancel() -> None:
 def test_empty_properties_is_a_pure_confirmation() -> None:
     form = ElicitationForm("Delete the file?", {"type": "object", "properties": {}}, server="fs")
     assert form.field_names == ()
-    assert labels(form) == ["Request from fs", "Delete the file?"]
-    assert len(form.children) == 4  # header, message, buttons, keyboard helper
+    hint = "Keys: Tab to Accept and press Enter · Esc cancels"
+    assert labels(form) == ["Request from fs", "Delete the file?", hint]
+    assert len(form.children) == 5  # header, message, buttons, keyboard hint, keyboard helper
     assert form._accept.disabled is False
     assert form.accept() is True
     assert form.result.action == "accept"
@@ -252,14 +253,19 @@ def test_a_form_built_for_a_handler_makes_what_only_shows_it_when_read(baseline:
     form.fill(name="A")  # a note appears ("at least 2 characters") before anything was read
     assert not form.trait_has_value("children")
     children = shown(form)
-    assert len(own_models()) - baseline == made + 6  # header, message, Decline, Cancel, their row, the note
+    # header, message, Decline, Cancel, their row, the keyboard hint, the note
+    assert len(own_models()) - baseline == made + 7
     whole = signup()
     whole.fill(name="A")
     assert children == shown(whole)  # the same as a form built whole
     whole.close()
     assert children[:3] == [("Label", "Request from shop"), ("Label", "Sign up?"), ("Text", "Name *")]
     assert children[3][0] == "Label" and "Error" in children[3][1]  # the note, under its control
-    assert children[-2:] == [("HBox", ["Accept", "Decline", "Cancel"]), ("KeyCatcher", None)]
+    assert children[-3:] == [
+        ("HBox", ["Accept", "Decline", "Cancel"]),
+        ("Label", "Keys: Enter in the last field accepts · Esc cancels"),
+        ("KeyCatcher", None),
+    ]
     form.close()
     assert len(own_models()) == baseline
 

@@ -85,7 +85,7 @@ def test_the_esm_listens_on_the_parent_and_sends_only_escape_and_enter() -> None
     assert 'addEventListener("keydown", onKey, true)' in esm
     assert 'removeEventListener("keydown", onKey, true)' in esm
     assert f".{LAST_CLASS}" in esm and f".{FIRST_CLASS} input" in esm
-    assert 'send({ key: "Escape" })' in esm
+    assert 'send(typed ? { key: "Escape", typed: true } : { key: "Escape" })' in esm
     assert 'send({ key: "Enter", in_last_field: true })' in esm
     assert "form.send(msg)" in esm  # every message goes through the form's own model
     assert "export default" in esm
@@ -149,23 +149,42 @@ class El {
     this.isContentEditable = Boolean(opts.editable); this.textContent = opts.text || "";
     if (parent) parent.children.push(this);
   }
+  get classList() { return { contains: (name) => this.cls.includes(name) }; }
   matches(sel) { return sel.split(",").some((s) => this.cls.includes(s.trim().slice(1))); }
   closest(sel) { for (let e = this; e; e = e.parent) if (e.matches(sel)) return e; return null; }
   contains(other) { for (let e = other; e; e = e.parent) if (e === this) return true; return false; }
+  querySelector(sel) {
+    for (const child of this.children) {
+      if (child.matches(sel)) return child;
+      const found = child.querySelector(sel);
+      if (found) return found;
+    }
+    return null;
+  }
   get nextElementSibling() {
     const sibs = this.parent ? this.parent.children : []; return sibs[sibs.indexOf(this) + 1] || null;
   }
 }
 const body = new El("BODY");
 const nb = new El("DIV", ["jp-Notebook"], body);
-const cell = (i) => {
-  const c = new El("DIV", ["jp-Cell"], nb);
-  const editor = new El("DIV", ["cm-content"], new El("DIV", ["jp-Cell-inputWrapper"], c), {editable: true});
+const cell = (i, classes = [], prompt = "[1]:") => {
+  const c = new El("DIV", ["jp-Cell", ...classes], nb);
+  const input = new El("DIV", ["jp-Cell-inputWrapper"], c);
+  new El("DIV", ["jp-InputPrompt"], input, { text: prompt });
+  const editor = new El("DIV", ["cm-content"], input, {editable: true});
   const out = new El("DIV", ["jp-OutputArea"], c);
   return { c, editor, out };
 };
-const [c0, c1, c2] = [cell(0), cell(1), cell(2)];
+// c1 is the cell the person just ran and stayed on (active, running); c3 runs but is not active; c4 is
+// active but finished (a background call's form); c5 shows an old mw.pending() list.
+const [c0, c1, c2] = [cell(0), cell(1, ["jp-mod-active"], "[*]:"), cell(2)];
+const c3 = cell(3, [], "[*]:");
+const c4 = cell(4, ["jp-mod-active"], "[4]:");
+const c5 = cell(5, ["jp-mod-active"], "[*]:");
 const form = new El("DIV", ["mcp-widgets-form"], c1.out);
+const moved_on = new El("DIV", ["mcp-widgets-form"], c3.out);
+const background = new El("DIV", ["mcp-widgets-form"], c4.out);
+const listed = new El("DIV", ["mcp-widgets-form"], new El("DIV", ["mcp-widgets-pending"], c5.out));
 const otherInput = new El("INPUT", [], new El("DIV", ["mcp-widgets-form"], c1.out));
 const lonely = new El("DIV", ["mcp-widgets-form"], new El("DIV", ["jp-OutputArea"], body));  // e.g. Voila
 const button = new El("BUTTON", [], body);
@@ -177,13 +196,12 @@ const cases = {
   button: [button, form], own_cell_editor: [c1.editor, form], empty_editor_below: [c2.editor, form],
   editor_above: [c0.editor, form], another_form_in_same_output: [otherInput, form],
   input_elsewhere: [bodyInput, form], voila_button: [button, lonely], voila_typing: [bodyInput, lonely],
+  moved_on: [nb, moved_on], background: [nb, background], pending_list: [nb, listed],
 };
 const out = {};
 for (const [name, [active, box]] of Object.entries(cases)) {
   document.activeElement = active; out[name] = mayTakeFocus(box);
 }
-c2.editor.textContent = "x = 1";
-document.activeElement = c2.editor; out.typed_editor_below = mayTakeFocus(form);
 console.log(JSON.stringify(out));
 """
 
@@ -210,21 +228,24 @@ def test_the_focus_rule_takes_nobodys_typing_away(tmp_path: Path) -> None:
         "cell_in_command_mode": True,
         "button": True,
         "voila_button": True,
-        # the person just ran the form's cell (Ctrl+Enter; Shift+Enter on the last cell)
+        # the person just ran the form's cell and stayed on it (Ctrl+Enter)
         "own_cell_editor": True,
-        "empty_editor_below": True,
         # someone is typing elsewhere: leave them alone
         "editor_above": False,
-        "typed_editor_below": False,
+        "empty_editor_below": False,
         "another_form_in_same_output": False,
         "input_elsewhere": False,
         "voila_typing": False,
+        # the person moved on (Shift+Enter), the cell finished (a background call), a mw.pending() list
+        "moved_on": False,
+        "background": False,
+        "pending_list": False,
     }
 
 
 def test_the_esm_checks_the_focus_rule_before_focusing() -> None:
     esm = ESM
-    assert "if (mayTakeFocus(box)) first.focus(" in esm
+    assert "if (mayTakeFocus(box)) takeFocus(first)" in esm
     assert "Focus rule:" in esm  # documented where it is implemented
 
 
@@ -340,10 +361,11 @@ const models = { aaa: makeModel([control]), bbb: makeModel([]) };
 const helper = makeModel();
 helper.widget_manager = { get_model: (id) => Promise.resolve(models[id]) };
 const box = (classes, withInput) => ({
-  classList: classes, dataset: {}, listeners: [],
+  classList: classes, dataset: {}, listeners: [], byType: {},
   first: withInput ? { focused: false, focus() { this.focused = true; } } : null,
-  addEventListener(_type, fn, capture) { if (capture) this.listeners.push(fn); },
+  addEventListener(type, fn, capture) { if (capture) { this.listeners.push(fn); this.byType[type] = fn; } },
   removeEventListener(_type, fn) { this.listeners = this.listeners.filter((h) => h !== fn); },
+  contains: () => false,
   querySelector() { return this.first; },
   closest() { return null; },
 });
@@ -370,10 +392,20 @@ out.while_pending = models.aaa.take();
 control._pending_msgs = 0;
 await sleep(50);
 out.after_idle = models.aaa.take();
-form.listeners[0](key("Escape"));
-form.listeners[0](key("Enter", true));
-form.listeners[0](key("Enter", false));
-card.listeners[0](key("Escape"));
+// Focus the form took by itself: Escape and Enter send nothing (the person has not engaged it).
+form.byType.keydown(key("Escape"));
+form.byType.keydown(key("Enter", true));
+out.unengaged = models.aaa.take();
+// A click in the form and the card: now they are the person's.
+form.byType.pointerdown({ type: "pointerdown" });
+card.byType.pointerdown({ type: "pointerdown" });
+form.byType.keydown(key("Escape"));
+form.byType.keydown(key("Enter", true));
+form.byType.keydown(key("Enter", false));
+form.byType.keydown({ ...key("Enter", true), shiftKey: true });  // Shift+Enter: never an answer
+card.byType.keydown(key("Escape"));
+form.byType.input({ type: "input" });  // typed: Escape says so (the kernel may not have it yet)
+form.byType.keydown(key("Escape"));
 out.keys = [models.aaa.take(), models.bbb.take()];
 out.helper_sent = helper.take();
 out.listening = [form, card, nameless].map((b) => b.listeners.length);
@@ -397,9 +429,14 @@ def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_i
         # no reply while a control's update waits for the kernel's idle; then one
         "while_pending": [],
         "after_idle": [{"flushed": 4}],
-        "keys": [[{"key": "Escape"}, {"key": "Enter", "in_last_field": True}], [{"key": "Escape"}]],
+        "unengaged": [],
+        "keys": [
+            [{"key": "Escape"}, {"key": "Enter", "in_last_field": True}, {"key": "Escape", "typed": True}],
+            [{"key": "Escape"}],
+        ],
         "helper_sent": [],  # nothing goes through the shared model
-        "listening": [2, 2, 0],  # keydown, and click (a URL card's Open page)
+        # keydown, click (a URL card's Open page), focusin/out, pointerdown, input, change
+        "listening": [7, 7, 0],
         "focused": [True, True],
         "after_remove": {"sent": [], "listeners": 0, "flag": None},
     }
@@ -538,3 +575,26 @@ def test_open_page_opens_only_the_url_the_kernel_sent_and_only_in_the_click(tmp_
         "disabled": [True, 0],
         "ended": [True, 0, [], None],
     }
+
+
+def test_escape_on_a_form_with_typed_input_asks_for_a_second_press() -> None:
+    from mcp_widgets.widgets._form import ESCAPE_AGAIN, KEYS_HINT
+
+    form = ElicitationForm("m", FORM, server="s")
+    hint = form._hint
+    assert hint is not None and hint.value == KEYS_HINT
+    form.fill(first="a")  # what the person typed
+    press(form, {"key": "Escape"})
+    assert form.state is FormState.PENDING and hint.value == ESCAPE_AGAIN
+    form.fill(last="z")  # typing on: the next Escape asks again
+    assert hint.value == KEYS_HINT
+    press(form, {"key": "Escape"})
+    assert form.state is FormState.PENDING and hint.value == ESCAPE_AGAIN
+    press(form, {"key": "Escape"})
+    assert form.outcome == Outcome(Action.CANCEL, Reason.PERSON)
+    # A keystroke the kernel has not seen yet: the browser says the person typed.
+    other = ElicitationForm("m", FORM, server="s")
+    press(other, {"key": "Escape", "typed": True})
+    assert other.state is FormState.PENDING
+    press(other, {"key": "Escape"})
+    assert other.state is FormState.CANCELLED

@@ -1,25 +1,55 @@
-// Focus rule: a form takes focus once, when it first shows, and only if that takes nobody's typing away:
-// - nothing has focus (document.body), or
-// - what has focus is not something one types into (a notebook or cell in command mode, a button), or
-// - it is the editor of the form's own cell (the person just ran that cell with Ctrl+Enter), or
-// - it is the still empty editor of the cell right below (Shift+Enter on the last cell makes one).
-// So a form that appears from a background call while the person edits another cell, fills in another form
-// (even one in the same output) or types in any other input, leaves their focus where it is; they reach
-// the form with the mouse or Tab.
+// Focus rule: a form takes focus once, when it first shows, and only when the person is looking at it and
+// nobody's typing is taken away:
+// - it is not a second view in an open-questions list (an old mw.pending() output never takes focus), and
+// - in a notebook, its cell is the active cell and is running: the person just ran it and stayed on it
+//   (Ctrl+Enter, the Run button). Shift+Enter moves on to the next cell: the form then leaves the keyboard
+//   to the notebook (repeated Shift+Enter goes on through the notebook, it never comes back here), and
+// - its cell is on screen (a hidden tab, a cell scrolled out of view, take nothing; the form itself may
+//   start below the fold: taking focus scrolls it into view), and
+// - nothing has focus, or what has focus is not something one types into (a notebook or cell in command
+//   mode, a button), or it is the editor of the form's own cell.
+// Outside a notebook (Voila: no cell) the last two apply. A person reaches any other form with the mouse or Tab.
 const EDITABLE = ["INPUT", "TEXTAREA", "SELECT", "IFRAME"];
-function mayTakeFocus(box) {
+function activeElement() {
   let active = document.activeElement;
   while (active && active.shadowRoot && active.shadowRoot.activeElement) {
     active = active.shadowRoot.activeElement;
   }
+  return active;
+}
+function isRunning(cell) {
+  const prompt = cell.querySelector(".jp-InputPrompt");
+  return Boolean(prompt && prompt.textContent.includes("*"));
+}
+function onScreen(box) {
+  if (typeof box.getBoundingClientRect !== "function") return true;
+  const rect = box.getBoundingClientRect();
+  const height = window.innerHeight || document.documentElement.clientHeight;
+  return rect.height > 0 && rect.bottom > 0 && rect.top < height;
+}
+function mayTakeFocus(box) {
+  if (box.closest(".mcp-widgets-pending")) return false;
+  const cell = box.closest(".jp-Cell");
+  if (cell && !(cell.classList.contains("jp-mod-active") && isRunning(cell))) return false;
+  if (!onScreen(cell || box)) return false;
+  const active = activeElement();
   if (!active || active === document.body || active === document.documentElement) return true;
   if (!active.isContentEditable && !EDITABLE.includes(active.tagName)) return true;
-  const cell = box.closest(".jp-Cell");
-  if (!cell || active.closest(".jp-OutputArea")) return false;
-  if (cell.contains(active)) return true;
-  const below = cell.nextElementSibling;
-  return Boolean(below && below.contains(active) && active.isContentEditable && !active.textContent.trim());
+  return Boolean(cell && cell.contains(active) && !active.closest(".jp-OutputArea"));
 }
+
+// Keys (see the README's "Keyboard"): the keys a person moves through a notebook with never answer for them.
+// - "Engaged": the person put focus or input into the form themselves (a click, Tab, typing, a change).
+//   Focus the form took by itself is not that.
+// - Escape: on a form the person has not engaged, hands the keyboard back to the notebook and asks nothing;
+//   otherwise goes to the kernel, which cancels an untouched form and asks again on one with typed input.
+// - Enter, plain, in the last field of an engaged form: Accept (the form says so). Shift/Ctrl/Alt/Meta+Enter
+//   do nothing in a form (and a form the person has not engaged hands the keyboard back).
+// - On a control of the form, keys without Ctrl/Meta stay with the control: arrows move a radio group's
+//   choice, not the notebook's cell selection, and command-mode letters (D D deletes a cell) do nothing.
+// - Enter on a button of the form presses it (JupyterLab would take it for "edit the cell").
+// After an answer the form's controls go: focus that was in the form goes back to where it came from.
+const CONTROLS = ["INPUT", "TEXTAREA", "SELECT"];
 
 // A URL card's "Open page" button, and the only URLs it opens (the kernel refuses every other one first).
 const OPEN_CLASS = "mcp-widgets-open";
@@ -39,20 +69,76 @@ function boxIdOf(box) {
 function render({ model, el }) {
   let box = null;
   let form = null;  // the form's model
+  let notebook = null;
   let looking = false;
   let stopped = false;
   let listening = false;
+  let engaged = false;  // the person put focus or input into the form themselves
+  let typed = false;  // the person typed or changed something in the form
+  let selfFocus = false;  // inside our own focus() call
+  let focusInside = false;
+  let returnTo = null;  // where focus was before it came into the form
   const send = (msg) => form.send(msg);
+  const takeFocus = (target) => {
+    const before = activeElement();
+    if (before && !box.contains(before)) returnTo = before;
+    selfFocus = true;
+    try {
+      target.focus();  // scrolls it into view when it starts below the fold of the cell one looks at
+    } finally {
+      selfFocus = false;
+    }
+  };
+  // Focus back where it came from (else the notebook, in command mode): Shift+Enter and arrows work at once.
+  const giveBack = () => {
+    engaged = typed = false;
+    focusInside = false;
+    const to = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : notebook;
+    returnTo = null;
+    if (to && typeof to.focus === "function") to.focus({ preventScroll: true });
+    else {
+      const active = activeElement();
+      if (active && box.contains(active) && typeof active.blur === "function") active.blur();
+    }
+  };
+  const onFocusIn = (event) => {
+    const from = event.relatedTarget;
+    if (from && !box.contains(from)) returnTo = from;
+    focusInside = true;
+    if (!selfFocus) engaged = true;  // a click or Tab brought it here
+  };
+  const onFocusOut = (event) => {
+    if (event.relatedTarget && !box.contains(event.relatedTarget)) focusInside = false;
+  };
+  const onEngage = (event) => {
+    engaged = true;
+    if (event.type !== "pointerdown") typed = true;
+  };
   const onKey = (event) => {
     if (event.isComposing) return;
+    const target = event.target;
+    const inBox = target && target !== box;
+    const modified = event.shiftKey || event.ctrlKey || event.altKey || event.metaKey;
     if (event.key === "Escape") {
       event.preventDefault();
       event.stopPropagation();  // keep the notebook from taking Escape for itself
-      send({ key: "Escape" });
-    } else if (event.key === "Enter" && event.target.closest && event.target.closest(".mcp-widgets-last")) {
+      if (engaged) send(typed ? { key: "Escape", typed: true } : { key: "Escape" });
+      else giveBack();
+    } else if (event.key === "Enter" && modified) {
+      // Shift/Ctrl/Alt+Enter run cells: in a form they do nothing (a stock button would be clicked).
       event.preventDefault();
       event.stopPropagation();
-      send({ key: "Enter", in_last_field: true });
+      if (!engaged) giveBack();
+    } else if (event.key === "Enter" && inBox && target.tagName === "BUTTON") {
+      event.stopPropagation();  // the button's own click; not JupyterLab's "edit the cell"
+    } else if (event.key === "Enter" && target.closest && target.closest(".mcp-widgets-last")) {
+      event.preventDefault();
+      event.stopPropagation();
+      if (engaged) send({ key: "Enter", in_last_field: true });
+    } else if (inBox && CONTROLS.includes(target.tagName) && !event.ctrlKey && !event.metaKey) {
+      if (event.key !== "Tab") event.stopPropagation();  // the control's key, not the notebook's
+      const editing = event.key.length === 1 || event.key === "Backspace" || event.key === "Delete";
+      if (editing) engaged = typed = true;
     }
   };
   // A URL card: the kernel sends the URL it checked and shows ({open_url}); null once the request ended.
@@ -89,6 +175,11 @@ function render({ model, el }) {
       box.dataset.mcpWidgetsKeys = "1";
       box.addEventListener("keydown", onKey, true);
       box.addEventListener("click", onOpen, true);
+      box.addEventListener("focusin", onFocusIn, true);
+      box.addEventListener("focusout", onFocusOut, true);
+      box.addEventListener("pointerdown", onEngage, true);
+      box.addEventListener("input", onEngage, true);
+      box.addEventListener("change", onEngage, true);
       listening = true;
     }
     send({ ready: true });
@@ -97,6 +188,7 @@ function render({ model, el }) {
   let frames = 0;
   const attach = () => {
     box = box || el.parentElement;
+    notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
     const id = box && !looking && boxIdOf(box);
     if (id) {
       looking = true;
@@ -104,13 +196,13 @@ function render({ model, el }) {
     }
     const first = box && box.querySelector(".mcp-widgets-first input, .mcp-widgets-first select");
     if (first) {
-      if (mayTakeFocus(box)) first.focus({ preventScroll: true });
+      if (mayTakeFocus(box)) takeFocus(first);
     } else if (box && box.querySelector("button") && !box.querySelector(".mcp-widgets-first")) {
-      // No field (a confirmation, a URL card): the box itself takes focus, so Escape works at once;
-      // Enter does nothing there (it accepts only from the last field).
+      // No field (a confirmation, a URL card): the box itself takes focus (Tab reaches the buttons from
+      // there); Enter does nothing on the box (it accepts only from the last field or on Accept).
       if (mayTakeFocus(box)) {
         box.tabIndex = -1;
-        box.focus({ preventScroll: true });
+        takeFocus(box);
       }
     } else if (frames++ < 120) requestAnimationFrame(attach);
     if (box && !unmark) unmark = markInvalid(box);
@@ -125,8 +217,24 @@ function render({ model, el }) {
       form.off("msg:custom", onUrl);
     }
     if (listening) {
+      // The form was answered (or its output cleared): its controls go, and focus in them would fall to the
+      // page. Put it back where it came from, unless the person has gone on elsewhere meanwhile.
+      const active = activeElement();
+      const hadFocus = focusInside || (active && box.contains(active));
+      if (hadFocus) {
+        setTimeout(() => {
+          const now = activeElement();
+          if (!now || now === document.body || now === box || !now.isConnected) giveBack();
+        }, 0);
+      }
+      box.removeAttribute && box.removeAttribute("tabindex");
       box.removeEventListener("keydown", onKey, true);
       box.removeEventListener("click", onOpen, true);
+      box.removeEventListener("focusin", onFocusIn, true);
+      box.removeEventListener("focusout", onFocusOut, true);
+      box.removeEventListener("pointerdown", onEngage, true);
+      box.removeEventListener("input", onEngage, true);
+      box.removeEventListener("change", onEngage, true);
       delete box.dataset.mcpWidgetsOpen;
       delete box.dataset.mcpWidgetsKeys;
     }

@@ -1,0 +1,299 @@
+"""A person's keyboard in a real JupyterLab: the keys that move through a notebook never answer a question
+the person has not interacted with, Escape asks before it discards typing, and a form takes focus only in the
+cell the person just ran and stayed on, giving it back to the notebook after an answer. Every key here is a
+real key press (page.keyboard)."""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import OpenNotebook
+from .gallery import layout_problems
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+from .test_clean_logs_browser import code_cells, open_copy
+from .test_form_browser import (
+    KEYBOARD_SCHEMA,
+    assert_left_one_line,
+    form_cell,
+    open_forms,
+    printed_result,
+    show_form,
+)
+
+pytestmark = pytest.mark.browser
+
+HINT = "Keys: Enter in the last field accepts · Esc cancels"
+AGAIN = "Press Esc again to cancel: what you typed will be discarded"
+
+# "Really delete everything?" as a single checkbox ticked by default: a question seen answered unread.
+CONFIRM_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"ok": {"type": "boolean", "title": "Really delete everything?", "default": True}},
+}
+RADIO_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {"size": {"type": "string", "title": "Size", "enum": ["small", "medium", "large"]}},
+}
+
+
+def focus_in_form(nb: NotebookPage) -> bool:
+    """Whether the keyboard focus is inside a form (any cell)."""
+    return bool(nb.page.evaluate("() => Boolean(document.activeElement?.closest('.mcp-widgets-form'))"))
+
+
+def active_cell(nb: NotebookPage) -> int:
+    """The index (among code cells) of JupyterLab's active cell."""
+    return int(
+        nb.page.evaluate(
+            "() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]"
+            ".findIndex((c) => c.classList.contains('jp-mod-active'))"
+        )
+    )
+
+
+def still_pending(nb: NotebookPage, index: int) -> None:
+    """The form of cell `index` is still open: nothing was answered, the cell still waits."""
+    from playwright.sync_api import expect
+
+    out = nb.output(index)
+    expect(out.get_by_role("button", name="Decline")).to_be_visible()
+    nb.page.wait_for_timeout(300)  # an answer sent by the key would have closed the form by now
+    expect(out.get_by_role("button", name="Decline")).to_be_visible()
+    expect(nb.prompt(index)).to_have_text("[*]:")
+
+
+@pytest.mark.parametrize("key", ["Shift+Enter", "Control+Enter", "Alt+Enter", "Enter", "Escape"])
+def test_notebook_keys_never_answer_a_form_the_person_has_not_touched(
+    open_notebook: OpenNotebook, key: str
+) -> None:
+    """Ctrl+Enter runs the cell, its form takes focus (the ticked checkbox); the key the person goes on with
+    answers nothing (and Shift/Ctrl/Alt+Enter and Escape hand the keyboard back to the notebook)."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(CONFIRM_SCHEMA, message="'Really delete everything?'"))
+    out = show_form(nb, 1)
+    checkbox = out.get_by_role("checkbox")
+    expect(checkbox).to_be_focused()  # the form took focus itself: the person stayed on its cell
+    expect(out.get_by_text(HINT, exact=True)).to_be_visible()  # the form says which key accepts
+    nb.page.keyboard.press(key)
+    still_pending(nb, 1)
+    expect(checkbox).to_be_checked()
+    if key != "Enter":
+        assert not focus_in_form(nb)  # back to the notebook
+    # The person's own click answers.
+    out.get_by_role("button", name="Decline").click()
+    assert printed_result(nb, 1) == {"meta": None, "action": "decline", "content": None}
+
+
+def test_escape_asks_before_discarding_typing_and_cancels_an_untouched_form(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Typed input: the first Escape asks (on the form), the second cancels. A field the person clicked into
+    but left untouched: one Escape cancels."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(
+        open_notebook,
+        form_cell(KEYBOARD_SCHEMA, message="'Typed'"),
+        form_cell(KEYBOARD_SCHEMA, message="'Untouched'"),
+    )
+    out = show_form(nb, 1)
+    expect(out.get_by_label("First")).to_be_focused()
+    nb.page.keyboard.type("Ada")
+    nb.page.keyboard.press("Escape")
+    expect(out.get_by_text(AGAIN, exact=True)).to_be_visible()
+    still_pending(nb, 1)
+    nb.page.keyboard.press("Escape")
+    assert printed_result(nb, 1) == {"meta": None, "action": "cancel", "content": None}
+    assert_left_one_line(nb, 1, "cancelled by the person")
+
+    out = show_form(nb, 2)
+    out.get_by_label("Last").click()  # the person's own focus, nothing typed
+    nb.page.keyboard.press("Escape")
+    assert printed_result(nb, 2) == {"meta": None, "action": "cancel", "content": None}
+
+
+def test_enter_accepts_after_typing_and_focus_goes_back_to_the_notebook(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Enter in the last field accepts once the person typed; then ArrowDown and Shift+Enter work at once,
+    with
+    no click: the focus went back to the notebook, not to the page's body."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(KEYBOARD_SCHEMA, message="'Keys'"), "print('next ran')", "1")
+    out = show_form(nb, 1)
+    keyboard = nb.page.keyboard
+    expect(out.get_by_label("First")).to_be_focused()
+    keyboard.type("A")
+    keyboard.press("Tab")
+    keyboard.press("Tab")
+    keyboard.press("Enter")
+    assert printed_result(nb, 1)["action"] == "accept"
+    expect(nb.cell(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    assert nb.page.evaluate("() => document.activeElement !== document.body")
+    keyboard.press("ArrowDown")
+    expect(nb.cell(2)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    keyboard.press("Shift+Enter")
+    expect(nb.stdout(2)).to_have_text("next ran\n")
+
+
+def test_arrows_in_a_radio_group_move_the_choice_not_the_cell(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(RADIO_SCHEMA, message="'Pick'"), "2")
+    out = show_form(nb, 1)
+    out.get_by_label("small").check()
+    nb.page.keyboard.press("ArrowDown")
+    expect(out.get_by_label("medium")).to_be_checked()
+    expect(out.get_by_label("medium")).to_be_focused()
+    assert active_cell(nb) == 1  # JupyterLab's cell selection stayed
+    nb.page.keyboard.press("Enter")  # the last field: Accept
+    assert printed_result(nb, 1)["content"] == {"size": "medium"}
+
+
+def test_shift_enter_moves_on_and_the_form_leaves_the_keyboard_to_the_notebook(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Shift+Enter runs the form's cell and selects the next: the form takes no focus, so the next
+    Shift+Enter runs the next cell (queued) instead of running the form's cell again or answering it."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(CONFIRM_SCHEMA, message="'Sure?'"), "print('second')", "3")
+    nb.prompt(1).click()
+    nb.page.keyboard.press("Shift+Enter")
+    out = nb.output(1)
+    expect(out.get_by_role("button", name="Decline")).to_be_visible()
+    nb.page.wait_for_timeout(300)  # a form that took focus would have done it by now
+    assert not focus_in_form(nb)
+    assert active_cell(nb) == 2
+    nb.page.keyboard.press("Shift+Enter")
+    expect(nb.prompt(2)).to_have_text("[*]:")  # queued behind the question
+    assert active_cell(nb) == 3
+    still_pending(nb, 1)
+    expect(out.locator(".mcp-widgets-form")).to_have_count(1)  # the form's cell was not run again
+    out.get_by_role("button", name="Decline").click()
+    expect(nb.stdout(2)).to_have_text("second\n")
+
+
+DEMO = """\
+import sys
+import mcp_widgets as mw
+srv = await mw.connect([sys.executable, "-m", "mcp_widgets.demo"], name="demo")
+"""
+
+
+def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNotebook) -> None:
+    """mw.pending() shows every new question again: that second view never takes the keyboard, whether the
+    calling cell's form took it (Ctrl+Enter) or not (Shift+Enter)."""
+    from playwright.sync_api import expect
+
+    ask = 'await srv.call_tool("weather")'
+    nb = open_notebook([DEMO, "mw.pending()", ask, ask])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 6)
+    nb.run(1)
+    nb.wait_done(1)
+    listed = nb.output(1).locator(".mcp-widgets-form")
+    nb.run(2)
+    expect(listed).to_have_count(1, timeout=UI_MS)  # the list shows the question too
+    nb.page.wait_for_timeout(300)
+    in_cell = nb.page.evaluate(
+        "() => [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')]"
+        ".findIndex((c) => c.contains(document.activeElement))"
+    )
+    assert in_cell == 2  # the calling cell's form has it
+    nb.output(2).get_by_role("button", name="Decline").click()
+    nb.wait_done(2, timeout=UI_MS * 2)
+
+    nb.prompt(3).click()
+    nb.page.keyboard.press("Shift+Enter")
+    expect(listed).to_have_count(1, timeout=UI_MS)
+    nb.page.wait_for_timeout(300)
+    assert not focus_in_form(nb)
+    nb.output(3).get_by_role("button", name="Decline").click()
+    nb.wait_done(3, timeout=UI_MS * 2)
+
+
+@pytest.mark.xfail(
+    reason="unfinished: after list_files the queued cells never run in this harness (cause not found yet)",
+    strict=False,
+)
+@pytest.mark.timeout(600)  # the whole quickstart, on a loaded machine
+def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Shift+Enter from the top of notebooks/quickstart.ipynb to the end, then on while each question waits:
+    every question stays open until a click answers it (Decline), none is answered by the keys."""
+    from playwright.sync_api import expect
+
+    nb = open_copy(open_notebook, "quickstart")
+    total = len(nb.page.locator(".jp-Notebook .jp-Cell").all())
+    nb.page.locator(".jp-Notebook .jp-Cell").first.click()
+    keyboard = nb.page.keyboard
+    for index in range(total):
+        keyboard.press("Shift+Enter")  # runs cell `index` and selects the next (a new one after the last)
+        nb.page.wait_for_function(
+            "(i) => document.querySelectorAll('.jp-Notebook .jp-Cell')[i]"
+            "?.classList.contains('jp-mod-active')",
+            arg=index + 1,
+            timeout=UI_MS * 4,
+        )
+    forms = nb.page.locator(".jp-Notebook .mcp-widgets-form:has(button:text-is('Decline'))")
+    code = code_cells("quickstart")
+    answered = 0
+    last = len(code) - 1
+    deadline = time.monotonic() + 400
+    while not re.fullmatch(r"\[\d+\]:", nb.prompt(last).inner_text().strip()):
+        if time.monotonic() > deadline:
+            prompts = nb.page.locator(".jp-Notebook .jp-CodeCell .jp-InputPrompt").all_inner_texts()
+            raise AssertionError(f"the notebook did not finish: {prompts}")
+        if forms.count():
+            form = forms.first
+            for _ in range(3):  # the person goes on pressing Shift+Enter: nothing answers it
+                keyboard.press("Shift+Enter")
+            nb.page.wait_for_timeout(300)
+            expect(form.get_by_role("button", name="Decline")).to_be_visible()
+            assert not focus_in_form(nb)
+            box = form.element_handle()
+            form.get_by_role("button", name="Decline").click()
+            # This form is answered (the next question may already show in another cell).
+            nb.page.wait_for_function("(box) => !box.querySelector('button')", arg=box, timeout=UI_MS)
+            answered += 1
+        else:
+            nb.page.wait_for_timeout(100)
+    assert answered >= 5  # register, choose, delete_files, weather, empty_trash
+    lines = nb.page.locator(".jp-Notebook .mcp-widgets-form .widget-label").all_inner_texts()
+    endings = [line for line in lines if line.startswith("Request from demo")]
+    assert len(endings) == answered
+    assert all(line.endswith("declined by the person") for line in endings), endings
+
+
+def test_keyboard_hint_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:
+    """docs/screenshots/form-keys-{light,dark}.png: a form with its keyboard hint, and the second-Escape
+    warning in its place."""
+    from playwright.sync_api import expect
+
+    nb = open_forms(open_notebook, form_cell(KEYBOARD_SCHEMA, message="'Who are you?'"))
+    out = show_form(nb, 1)
+    nb.page.keyboard.type("Ada")
+    form = out.locator(".mcp-widgets-form")
+    try:
+        for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
+            nb.set_theme(theme)
+            expect(out.get_by_text(HINT, exact=True)).to_be_visible()
+            assert layout_problems(form) == []
+            form.screenshot(path=str(screenshots / f"form-keys-{suffix}.png"), animations="disabled")
+        out.get_by_label("First").focus()
+        nb.page.keyboard.press("Escape")
+        expect(out.get_by_text(AGAIN, exact=True)).to_be_visible()
+        form.screenshot(path=str(screenshots / "form-keys-again-dark.png"), animations="disabled")
+    finally:
+        nb.set_theme(LIGHT_THEME)
+    nb.page.keyboard.press("Escape")
+    assert printed_result(nb, 1)["action"] == "cancel"
