@@ -48,6 +48,7 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
             server = Server(row.name, config=row.source)
         except Exception as exc:
             table.status.value = f"{row.name}: {exc}"
+            table.settled(row, False)
             return
         ready = server._start()
 
@@ -59,6 +60,7 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
             else:
                 server._signal_close()
                 table.status.value = f"{row.name}: {error}"
+            table.settled(row, error is None)
 
         ready.add_done_callback(lambda fut: kernel.post(lambda: done(fut)))
 
@@ -68,12 +70,15 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
     card = InputsCard(row.name, missing_inputs(row), row.where)
     _ASKING.append(card)
     table.children = (*table.children, card)
+    count = len(missing_inputs(row))
+    table.status.value = f"{row.name}: needs {count} value{'s' if count != 1 else ''} (below) to connect"
 
     def answered(fut: Any) -> None:
         _ASKING.remove(card) if card in _ASKING else None
         values = fut.result()
         if values is None:
             table.status.value = f"{row.name}: cancelled"
+            table.settled(row, False)
         else:
             start(values)
 

@@ -16,7 +16,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..core.mcp_config import ConfigInput, ServerConfig
-from ._kit import click
+from ._kit import press
 
 __all__ = ["InputsCard", "ServersTable"]
 
@@ -32,8 +32,10 @@ class InputsCard(w.VBox):
         self.result: concurrent.futures.Future[dict[str, str] | None] = concurrent.futures.Future()
         self._inputs = tuple(inputs)
         title = w.HTML(
-            f"<b>{html.escape(server)}</b> needs {len(inputs)} value{'s' if len(inputs) != 1 else ''} "
-            f"(from {html.escape(source)}); kept in this kernel's memory only"
+            _text_block(
+                f"<b>{html.escape(server)}</b> needs {len(inputs)} value{'s' if len(inputs) != 1 else ''} "
+                f"(from {html.escape(source)}); kept in this kernel's memory only"
+            )
         )
         self._fields: dict[str, w.ValueWidget] = {}
         self._head = title
@@ -87,7 +89,7 @@ class InputsCard(w.VBox):
         for widget in (self.ok, self.cancel_button, self._buttons):
             widget.close()
         self.children = (self._head,)
-        self._head.value += f" · {html.escape(how)}"
+        self._head.value = self._head.value.replace("</div>", f" · {html.escape(how)}</div>")
 
     def __repr__(self) -> str:
         return f"<InputsCard {[i.id for i in self._inputs]} {'answered' if self.result.done() else 'open'}>"
@@ -114,15 +116,18 @@ class ServersTable(w.VBox):
         if not self.rows:
             lines.append(w.Label(f"No MCP servers configured (looked in {looked_in} places)."))
         for row in self.rows:
-            button = w.Button(description="Connect", layout=w.Layout(width="auto"))
+            # never shrunk by a long label beside it (flex 0 0 auto): a cut "Conn…" reads as broken
+            button = w.Button(description="Connect", layout=w.Layout(width="auto", flex="0 0 auto"))
             button.on_click(lambda _b, row=row: self._clicked(row))
             button.disabled = connect is None
             self.buttons[(row.name, row.source)] = button
             text = html.escape(row.name)
             notes = _notes(row, (ambiguous or {}).get(row.name, 1))
             label = w.HTML(
-                f"<code>{text}</code> · {row.kind} · <span title='{html.escape(row.source)}'>"
-                f"{html.escape(row.where)}</span>" + (f" · <i>{html.escape(notes)}</i>" if notes else "")
+                _text_block(
+                    f"<code>{text}</code> · {row.kind} · <span title='{html.escape(row.source)}'>"
+                    f"{html.escape(row.where)}</span>" + (f" · <i>{html.escape(notes)}</i>" if notes else "")
+                )
             )
             lines.append(w.HBox([button, label]))
         lines.append(self.status)
@@ -132,13 +137,22 @@ class ServersTable(w.VBox):
     def _clicked(self, row: ServerConfig) -> None:
         if self._connect is not None:
             self.status.value = f"connecting to {row.name} …"
+            self.buttons[(row.name, row.source)].disabled = True  # one connect at a time per row
             self._connect(row)
 
+    def settled(self, row: ServerConfig, connected: bool) -> None:
+        """A row's connect ended: its button says "Connected" (and stays off), or is ready to try again."""
+        button = self.buttons[(row.name, row.source)]
+        button.description = "Connected" if connected else "Connect"
+        button.icon = "check" if connected else ""
+        button.disabled = connected
+
     def connect(self, name: str) -> None:
-        """Press the Connect button of the row `name` (the first such row)."""
+        """Press the Connect button of the row `name` (the first such row); nothing while the button is off
+        (connecting, or connected), as in a browser."""
         for (row_name, _source), button in self.buttons.items():
             if row_name == name:
-                click(button)
+                press(button)
                 return
         raise KeyError(name)
 
@@ -152,6 +166,12 @@ class ServersTable(w.VBox):
 
     def _repr_pretty_(self, p: Any, cycle: bool) -> None:
         p.text(plain_table(self.rows))
+
+
+def _text_block(inner: str) -> str:
+    """HTML text that wraps at a text's line height (a widget's HTML has a control's 28 px line height, so a
+    long path wrapped onto a second line read as two rows)."""
+    return f"<div style='line-height: 1.4; padding: 4px 0'>{inner}</div>"
 
 
 def _notes(row: ServerConfig, same_name: int) -> str:

@@ -326,7 +326,9 @@ def test_the_tables_connect_button_connects(places: tuple[Path, Path]) -> None:
         project / ".mcp.json", {"mcpServers": {"b": {"command": sys.executable, "args": [SERVER, "stdio"]}}}
     )
     table = mw.servers()
+    button = table.buttons[("b", table.rows[0].source)]
     table.connect("b")
+    assert button.disabled  # one connect at a time per row
     deadline = time.monotonic() + 30
     while "b" not in table.connected and time.monotonic() < deadline:
         kernel.flush_posted()
@@ -334,6 +336,28 @@ def test_the_tables_connect_button_connects(places: tuple[Path, Path]) -> None:
     srv = table["b"]
     try:
         assert srv.connected and "connected" in table.status.value
+        # the row itself says so, and its button is off: a second press starts nothing
+        assert (button.description, button.disabled) == ("Connected", True)
+        table.connect("b")
+        assert "connecting" not in table.status.value
     finally:
         srv.close()
+        table.close()
+
+
+def test_a_failed_connect_leaves_the_rows_button_ready_again(places: tuple[Path, Path]) -> None:
+    _home, project = places
+    write(project / ".mcp.json", {"mcpServers": {"nope": {"command": sys.executable, "args": ["-c", "1"]}}})
+    table = mw.servers()
+    button = table.buttons[("nope", table.rows[0].source)]
+    table.connect("nope")
+    deadline = time.monotonic() + 30
+    while button.disabled and time.monotonic() < deadline:
+        kernel.flush_posted()
+        time.sleep(0.02)
+    try:
+        assert (button.description, button.disabled) == ("Connect", False)
+        assert table.status.value.startswith("nope: ") and "connecting" not in table.status.value
+        assert "nope" not in table.connected
+    finally:
         table.close()
