@@ -112,3 +112,41 @@ def test_servers_table_connect_and_password_input(open_notebook: Any) -> None:
     assert canary not in nb.server.log_tail(10**7)
     nb.run(2)
     nb.wait_done(2)
+
+
+@pytest.mark.usefixtures("saving_widget_state")
+def test_connect_by_name_asks_the_password_in_the_cell(open_notebook: Any) -> None:
+    """`await mw.connect(name, config=path)`: the inputs card in the calling cell, answered by a person."""
+    from playwright.sync_api import expect
+
+    canary = "cnry" + secrets.token_hex(8)
+    path = write_config(open_notebook.server.root, open_notebook.name)
+    nb = open_notebook(
+        [
+            "import mcp_widgets as mw\n"
+            f"srv = await mw.connect('vault', config={path!r})\n"
+            "print(srv.name, 'ready')",
+            "srv.close()",
+        ]
+    )
+    nb.run(0)
+    card = nb.output(0).locator(".mcpw-inputs")
+    field = card.get_by_label("Demo token")
+    expect(field).to_be_visible(timeout=UI_MS * 2)
+    assert field.get_attribute("type") == "password"
+    expect(card).to_contain_text("vault needs 1 value")
+    shoot_in_both_themes(nb, {"inputs-card": card})
+    field.fill(canary)
+    card.get_by_role("button", name="Connect").click()
+    nb.wait_done(0, timeout=UI_MS * 4)
+    expect(nb.stdout(0)).to_contain_text("vault ready")
+    expect(card).to_contain_text("1 value given")
+    expect(card.locator("input")).to_have_count(0)
+    nb.run_command("docmanager:save")
+    expect(nb.page.locator(".jp-mod-dirty")).to_have_count(0)
+    saved = (nb.server.root / nb.path).read_text()
+    assert "1 value given" in saved and "application/vnd.jupyter.widget-state+json" in saved
+    assert canary not in saved
+    assert canary not in nb.server.log_tail(10**7)
+    nb.run(1)
+    nb.wait_done(1)
