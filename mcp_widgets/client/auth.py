@@ -33,6 +33,7 @@ from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import AnyUrl, PrivateAttr
 
 from .. import kernel
+from ..core import signin as signin_core
 from ..core.signin import Redirect, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
@@ -236,9 +237,19 @@ class SignInProvider(OAuthClientProvider):
         await asyncio.wrap_future(consent)
 
     async def _callback(self) -> AuthorizationCodeResult:
+        """After consent: the redirect, within `FINISH_WITHIN` (an abandoned tab must not wait forever; the
+        card's failure closes it, through `_auth_flow`)."""
         loopback = self._loopback
         assert loopback is not None
-        redirect = await loopback.result()
+        within = signin_core.FINISH_WITHIN
+        try:
+            redirect = await asyncio.wait_for(loopback.result(), within)
+        except TimeoutError:
+            raise SignInError(
+                f"signing in to {self._server.name!r} failed: the browser did not come back within "
+                f"{_duration(within)} of consenting (was the tab closed?); connect or reconnect to sign in "
+                "again"
+            ) from None
         return AuthorizationCodeResult(code=redirect.code, state=redirect.state, iss=redirect.iss)
 
     def _pasted(self, redirect: Redirect) -> None:
@@ -292,6 +303,12 @@ def _asks_to_sign_in(response: httpx2.Response) -> bool:
         return True
     challenge = response.headers.get("www-authenticate", "")
     return response.status_code == 403 and "insufficient_scope" in challenge
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} seconds"
 
 
 def _reason(exc: BaseException) -> str:

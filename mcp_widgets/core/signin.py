@@ -17,6 +17,7 @@ from .exceptions import ConnectError
 from .urls import UrlCheck, inspect_url
 
 __all__ = [
+    "FINISH_WITHIN",
     "HEADLESS_HELP",
     "Authorization",
     "AuthorizationDenied",
@@ -35,6 +36,11 @@ HEADLESS_HELP = (
     "a ready provider or bearer token (auth=)"
 )
 """What a refused sign-in's error says when nobody could be asked."""
+
+FINISH_WITHIN = 300.0
+"""Seconds a sign-in waits for the browser to come back after the person consented (`connect`'s timeout is
+paused meanwhile): an abandoned tab then ends the sign-in with `SignInError` instead of waiting forever. Read
+when each sign-in starts waiting; set `mcp_widgets.core.signin.FINISH_WITHIN` to change it."""
 
 
 class SignInError(ConnectError):
