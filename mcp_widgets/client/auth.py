@@ -205,7 +205,19 @@ class SignInProvider(OAuthClientProvider):
         loopback = Loopback(on_refused=self._refused, what=f"signing in to {self._server.name!r}")
         await loopback.start()
         self._loopback = loopback
-        self.context.client_metadata.redirect_uris = [AnyUrl(loopback.redirect_uri)]
+        redirect = AnyUrl(loopback.redirect_uri)
+        self.context.client_metadata.redirect_uris = [redirect]
+        info = self.context.client_info
+        if (
+            info is not None
+            and not self._client_id
+            and info.client_id != self.context.client_metadata_url
+            and redirect not in (info.redirect_uris or ())
+        ):
+            # A dynamic registration from an earlier sign-in names that sign-in's port: an authorization
+            # server matching redirects exactly would refuse this one (a sign-in declined, then asked again
+            # on reconnect), so the SDK registers again, with this port.
+            self.context.client_info = None
 
     def _close_loopback(self) -> None:
         loopback, self._loopback = self._loopback, None

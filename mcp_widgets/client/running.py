@@ -29,7 +29,7 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
-from ..core.signin import SignInError
+from ..core.signin import RECONNECT_TO_SIGN_IN, SignInError
 from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -287,8 +287,10 @@ class Runner:
             )
         refused = self.connection.take_refusal() if closed else None
         if refused is not None:  # the person declined signing in again: the request could not be sent
-            self.connection.lost()
-            return SignInError(f"{record.describe()} failed: {refused} (srv.reconnect() asks again)")
+            self.connection.lost(declined=refused)
+            return SignInError(
+                f"{record.describe()} failed: {refused}; that ended the connection: {RECONNECT_TO_SIGN_IN}"
+            )
         if closed:
             self.connection.lost()
             return ConnectionClosedError(

@@ -19,6 +19,7 @@ from .urls import UrlCheck, inspect_url
 __all__ = [
     "FINISH_WITHIN",
     "HEADLESS_HELP",
+    "RECONNECT_TO_SIGN_IN",
     "Authorization",
     "AuthorizationDenied",
     "ConnectBudget",
@@ -36,6 +37,9 @@ HEADLESS_HELP = (
     "a ready provider or bearer token (auth=)"
 )
 """What a refused sign-in's error says when nobody could be asked."""
+
+RECONNECT_TO_SIGN_IN = "call srv.reconnect() to sign in again"
+"""What to do after a refused sign-in ended a connection (the SDK's transport ends with the refusal)."""
 
 FINISH_WITHIN = 300.0
 """Seconds a sign-in waits for the browser to come back after the person consented (`connect`'s timeout is
