@@ -33,6 +33,7 @@ from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import AnyUrl, PrivateAttr
 
 from .. import kernel
+from ..core import signin as signin_core
 from ..core.signin import Redirect, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
@@ -204,7 +205,19 @@ class SignInProvider(OAuthClientProvider):
         loopback = Loopback(on_refused=self._refused, what=f"signing in to {self._server.name!r}")
         await loopback.start()
         self._loopback = loopback
-        self.context.client_metadata.redirect_uris = [AnyUrl(loopback.redirect_uri)]
+        redirect = AnyUrl(loopback.redirect_uri)
+        self.context.client_metadata.redirect_uris = [redirect]
+        info = self.context.client_info
+        if (
+            info is not None
+            and not self._client_id
+            and info.client_id != self.context.client_metadata_url
+            and redirect not in (info.redirect_uris or ())
+        ):
+            # A dynamic registration from an earlier sign-in names that sign-in's port: an authorization
+            # server matching redirects exactly would refuse this one (a sign-in declined, then asked again
+            # on reconnect), so the SDK registers again, with this port.
+            self.context.client_info = None
 
     def _close_loopback(self) -> None:
         loopback, self._loopback = self._loopback, None
@@ -236,9 +249,19 @@ class SignInProvider(OAuthClientProvider):
         await asyncio.wrap_future(consent)
 
     async def _callback(self) -> AuthorizationCodeResult:
+        """After consent: the redirect, within `FINISH_WITHIN` (an abandoned tab must not wait forever; the
+        card's failure closes it, through `_auth_flow`)."""
         loopback = self._loopback
         assert loopback is not None
-        redirect = await loopback.result()
+        within = signin_core.FINISH_WITHIN
+        try:
+            redirect = await asyncio.wait_for(loopback.result(), within)
+        except TimeoutError:
+            raise SignInError(
+                f"signing in to {self._server.name!r} failed: the browser did not come back within "
+                f"{_duration(within)} of consenting (was the tab closed?); connect or reconnect to sign in "
+                "again"
+            ) from None
         return AuthorizationCodeResult(code=redirect.code, state=redirect.state, iss=redirect.iss)
 
     def _pasted(self, redirect: Redirect) -> None:
@@ -292,6 +315,12 @@ def _asks_to_sign_in(response: httpx2.Response) -> bool:
         return True
     challenge = response.headers.get("www-authenticate", "")
     return response.status_code == 403 and "insufficient_scope" in challenge
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 120 and seconds % 60 == 0:
+        return f"{seconds / 60:g} minutes"
+    return f"{seconds:g} seconds"
 
 
 def _reason(exc: BaseException) -> str:

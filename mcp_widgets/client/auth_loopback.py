@@ -1,7 +1,8 @@
 """The loopback redirect (RFC 8252): a one-shot listener on 127.0.0.1 for one sign-in (client thread).
 
 A port is chosen per sign-in (the system's free one); the listener answers one redirect that matches the
-sign-in's address and `state` with a plain "you may close this tab" page, then closes. A request with a
+sign-in's address and `state` with a plain "finishing sign-in, you may close this tab" page (the token
+exchange comes after it: the card says how it ended), then closes. A request with a
 wrong `state` (an old tab, another program on this machine) is refused with a page saying so and reported to
 `on_refused`; the listener keeps waiting for the real one. Nothing is logged: the request line carries the
 code. The same check serves the address a person pastes (`deliver`).
@@ -22,7 +23,13 @@ _PAGE = (
     "<!doctype html><html><head><meta charset='utf-8'><title>{title}</title></head>"
     "<body style='font-family: sans-serif; margin: 3em'><h2>{title}</h2><p>{text}</p></body></html>"
 )
-_DONE = ("Signed in", "You may close this tab and go back to the notebook.")
+_DONE = (
+    "Finishing sign-in",
+    "You may close this tab and go back to the notebook: the sign-in card there says whether signing in "
+    "worked.",
+)
+# Not "Signed in": the code is exchanged for a token after this page is sent, and that may still fail. The
+# page is answered at once (never held open until the exchange ends: a browser or proxy may give up first).
 _REFUSED = ("Not accepted", "This address does not belong to the sign-in the notebook is waiting for.")
 # The pages are ours: only these fixed texts and our own reasons (no part of the request) appear on them.
 

@@ -23,7 +23,7 @@ from ..core.exceptions import (
 )
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
-from ..core.signin import ConnectBudget, SignInError
+from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
 from . import oversized, tasks, tasks2026, url_flow
@@ -103,6 +103,9 @@ class Connection:
         """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
         self._ready: concurrent.futures.Future[None] | None = None
+        self._declined: str | None = None
+        """The refused sign-in that ended the connection (the SDK's transport ends with it), until the next
+        start: later calls say so and how to sign in again, not "the server disconnected"."""
         self._refusal: str | None = None
         """The first HTTP error status (and its body's first line) while connecting."""
         self._errlog: IO[str] | None = None
@@ -132,6 +135,7 @@ class Connection:
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self.state = "connecting"
         self.released = False
+        self._declined = None
         self._runner = RUNTIME.submit(self._run(ready))
         return ready
 
@@ -346,15 +350,20 @@ class Connection:
         if self.state == "connected" and not self.closing_now:
             self.lost()
 
-    def lost(self) -> None:
-        """The server went away (client thread): no open question can be answered any more."""
+    def lost(self, declined: SignInError | None = None) -> None:
+        """The server went away (client thread), or a refused sign-in (`declined`) ended the connection: no
+        open question can be answered any more."""
         self.state = "lost"
+        if declined is not None:
+            self._declined = str(declined)
         self._parts()[0].withdraw_all(tasks.calls(self.server))  # a task's questions wait for a reconnect
 
     def require_connected(self) -> Client:
         """The SDK client; raises unless connected."""
         if self.state == "connected" and self.client is not None:
             return self.client
+        if self.state == "lost" and self._declined is not None:
+            raise SignInError(f"{self._declined}, which ended the connection; {RECONNECT_TO_SIGN_IN}")
         if self.state == "lost":
             raise ConnectionClosedError(
                 f"the server {self.server.name!r} disconnected; connect again",

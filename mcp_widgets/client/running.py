@@ -29,7 +29,7 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
-from ..core.signin import SignInError
+from ..core.signin import RECONNECT_TO_SIGN_IN, SignInError
 from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -80,6 +80,26 @@ def _stopped(record: _CallRecord, exc: E) -> E:
         INTERRUPTED if isinstance(exc, KeyboardInterrupt) else "it was cancelled"
     )
     return brief(exc, f"{record.describe()} was stopped: {why}")
+
+
+class _UnlistedToolWarning(logging.Filter):
+    """The SDK warns "Tool x not listed by server, cannot validate any structured content" when a tool the
+    server does not list is called; our calls say so on the call's line (`_unlisted`) instead. Only records
+    from our client thread are dropped: other SDK clients in the process keep the warning."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        unlisted = "not listed by server, cannot validate" in record.getMessage()
+        return not (unlisted and RUNTIME.in_client_thread())
+
+
+logging.getLogger("client").addFilter(_UnlistedToolWarning())  # the SDK session's logger: "client"
+
+
+def _unlisted(server: str, name: str) -> str:
+    return (
+        f"{server!r} does not list the tool {name!r} (any more: its tools were read on connecting); the call "
+        "is sent as asked, and its result is not checked against an output schema"
+    )
 
 
 def _check_can_block() -> None:
@@ -173,6 +193,10 @@ class Runner:
             kernel.display_as({"text/plain": status or ""}, record.display_id)
         elif status is not None:
             _show_call(record, {"text/plain": status})
+        if kind == "tool" and not any(tool.name == name for tool in self.server.tools):
+            # Said once, on the call, instead of the SDK's "not listed by server, cannot validate" warning
+            # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
+            self.display.place(record, _unlisted(self.server.name, name))
         return record
 
     def launch(
@@ -287,8 +311,10 @@ class Runner:
             )
         refused = self.connection.take_refusal() if closed else None
         if refused is not None:  # the person declined signing in again: the request could not be sent
-            self.connection.lost()
-            return SignInError(f"{record.describe()} failed: {refused} (srv.reconnect() asks again)")
+            self.connection.lost(declined=refused)
+            return SignInError(
+                f"{record.describe()} failed: {refused}; that ended the connection: {RECONNECT_TO_SIGN_IN}"
+            )
         if closed:
             self.connection.lost()
             return ConnectionClosedError(

@@ -17,7 +17,9 @@ from .exceptions import ConnectError
 from .urls import UrlCheck, inspect_url
 
 __all__ = [
+    "FINISH_WITHIN",
     "HEADLESS_HELP",
+    "RECONNECT_TO_SIGN_IN",
     "Authorization",
     "AuthorizationDenied",
     "ConnectBudget",
@@ -35,6 +37,14 @@ HEADLESS_HELP = (
     "a ready provider or bearer token (auth=)"
 )
 """What a refused sign-in's error says when nobody could be asked."""
+
+RECONNECT_TO_SIGN_IN = "call srv.reconnect() to sign in again"
+"""What to do after a refused sign-in ended a connection (the SDK's transport ends with the refusal)."""
+
+FINISH_WITHIN = 300.0
+"""Seconds a sign-in waits for the browser to come back after the person consented (`connect`'s timeout is
+paused meanwhile): an abandoned tab then ends the sign-in with `SignInError` instead of waiting forever. Read
+when each sign-in starts waiting; set `mcp_widgets.core.signin.FINISH_WITHIN` to change it."""
 
 
 class SignInError(ConnectError):

@@ -582,3 +582,43 @@ def test_file_store_a_new_process_is_signed_in_with_no_card(short_url: str, tmp_
     assert json.loads(path.read_text()) == {}  # signed out: the entry is gone
     third = client("decline")
     assert third.returncode != 0 and "SignInError" in third.stderr
+
+
+def test_an_abandoned_tab_ends_the_sign_in_after_the_bound(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Consent, then the browser never comes back: `connect(timeout=)` is paused, so the bound after consent
+    (`FINISH_WITHIN`, 5 minutes by default; short here) ends it with SignInError and closes the card."""
+    from mcp_widgets.core import signin as signin_core
+
+    assert signin_core.FINISH_WITHIN == 300.0  # the documented default
+    monkeypatch.setattr(signin_core, "FINISH_WITHIN", 1.0)
+    seen: list[SignInCard] = []
+    with pytest.raises(SignInError, match="did not come back within 1 seconds of consenting") as caught:
+        connect_fails(url, handler=consent_then(lambda card: None, seen=seen), timeout=0.5)
+    assert "reconnect" in str(caught.value)
+    (card,) = seen
+    for _ in range(200):  # the card hears of it through the main thread (no kernel: a wait runs it)
+        if not card.waiting:
+            break
+        done: concurrent.futures.Future[None] = concurrent.futures.Future()
+        mw_kernel.post(partial(done.set_result, None))
+        mw_kernel.wait_sync(done, timeout=5)
+        time.sleep(0.02)
+    assert card.signin_state == "failed" and "did not come back" in card.children[0].value
+    assert signins()[0]["outcome"] is not None  # the history's record ended too
+    with pytest.raises(OSError):  # its loopback is closed
+        urllib.request.urlopen(card.redirect_uri, timeout=2)
+
+
+def test_the_loopback_page_does_not_say_signed_in_before_the_token_exchange(url: str) -> None:
+    """The page is sent before the code is exchanged (which may still fail): it never claims "Signed in"."""
+    pages: list[tuple[int, str]] = []
+
+    async def main() -> None:
+        handler = consent_then(lambda card: pages.append(browse(card.authorization_url)))
+        async with mw.connect(url, handler=handler, name="lab") as srv:
+            assert srv.connected
+
+    asyncio.run(main())
+    ((status, page),) = read_back(pages, 1)
+    assert status == 200 and "You may close this tab" in page and "sign-in card there says" in page
+    assert "Signed in" not in page

@@ -36,3 +36,33 @@ def test_declining_a_sign_in_after_sign_out_raises_sign_in_error(url: str) -> No
         assert len(cards) == 2  # asked again, declined: a SignInError, not "the server disconnected"
     finally:
         srv.close()
+
+
+def test_after_a_declined_sign_in_the_errors_say_reconnect_and_reconnect_signs_in(url: str) -> None:  # noqa: F811
+    """The refusal ends the SDK's transport (the connection is lost): the error of that call and of every
+    later one until `reconnect()` says how to sign in again; `srv.reconnect()` then asks and works."""
+    cards: list[Any] = []
+    consent = consent_then(seen=cards)
+
+    async def person(card: Any) -> None:
+        if len(cards) == 1:
+            cards.append(card)
+            assert card.decline()  # only the second time
+        else:
+            await consent(card)
+
+    srv = mw.connect_sync(url, handler=person, name="lab-decline-again")
+    try:
+        srv.sign_out()
+        with pytest.raises(SignInError, match=r"call srv\.reconnect\(\) to sign in again") as first:
+            srv.call_tool_sync("whoami")
+        assert "declined" in str(first.value)
+        assert not srv.connected
+        with pytest.raises(SignInError, match=r"declined.*call srv\.reconnect\(\) to sign in again"):
+            srv.call_tool_sync("whoami")  # not "the server disconnected": it did not
+        assert len(cards) == 2  # a later call does not ask by itself
+        srv.reconnect()
+        assert srv.connected and len(cards) == 3
+        assert srv.call_tool_sync("whoami").content[0].text == "read"
+    finally:
+        srv.close()

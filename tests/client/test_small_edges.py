@@ -110,3 +110,41 @@ def test_a_connect_that_failed_frees_its_name_at_once() -> None:
         connect_sync([sys.executable, "-c", "import time; time.sleep(30)"], name="edges-retry", timeout=0.5)
     with connect_sync(build_server()[0], name="edges-retry") as again:
         assert again.name == "edges-retry"
+
+
+def test_calling_a_tool_the_server_dropped_says_so_on_the_call_not_in_a_warning(
+    caplog: pytest.LogCaptureFixture, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """After `reconnect()` to a server that no longer lists a tool, calling it says so in the call's line;
+    the SDK's "not listed by server, cannot validate" warning is neither on stderr nor in the log."""
+    import ipywidgets as w
+    import mcp_types as t
+    from mcp.server import Server as LowLevelServer
+
+    listed = ["keep", "drop"]
+
+    async def list_tools(ctx: Any, params: Any) -> t.ListToolsResult:
+        return t.ListToolsResult(tools=[t.Tool(name=n, input_schema={"type": "object"}) for n in listed])
+
+    async def call_tool(ctx: Any, params: t.CallToolRequestParams) -> t.CallToolResult:
+        return t.CallToolResult(content=[t.TextContent(text=f"ran {params.name}")])
+
+    server = LowLevelServer("changing", on_list_tools=list_tools, on_call_tool=call_tool)
+    out = w.Output()
+    srv = connect_sync(server, name="edges-dropped", output=out)
+    try:
+        listed.remove("drop")
+        srv.reconnect()
+        assert [tool.name for tool in srv.tools] == ["keep"]
+        caplog.clear()
+        assert srv.call_tool_sync("drop").content[0].text == "ran drop"  # the server still ran it
+        shown = " ".join(str(entry.get("data", entry)) for entry in out.outputs)
+        assert "does not list the tool 'drop'" in shown
+        assert "cannot validate" not in shown
+        assert not [r for r in caplog.records if "cannot validate" in r.getMessage()]
+        assert "cannot validate" not in capfd.readouterr().err
+        out.outputs = ()
+        srv.call_tool_sync("keep")  # a listed tool: no such line
+        assert "does not list" not in " ".join(str(entry) for entry in out.outputs)
+    finally:
+        srv.close()
