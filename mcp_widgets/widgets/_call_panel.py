@@ -283,8 +283,18 @@ def _line_of(widget: w.Widget) -> str | None:
     return None
 
 
+# JupyterLab styles `.jp-OutputArea-output pre` with `word-break: break-all`: a closing line shown as plain
+# text breaks words mid-word. Our own HTML wraps at spaces (a word longer than the line still breaks).
+CLOSING_CLASS = "mcp-widgets-closing"
+_CLOSING_STYLE = "white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; margin: 0"
+
+
 def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] = ()) -> dict[str, Any]:
-    """A display bundle of plain lines and an optional log ("text/html" escapes every character of it)."""
+    """A display bundle of plain lines and an optional log.
+
+    "text/plain" for consoles and saved notebooks; "text/html" (every character escaped: server text stays
+    text) so that JupyterLab wraps the lines between words, not inside them.
+    """
     lines = [shown(line) for line in lines]  # server names and messages: no terminal escape in text/plain
     log = [shown(entry) for entry in log]
     plain = list(lines)
@@ -292,12 +302,19 @@ def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] 
         plain.append(f"{log_head}:")
         plain.extend(f"  {entry}" for entry in log)
     bundle: dict[str, Any] = {"text/plain": "\n".join(plain)}
+    if not lines and not log_head:
+        return bundle
+    head = (
+        f'<pre class="{CLOSING_CLASS}" style="{_CLOSING_STYLE}">{html.escape(chr(10).join(lines))}</pre>'
+        if lines
+        else ""
+    )
+    details = ""
     if log_head:
-        head = f"<pre>{html.escape(chr(10).join(lines))}</pre>" if lines else ""
         body = html.escape("\n".join(log))
-        bundle["text/html"] = (
-            f'<div class="mcp-widgets-call {" ".join(LITERAL_CLASSES)}">{head}'
+        details = (
             f"<details><summary>{html.escape(log_head)}</summary>"
-            f"<pre>{body}</pre></details></div>"
+            f'<pre style="{_CLOSING_STYLE}">{body}</pre></details>'
         )
+    bundle["text/html"] = f'<div class="mcp-widgets-call {" ".join(LITERAL_CLASSES)}">{head}{details}</div>'
     return bundle

@@ -178,3 +178,18 @@ def test_blocking_and_background_calls_take_answers_while_a_cell_runs_and_after(
     assert without_weather(printed(nb, 3)) == weather("Quito", "accept")
     expect(done.first).to_be_visible()
     assert_remnant(nb, 2, "accepted by the person")
+
+
+def test_closing_lines_wrap_between_words(open_notebook: OpenNotebook) -> None:
+    """JupyterLab styles plain-text output `word-break: break-all`: the call's closing line (shown once
+    the call ends) wraps between words instead, and is still text."""
+    from playwright.sync_api import expect
+
+    nb = connected(open_notebook, CONNECT_IN_PROCESS, 'r = await srv.call_tool("weather")\nr.is_error')
+    nb.run(1)
+    city_form(nb, 1).get_by_role("button", name="Decline").click()
+    nb.wait_done(1)
+    line = nb.output(1).locator("pre", has_text="declined by the person")
+    expect(line).to_have_count(1)
+    style = line.evaluate("(e) => [getComputedStyle(e).wordBreak, getComputedStyle(e).whiteSpace]")
+    assert style == ["normal", "pre-wrap"]

@@ -5,6 +5,8 @@ real key press (page.keyboard)."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 import time
 from pathlib import Path
@@ -15,7 +17,7 @@ import pytest
 from .conftest import OpenNotebook
 from .gallery import layout_problems
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
-from .test_clean_logs_browser import code_cells, open_copy
+from .test_clean_logs_browser import NOTEBOOKS, code_cells, log_entries, open_copy
 from .test_form_browser import (
     KEYBOARD_SCHEMA,
     assert_left_one_line,
@@ -220,20 +222,23 @@ def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNoteboo
     nb.wait_done(3, timeout=UI_MS * 2)
 
 
-@pytest.mark.xfail(
-    reason="unfinished: after list_files the queued cells never run in this harness (cause not found yet)",
-    strict=False,
-)
 @pytest.mark.timeout(600)  # the whole quickstart, on a loaded machine
 def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
     open_notebook: OpenNotebook,
 ) -> None:
     """Shift+Enter from the top of notebooks/quickstart.ipynb to the end, then on while each question waits:
     every question stays open until a click answers it (Decline), none is answered by the keys."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
     from playwright.sync_api import expect
 
     nb = open_copy(open_notebook, "quickstart")
-    total = len(nb.page.locator(".jp-Notebook .jp-Cell").all())
+    # JupyterLab adds a notebook's cells to the page a few at a time after it opens: counting them at once
+    # found only the first ones, so the last cells were never run and the loop below pressed Shift+Enter on
+    # a running cell (re-running it cleared its form). Wait until every cell of the file is there.
+    total = len(json.loads((NOTEBOOKS / "quickstart.ipynb").read_text())["cells"])
+    nb.page.wait_for_function(
+        "(n) => document.querySelectorAll('.jp-Notebook .jp-Cell').length >= n", arg=total, timeout=UI_MS * 4
+    )
     nb.page.locator(".jp-Notebook .jp-Cell").first.click()
     keyboard = nb.page.keyboard
     for index in range(total):
@@ -244,6 +249,18 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
             arg=index + 1,
             timeout=UI_MS * 4,
         )
+        # As a person reading along: see the cell finish or its question show before the next Shift+Enter
+        # (a question shown then is where a form that took focus would take the next key for an answer).
+        # A cell queued behind a waiting question does neither: go on after a while.
+        with contextlib.suppress(PlaywrightTimeout):
+            nb.page.wait_for_function(
+                "(i) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
+                " return !c.classList.contains('jp-CodeCell') || /\\[\\d+\\]/.test("
+                "c.querySelector('.jp-InputPrompt').textContent) || Boolean(c.querySelector("
+                "'.mcp-widgets-form button.widget-button')); }",
+                arg=index,
+                timeout=3000,
+            )
     forms = nb.page.locator(".jp-Notebook .mcp-widgets-form:has(button:text-is('Decline'))")
     code = code_cells("quickstart")
     answered = 0
@@ -265,13 +282,23 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
             # This form is answered (the next question may already show in another cell).
             nb.page.wait_for_function("(box) => !box.querySelector('button')", arg=box, timeout=UI_MS)
             answered += 1
+            # The click made that cell the active one (JupyterLab's rule for any click in an output): the
+            # person goes back to the end of the notebook, where they were, before going on with Shift+Enter
+            # (else it would run the answered cell again, and the next one, still waiting, with it).
+            nb.page.locator(".jp-Notebook .jp-Cell").last.click()
         else:
             nb.page.wait_for_timeout(100)
-    assert answered >= 5  # register, choose, delete_files, weather, empty_trash
-    lines = nb.page.locator(".jp-Notebook .mcp-widgets-form .widget-label").all_inner_texts()
-    endings = [line for line in lines if line.startswith("Request from demo")]
-    assert len(endings) == answered
-    assert all(line.endswith("declined by the person") for line in endings), endings
+    # register, choose, delete_files, weather (empty_trash asks nothing: declining delete_files left the
+    # trash empty). Each ended as the person's decline in the history, none answered by a key.
+    assert answered >= 4
+    history = nb.output(code.index("srv.history")).inner_text()
+    outcomes = re.findall(r"\t\n(\w+)\n\t\n(the person|a handler|a policy)", history)
+    assert outcomes == [("declined", "the person")] * answered, outcomes
+    # Nor does the log say anything (a red "No such comm" reads as broken): JupyterLab's log console and
+    # the page's console.
+    nb.page.wait_for_timeout(1000)  # late messages (views closing, flush replies) reach the kernel
+    assert log_entries(nb) == []
+    assert [e for e in open_notebook.console_errors if "comm" in e.lower()] == []
 
 
 def test_keyboard_hint_screenshots(open_notebook: OpenNotebook, screenshots: Path) -> None:

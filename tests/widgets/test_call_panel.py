@@ -45,6 +45,16 @@ def test_closing_bundle_escapes_everything() -> None:
     assert closing_bundle([]) == {"text/plain": ""}
 
 
+def test_closing_lines_wrap_between_words_as_escaped_html() -> None:
+    """JupyterLab breaks plain-text output mid-word: the closing lines come as our own escaped HTML too,
+    and stay plain text for consoles and saved notebooks."""
+    bundle = closing_bundle(["Request from <b>demo</b>: declined by the person"])
+    assert bundle["text/plain"] == "Request from <b>demo</b>: declined by the person"
+    page = bundle["text/html"]
+    assert 'class="mcp-widgets-closing"' in page and "word-break: normal" in page
+    assert "<b>" not in page and "&lt;b&gt;demo&lt;/b&gt;" in page
+
+
 def test_placed_views_leave_their_line_and_the_log_keeps_the_newest() -> None:
     panel = CallPanel()
     panel.note("Handler 'h' failed: RuntimeError")
