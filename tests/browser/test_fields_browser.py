@@ -292,9 +292,9 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
     assert list(SHOWN) == list(properties)  # SHOWN covers every field, in order
 
     # The form's rows: header, message, then each field's control and the note under it, then the buttons
-    # and the (hidden) key catcher.
+    # and the keyboard hint, and the (hidden) key catcher.
     rows = form.locator(":scope > .lm-Widget")
-    expect(rows).to_have_count(2 + 2 * len(properties) + 2)
+    expect(rows).to_have_count(2 + 2 * len(properties) + 3)
     for i, (name, prop) in enumerate(properties.items()):
         row, note = rows.nth(2 + 2 * i), rows.nth(3 + 2 * i)
         expect(row).to_be_visible()
