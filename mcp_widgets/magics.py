@@ -126,13 +126,13 @@ class MCPMagics(Magics):
             )
         url = len(words) == 1 and words[0].lower().startswith(("http://", "https://"))
         target: Any = words[0] if url else words
+        old = self._user_ns.get(name)
+        if isinstance(old, Server):
+            old.close()  # replaced (first: an open server keeps its name): do not leave its process running
         try:
             server = connect_sync(target, name=name if name != DEFAULT_NAME else None, **options)
         except (ValueError, TypeError) as exc:  # a target connect() cannot use
             raise UsageError(f"%mcp connect: {exc}") from None
-        old = self._user_ns.get(name)
-        if isinstance(old, Server) and old is not server:
-            old.close()  # replaced: do not leave its process running
         self._user_ns[name] = server
         self._last = name
         if name not in self._names:
