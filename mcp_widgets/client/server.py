@@ -75,8 +75,8 @@ def _own_name(asked: str | None, default: str) -> str:
     """The server's name: its pending list, history and forms go by it, so two open servers never share one.
 
     A name passed as `name=` that an open server (connecting or connected) already has is refused; a lost
-    server frees its name (running the connect cell again after a server died must work); a default name (the command's, the URL's host) gets " (2)",
-    " (3)"...
+    server frees its name (running the connect cell again after a server died must work); a default name
+    (the command's, the URL's host) gets " (2)", " (3)"...
     """
     held = ("connecting", "connected")
     used = {s.name for s in list(_LIVE) if s._connection.state in held and not s._connection.released}
