@@ -35,7 +35,6 @@ from ..core.history import default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import is_modern
 from ..core.requests import PendingRequest
-from ..core.text import LITERAL_CLASSES
 from ..widgets import waited_text
 
 if TYPE_CHECKING:
@@ -172,9 +171,7 @@ class Rounds:
         if record.ended or record.panel is None:
             return
         if current.label is None:
-            import ipywidgets as w
-
-            current.label = w.Label(value=text, tooltip=text, _dom_classes=LITERAL_CLASSES)
+            current.label = record.panel.line(text)
             self.display.place(record, current.label)
         elif current.label.value != text:
             current.label.value = current.label.tooltip = text

@@ -37,7 +37,7 @@ from mcp.shared.message import SessionMessage
 from ..core.exceptions import MalformedAnswer
 from ..core.polling import backed_off, poll_interval
 from ..core.protocol import is_modern
-from ..core.text import LITERAL_CLASSES, clip_line
+from ..core.text import clip_line
 from .calls import _CURRENT
 from .privacy import _scrubbed_line
 from .targets import StreamProxy
@@ -279,9 +279,7 @@ def _place(task: _Task, text: str) -> None:
     if record.ended or record.panel is None:
         return
     if task.label is None:
-        import ipywidgets as w
-
-        task.label = w.Label(value=text, tooltip=text, _dom_classes=LITERAL_CLASSES)
+        task.label = record.panel.line(text)
         task.display.place(record, task.label)
     else:
         task.label.value = task.label.tooltip = text

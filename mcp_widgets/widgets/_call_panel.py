@@ -115,12 +115,23 @@ class CallPanel:
         self._refresh()
         return box
 
+    def line(self, text: str) -> w.Label:
+        """A line of plain text on the panel's shared Layout and Style (place it; `drop` closes it).
+
+        A line that comes and goes (a round's time left, a task's status) is made here: a Label of its own
+        would bring its own Layout and Style models, and a runaway server's thousands of rounds leak them.
+        """
+        self._ensure_box()
+        return self._label(text)
+
     def drop(self, widget: w.Widget) -> None:
         """Take away and close a line placed here that no longer holds (a round's time left, answered)."""
         if self.ended or not any(p is widget for p in self._placed):
             return
         self._placed = [p for p in self._placed if p is not widget]
         widget.close()
+        if self._kit is not None:  # forgotten too: thousands of rounds must not grow the kit's list
+            self._kit.models = [m for m in self._kit.models if m is not widget]
         if self.box is not None:
             self._refresh()
 
