@@ -74,10 +74,13 @@ Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 """One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
 
 
-def _stopped(record: _CallRecord, exc: E) -> E:
-    """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault."""
+def _stopped(record: _CallRecord, exc: E, interrupted: bool = False) -> E:
+    """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault.
+
+    `interrupted`: a SIGINT reached the wait (an awaiting cell sees it as a CancelledError only).
+    """
     why = record.why if record.interrupted else (
-        INTERRUPTED if isinstance(exc, KeyboardInterrupt) else "it was cancelled"
+        INTERRUPTED if interrupted or isinstance(exc, KeyboardInterrupt) else "it was cancelled"
     )
     return brief(exc, f"{record.describe()} was stopped: {why}")
 
@@ -356,12 +359,15 @@ class Runner:
 
     async def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
         """Await the call's result (an interrupt or cancellation interrupts the call)."""
+        seen = kernel.interrupts()
         try:
             return self._check_result(record, await kernel.wait_async(future))
         except (KeyboardInterrupt, asyncio.CancelledError) as exc:
             if not future.done():
                 self.interrupt(record)
-            raise _stopped(record, exc) from None
+            # The call may have ended just before the cancellation reached the cell (an interrupt that
+            # landed in a form's answering): the person's interrupt is still what stopped it.
+            raise _stopped(record, exc, interrupted=kernel.interrupts() != seen) from None
         finally:
             if future.done():
                 self.display.close_call(record, returned=True)

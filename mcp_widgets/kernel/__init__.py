@@ -44,7 +44,7 @@ from .detect import (
 )
 from .formatters import show_types_with
 from .posted import in_comm_handler
-from .signals import interrupt_deferred
+from .signals import interrupt_deferred, interrupts
 from .views import display, display_as, is_viewed, seen_by_now, track_views, viewed_future
 from .waits import wait_async, wait_sync
 
@@ -60,6 +60,7 @@ __all__ = [
     "forget_kernel",
     "in_comm_handler",
     "interrupt_deferred",
+    "interrupts",
     "is_viewed",
     "kernel_support",
     "kernel_version",

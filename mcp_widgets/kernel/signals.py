@@ -31,6 +31,19 @@ def _raising_sigint() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
+_interrupts = 0
+"""SIGINTs an awaiting wait saw (`interrupts`)."""
+
+
+def interrupts() -> int:
+    """How many SIGINTs reached an awaiting wait so far.
+
+    An awaiting cell learns of an interrupt as a CancelledError, the same as any other cancellation; a
+    caller compares this count before and after to tell the person's interrupt from a cancellation.
+    """
+    return _interrupts
+
+
 class _WakingSigint:
     """A SIGINT handler that runs the previous one, then wakes the event loop.
 
@@ -45,6 +58,8 @@ class _WakingSigint:
         self.users = 0
 
     def __call__(self, signum: int, frame: Any) -> None:
+        global _interrupts
+        _interrupts += 1
         try:
             self.previous(signum, frame)
         finally:
