@@ -146,6 +146,7 @@ class ElicitationForm(Answerable):
         self._button_box: w.HBox | None = None
         self._hint: w.Label | None = None
         self._escape_armed = False  # a first Escape on a form with typed input: the next one cancels
+        self._armed_edits: int | None = None  # the browser's count of edits at that first Escape
 
         # A field's note is made only once it has something to say: fewer models, fewer messages.
         self._fields: dict[str, Field] = {}
@@ -288,7 +289,11 @@ class ElicitationForm(Answerable):
         # The browser sends Escape only from a form the person engaged (keys.js), with "typed" once they
         # typed or changed something there (the kernel may not have that keystroke yet).
         if content.get("key") == "Escape":
-            self._escape(typed=content.get("typed") is True)
+            edits = content.get("edits")
+            self._escape(
+                typed=content.get("typed") is True,
+                edits=edits if isinstance(edits, int) and not isinstance(edits, bool) else None,
+            )
         elif (
             content.get("key") == "Enter"
             and content.get("in_last_field") is True
@@ -296,13 +301,20 @@ class ElicitationForm(Answerable):
         ):
             self._press(self._accept)
 
-    def _escape(self, *, typed: bool = False) -> None:
-        """Cancel an untouched form; on one with typed input, ask for a second Escape first."""
+    def _escape(self, *, typed: bool = False, edits: int | None = None) -> None:
+        """Cancel an untouched form; on one with typed input, ask for a second Escape first.
+
+        `edits`: the browser's count of the person's edits in the form. The value updates of what was typed
+        may reach the kernel after the first Escape (the front end holds them back), so only the browser
+        can say whether the person typed between the two: the second Escape cancels when the count is the
+        same.
+        """
         if self._state is not FormState.PENDING:
             return
         typed = typed or any(field.touched for field in self._fields.values())
-        if typed and not self._escape_armed:
-            self._escape_armed = True
+        again = self._escape_armed and (edits is None or edits == self._armed_edits)
+        if typed and not again:
+            self._escape_armed, self._armed_edits = True, edits
             self._show_hint(ESCAPE_AGAIN, warn=True)
             return
         self._press(self._button(Action.CANCEL))
@@ -330,7 +342,9 @@ class ElicitationForm(Answerable):
         if self._state is not FormState.PENDING:
             return
         field.touched = True
-        if self._escape_armed:  # typing on after a first Escape: the next Escape asks again
+        # Typing on after a first Escape: the next Escape asks again. With the browser's count of edits the
+        # count decides (this change may be one typed before that Escape, arriving late).
+        if self._escape_armed and self._armed_edits is None:
             self._escape_armed = False
             self._show_hint(KEYS_HINT)
         self._refresh()

@@ -308,6 +308,8 @@ def test_keyboard_hint_screenshots(open_notebook: OpenNotebook, screenshots: Pat
 
     nb = open_forms(open_notebook, form_cell(KEYBOARD_SCHEMA, message="'Who are you?'"))
     out = show_form(nb, 1)
+    # Typing before the form took focus would go to the notebook (command-mode letters add cells).
+    expect(out.get_by_label("First")).to_be_focused()
     nb.page.keyboard.type("Ada")
     form = out.locator(".mcp-widgets-form")
     try:

@@ -85,7 +85,7 @@ def test_the_esm_listens_on_the_parent_and_sends_only_escape_and_enter() -> None
     assert 'addEventListener("keydown", onKey, true)' in esm
     assert 'removeEventListener("keydown", onKey, true)' in esm
     assert f".{LAST_CLASS}" in esm and f".{FIRST_CLASS} input" in esm
-    assert 'send(typed ? { key: "Escape", typed: true } : { key: "Escape" })' in esm
+    assert 'send(typed ? { key: "Escape", typed: true, edits } : { key: "Escape" })' in esm
     assert 'send({ key: "Enter", in_last_field: true })' in esm
     assert "form.send(msg)" in esm  # every message goes through the form's own model
     assert "export default" in esm
@@ -431,7 +431,11 @@ def test_each_view_talks_through_its_own_form_and_replies_once_its_updates_are_i
         "after_idle": [{"flushed": 4}],
         "unengaged": [],
         "keys": [
-            [{"key": "Escape"}, {"key": "Enter", "in_last_field": True}, {"key": "Escape", "typed": True}],
+            [
+                {"key": "Escape"},
+                {"key": "Enter", "in_last_field": True},
+                {"key": "Escape", "typed": True, "edits": 1},
+            ],
             [{"key": "Escape"}],
         ],
         "helper_sent": [],  # nothing goes through the shared model
@@ -597,4 +601,27 @@ def test_escape_on_a_form_with_typed_input_asks_for_a_second_press() -> None:
     press(other, {"key": "Escape", "typed": True})
     assert other.state is FormState.PENDING
     press(other, {"key": "Escape"})
+    assert other.state is FormState.CANCELLED
+
+
+def test_the_browsers_count_of_edits_decides_the_second_escape() -> None:
+    """What was typed before the first Escape may reach the kernel after it: that late change does not
+    re-arm; an edit the browser counted after the first Escape does."""
+    from mcp_widgets.widgets._form import ESCAPE_AGAIN
+
+    form = ElicitationForm("m", FORM, server="s")
+    hint = form._hint
+    assert hint is not None
+    press(form, {"key": "Escape", "typed": True, "edits": 3})
+    assert form.state is FormState.PENDING and hint.value == ESCAPE_AGAIN
+    form.fill(first="Ada")  # the value typed before that Escape, arriving late
+    assert hint.value == ESCAPE_AGAIN
+    press(form, {"key": "Escape", "typed": True, "edits": 5})  # typed on in between: asks again
+    assert form.state is FormState.PENDING and hint.value == ESCAPE_AGAIN
+    press(form, {"key": "Escape", "typed": True, "edits": 5})
+    assert form.outcome == Outcome(Action.CANCEL, Reason.PERSON)
+    # A count that is not a number is ignored (the kernel's own rule then).
+    other = ElicitationForm("m", FORM, server="s")
+    press(other, {"key": "Escape", "typed": True, "edits": "x"})
+    press(other, {"key": "Escape", "typed": True, "edits": True})
     assert other.state is FormState.CANCELLED

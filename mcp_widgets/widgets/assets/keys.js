@@ -75,6 +75,7 @@ function render({ model, el }) {
   let listening = false;
   let engaged = false;  // the person put focus or input into the form themselves
   let typed = false;  // the person typed or changed something in the form
+  let edits = 0;  // how many times: the kernel tells a second Escape from one after more typing
   let selfFocus = false;  // inside our own focus() call
   let focusInside = false;
   let returnTo = null;  // where focus was before it came into the form
@@ -112,7 +113,10 @@ function render({ model, el }) {
   };
   const onEngage = (event) => {
     engaged = true;
-    if (event.type !== "pointerdown") typed = true;
+    if (event.type !== "pointerdown") {
+      typed = true;
+      edits += 1;
+    }
   };
   const onKey = (event) => {
     if (event.isComposing) return;
@@ -122,7 +126,7 @@ function render({ model, el }) {
     if (event.key === "Escape") {
       event.preventDefault();
       event.stopPropagation();  // keep the notebook from taking Escape for itself
-      if (engaged) send(typed ? { key: "Escape", typed: true } : { key: "Escape" });
+      if (engaged) send(typed ? { key: "Escape", typed: true, edits } : { key: "Escape" });
       else giveBack();
     } else if (event.key === "Enter" && modified) {
       // Shift/Ctrl/Alt+Enter run cells: in a form they do nothing (a stock button would be clicked).
@@ -138,7 +142,10 @@ function render({ model, el }) {
     } else if (inBox && CONTROLS.includes(target.tagName) && !event.ctrlKey && !event.metaKey) {
       if (event.key !== "Tab") event.stopPropagation();  // the control's key, not the notebook's
       const editing = event.key.length === 1 || event.key === "Backspace" || event.key === "Delete";
-      if (editing) engaged = typed = true;
+      if (editing) {
+        engaged = typed = true;
+        edits += 1;
+      }
     }
   };
   // A URL card: the kernel sends the URL it checked and shows ({open_url}); null once the request ended.
