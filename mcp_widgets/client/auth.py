@@ -50,6 +50,14 @@ __all__ = ["SignInProvider", "sign_out", "signin_error"]
 log = logging.getLogger("mcp_widgets")
 
 
+def _names_a_loopback(info: OAuthClientInformationFull) -> bool:
+    """Whether every redirect of a registration is one of our sign-in loopbacks (`Loopback.redirect_uri`)."""
+    uris = info.redirect_uris or ()
+    return bool(uris) and all(
+        u.scheme == "http" and u.host == "127.0.0.1" and u.path == "/callback" for u in uris
+    )
+
+
 class _OurErrorsOnly(logging.Filter):
     """The SDK logs every failed flow with its traceback ("OAuth flow error"). A sign-in that ended on the
     card (cancelled, declined, refused), and every refusal of the SDK's own in a flow of ours (an issuer
@@ -213,10 +221,12 @@ class SignInProvider(OAuthClientProvider):
             and not self._client_id
             and info.client_id != self.context.client_metadata_url
             and redirect not in (info.redirect_uris or ())
+            and _names_a_loopback(info)
         ):
             # A dynamic registration from an earlier sign-in names that sign-in's port: an authorization
             # server matching redirects exactly would refuse this one (a sign-in declined, then asked again
-            # on reconnect), so the SDK registers again, with this port.
+            # on reconnect), so the SDK registers again, with this port. A registration naming other
+            # redirects was made outside (a pre-registered client in the store): it is kept as it is.
             self.context.client_info = None
 
     def _close_loopback(self) -> None:
