@@ -259,9 +259,11 @@ def test_refused_urls_are_declined_without_asking(url: str, why: str) -> None:
     assert person.seen == []  # the handler never saw it
     # The call's entry in the Output is plain text once the call ended: the card's closing line.
     (entry,) = out.outputs
-    assert list(entry["data"]) == ["text/plain"]
+    assert sorted(entry["data"]) == ["text/html", "text/plain"]
     line = entry["data"]["text/plain"]
     assert why in line and "alert" not in line
+    # The HTML twin only wraps the same line; the refused address never appears as markup.
+    assert "alert" not in entry["data"]["text/html"] and "<b>" not in entry["data"]["text/html"]
 
 
 def test_an_allowed_url_reaches_the_handler() -> None:

@@ -175,13 +175,13 @@ def test_cancel_ends_the_task_on_the_server(server: Server) -> None:
 def test_closing_the_server_cancels_its_tasks() -> None:
     # Over HTTP, where the server outlives the connection (its tasks are shared by every connection).
     with http_peer(node_or_skip(SDK)) as url:
-        first = connect_sync(url, name="ts", timeout=60)
+        first = connect_sync(url, name="ts-close", timeout=60)
         before = task_states(first)
         seen: concurrent.futures.Future[Any] = concurrent.futures.Future()
         first.handler = hold_open(seen)
         first.call_tool_background("ask_required", {})
         _bridge.wait_sync(seen, timeout=60)
         first.close()
-        with connect_sync(url, name="ts", timeout=60) as second:
+        with connect_sync(url, name="ts-close", timeout=60) as second:
             new = {k: v for k, v in task_states(second).items() if k not in before}
     assert list(new.values()) == ["cancelled"]
