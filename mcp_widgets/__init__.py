@@ -4,11 +4,12 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 (`mcp_widgets.core`: schema, validation, outcomes) can be imported without ipywidgets, ipykernel or mcp.
 """
 
-from __future__ import annotations
 
-import logging
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+# Imported under private names: every public name of the module is in __all__ (tests/test_exported_members).
+import logging as _logging
+from importlib import import_module as _import_module
+from typing import TYPE_CHECKING as _TYPE_CHECKING
+from typing import Any as _Any
 
 from .core.exceptions import (
     AnswerExpired,
@@ -26,7 +27,7 @@ from .core.exceptions import (
 )
 from .core.mcp_config import ConfigError
 from .core.outcome import Action, Outcome, Reason
-from .core.redaction import guard_logger
+from .core.redaction import guard_logger as _guard_logger
 from .core.schema import check_schema, validate_schema
 from .core.signin import SignInError
 from .core.spec import Problem
@@ -34,7 +35,7 @@ from .core.tool_signature import OutputSchemaError, ToolError
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
-if TYPE_CHECKING:
+if _TYPE_CHECKING:
     from . import authoring, handlers
     from .authoring import ModelError, check_model
     from .client import (
@@ -66,7 +67,7 @@ if TYPE_CHECKING:
     )
 
 # Every record of our logger (DEBUG too) loses URL credentials and query strings (tracebacks included).
-guard_logger(logging.getLogger("mcp_widgets"))
+_guard_logger(_logging.getLogger("mcp_widgets"))
 
 # name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
 _LAZY = {
@@ -152,11 +153,11 @@ __all__ = [
 ]
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> _Any:
     if name in _LAZY_MODULES:
-        value = import_module(_LAZY_MODULES[name])
+        value = _import_module(_LAZY_MODULES[name])
     elif name in _LAZY:
-        value = getattr(import_module(_LAZY[name]), name)
+        value = getattr(_import_module(_LAZY[name]), name)
     else:
         raise AttributeError(f"module 'mcp_widgets' has no attribute {name!r}")
     globals()[name] = value
@@ -167,7 +168,7 @@ def __dir__() -> list[str]:
     return sorted(__all__)
 
 
-def load_ipython_extension(ipython: Any) -> None:
+def load_ipython_extension(ipython: _Any) -> None:
     """`%load_ext mcp_widgets`: registers the `%mcp` magics (see `mcp_widgets.magics`)."""
     from .magics import load_ipython_extension as load
 

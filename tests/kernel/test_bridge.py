@@ -10,7 +10,6 @@ import time
 
 import pytest
 
-from .conftest import KernelEnv
 from .harness import CellResult, KernelFrontend
 
 pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
@@ -369,23 +368,6 @@ def test_view_count_reports_a_rendering_frontend(frontend: KernelFrontend, style
     )
     frontend.update(model, {"_view_count": 1})  # what a widget manager sends after rendering a view
     assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == "False True\n"
-
-
-@pytest.mark.parametrize("style", ["sync", "async"])
-def test_cpu_while_waiting(frontend: KernelFrontend, kernel_env: KernelEnv, style: str) -> None:
-    """Printed only (run with -s): process CPU over a 3 s wait, all kernel threads included."""
-    setup(frontend)
-    cell = frontend.run(
-        "fut = concurrent.futures.Future()\n"
-        "threading.Timer(3.0, lambda: fut.set_result(None)).start()\n"
-        "cpu, wall = time.process_time(), time.monotonic()\n"
-        f"{WAITS[style]}\n"
-        "print(time.process_time() - cpu, time.monotonic() - wall)",
-        timeout=30,
-    )
-    cpu, wall = (float(x) for x in ok(cell).stdout.split())
-    share = 100 * cpu / wall
-    print(f"[ipykernel-{kernel_env.label} {style}] CPU {cpu:.3f} s over {wall:.2f} s = {share:.2f}%")
 
 
 def test_plain_blocking_wait_gets_no_clicks(frontend: KernelFrontend) -> None:
