@@ -21,7 +21,7 @@ import asyncio
 import concurrent.futures
 import logging
 import re
-from collections.abc import AsyncGenerator, Sequence
+from collections.abc import AsyncGenerator, Callable, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, cast
 
@@ -43,7 +43,7 @@ from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from ..widgets import SignInCard
-    from .server import Server
+    from .context import ServerContext
 
 __all__ = ["SignInProvider", "sign_out", "signin_error"]
 
@@ -100,15 +100,21 @@ class SignInProvider(OAuthClientProvider):
 
     def __init__(
         self,
-        server: Server,
+        ctx: ServerContext,
         url: str,
         *,
+        show: Callable[[object], None],
+        pause_connect: Callable[[bool], None],
         client_id: str | None = None,
         client_metadata_url: str | None = None,
         scopes: Sequence[str] | str | None = None,
         token_store: Any = None,
     ) -> None:
-        self._server = server
+        self._ctx = ctx
+        self._show = show
+        """Shows a line or a card outside any call (the calling cell, or the server's `output=`)."""
+        self._pause_connect = pause_connect
+        """A sign-in card is up (True) or ended (False): `connect`'s clock stops meanwhile."""
         self._client_id = client_id
         self._scopes = tuple(scopes.split() if isinstance(scopes, str) else scopes or ())
         self._loopback: Loopback | None = None
@@ -143,7 +149,7 @@ class SignInProvider(OAuthClientProvider):
         )
 
     def __repr__(self) -> str:
-        return f"<SignInProvider for {self._server.name!r}>"
+        return f"<SignInProvider for {self._ctx.name!r}>"
 
     def _issuer(self) -> str | None:
         metadata = self.context.oauth_metadata
@@ -166,7 +172,7 @@ class SignInProvider(OAuthClientProvider):
         except StopAsyncIteration:
             return
         except OAuthFlowError as exc:  # the SDK refused: say what and why, in words quoting no secret
-            refused = SignInError(f"signing in to {self._server.name!r} failed: {refusal(exc)}")
+            refused = SignInError(f"signing in to {self._ctx.name!r} failed: {refusal(exc)}")
             if mine:
                 self._end_card(failed=refused)
             raise refused from None
@@ -204,13 +210,13 @@ class SignInProvider(OAuthClientProvider):
         except Exception:
             # The SDK's text quotes the token endpoint's body: say only what failed.
             raise SignInError(
-                f"signing in to {self._server.name!r} failed: the authorization server did not issue a token "
+                f"signing in to {self._ctx.name!r} failed: the authorization server did not issue a token "
                 f"(HTTP {response.status_code})"
             ) from None
         self._end_card()
 
     async def _open_loopback(self) -> None:
-        loopback = Loopback(on_refused=self._refused, what=f"signing in to {self._server.name!r}")
+        loopback = Loopback(on_refused=self._refused, what=f"signing in to {self._ctx.name!r}")
         await loopback.start()
         self._loopback = loopback
         redirect = AnyUrl(loopback.redirect_uri)
@@ -244,18 +250,17 @@ class SignInProvider(OAuthClientProvider):
         loopback.expect(read_authorization(authorization_url).state)
         consent: concurrent.futures.Future[SignInCard] = concurrent.futures.Future()
         loop = asyncio.get_running_loop()
-        connection = self._server._connection
 
         def wire(card: SignInCard) -> None:
             """Main thread, before anyone sees the card: where its paste and Cancel go."""
             self._card = card
-            connection.pause_connect(True)
-            card.add_final_callback(lambda _card: connection.pause_connect(False))
+            self._pause_connect(True)
+            card.add_final_callback(lambda _card: self._pause_connect(False))
             card.on_redirect = lambda redirect: loop.call_soon_threadsafe(self._pasted, redirect)
             card.on_cancel = lambda: loop.call_soon_threadsafe(self._cancelled)
             card.on_denied = lambda why: loop.call_soon_threadsafe(self._denied, why)
 
-        kernel.post(partial(signin.present, self._server, authorization_url, consent, wire))
+        kernel.post(partial(signin.present, self._ctx, self._show, authorization_url, consent, wire))
         await asyncio.wrap_future(consent)
 
     async def _callback(self) -> AuthorizationCodeResult:
@@ -268,7 +273,7 @@ class SignInProvider(OAuthClientProvider):
             redirect = await asyncio.wait_for(loopback.result(), within)
         except TimeoutError:
             raise SignInError(
-                f"signing in to {self._server.name!r} failed: the browser did not come back within "
+                f"signing in to {self._ctx.name!r} failed: the browser did not come back within "
                 f"{_duration(within)} of consenting (was the tab closed?); connect or reconnect to sign in "
                 "again"
             ) from None
@@ -280,11 +285,11 @@ class SignInProvider(OAuthClientProvider):
 
     def _cancelled(self) -> None:
         if self._loopback is not None:
-            self._loopback.fail(SignInError(f"signing in to {self._server.name!r} was cancelled"))
+            self._loopback.fail(SignInError(f"signing in to {self._ctx.name!r} was cancelled"))
 
     def _denied(self, why: str) -> None:
         if self._loopback is not None:
-            self._loopback.fail(SignInError(f"signing in to {self._server.name!r} failed: {why}"))
+            self._loopback.fail(SignInError(f"signing in to {self._ctx.name!r} failed: {why}"))
 
     def _refused(self, why: str) -> None:
         card = self._card

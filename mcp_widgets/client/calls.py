@@ -28,8 +28,8 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
+    from .context import ServerContext
     from .running import Runner
-    from .server import Server
 
 
 _NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
@@ -52,7 +52,7 @@ _CURRENT: contextvars.ContextVar[_CallRecord | None] = contextvars.ContextVar(
 class _CallRecord:
     """One call in flight (tools/call, prompts/get, resources/read, ...)."""
 
-    server: Server
+    ctx: ServerContext
     kind: str
     name: str
     style: Literal["await", "sync", "background"] = "await"
@@ -107,7 +107,7 @@ class _CallRecord:
     """Shows `status_line()` again (main thread): posted when the call starts or stops waiting."""
 
     def describe(self) -> str:
-        return f"{self.kind} {self.name!r} on {self.server.name!r}"
+        return f"{self.kind} {self.name!r} on {self.ctx.name!r}"
 
     def interrupt_note(self, legacy: bool) -> str:
         """The note of a question this call's interruption ended: what its reason ("the kernel was
@@ -141,7 +141,7 @@ class _CallRecord:
             text = "done"
             if getattr(fut.result(), "is_error", False):
                 text += " (the tool reported an error)"
-            if is_modern(self.server.protocol_version) and _tool_needs_legacy(fut.result()):
+            if is_modern(self.ctx.learned.protocol_version) and _tool_needs_legacy(fut.result()):
                 text += f". {_LEGACY_HINT}"
         return clip_line(_scrubbed_line(self, f"{self.describe()}: {text}"), 300)
 

@@ -14,8 +14,8 @@ from .listings import PromptList, ResourceList, ServerInfo, ToolList
 
 if TYPE_CHECKING:
     from .connection import Connection
+    from .context import ServerContext
     from .running import Runner
-    from .server import Server
 
 log = logging.getLogger("mcp_widgets")
 
@@ -23,44 +23,43 @@ log = logging.getLogger("mcp_widgets")
 Kind = Literal["tools", "resources", "prompts"]
 
 
-class Catalog:
-    """A server's listings (tools, resources, prompts), fetched when connecting and on request."""
+async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
+    """Fetch every page of one listing into `ctx.learned` (client thread); none without the capability."""
+    learned = ctx.learned
+    if getattr(client.server_capabilities, kind) is None:
+        return
+    if kind == "tools":
+        learned.tools = ToolList(await _all_pages(client.list_tools, "tools"))
+    elif kind == "prompts":
+        learned.prompts = PromptList(await _all_pages(client.list_prompts, "prompts"))
+    else:
+        resources = await _all_pages(client.list_resources, "resources")
+        try:
+            templates = await _all_pages(client.list_resource_templates, "resource_templates")
+        except MCPError:  # a server may list resources but not implement templates
+            log.debug("listing the resource templates of %s failed", ctx.name, exc_info=True)
+            templates = []
+        learned.resources = ResourceList([*resources, *templates])
 
-    def __init__(self, server: Server, connection: Connection, runner: Runner) -> None:
-        self.server = server
+
+class Catalog:
+    """A server's listings (tools, resources, prompts) on request, and who it is."""
+
+    def __init__(self, ctx: ServerContext, connection: Connection, runner: Runner) -> None:
+        self.ctx = ctx
         self.connection = connection
         self.runner = runner
-        self.tools: ToolList | None = None
-        self.resources: ResourceList | None = None
-        self.prompts: PromptList | None = None
-
-    async def fetch(self, client: Client, kind: Kind) -> None:
-        """Fetch every page of one listing and keep it (client thread); none without the capability."""
-        if getattr(client.server_capabilities, kind) is None:
-            return
-        if kind == "tools":
-            self.tools = ToolList(await _all_pages(client.list_tools, "tools"))
-        elif kind == "prompts":
-            self.prompts = PromptList(await _all_pages(client.list_prompts, "prompts"))
-        else:
-            resources = await _all_pages(client.list_resources, "resources")
-            try:
-                templates = await _all_pages(client.list_resource_templates, "resource_templates")
-            except MCPError:  # a server may list resources but not implement templates
-                log.debug("listing the resource templates of %s failed", self.server.name, exc_info=True)
-                templates = []
-            self.resources = ResourceList([*resources, *templates])
 
     async def relist(self, kind: Kind) -> None:
         """Fetch one listing again, as a call of its own (kind "list")."""
         self.connection.require_connected()
-        record = _CallRecord(self.server, "list", kind)
+        record = _CallRecord(self.ctx, "list", kind)
         runner = self.runner
-        await runner.wait(record, runner.launch(record, lambda c: self.fetch(c, kind)))
+        await runner.wait(record, runner.launch(record, lambda c: fetch(self.ctx, c, kind)))
 
     def info(self) -> ServerInfo:
         """Who the server is, as learned when connecting (raises when it never connected)."""
-        info = self.connection.info
+        info = self.ctx.learned.info
         if info is None:
             self.connection.require_connected()  # never connected: says so
         assert info is not None

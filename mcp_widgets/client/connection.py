@@ -11,6 +11,7 @@ import sys
 import tempfile
 import warnings
 from collections.abc import Awaitable, Callable, Mapping
+from functools import partial
 from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import mcp_types
@@ -26,7 +27,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import oversized, tasks, tasks2026, url_flow
+from . import catalog, oversized, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .calls import _describe_exc
 from .functions import keep_invalid_results
@@ -35,10 +36,9 @@ from .runtime import RUNTIME
 from .targets import NotJsonRpc, TransportName, _http_transport, _Target, _watched, quoted_line
 
 if TYPE_CHECKING:
-    from .catalog import Catalog
+    from .context import LinkState, ServerContext
     from .display import CallDisplay
     from .intake import Intake
-    from .server import Server
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -53,27 +53,32 @@ CONNECT_TIMEOUT = 60.0
 """Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
 
 
-State = Literal["new", "connecting", "connected", "closed", "lost"]
-
-
 class Connection:
     """A server's connection: the SDK client and its life (connect, serve, notice loss, close).
 
-    The server's settings (`name`, `mode`, `timeout`, `log_level`) are read from `server` when used.
+    It writes what it learns into `ctx.learned` and its state into `ctx.link`; the server's settings are
+    read from `ctx.settings` when used. The SDK client calls back into `intake` (questions) and `display`
+    (log messages); `open_tasks` are cancelled when it closes.
     """
 
     def __init__(
         self,
-        server: Server,
+        ctx: ServerContext,
         target: _Target,
         *,
+        intake: Intake,
+        display: CallDisplay,
+        open_tasks: tasks.OpenTasks,
         transport: TransportName,
         headers: Mapping[str, str] | None,
         auth: Any,
         signin: Mapping[str, Any] | None = None,
     ) -> None:
-        self.server = server
+        self.ctx = ctx
         self.target = target
+        self.intake = intake
+        self.display = display
+        self.open_tasks = open_tasks
         self.transport = transport
         self.via = "sse" if transport == "sse" else target.kind
         """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
@@ -84,8 +89,10 @@ class Connection:
         if target.kind == "http" and auth is None and target.url is not None:
             options = dict(signin or {})
             self.provider = SignInProvider(
-                server,
+                ctx,
                 target.url,
+                show=partial(display.place, None),
+                pause_connect=self.pause_connect,
                 client_id=options.get("client_id"),
                 client_metadata_url=options.get("client_metadata_url"),
                 scopes=options.get("scopes"),
@@ -93,14 +100,7 @@ class Connection:
             )
         self.budget: ConnectBudget | None = None
         """`connect`'s timeout, paused while a sign-in card waits for the person."""
-        self.client: Client | None = None
-        self.state: State = "new"
-        self.info: ServerInfo | None = None
         self.closing: asyncio.Event | None = None
-        self.released = False
-        """`close` was asked for, or a failed connect gave up: its server's name is free for another."""
-        self.resuming = False
-        """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
         self._runner: concurrent.futures.Future[None] | None = None
         self._ready: concurrent.futures.Future[None] | None = None
         self._declined: str | None = None
@@ -109,22 +109,42 @@ class Connection:
         self._refusal: str | None = None
         """The first HTTP error status (and its body's first line) while connecting."""
         self._errlog: IO[str] | None = None
-        self._intake: Intake | None = None
-        self._display: CallDisplay | None = None
-        self._catalog: Catalog | None = None
 
-    def serve(self, intake: Intake, display: CallDisplay, catalog: Catalog) -> None:
-        """The parts the SDK client calls back into: questions, log messages, listings."""
-        self._intake, self._display, self._catalog = intake, display, catalog
+    # The link's state lives in the context, where the other parts read it.
+    @property
+    def state(self) -> LinkState:
+        return self.ctx.link.state
+
+    @state.setter
+    def state(self, value: LinkState) -> None:
+        self.ctx.link.state = value
+
+    @property
+    def client(self) -> Client | None:
+        return self.ctx.link.client
+
+    @client.setter
+    def client(self, value: Client | None) -> None:
+        self.ctx.link.client = value
+
+    @property
+    def released(self) -> bool:
+        """`close` was asked for, or a failed connect gave up: its server's name is free for another."""
+        return self.ctx.link.released
+
+    @property
+    def resuming(self) -> bool:
+        """`reconnect` is under way: the tasks in flight are kept (not cancelled) for the next connection."""
+        return self.ctx.link.resuming
 
     @property
     def closing_now(self) -> bool:
         """`close` was asked for (the connection is on its way down)."""
-        return self.closing is not None and self.closing.is_set()
+        return self.ctx.link.closing
 
-    def _parts(self) -> tuple[Intake, CallDisplay, Catalog]:
-        assert self._intake is not None and self._display is not None and self._catalog is not None
-        return self._intake, self._display, self._catalog
+    @property
+    def info(self) -> ServerInfo | None:
+        return self.ctx.learned.info
 
     def start(self) -> concurrent.futures.Future[None]:
         """Start connecting; the future resolves once the handshake is done."""
@@ -134,7 +154,7 @@ class Connection:
 
         ready: concurrent.futures.Future[None] = concurrent.futures.Future()
         self.state = "connecting"
-        self.released = False
+        self.ctx.link.released = self.ctx.link.closing = False
         self._declined = None
         self._runner = RUNTIME.submit(self._run(ready))
         return ready
@@ -168,8 +188,7 @@ class Connection:
         self.closing = asyncio.Event()
         self._ready = ready
         self._refusal = None
-        intake, display, _catalog = self._parts()
-        server = self.server
+        intake, display, ctx = self.intake, self.display, self.ctx
         vias = [self.via]
         if self.target.kind == "http" and self.transport == "auto":
             vias.append("sse")  # fallback for servers that only speak the older HTTP+SSE transport
@@ -179,16 +198,16 @@ class Connection:
                 try:
                     client = Client(
                         oversized.bound(
-                            self.target.kind, server, tasks.adapt(self.target.kind, self._transport_for(via))
+                            self.target.kind, ctx, tasks.adapt(self.target.kind, self._transport_for(via))
                         ),
-                        mode=server.mode,
+                        mode=ctx.settings.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
-                        extensions=tasks2026.extensions(server, display, intake.on_elicit),
+                        extensions=tasks2026.extensions(ctx, display, self.open_tasks, intake.on_elicit),
                         logging_callback=display.on_log,
-                        log_level=cast(Any, server.log_level),
+                        log_level=cast(Any, ctx.settings.log_level),
                         message_handler=self._on_message,
                         # A round that asks counts toward max_questions; only state-only rounds are left.
-                        input_required_max_rounds=server.max_questions[0],
+                        input_required_max_rounds=ctx.settings.max_questions[0],
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
                     async with client:
@@ -198,7 +217,7 @@ class Connection:
                         await self._connected(client, ready)
                         await self.closing.wait()
                         if not self.resuming:
-                            await tasks.cancel_open(self.server)  # the connection still carries tasks/cancel
+                            await self.open_tasks.cancel_all()  # the connection still carries tasks/cancel
                     await self._stop_calls()
                     return
                 except Exception as exc:
@@ -206,7 +225,7 @@ class Connection:
                         raise
                     refused = signin_error(exc)
                     first_error = refused or first_error or exc
-                    log.debug("connecting to %s via %s failed", server.name, via, exc_info=True)
+                    log.debug("connecting to %s via %s failed", ctx.name, via, exc_info=True)
                     if refused is not None:
                         break  # the sign-in ended: trying SSE would only ask the person again
             if not ready.done():
@@ -215,7 +234,7 @@ class Connection:
             if not ready.done():
                 ready.set_exception(self._connect_error(exc))
             elif not isinstance(exc, asyncio.CancelledError):
-                log.debug("connection to %s ended with an error", server.name, exc_info=True)
+                log.debug("connection to %s ended with an error", ctx.name, exc_info=True)
         finally:
             self.client = None
             if self.state == "connected" and not self.closing_now:
@@ -230,8 +249,8 @@ class Connection:
         """Closing: the calls still in flight end now (an in-process 2026-07-28 call is a plain await in
         the call's task, which closing the client does not reach)."""
         stopped = []
-        intake = self._parts()[0]
-        kept = tasks.calls(self.server) if self.resuming else set()
+        intake = self.intake
+        kept = self.open_tasks.calls() if self.resuming else set()
         for record in list(intake.calls):
             task = record.task
             if task is None or task.done() or record in kept:
@@ -250,33 +269,32 @@ class Connection:
 
     async def _connected(self, client: Client, ready: concurrent.futures.Future[None]) -> None:
         self.client = client
-        server = self.server
+        ctx, learned = self.ctx, self.ctx.learned
         info = client.server_info
-        server.declared_name = info.name if info is not None and info.name else None
-        if self.target.generic and server.name == self.target.name and server.declared_name:
+        learned.declared_name = info.name if info is not None and info.name else None
+        if self.target.generic and ctx.name == self.target.name and learned.declared_name:
             # `node …/index.js`: "index.js" says nothing; the server's own name (as text, one line) does.
-            server.name = clip_line(server.declared_name, NAME_KEEP)
-        server.protocol_version = client.protocol_version
+            ctx.settings.name = clip_line(learned.declared_name, NAME_KEEP)
+        learned.protocol_version = client.protocol_version
         caps = client.server_capabilities
-        self.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
+        learned.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
         # What the server offers, listed once now so `srv.tools` etc. show at once; a listing that fails
         # (or never answers) leaves that one empty rather than failing the connection.
         kinds: tuple[Literal["tools", "resources", "prompts"], ...] = ("tools", "resources", "prompts")
-        limit = server.timeout or CONNECT_TIMEOUT
-        catalog = self._parts()[2]
+        limit = ctx.settings.timeout or CONNECT_TIMEOUT
         fetched = await asyncio.gather(
-            *(asyncio.wait_for(catalog.fetch(client, kind), limit) for kind in kinds),
+            *(asyncio.wait_for(catalog.fetch(ctx, client, kind), limit) for kind in kinds),
             return_exceptions=True,
         )
         for kind, outcome in zip(kinds, fetched, strict=True):
             if isinstance(outcome, Exception):
-                log.debug("listing the %s of %s failed", kind, server.name, exc_info=outcome)
+                log.debug("listing the %s of %s failed", kind, ctx.name, exc_info=outcome)
         self.state = "connected"
         ready.set_result(None)
 
     def _connect_error(self, exc: BaseException | None) -> BaseException:
         if isinstance(exc, asyncio.CancelledError):
-            return ConnectError(f"connecting to {self.server.name!r} was cancelled")
+            return ConnectError(f"connecting to {self.ctx.name!r} was cancelled")
         refused = signin_error(exc) if exc is not None else None
         if refused is not None:
             return SignInError(str(refused))  # our own words, with nothing of the SDK's chained
@@ -289,7 +307,7 @@ class Connection:
         if self._refusal is not None:
             detail = f"the server answered {self._refusal} ({detail})"
         tail = self._stderr_tail()
-        text = f"could not connect to {self.server.name!r} ({self.via}): {detail}"
+        text = f"could not connect to {self.ctx.name!r} ({self.via}): {detail}"
         if tail:
             text += f"\nserver stderr (last lines):\n{tail}"
         error = ConnectError(text)
@@ -311,14 +329,14 @@ class Connection:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            log.debug("transport error from %s: %s", self.server.name, _describe_exc(message))
+            log.debug("transport error from %s: %s", self.ctx.name, _describe_exc(message))
         else:
-            url_flow.on_message(self._parts()[0], message)  # notifications/elicitation/complete
+            url_flow.on_message(self.intake, message)  # notifications/elicitation/complete
         await asyncio.sleep(0)
 
     async def _ask_for_logs(self, client: Client) -> None:
         """2025-11-25: ask once for log messages at `log_level` (2026-07-28 asks per request instead)."""
-        level = self.server.log_level
+        level = self.ctx.settings.log_level
         if level is None or is_modern(client.protocol_version):
             return
         if client.server_capabilities.logging is None:
@@ -327,9 +345,9 @@ class Connection:
             with warnings.catch_warnings():  # deprecated as of 2026-07-28; still the 2025-11-25 way
                 warnings.simplefilter("ignore", MCPDeprecationWarning)
                 set_level = cast(Callable[[Any], Awaitable[Any]], client.set_logging_level)
-                await asyncio.wait_for(set_level(level), self.server.timeout or CONNECT_TIMEOUT)
+                await asyncio.wait_for(set_level(level), self.ctx.settings.timeout or CONNECT_TIMEOUT)
         except Exception:
-            log.debug("%s did not take logging/setLevel %s", self.server.name, level, exc_info=True)
+            log.debug("%s did not take logging/setLevel %s", self.ctx.name, level, exc_info=True)
 
     def _not_json_rpc(self, error: Exception) -> None:
         """A stdout line that is not JSON-RPC (client thread): before the handshake ended it fails the
@@ -356,7 +374,7 @@ class Connection:
         self.state = "lost"
         if declined is not None:
             self._declined = str(declined)
-        self._parts()[0].withdraw_all(tasks.calls(self.server))  # a task's questions wait for a reconnect
+        self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
 
     def require_connected(self) -> Client:
         """The SDK client; raises unless connected."""
@@ -366,10 +384,10 @@ class Connection:
             raise SignInError(f"{self._declined}, which ended the connection; {RECONNECT_TO_SIGN_IN}")
         if self.state == "lost":
             raise ConnectionClosedError(
-                f"the server {self.server.name!r} disconnected; connect again",
+                f"the server {self.ctx.name!r} disconnected; connect again",
                 code=mcp_types.CONNECTION_CLOSED,
             )
-        raise ConnectError(f"{self.server.name!r} is {self.state}, not connected")
+        raise ConnectError(f"{self.ctx.name!r} is {self.state}, not connected")
 
     def pause_connect(self, paused: bool) -> None:
         """A sign-in card is up (True) or ended (False): `connect`'s clock stops meanwhile."""
@@ -390,13 +408,15 @@ class Connection:
 
     def signal_close(self) -> concurrent.futures.Future[None] | None:
         """Ask the connection to end; returns what to wait for (None when it is not running)."""
-        self.released = True  # at once: a connect that failed frees the name before its transport unwinds
+        # At once: a connect that failed frees the name before its transport unwinds.
+        self.ctx.link.released = True
         runner = self._runner
         closing = self.closing
         if runner is None or runner.done():
             self.state = "closed" if self.state != "lost" else "lost"
             return None
         if closing is not None and self.state != "connecting":
+            self.ctx.link.closing = True
             RUNTIME.loop().call_soon_threadsafe(closing.set)
         else:
             # Still in the handshake, which `closing` cannot reach: cancelling unwinds the transport, so
@@ -406,12 +426,12 @@ class Connection:
 
     def reconnect(self, timeout: float = 10.0) -> concurrent.futures.Future[None]:
         """End this connection, keeping the tasks in flight, and connect again (they resume on it)."""
-        self.resuming = True
+        self.ctx.link.resuming = True
         try:
             self.close(timeout)
             return self.start()
         finally:
-            self.resuming = False
+            self.ctx.link.resuming = False
 
     def close(self, timeout: float = 10.0) -> None:
         runner = self.signal_close()

@@ -14,7 +14,7 @@ import mcp_types
 from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
 from .calls import _CURRENT
-from .privacy import _scrubbed, _scrubbed_late, _scrubbed_line, _scrubbed_progress
+from .privacy import LateLines, _scrubbed, _scrubbed_line, _scrubbed_progress
 from .results import result_bundles
 from .runtime import RUNTIME
 
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
     from .calls import _CallRecord
+    from .context import ServerContext
     from .intake import Intake
-    from .server import Server
 
 
 log = logging.getLogger("mcp_widgets")
@@ -129,8 +129,10 @@ def _show_media(record: _CallRecord, media: list[dict[str, str]]) -> None:
 class CallDisplay:
     """A server's call displays: forms and text in a call's panel; progress and log lines, coalesced."""
 
-    def __init__(self, server: Server) -> None:
-        self.server = server
+    def __init__(self, ctx: ServerContext) -> None:
+        self.ctx = ctx
+        self.late = LateLines()
+        """The server's last calls' typed values: its log lines that come late are redacted with them."""
         self._intake: Intake | None = None
 
     def serve(self, intake: Intake) -> None:
@@ -152,7 +154,7 @@ class CallDisplay:
                 panel.place(widget)
             self._show_panel(record)
             return
-        output = self.server.output
+        output = self.ctx.settings.output
         if output is None and kernel.kernel_support() == "none":
             return  # nothing could show it
         if isinstance(widget, str):
@@ -277,7 +279,7 @@ class CallDisplay:
 
         Messages below `log_level` are dropped here too: 2025-11-25 servers may ignore logging/setLevel.
         """
-        wanted = self.server.log_level
+        wanted = self.ctx.settings.log_level
         level = str(params.level)
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
@@ -285,7 +287,7 @@ class CallDisplay:
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
         # Redacted before `_log_line` clips it: a cut could leave the start of a typed value.
-        text = _log_line(params, lambda line: _scrubbed_line(record, _scrubbed_late(self.server, line)))
+        text = _log_line(params, lambda line: _scrubbed_line(record, self.late.scrub(line)))
         if record is not None and self.feed(record, None, text):
             return
-        log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.server.name, text)
+        log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.ctx.name, text)

@@ -29,20 +29,19 @@ from .rounds import Rounds
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
     from .calls import _CallRecord
-    from .connection import Connection
+    from .context import ServerContext
     from .display import CallDisplay
-    from .server import Server
 
 
 log = logging.getLogger("mcp_widgets")
 
 class Intake:
     """A server's questions: take one in (client thread), show it (main thread), settle and record it.
-    Its server's settings (`name`, `handler`, `output`, ...) are read when a question comes."""
+    Its server's settings (`ctx.settings`: name, handler, output, ...) are read when a question comes."""
 
-    def __init__(self, server: Server, connection: Connection, display: CallDisplay) -> None:
-        self.server = server
-        self.connection = connection
+    def __init__(self, ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks) -> None:
+        self.ctx = ctx
+        self.open_tasks = open_tasks
         self.display = display
         self.calls: list[_CallRecord] = []
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
@@ -50,7 +49,7 @@ class Intake:
         """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = LooseForms()
         self.flow = url_flow.UrlFlow()
-        self.rounds = Rounds(server, display)
+        self.rounds = Rounds(ctx, display)
 
     def guess_call(self) -> _CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
@@ -67,20 +66,20 @@ class Intake:
         self, context: Any, params: mcp_types.ElicitRequestParams
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
         """The SDK's elicitation callback (client thread): the answer, once the handler or person gave it."""
-        server = self.server
-        record = tasks.call_of(server, context) or _CURRENT.get() or self.guess_call()
-        version = server.protocol_version or LEGACY
+        ctx = self.ctx
+        record = self.open_tasks.call_of(context) or _CURRENT.get() or self.guess_call()
+        version = ctx.learned.protocol_version or LEGACY
         if record is not None:
             refusal = self._refuse_over_bound(record)
             if refusal is not None:
                 return refusal
             record.asked += 1
-        elif sum(1 for r in self.pending.values() if r is None) >= (at_once := server.max_questions[1]):
+        elif sum(1 for r in self.pending.values() if r is None) >= (at_once := ctx.settings.max_questions[1]):
             refused = f"too many questions: the client allows no more than {at_once} open at once"
             return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
         if isinstance(params, mcp_types.ElicitRequestURLParams):
             request = PendingRequest(
-                server=server.name,
+                server=ctx.name,
                 kind="url",
                 message=params.message,
                 protocol_version=version,
@@ -89,7 +88,7 @@ class Intake:
             )
         else:
             request = PendingRequest(
-                server=server.name,
+                server=ctx.name,
                 kind="form",
                 message=params.message,
                 protocol_version=version,
@@ -134,7 +133,7 @@ class Intake:
         """Past `max_questions`: the error to answer, and the call is stopped with `TooManyQuestions`."""
         if record.stopped is not None:
             return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call is stopped")
-        per_call, at_once = self.server.max_questions
+        per_call, at_once = self.ctx.settings.max_questions
         over = over_bound(record, (per_call, at_once))
         if over is None:
             return None
@@ -153,7 +152,7 @@ class Intake:
 
     def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]:
         """Cancel each request not answered within `answer_timeout` (client thread); cancel the timers."""
-        limit = self.server.answer_timeout
+        limit = self.ctx.settings.answer_timeout
         if limit is None:
             return []
         loop = asyncio.get_running_loop()
@@ -180,7 +179,7 @@ class Intake:
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
             url_flow.present(self, request, record)
             return
-        server = self.server
+        ctx = self.ctx
         # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
         # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
         with kernel.interrupt_deferred() as deferred:
@@ -192,7 +191,7 @@ class Intake:
             answer(
                 form,
                 chosen,
-                server=server.name,
+                server=ctx.name,
                 style=record.style if record is not None else None,
                 show=partial(self.display.place, record),
                 tell=partial(self.display.place, record),
@@ -212,13 +211,16 @@ class Intake:
         """Build the form for `request` and wire it to the request and the history; None when it failed."""
         from ..widgets import ElicitationForm
 
-        server = self.server
+        ctx = self.ctx
         try:
             # A handler usually answers at once: its form makes only what the handler drives.
-            chosen = pick_handler(server.handler)
+            chosen = pick_handler(ctx.settings.handler)
             build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
             form = build(
-                request.message, request.schema or {}, server=server.name, declared_name=server.declared_name
+                request.message,
+                request.schema or {},
+                server=ctx.name,
+                declared_name=ctx.learned.declared_name,
             )
         except SchemaError as exc:
             self._refuse_schema(request, record, exc)
@@ -238,7 +240,7 @@ class Intake:
         self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
     ) -> None:
         """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
-        log.exception("building the %s for a request from %s failed", what, self.server.name)
+        log.exception("building the %s for a request from %s failed", what, self.ctx.name)
         outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
         error = mcp_types.ErrorData(
             code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
@@ -270,7 +272,7 @@ class Intake:
             return
         if record is not None and record.panel is not None:
             record.panel.retire(card)
-        elif self.server.output is None and kernel.kernel_support() == "none":
+        elif self.ctx.settings.output is None and kernel.kernel_support() == "none":
             cast("ElicitationForm", card).close()  # plain python: nothing displays its closing line
         else:
             self.loose.keep(card)  # shown outside any call: the newest few stay
@@ -281,7 +283,7 @@ class Intake:
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
             self._record_request(request, record, outcome)
-        self.display.place(record, f"{self.server.name} sent a request that cannot be shown: {exc}")
+        self.display.place(record, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
 
     def settle_without_view(
         self,
@@ -327,10 +329,10 @@ class Intake:
         withdrawn or answered before one existed). Never a value: only what the server sent."""
         try:
             return default_history().begin(
-                server=self.server.name,
+                server=self.ctx.name,
                 mode="url" if request.kind == "url" else "form",
                 message=request.message if message is None else message,
-                declared_name=self.server.declared_name,
+                declared_name=self.ctx.learned.declared_name,
                 source=(record.kind, record.name) if record is not None else None,
                 url=request.url,
                 fields=fields,
@@ -339,11 +341,11 @@ class Intake:
                 outcome=outcome,
             )
         except Exception:  # the history must never stop a question from being asked
-            log.exception("recording a request from %s in the history failed", self.server.name)
+            log.exception("recording a request from %s in the history failed", self.ctx.name)
             return None
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
-        note = f"no answer within {self.server.answer_timeout or 0:g} s"
+        note = f"no answer within {self.ctx.settings.answer_timeout or 0:g} s"
         view = request.view
         if view is not None:
             view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
@@ -355,9 +357,10 @@ class Intake:
         """Why a request ended without an answer it could send (reason, by, note)."""
         if record is not None and record.interrupted:
             return Reason.INTERRUPT, None, record.interrupt_note(legacy)
-        if self.connection.state == "lost":
+        link = self.ctx.link
+        if link.state == "lost":
             return Reason.WITHDRAWN, None, "the server disconnected"
-        if self.connection.state == "closed" or self.connection.closing_now:
+        if link.state == "closed" or link.closing:
             return Reason.WITHDRAWN, None, "the connection was closed"
         return Reason.WITHDRAWN, None, "the server withdrew the request"
 

@@ -22,37 +22,37 @@ from ..core.exceptions import INVALID_PARAMS
 from .targets import StreamProxy
 
 if TYPE_CHECKING:
-    from .server import Server
+    from .context import ServerContext
 
 OVERSIZED = "io.github.mcp-widgets/oversized-round"
 """The key, in the `data` of the error a refused round becomes, of how many questions it asked."""
 
 
-def largest(server: Server) -> int:
+def largest(ctx: ServerContext) -> int:
     """The most questions one round may ask: no more than may be open at once, nor than a call may ask."""
-    per_call, at_once = server.max_questions
+    per_call, at_once = ctx.settings.max_questions
     return min(per_call, at_once)
 
 
-def bound(kind: str, server: Server, transport: Any) -> Any:
+def bound(kind: str, ctx: ServerContext, transport: Any) -> Any:
     """`transport` with oversized rounds refused from their count (see above)."""
     if kind == "inproc":
         return transport
-    return _bounded(server, transport)
+    return _bounded(ctx, transport)
 
 
 @contextlib.asynccontextmanager
-async def _bounded(server: Server, transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+async def _bounded(ctx: ServerContext, transport: Any) -> AsyncIterator[tuple[Any, Any]]:
     async with transport as (read, write):
-        yield _Counting(read, server), write
+        yield _Counting(read, ctx), write
 
 
 class _Counting(StreamProxy):
     """A read stream turning an oversized round into an error before the SDK parses its questions."""
 
-    def __init__(self, stream: Any, server: Server) -> None:
+    def __init__(self, stream: Any, ctx: ServerContext) -> None:
         super().__init__(stream)
-        self._server = server
+        self._ctx = ctx
 
     async def receive(self) -> Any:
         item = await self._stream.receive()
@@ -63,7 +63,7 @@ class _Counting(StreamProxy):
         if not isinstance(result, dict) or result.get("resultType") != "input_required":
             return item
         asked = result.get("inputRequests")
-        if not isinstance(asked, dict) or len(asked) <= largest(self._server):
+        if not isinstance(asked, dict) or len(asked) <= largest(self._ctx):
             return item
         error = mcp_types.ErrorData(
             code=INVALID_PARAMS,

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import re
-import weakref
 from collections import deque
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -21,12 +20,10 @@ from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typed_pattern
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED"]
+__all__ = ["REDACTED", "LateLines"]
 
 _RECENT = 16
 """Ended calls per server whose typed values still redact its late log lines."""
-_recent: weakref.WeakKeyDictionary[Any, deque[re.Pattern[str]]] = weakref.WeakKeyDictionary()
-
 
 def _answers(record: Any) -> list[Any]:
     values: list[Any] = list(getattr(record, "answered", ()))
@@ -138,18 +135,24 @@ def _quotes_typed(record: Any, *values: Any) -> bool:
     return typed is not None and any(scrub(value, typed) != value for value in values)
 
 
-def _remember(record: Any) -> None:
-    """The call is ending: keep its pattern for the server's log lines that come late (client thread)."""
-    typed = _typed_pattern(record)
-    if typed is not None:
-        _recent.setdefault(record.server, deque(maxlen=_RECENT)).append(typed)
+class LateLines:
+    """A server's last calls' typed values, which still redact its log lines that come after the call
+    (2025-11-25 ties a log line to no request). In memory only; one per server."""
 
+    def __init__(self) -> None:
+        self._recent: deque[re.Pattern[str]] = deque(maxlen=_RECENT)
 
-def _scrubbed_late(server: Any, line: str) -> str:
-    """A log line belonging to no call: redacted with the typed values of the server's last calls."""
-    for typed in list(_recent.get(server, ())):
-        line = typed.sub(REDACTED, line)
-    return line
+    def remember(self, record: Any) -> None:
+        """The call is ending: keep its pattern (client thread)."""
+        typed = _typed_pattern(record)
+        if typed is not None:
+            self._recent.append(typed)
+
+    def scrub(self, line: str) -> str:
+        """A log line belonging to no call, redacted with the typed values of the server's last calls."""
+        for typed in list(self._recent):
+            line = typed.sub(REDACTED, line)
+        return line
 
 
 def _secrets(tools: Iterable[Any], kind: str, name: str, arguments: Mapping[str, Any] | None) -> list[Any]:

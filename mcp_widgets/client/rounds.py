@@ -40,11 +40,11 @@ from ..widgets import waited_text
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
     from .calls import _CallRecord
+    from .context import ServerContext
     from .display import CallDisplay
     from .intake import Intake
-    from .server import Server
 
-__all__ = ["ROUND_TTL", "Rounds", "expired_error", "limit"]
+__all__ = ["ROUND_TTL", "Rounds", "expired_error"]
 
 log = logging.getLogger("mcp_widgets")
 
@@ -54,14 +54,6 @@ a late answer."""
 KEPT_FORMS = 20
 """Answered forms kept per server for asking again (the newest)."""
 _EXPIRED = re.compile(r"expired|request ?state", re.IGNORECASE)
-
-_limits: weakref.WeakKeyDictionary[Server, float] = weakref.WeakKeyDictionary()
-
-
-def limit(server: Server) -> float:
-    """How long `server` is taken to keep a round's question (seconds)."""
-    return _limits.get(server, ROUND_TTL)
-
 
 @dataclass(eq=False)
 class _Round:
@@ -77,12 +69,18 @@ class _Round:
 class Rounds:
     """One server's rounds in flight, by call (its `Intake` holds it)."""
 
-    def __init__(self, server: Server, display: CallDisplay) -> None:
-        self.server = server
+    def __init__(self, ctx: ServerContext, display: CallDisplay) -> None:
+        self.ctx = ctx
         self.display = display
+        self.kept: float | None = None
+        """How long the server kept a question it then refused the answer to (seconds), the shortest."""
         self._rounds: weakref.WeakKeyDictionary[_CallRecord, _Round] = weakref.WeakKeyDictionary()
         self._answered: OrderedDict[str, ElicitationForm] = OrderedDict()
         """Forms whose answer came too late, by question (main thread): what was typed, to ask again."""
+
+    def limit(self) -> float:
+        """How long the server is taken to keep a round's question (seconds)."""
+        return ROUND_TTL if self.kept is None else self.kept
 
     # -- client thread --------------------------------------------------------------------------------------
     def asked(self, record: _CallRecord, request: PendingRequest) -> None:
@@ -104,7 +102,7 @@ class Rounds:
         """Show the time left, then again when the shown text would change, until the round is answered."""
         self._stop(current)
         answered = all(r.done() for r in current.requests)
-        left = max(0.0, current.started + limit(self.server) - time.monotonic())
+        left = max(0.0, current.started + self.limit() - time.monotonic())
         record.post(partial(self._show, record, current, left))
         if answered or self._rounds.get(record) is not current:
             return
@@ -141,7 +139,7 @@ class Rounds:
             return None
         self.ended(record)
         kept = time.monotonic() - current.started
-        _limits[self.server] = min(limit(self.server), kept)
+        self.kept = min(self.limit(), kept)
         record.post(partial(self._record_expired, record, current, kept))
         text = (
             f"{record.describe()} ended: its question expired before the answer came ({waited_text(kept)} "
@@ -161,8 +159,8 @@ class Rounds:
                 current.label = None
             return
         text = f"Answer within about {waited_text(left)}"
-        if self.server in _limits:
-            text += f" ({self.server.name} kept its last question {waited_text(_limits[self.server])})"
+        if self.kept is not None:
+            text += f" ({self.ctx.name} kept its last question {waited_text(self.kept)})"
         else:  # the protocol does not say: the SDK's default
             text += f" (most servers keep a question {waited_text(ROUND_TTL)})"
         self._say(record, current, text)
@@ -210,7 +208,7 @@ class Rounds:
         try:
             form.fill(**content)
         except Exception:  # a value this form cannot take as typed: the person types it again
-            log.debug("could not fill a question asked again from %s", self.server.name, exc_info=True)
+            log.debug("could not fill a question asked again from %s", self.ctx.name, exc_info=True)
 
     def forget(self) -> None:
         """The server closed: nothing typed is kept for it."""
@@ -219,7 +217,7 @@ class Rounds:
 
 def expired_error(intake: Intake, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
     """`Rounds.expired` of the call's server (2026-07-28 only)."""
-    if not is_modern(record.server.protocol_version):
+    if not is_modern(record.ctx.learned.protocol_version):
         return None
     return intake.rounds.expired(record, exc)
 

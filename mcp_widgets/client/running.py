@@ -46,16 +46,16 @@ from .calls import (
     _tool_needs_legacy,
 )
 from .display import _show_call
-from .privacy import _foreign, _quotes_typed, _redacted, _remember, _resource_name, _scrubbed_line, _secrets
+from .privacy import _foreign, _quotes_typed, _redacted, _resource_name, _scrubbed_line, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
     from .connection import Connection
+    from .context import ServerContext
     from .display import CallDisplay
     from .intake import Intake
-    from .server import Server
 
 log = logging.getLogger("mcp_widgets")
 
@@ -123,10 +123,12 @@ def _check_can_block() -> None:
 
 class Runner:
     """A server's calls: start one where it was made, bound it in time, wait for it, interrupt it, map its
-    errors. The server's settings (`timeout`, `output`, `protocol_version`) are read from `server`."""
+    errors. The server's settings (`timeout`, `output`) and protocol version are read from `ctx`."""
 
-    def __init__(self, server: Server, connection: Connection, intake: Intake, display: CallDisplay) -> None:
-        self.server = server
+    def __init__(
+        self, ctx: ServerContext, connection: Connection, intake: Intake, display: CallDisplay
+    ) -> None:
+        self.ctx = ctx
         self.connection = connection
         self.intake = intake
         self.display = display
@@ -174,10 +176,10 @@ class Runner:
         """
         self.connection.require_connected()
         if kind == "resource":  # a filled-in URI is an argument: history and errors keep its template
-            name = _resource_name(self.server.resources, name)
-        record = _CallRecord(self.server, kind, name, style, context=contextvars.copy_context())
-        record.secrets = _secrets(self.server.tools, kind, name, arguments)
-        out = output if output is not None else self.server.output
+            name = _resource_name(self.ctx.learned.resources or (), name)
+        record = _CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
+        record.secrets = _secrets(self.ctx.learned.tools or (), kind, name, arguments)
+        out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():
                 log.warning(
@@ -196,10 +198,10 @@ class Runner:
             kernel.display_as({"text/plain": status or ""}, record.display_id)
         elif status is not None:
             _show_call(record, {"text/plain": status})
-        if kind == "tool" and not any(tool.name == name for tool in self.server.tools):
+        if kind == "tool" and not any(tool.name == name for tool in self.ctx.learned.tools or ()):
             # Said once, on the call, instead of the SDK's "not listed by server, cannot validate" warning
             # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
-            self.display.place(record, _unlisted(self.server.name, name))
+            self.display.place(record, _unlisted(self.ctx.name, name))
         return record
 
     def launch(
@@ -216,7 +218,7 @@ class Runner:
         client = self.connection.client
         if client is None:
             raise ConnectionClosedError(
-                f"{self.server.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED
+                f"{self.ctx.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED
             )
         _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
         record.task = asyncio.current_task()  # for stopping it past `max_questions`
@@ -251,7 +253,7 @@ class Runner:
             raise TooManyQuestions(
                 f"{record.describe()} was stopped: the server answered input-required for more than "
                 f"{exc.max_rounds} rounds (rounds are bounded by connect(max_questions=...), now "
-                f"{self.server.max_questions[0]} per call)"
+                f"{self.ctx.settings.max_questions[0]} per call)"
             ) from None
         except Exception as exc:
             replaced = _foreign(record, exc)  # pydantic's error, say: it quotes the server's payload
@@ -259,14 +261,14 @@ class Runner:
                 raise
             error = replaced
         finally:
-            _remember(record)  # its server's log lines may still quote it after the call
+            self.display.late.remember(record)  # its server's log lines may still quote it after the call
             calls.remove(record)
             self.intake.rounds.ended(record)
         # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
         raise error from None
 
     async def _bounded(self, record: _CallRecord, awaitable: Awaitable[T]) -> T:
-        timeout = self.server.timeout
+        timeout = self.ctx.settings.timeout
         if timeout is None:
             return await awaitable
         task = asyncio.ensure_future(awaitable)
@@ -300,7 +302,7 @@ class Runner:
             text = (
                 f"{record.describe()} was stopped: the server asked {data[oversized.OVERSIZED]} questions in "
                 f"one input-required round, refused as a whole (the bound is connect(max_questions=...), now "
-                f"{oversized.largest(self.server)} in one round)"
+                f"{oversized.largest(self.ctx)} in one round)"
             )
             log.warning("%s", text)
             record.post(partial(self.display.place, record, text))
@@ -324,7 +326,7 @@ class Runner:
                 f"{record.describe()} failed: the server disconnected", code=code, data=exc.error.data
             )
         text = f"{record.describe()} failed: {message} (code {code})"
-        modern = is_modern(self.server.protocol_version)
+        modern = is_modern(self.ctx.learned.protocol_version)
         if modern and (
             _asks_the_legacy_way(message)
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
@@ -343,7 +345,7 @@ class Runner:
         fut = record.future
         with record.lock:
             requests = sorted(record.pending, key=lambda r: r.id)
-        legacy = not is_modern(self.server.protocol_version)
+        legacy = not is_modern(self.ctx.learned.protocol_version)
         if fut is not None and not legacy:
             fut.cancel()
         for request in requests:
@@ -392,7 +394,8 @@ class Runner:
         Such servers (fastmcp's `ctx.elicit`) report it as a tool error, not a protocol error, so the call
         still returns its result; the hint goes to the cell (and the log, once per server).
         """
-        if record.hinted or not is_modern(self.server.protocol_version) or not _tool_needs_legacy(result):
+        modern = is_modern(self.ctx.learned.protocol_version)
+        if record.hinted or not modern or not _tool_needs_legacy(result):
             return result
         record.hinted = True
         hint = f"{record.describe()} could not ask its question: {_LEGACY_HINT}"

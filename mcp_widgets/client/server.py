@@ -45,6 +45,7 @@ from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
 from .catalog import Catalog
 from .connection import CONNECT_TIMEOUT, Connection
+from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
@@ -156,7 +157,7 @@ class Server:
             log_level = log_level.lower()  # "INFO" as Python's logging spells it
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        self.max_questions = question_bounds(max_questions)
+        max_questions_checked = question_bounds(max_questions)
         # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
         check_store(token_store)
         check_scopes(scopes)
@@ -164,32 +165,64 @@ class Server:
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
-        self.name = _own_name(name, resolved.name)
-        self.declared_name: str | None = None
-        self.protocol_version: str | None = None
-        self.handler = handler
-        self.mode = mode
-        self.timeout = timeout
-        self.answer_timeout = answer_timeout
-        self.output = output
-        self.log_level = log_level
+        settings = Settings(
+            name=_own_name(name, resolved.name),
+            handler=handler,
+            mode=mode,
+            timeout=timeout,
+            answer_timeout=answer_timeout,
+            output=output,
+            log_level=log_level,
+            max_questions=max_questions_checked,
+        )
+        ctx = self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
         self._history: HistoryPanel | None = None
         self._fn: tuple[object, ToolFunctions] | None = None
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
-        connection = Connection(
-            self, resolved, transport=transport, headers=headers, auth=auth, signin=signin
-        )
-        display = CallDisplay(self)
-        intake = Intake(self, connection, display)
-        runner = Runner(self, connection, intake, display)
-        catalog = Catalog(self, connection, runner)
-        connection.serve(intake, display, catalog)
+        # Each part gets the context and the parts it calls, built before it (no part holds the server).
+        open_tasks = tasks.OpenTasks()
+        display = CallDisplay(ctx)
+        intake = Intake(ctx, display, open_tasks)
         display.serve(intake)
+        connection = Connection(
+            ctx,
+            resolved,
+            intake=intake,
+            display=display,
+            open_tasks=open_tasks,
+            transport=transport,
+            headers=headers,
+            auth=auth,
+            signin=signin,
+        )
+        runner = Runner(ctx, connection, intake, display)
+        catalog = Catalog(ctx, connection, runner)
+        self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
         _LIVE.add(self)
+
+    # The person's settings and what the connection learned live in the context every part reads.
+    name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")
+    handler = Setting["Handler | None"]("Answers its questions (None: the default handler, else the person).")
+    mode = Setting[str]('"auto", "legacy" or a protocol version.')
+    timeout = Setting["float | None"]("Seconds a request may take (the person's think time not counted).")
+    answer_timeout = Setting["float | None"]("Seconds a question waits for an answer (None: no limit).")
+    output = Setting["ipywidgets.Output | None"]("The ipywidgets Output calls show in (None: the cell).")
+    log_level = Setting["str | None"]("The lowest server log level shown (None: no log messages).")
+    max_questions = Setting["tuple[int, int]"]("(per call, open at once): bounds on a server's questions.")
+
+    @property
+    def declared_name(self) -> str | None:
+        """What the server calls itself (its `serverInfo.name`), or None."""
+        return self._ctx.learned.declared_name
+
+    @property
+    def protocol_version(self) -> str | None:
+        """The negotiated protocol version."""
+        return self._ctx.learned.protocol_version
 
     def _start(self) -> concurrent.futures.Future[None]:
         """Start connecting (for `connect`); the future resolves once the handshake is done."""
@@ -263,7 +296,7 @@ class Server:
     def _tool_request(
         self, name: str, args: dict[str, Any] | None, task: bool
     ) -> Request[mcp_types.CallToolResult]:
-        return tasks.tool_call(self, self._runner.display, name, args, task=task)
+        return tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
 
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
@@ -305,7 +338,7 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
-        listed = self._catalog.tools
+        listed = self._ctx.learned.tools
         return listed if listed is not None else ToolList()
 
     @property
@@ -326,13 +359,13 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
-        listed = self._catalog.resources
+        listed = self._ctx.learned.resources
         return listed if listed is not None else ResourceList()
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
-        listed = self._catalog.prompts
+        listed = self._ctx.learned.prompts
         return listed if listed is not None else PromptList()
 
     @property
@@ -435,7 +468,7 @@ class Server:
         parts = [head, f"{connection.via} {connection.target.where}"]
         if self.protocol_version:
             parts.append(f"protocol {self.protocol_version}")
-        tools = self._catalog.tools
+        tools = self._ctx.learned.tools
         if tools is not None:
             parts.append(f"{len(tools)} tool{'' if len(tools) == 1 else 's'}")
         if self._has_secrets:

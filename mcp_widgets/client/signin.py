@@ -25,7 +25,7 @@ from .answering import answer, pick_handler
 
 if TYPE_CHECKING:
     from ..widgets import SignInCard
-    from .server import Server
+    from .context import ServerContext
 
 __all__ = ["present"]
 
@@ -33,37 +33,36 @@ log = logging.getLogger("mcp_widgets")
 
 
 def present(
-    server: Server,
+    ctx: ServerContext,
+    place: Callable[[object], None],
     authorization_url: str,
     consent: concurrent.futures.Future[SignInCard],
     wire: Callable[[SignInCard], object],
 ) -> None:
     """Show the sign-in card for `authorization_url` and let the handler or the person answer it; `wire`
-    connects the card to the provider first."""
+    connects the card to the provider first. `place` shows a line or a card outside any call."""
     from ..widgets import SignInCard
 
     try:
-        card = SignInCard(authorization_url, server=server.name, declared_name=server.declared_name)
+        card = SignInCard(authorization_url, server=ctx.name, declared_name=ctx.learned.declared_name)
     except Exception as exc:
-        failed = f"the sign-in card for {server.name!r} failed: {type(exc).__name__}"
+        failed = f"the sign-in card for {ctx.name!r} failed: {type(exc).__name__}"
         consent.set_exception(SignInError(failed))
         return
     wire(card)
-    _record(server, card)
-    card.add_done_callback(partial(_consented, server, consent))
-    display = server._connection._parts()[1]
-    place = partial(display.place, None)
-    show: Callable[[object], None] = place
-    if server.output is None:
+    _record(ctx, card)
+    card.add_done_callback(partial(_consented, ctx, consent))
+    show = place
+    if ctx.settings.output is None:
         show = lambda _: _shown_until_final(card)  # noqa: E731
     if not card.check.allowed:
         show(card)  # its closing line says why
         return
     try:
-        answer(card, pick_handler(server.handler), server=server.name, style=None, show=show, tell=place)
+        answer(card, pick_handler(ctx.settings.handler), server=ctx.name, style=None, show=show, tell=place)
     except BaseException as exc:
         if not consent.done():
-            consent.set_exception(SignInError(f"signing in to {server.name!r} was interrupted"))
+            consent.set_exception(SignInError(f"signing in to {ctx.name!r} was interrupted"))
         if not isinstance(exc, Exception):
             raise
 
@@ -84,30 +83,30 @@ def _shown_until_final(card: SignInCard) -> None:
     card.add_final_callback(ended)
 
 
-def _record(server: Server, card: SignInCard) -> None:
+def _record(ctx: ServerContext, card: SignInCard) -> None:
     try:
         entry = default_history().begin(
-            server=server.name,
+            server=ctx.name,
             mode="signin",
             message=card.message,
-            declared_name=server.declared_name,
+            declared_name=ctx.learned.declared_name,
             url_host=card.auth_host,
             scopes=card.scopes,
         )
     except Exception:
-        log.debug("recording a sign-in of %s failed", server.name, exc_info=True)
+        log.debug("recording a sign-in of %s failed", ctx.name, exc_info=True)
         return
     card.add_final_callback(lambda done: default_history().finish(entry.id, done.final_outcome))
 
 
-def _consented(server: Server, consent: concurrent.futures.Future[SignInCard], card: SignInCard) -> None:
+def _consented(ctx: ServerContext, consent: concurrent.futures.Future[SignInCard], card: SignInCard) -> None:
     if consent.done():
         return
     outcome = card.outcome
     if outcome is not None and outcome.action is Action.ACCEPT:
         consent.set_result(card)
         return
-    consent.set_exception(SignInError(refusal_text(server.name, card)))
+    consent.set_exception(SignInError(refusal_text(ctx.name, card)))
 
 
 def refusal_text(name: str, card: SignInCard) -> str:

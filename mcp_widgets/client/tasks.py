@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import weakref
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
 from functools import partial
@@ -47,8 +46,8 @@ if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
     from .calls import _CallRecord
+    from .context import ServerContext
     from .display import CallDisplay
-    from .server import Server
 
 log = logging.getLogger("mcp_widgets")
 
@@ -87,7 +86,7 @@ class Resumed(Exception):
 class _Task:
     """A task of one call (client thread, except `label`, which is the main thread's)."""
 
-    server: Server
+    ctx: ServerContext
     display: CallDisplay
     record: _CallRecord
     session: ClientSession
@@ -106,44 +105,79 @@ class _Task:
         await _quietly(self, self.session.send_request(request, mcp_types.CancelTaskResult))
 
 
-_OPEN: weakref.WeakKeyDictionary[Server, dict[str, _Task]] = weakref.WeakKeyDictionary()
-"""The tasks in flight, by server and task id (client thread)."""
+class OpenTasks:
+    """A server's tasks in flight, by task id (client thread): closing the server cancels them, their
+    questions find their call here."""
+
+    def __init__(self) -> None:
+        self._by_id: dict[str, _Task] = {}
+
+    def hold(self, task: _Task) -> None:
+        self._by_id[task.task_id] = task
+
+    def release(self, task: _Task) -> None:
+        self._by_id.pop(task.task_id, None)
+
+    def calls(self) -> set[_CallRecord]:
+        """The calls following a task now."""
+        return {t.record for t in self._by_id.values()}
+
+    async def cancel_all(self) -> None:
+        """The connection is closing: cancel every task still in flight (before the close)."""
+        tasks = list(self._by_id.values())
+        if tasks:
+            await asyncio.gather(*(t.stop() for t in tasks))
+
+    def call_of(self, context: Any) -> _CallRecord | None:
+        """The call a server request belongs to, by its related-task metadata (None: not a task's)."""
+        meta = getattr(context, "meta", None) or {}
+        related = meta.get(_RELATED) if isinstance(meta, dict) else None
+        task_id = related.get("taskId") if isinstance(related, dict) else None
+        task = self._by_id.get(task_id) if isinstance(task_id, str) else None
+        return task.record if task is not None else None
 
 
 def tool_call(
-    server: Server, display: CallDisplay, name: str, arguments: dict[str, Any] | None, *, task: bool = False
+    ctx: ServerContext,
+    open_tasks: OpenTasks,
+    display: CallDisplay,
+    name: str,
+    arguments: dict[str, Any] | None,
+    *,
+    task: bool = False,
 ) -> Callable[[Client, ProgressFnT | None], Awaitable[mcp_types.CallToolResult]]:
     """What `Server.call_tool` runs on the client thread: the plain call, or the call as a task."""
 
     async def call(client: Client, progress: ProgressFnT | None) -> mcp_types.CallToolResult:
-        if not _as_task(server, client, name, task):
+        if not _as_task(ctx, client, name, task):
             try:
                 return await client.call_tool(name, arguments, progress_callback=progress)
             except Resumed as resumed:
                 return resumed.result
         record = _CURRENT.get()  # set by the runner for the call this request belongs to
         assert record is not None
-        return await _run(server, display, record, client.session, name, arguments, progress)
+        return await _run(ctx, open_tasks, display, record, client.session, name, arguments, progress)
 
     return call
 
 
-def _as_task(server: Server, client: Client, name: str, asked: bool) -> bool:
+def _as_task(ctx: ServerContext, client: Client, name: str, asked: bool) -> bool:
     if is_modern(client.protocol_version):
         return False  # 2026-07-28 tasks are the server's choice (the tasks extension)
-    tool = next((t for t in server.tools if t.name == name), None)
+    tool = next((t for t in ctx.learned.tools or () if t.name == name), None)
     execution = tool.execution if tool is not None else None
     support = (execution.task_support if execution is not None else None) or "forbidden"
     caps = client.server_capabilities.tasks
     can = caps is not None and caps.requests is not None and caps.requests.tools is not None
     if asked and (support == "forbidden" or not can):
-        raise ValueError(f"the tool {name!r} on {server.name!r} cannot run as a task (taskSupport {support})")
+        raise ValueError(f"the tool {name!r} on {ctx.name!r} cannot run as a task (taskSupport {support})")
     # Without the server's tasks.requests.tools.call capability the spec forbids the task parameter.
     return can and (support == "required" or (support == "optional" and asked))
 
 
 async def _run(
-    server: Server,
+    ctx: ServerContext,
+    open_tasks: OpenTasks,
     display: CallDisplay,
     record: _CallRecord,
     session: ClientSession,
@@ -163,8 +197,8 @@ async def _run(
     state: mcp_types.Task = _Seen.model_validate(created)
     poll = poll_interval(state.poll_interval)
     wait, calm = poll, 0
-    task = _Task(server, display, record, session, state.task_id)
-    hold(task)
+    task = _Task(ctx, display, record, session, state.task_id)
+    open_tasks.hold(task)
     payload: asyncio.Task[mcp_types.CallToolResult] | None = None
     try:
         while True:
@@ -212,7 +246,7 @@ async def _run(
     finally:
         if payload is not None and not payload.done():
             payload.cancel()
-        release(task)
+        open_tasks.release(task)
 
 
 async def _quietly(task: _Task, sending: Awaitable[Any]) -> None:
@@ -220,37 +254,7 @@ async def _quietly(task: _Task, sending: Awaitable[Any]) -> None:
     try:
         await asyncio.wait_for(sending, CANCEL_WAIT)
     except Exception:
-        log.debug("tasks/cancel of %s on %s failed", task.task_id, task.server.name, exc_info=True)
-
-
-def hold(task: _Task) -> None:
-    """Note a task in flight (client thread): closing the server cancels it, its questions find its call."""
-    _OPEN.setdefault(task.server, {})[task.task_id] = task
-
-
-def release(task: _Task) -> None:
-    _OPEN.get(task.server, {}).pop(task.task_id, None)
-
-
-def calls(server: Server) -> set[_CallRecord]:
-    """The calls following a task of `server` now (client thread)."""
-    return {t.record for t in _OPEN.get(server, {}).values()}
-
-
-async def cancel_open(server: Server) -> None:
-    """The connection is closing: cancel every task still in flight (client thread, before the close)."""
-    tasks = list(_OPEN.get(server, {}).values())
-    if tasks:
-        await asyncio.gather(*(t.stop() for t in tasks))
-
-
-def call_of(server: Server, context: Any) -> _CallRecord | None:
-    """The call a server request belongs to, by its related-task metadata (None: not a task's)."""
-    meta = getattr(context, "meta", None) or {}
-    related = meta.get(_RELATED) if isinstance(meta, dict) else None
-    task_id = related.get("taskId") if isinstance(related, dict) else None
-    task = _OPEN.get(server, {}).get(task_id) if isinstance(task_id, str) else None
-    return task.record if task is not None else None
+        log.debug("tasks/cancel of %s on %s failed", task.task_id, task.ctx.name, exc_info=True)
 
 
 def _show(task: _Task, state: mcp_types.Task | None, *, failed: bool = False) -> None:

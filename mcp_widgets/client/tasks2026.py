@@ -40,8 +40,8 @@ from . import tasks
 from .calls import _CURRENT
 
 if TYPE_CHECKING:
+    from .context import ServerContext
     from .display import CallDisplay
-    from .server import Server
 
 log = logging.getLogger("mcp_widgets")
 
@@ -104,9 +104,11 @@ class _Cancel(mcp_types.Request[_TaskParams, Literal["tasks/cancel"]]):
     name_param = "taskId"
 
 
-def extensions(server: Server, display: CallDisplay, ask: Ask) -> list[ClientExtension]:
+def extensions(
+    ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Ask
+) -> list[ClientExtension]:
     """What `Connection` passes to `Client(extensions=...)`."""
-    return [TasksExtension(server, display, ask)]
+    return [TasksExtension(ctx, display, open_tasks, ask)]
 
 
 class TasksExtension(ClientExtension):
@@ -114,24 +116,27 @@ class TasksExtension(ClientExtension):
 
     identifier = EXTENSION
 
-    def __init__(self, server: Server, display: CallDisplay, ask: Ask) -> None:
-        self.server = server
+    def __init__(
+        self, ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Ask
+    ) -> None:
+        self.ctx = ctx
         self.display = display
+        self.open_tasks = open_tasks
         self.ask = ask
 
     def claims(self) -> list[ResultClaim[Any]]:
         return [ResultClaim(result_type="task", model=CreatedTask, resolve=self._resolve)]
 
-    async def _resolve(self, created: CreatedTask, ctx: ClaimContext) -> mcp_types.CallToolResult:
+    async def _resolve(self, created: CreatedTask, claim: ClaimContext) -> mcp_types.CallToolResult:
         record = _CURRENT.get()  # the runner's call this tools/call belongs to
         if record is None:
             raise RuntimeError("a task answered a call this client did not make through a Server")
-        task = _Task2026(self.server, self.display, record, ctx.session, created.task_id)
+        task = _Task2026(self.ctx, self.display, record, claim.session, created.task_id)
         state = {**(created.model_extra or {}), "status": created.status}
-        result = await task.follow(state, self.ask)
-        if task.session is not ctx.session:  # resumed: the call's own client has gone
+        result = await task.follow(state, self.ask, self.open_tasks)
+        if task.session is not claim.session:  # resumed: the call's own client has gone
             if not result.is_error:
-                await task.session.validate_tool_result(ctx.tool_name, result)
+                await task.session.validate_tool_result(claim.tool_name, result)
             raise tasks.Resumed(result)
         return result
 
@@ -182,8 +187,10 @@ class _Task2026(tasks._Task):
     def left(self) -> float | None:
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
-    async def follow(self, state: dict[str, Any], ask: Ask) -> mcp_types.CallToolResult:
-        tasks.hold(self)
+    async def follow(
+        self, state: dict[str, Any], ask: Ask, open_tasks: tasks.OpenTasks
+    ) -> mcp_types.CallToolResult:
+        open_tasks.hold(self)
         try:
             self.seen(state)
             while True:
@@ -223,7 +230,7 @@ class _Task2026(tasks._Task):
         finally:
             for asking in self.asking.values():
                 asking.cancel()
-            tasks.release(self)
+            open_tasks.release(self)
 
     async def _sleep(self) -> None:
         """Wait one poll interval, refreshing the countdown meanwhile.
@@ -324,22 +331,22 @@ class _Task2026(tasks._Task):
             await self._resumed(session)
 
     def _dropped(self, session: ClientSession, exc: Exception) -> bool:
-        connection = self.server._connection
-        client = connection.client
+        link = self.ctx.link
+        client = link.client
         closed = isinstance(exc, MCPError) and exc.error.code == mcp_types.CONNECTION_CLOSED
-        return closed or client is None or client.session is not session or connection.state != "connected"
+        return closed or client is None or client.session is not session or link.state != "connected"
 
     async def _resumed(self, old: ClientSession) -> None:
         """Wait until the server is connected again (on a new session), until the task's TTL runs out."""
-        connection = self.server._connection
+        link = self.ctx.link
         self._show({"status": self.last_status, "statusMessage": "disconnected: waiting for srv.reconnect()"})
         while True:
-            client = connection.client
-            if connection.state == "connected" and client is not None and client.session is not old:
+            client = link.client
+            if link.state == "connected" and client is not None and client.session is not old:
                 self.session = client.session
-                log.info("%s: resuming task %s on the new connection", self.server.name, self.task_id)
+                log.info("%s: resuming task %s on the new connection", self.ctx.name, self.task_id)
                 return
-            if connection.state == "closed" and not connection.resuming:
+            if link.state == "closed" and not link.resuming:
                 raise ConnectionClosedError(
                     f"{self.record.describe()} was stopped: the connection was closed",
                     code=mcp_types.CONNECTION_CLOSED,

@@ -125,8 +125,8 @@ def _build(intake: Intake, request: PendingRequest, record: _CallRecord | None) 
         card = UrlCard(
             request.message,
             request.url or "",
-            server=intake.server.name,
-            declared_name=intake.server.declared_name,
+            server=intake.ctx.name,
+            declared_name=intake.ctx.learned.declared_name,
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
@@ -159,8 +159,8 @@ def _run(
     place = partial(intake.display.place, record)
     answer(
         card,
-        pick_handler(intake.server.handler),
-        server=intake.server.name,
+        pick_handler(intake.ctx.settings.handler),
+        server=intake.ctx.name,
         style=record.style if record is not None else None,
         show=None if placed else place,
         tell=place,
@@ -210,12 +210,12 @@ async def retrying(intake: Intake, record: _CallRecord, attempt: Callable[[], Aw
 
 
 def _required(intake: Intake, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
-    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(intake.server.protocol_version):
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(intake.ctx.learned.protocol_version):
         return []
     try:
         return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)
     except Exception:
-        log.debug("a -32042 error from %s without a readable list of URLs", intake.server.name, exc_info=True)
+        log.debug("a -32042 error from %s without a readable list of URLs", intake.ctx.name, exc_info=True)
         return []
 
 
@@ -224,10 +224,10 @@ async def _visit(
 ) -> Outcome | None:
     """Show a card per required URL; None once every one ended accepted (and finished), else how the
     first that did not ended."""
-    version = intake.server.protocol_version or LEGACY
+    version = intake.ctx.learned.protocol_version or LEGACY
     requests = [
         PendingRequest(
-            server=intake.server.name,
+            server=intake.ctx.name,
             kind="url",
             message=p.message,
             protocol_version=version,
