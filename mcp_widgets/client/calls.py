@@ -9,10 +9,10 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Coroutine, Generator
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 import mcp_types
 
@@ -29,7 +29,6 @@ if sys.version_info < (3, 11):  # pragma: no cover
 
 if TYPE_CHECKING:
     from .context import ServerContext
-    from .running import Runner
 
 
 _NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
@@ -198,6 +197,21 @@ class _CallRecord:
             return bool(self.pending)
 
 
+T = TypeVar("T")
+
+
+class Waits(Protocol):
+    """What a `Call` handle asks of the calls part (`Runner`)."""
+
+    def interrupt(self, record: _CallRecord, why: str = ...) -> None: ...
+
+    def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> Coroutine[Any, Any, T]: ...
+
+    def block(
+        self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
+    ) -> T: ...
+
+
 class Call:
     """A call running in the background: displays its state, then its result.
 
@@ -205,7 +219,7 @@ class Call:
     interrupted, interrupts the call.
     """
 
-    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any], runner: Runner) -> None:
+    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any], runner: Waits) -> None:
         self._record = record
         self._future = future
         self._runner = runner

@@ -13,9 +13,7 @@ from .calls import _CallRecord
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 
 if TYPE_CHECKING:
-    from .connection import Connection
     from .context import ServerContext
-    from .running import Runner
 
 log = logging.getLogger("mcp_widgets")
 
@@ -42,26 +40,33 @@ async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
         learned.resources = ResourceList([*resources, *templates])
 
 
-class Catalog:
-    """A server's listings (tools, resources, prompts) on request, and who it is."""
+RunCall = Callable[[_CallRecord, Callable[[Client], Awaitable[None]]], Awaitable[None]]
+"""Runs a request as a call of its own and waits for it (`Runner.launch`, then `Runner.wait`)."""
 
-    def __init__(self, ctx: ServerContext, connection: Connection, runner: Runner) -> None:
+
+class Catalog:
+    """A server's listings (tools, resources, prompts) on request, and who it is.
+
+    Args:
+        require_connected: Raises unless the server is connected (saying why).
+        run: Runs a request as a call.
+    """
+
+    def __init__(self, ctx: ServerContext, require_connected: Callable[[], object], run: RunCall) -> None:
         self.ctx = ctx
-        self.connection = connection
-        self.runner = runner
+        self.require_connected = require_connected
+        self.run = run
 
     async def relist(self, kind: Kind) -> None:
         """Fetch one listing again, as a call of its own (kind "list")."""
-        self.connection.require_connected()
-        record = _CallRecord(self.ctx, "list", kind)
-        runner = self.runner
-        await runner.wait(record, runner.launch(record, lambda c: fetch(self.ctx, c, kind)))
+        self.require_connected()
+        await self.run(_CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
 
     def info(self) -> ServerInfo:
         """Who the server is, as learned when connecting (raises when it never connected)."""
         info = self.ctx.learned.info
         if info is None:
-            self.connection.require_connected()  # never connected: says so
+            self.require_connected()  # never connected: says so
         assert info is not None
         return info
 

@@ -7,7 +7,7 @@ import logging
 import time
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types
 
@@ -23,7 +23,6 @@ if TYPE_CHECKING:
 
     from .calls import _CallRecord
     from .context import ServerContext
-    from .intake import Intake
 
 
 log = logging.getLogger("mcp_widgets")
@@ -126,6 +125,18 @@ def _show_media(record: _CallRecord, media: list[dict[str, str]]) -> None:
     out.outputs = (*out.outputs, *entries)
 
 
+class Questions(Protocol):
+    """What the display asks of the questions part (`Intake`)."""
+
+    def guess_call(self) -> _CallRecord | None:
+        """The call a log line without a request belongs to."""
+        ...
+
+    def call_ended(self, record: _CallRecord) -> None:
+        """A call ended: its open questions and URL cards end with it."""
+        ...
+
+
 class CallDisplay:
     """A server's call displays: forms and text in a call's panel; progress and log lines, coalesced."""
 
@@ -133,16 +144,17 @@ class CallDisplay:
         self.ctx = ctx
         self.late = LateLines()
         """The server's last calls' typed values: its log lines that come late are redacted with them."""
-        self._intake: Intake | None = None
+        self._questions: Questions | None = None
 
-    def serve(self, intake: Intake) -> None:
-        """The questions part: a call's open questions end with it; a log line finds its call there."""
-        self._intake = intake
+    def serve(self, questions: Questions) -> None:
+        """The questions part, made after the display (it shows its questions here): a call's open
+        questions end with the call; a log line finds its call there."""
+        self._questions = questions
 
     @property
-    def intake(self) -> Intake:
-        assert self._intake is not None
-        return self._intake
+    def questions(self) -> Questions:
+        assert self._questions is not None
+        return self._questions
 
     def place(self, record: _CallRecord | None, widget: Any) -> None:
         """Show `widget` (or a line of text) in the call's panel (the calling cell, or its `output=`)."""
@@ -215,8 +227,7 @@ class CallDisplay:
             progress, record.progress = record.progress, None
             lines, count = list(record.logs), record.log_count
             record.logs.clear()
-        self.intake.end_views(record)
-        self.intake.flow.call_ended(record)  # URL cards waiting for their page end now, not later
+        self.questions.call_ended(record)
         panel = record.panel
         if panel is None:
             return
@@ -283,7 +294,7 @@ class CallDisplay:
         level = str(params.level)
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
-        record = _CURRENT.get() or self.intake.guess_call()
+        record = _CURRENT.get() or self.questions.guess_call()
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
         # Redacted before `_log_line` clips it: a cut could leave the start of a typed value.

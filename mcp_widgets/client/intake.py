@@ -50,6 +50,7 @@ class Intake:
         self.loose = LooseForms()
         self.flow = url_flow.UrlFlow()
         self.rounds = Rounds(ctx, display)
+        display.serve(self)  # its questions end with their call; a log line finds its call here
 
     def guess_call(self) -> _CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
@@ -375,6 +376,11 @@ class Intake:
                 self._record_request(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()
+
+    def call_ended(self, record: _CallRecord) -> None:
+        """The call ended: its open questions end, and its URL cards waiting for their page too."""
+        self.end_views(record)
+        self.flow.call_ended(record)
 
     def end_views(self, record: _CallRecord) -> None:
         """The call ended: end its questions still open at once (main thread). Without a kernel nothing

@@ -42,7 +42,6 @@ if TYPE_CHECKING:
     from .calls import _CallRecord
     from .context import ServerContext
     from .display import CallDisplay
-    from .intake import Intake
 
 __all__ = ["ROUND_TTL", "Rounds", "expired_error"]
 
@@ -215,11 +214,11 @@ class Rounds:
         self._answered.clear()
 
 
-def expired_error(intake: Intake, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
+def expired_error(rounds: Rounds, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
     """`Rounds.expired` of the call's server (2026-07-28 only)."""
     if not is_modern(record.ctx.learned.protocol_version):
         return None
-    return intake.rounds.expired(record, exc)
+    return rounds.expired(record, exc)
 
 
 def _relabel(card: Any, was: Outcome, now: Outcome) -> None:

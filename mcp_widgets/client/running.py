@@ -228,7 +228,7 @@ class Runner:
             # -32042 (2025-11-25): the required pages, then one retry
             return await url_flow.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
-            expired = rounds.expired_error(self.intake, record, exc)
+            expired = rounds.expired_error(self.intake.rounds, record, exc)
             error = expired if expired is not None else self._error(exc, record)
             clean = None if expired is not None else _redacted(record, error)  # the server may quote typing
             if expired is not None or clean is not None:
@@ -358,6 +358,10 @@ class Runner:
         if fut is not None and legacy:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
             RUNTIME.loop().call_soon_threadsafe(fut.cancel)
+
+    async def run_call(self, record: _CallRecord, request: Callable[[Client], Awaitable[T]]) -> T:
+        """Run `request` as the call `record` and wait for it (a listing fetched again, say)."""
+        return await self.wait(record, self.launch(record, request))
 
     async def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
         """Await the call's result (an interrupt or cancellation interrupts the call)."""

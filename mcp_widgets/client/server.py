@@ -185,7 +185,6 @@ class Server:
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         intake = Intake(ctx, display, open_tasks)
-        display.serve(intake)
         connection = Connection(
             ctx,
             resolved,
@@ -198,7 +197,7 @@ class Server:
             signin=signin,
         )
         runner = Runner(ctx, connection, intake, display)
-        catalog = Catalog(ctx, connection, runner)
+        catalog = Catalog(ctx, connection.require_connected, runner.run_call)
         self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server

@@ -24,7 +24,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
@@ -37,15 +37,54 @@ from ..core.requests import PendingRequest
 from .answering import answer, pick_handler
 
 if TYPE_CHECKING:
+    from ..core.card import Card
     from ..widgets import UrlCard
     from .calls import _CallRecord
-    from .intake import Intake
+    from .context import ServerContext
 
 __all__ = ["UrlFlow", "on_message", "present", "retrying"]
 
 log = logging.getLogger("mcp_widgets")
 
 T = TypeVar("T")
+
+
+class Intake(Protocol):
+    """What URL mode asks of the questions part (`intake.Intake`, which shows a URL card through here)."""
+
+    ctx: ServerContext
+    flow: UrlFlow
+    pending: dict[PendingRequest, _CallRecord | None]
+
+    @property
+    def display(self) -> Places: ...
+
+    def record_view(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None: ...
+
+    def view_failed(
+        self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
+    ) -> None: ...
+
+    def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None: ...
+
+    def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]: ...
+
+    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None: ...
+
+    def settle_without_view(
+        self,
+        request: PendingRequest,
+        action: Action,
+        reason: Reason,
+        note: str,
+        *,
+        record: _CallRecord | None = None,
+        by: str | None = None,
+    ) -> bool: ...
+
+
+class Places(Protocol):
+    def place(self, record: _CallRecord | None, widget: Any) -> None: ...
 
 
 @dataclass(eq=False)

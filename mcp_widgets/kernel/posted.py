@@ -11,10 +11,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from .adapter import _Kernel
+from typing import Any, Protocol
 
 _log = logging.getLogger("mcp_widgets")
 
@@ -81,7 +78,17 @@ def _comm_scope() -> Iterator[None]:
         _local.comm_depth -= 1
 
 
-def _wrap_comm_handler(handler: Callable[..., Any], owner: _Kernel | None = None) -> Callable[..., Any]:
+class _CommOwner(Protocol):
+    """What a wrapped comm handler asks of the kernel adapter (`adapter._Kernel`)."""
+
+    cell_parent: dict[str, Any] | None
+
+    def handled_early(self, msg: Any) -> bool: ...
+
+    def comm_handled_during_cell(self, msg: Any) -> None: ...
+
+
+def _wrap_comm_handler(handler: Callable[..., Any], owner: _CommOwner | None = None) -> Callable[..., Any]:
     if getattr(handler, "_mcp_widgets_wrapped", False):
         return handler
 
