@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import logging
+import threading
+from collections import deque
 from typing import Any
 
 import comm
 from ipywidgets.comm import requires_ipykernel_shim
 
-__all__ = ["comms_go_nowhere", "nowhere_comm"]
+__all__ = ["closing", "comms_go_nowhere", "nowhere_comm"]
 
 
 def comms_go_nowhere() -> bool:
@@ -27,3 +30,42 @@ class _Nowhere(comm.DummyComm):
 def nowhere_comm(comm_id: str) -> Any:
     """A widget model's comm where no front end can exist: drops every message, prepares none."""
     return _Nowhere(target_name="jupyter.widget", data={}, comm_id=comm_id)
+
+
+# -- late messages to a comm we closed --------------------------------------------------------------------
+
+_CLOSED_KEEP = 20_000
+"""Ids of comms we closed that are remembered (the newest): a late message comes within seconds."""
+_closed: set[str] = set()
+_closed_order: deque[str] = deque()
+_closed_lock = threading.Lock()
+_filter_installed = False
+
+
+class _LateToOurs(logging.Filter):
+    """Drops the `comm` package's "No such comm: <id>" for a comm we closed ourselves.
+
+    A front end may send a message to a model the kernel has just closed (a view removed as the form
+    goes, a value synced on blur): a race no timing removes. The kernel logs it, and JupyterLab shows
+    that line in its log console, where it reads as a fault. For ids we never closed, the line stays.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.msg != "No such comm: %s" or not isinstance(record.args, tuple) or not record.args:
+            return True
+        return record.args[0] not in _closed
+
+
+def closing(comm_id: str) -> None:
+    """Our widget model with this comm id is closing: a late message to it is not worth a log line."""
+    global _filter_installed
+    with _closed_lock:
+        if not _filter_installed:
+            logging.getLogger("Comm").addFilter(_LateToOurs())
+            _filter_installed = True
+        if comm_id in _closed:
+            return
+        _closed.add(comm_id)
+        _closed_order.append(comm_id)
+        while len(_closed_order) > _CLOSED_KEEP:
+            _closed.discard(_closed_order.popleft())

@@ -20,7 +20,7 @@ from typing import Any, ParamSpec, TypeVar
 import ipywidgets as w
 import traitlets
 
-from ..kernel.comms import comms_go_nowhere, nowhere_comm
+from ..kernel.comms import closing, comms_go_nowhere, nowhere_comm
 
 __all__ = ["LAZY", "Lean", "class_cache", "lean"]
 
@@ -100,6 +100,12 @@ class Lean(w.Widget, _QuietArguments):
             self.comm = nowhere_comm(self._model_id)
             return
         super().open()
+
+    def close(self) -> None:
+        comm = self.comm
+        if comm is not None and getattr(comm, "kernel", None) is not None:  # a front end may still message it
+            closing(comm.comm_id)
+        super().close()
 
 
 @class_cache
