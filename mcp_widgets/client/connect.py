@@ -1,12 +1,11 @@
 """`connect` and `connect_sync`: make a `Server` and wait for its handshake.
 
 Both take exactly what `Server` takes (its signature is the one place the options are written; see
-`_options_of`), and share one bound on connecting (`_bounded_connect`).
+`_options_of`). The bound on connecting is the connection's own (`Connection.start`).
 """
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import contextlib
 import inspect
@@ -14,17 +13,12 @@ from collections.abc import Callable, Generator, Iterator
 from typing import Any, ParamSpec, TypeVar
 
 from .. import kernel
-from ..core.exceptions import ConnectError
-from ..core.signin import ConnectBudget
 from . import configs
-from .connection import CONNECT_TIMEOUT
-from .runtime import RUNTIME
 from .server import Server
 
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_TIMEOUTS = (TimeoutError, asyncio.TimeoutError, concurrent.futures.TimeoutError)
 
 
 def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callable[P, R]]:
@@ -41,27 +35,14 @@ def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callab
 
 
 @contextlib.contextmanager
-def _bounded_connect(server: Server) -> Iterator[ConnectBudget]:
-    """Around waiting for the handshake (given the bound as a budget, paused while a sign-in card waits):
-    too slow or failed, the connection is told to end; too slow raises ConnectError."""
-    limit = server.timeout or CONNECT_TIMEOUT
-    budget = server._connection.budget = ConnectBudget(limit)
+def _ended_if_abandoned(server: Server) -> Iterator[None]:
+    """Around waiting for the handshake: a wait that fails (the connection's own bound, a refusal) or is
+    interrupted tells the connection to end (the bound itself lives in the connection)."""
     try:
-        yield budget
-    except _TIMEOUTS:
-        server._signal_close()
-        raise ConnectError(f"connecting to {server.name!r} took longer than {limit:g} s") from None
+        yield
     except BaseException:
         server._signal_close()
         raise
-
-
-def _left(budget: ConnectBudget) -> float:
-    """Seconds to wait now; raises TimeoutError once the budget is spent."""
-    left = budget.remaining()
-    if left <= 0:
-        raise TimeoutError
-    return left
 
 
 class _Connecting:
@@ -87,13 +68,8 @@ class _Connecting:
             await configs.ask_inputs(self._entry)
             self._server = self._make()
         ready = self._begin()
-        with _bounded_connect(self._server) as budget:
-            while True:
-                try:
-                    await asyncio.wait_for(kernel.wait_async(ready), _left(budget))
-                    break
-                except _TIMEOUTS:
-                    _left(budget)  # paused meanwhile (a sign-in card): time is left, wait on
+        with _ended_if_abandoned(self._server):
+            await kernel.wait_async(ready)
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -165,15 +141,6 @@ def connect_sync(target: Any, **options: Any) -> Server:
     if entry is not None:
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = Server(target, **options)
-    ready = server._start()
-    with _bounded_connect(server) as budget:
-        while True:
-            try:
-                if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-                    ready.result(timeout=_left(budget))  # nothing to pump: connecting needs no clicks
-                else:
-                    kernel.wait_sync(ready, timeout=_left(budget))
-                break
-            except _TIMEOUTS:
-                _left(budget)  # paused meanwhile (a sign-in card): time is left, wait on
+    with _ended_if_abandoned(server):
+        server._wait_connected(server._start())
     return server

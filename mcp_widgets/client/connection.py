@@ -156,8 +156,31 @@ class Connection:
         self.state = "connecting"
         self.ctx.link.released = self.ctx.link.closing = False
         self._declined = None
+        limit = self.ctx.settings.timeout or CONNECT_TIMEOUT
+        budget = self.budget = ConnectBudget(limit)
         self._runner = RUNTIME.submit(self._run(ready))
+        RUNTIME.submit(self._bounded(ready, budget, limit))
         return ready
+
+    async def _bounded(
+        self, ready: concurrent.futures.Future[None], budget: ConnectBudget, limit: float
+    ) -> None:
+        """The one bound on connecting (client thread): the handshake not done when the budget is spent
+        (paused while a sign-in card waits for the person), `ready` fails and the connection ends. Every
+        way of connecting (`connect`, `connect_sync`, `reconnect`, a Connect button) waits on `ready`."""
+        loop = asyncio.get_running_loop()
+        settled = asyncio.Event()
+        ready.add_done_callback(lambda _: loop.call_soon_threadsafe(settled.set))
+        while not ready.done():
+            left = budget.remaining()
+            if left <= 0:
+                took = f"connecting to {self.ctx.name!r} took longer than {limit:g} s"
+                ready.set_exception(ConnectError(took))
+                self.signal_close()
+                return
+            # While a card waits the budget stands still: look again now and then.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(settled.wait(), min(left, 1.0) if budget.paused else left)
 
     def _transport_for(self, via: str) -> Any:
         target = self.target
@@ -289,6 +312,8 @@ class Connection:
         for kind, outcome in zip(kinds, fetched, strict=True):
             if isinstance(outcome, Exception):
                 log.debug("listing the %s of %s failed", kind, ctx.name, exc_info=outcome)
+        if ready.done():  # the bound on connecting ran out meanwhile: this connection is ending
+            return
         self.state = "connected"
         ready.set_result(None)
 

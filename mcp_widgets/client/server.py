@@ -37,14 +37,12 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
-from ..core.exceptions import ConnectError
-from ..core.signin import ConnectBudget
 from . import configs, tasks
 from .answering import Handler
 from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
 from .catalog import Catalog
-from .connection import CONNECT_TIMEOUT, Connection
+from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import Intake
@@ -418,21 +416,20 @@ class Server:
         """
         ready = self._connection.reconnect(timeout)
         self._loose.reopen()
-        limit = self.timeout or CONNECT_TIMEOUT
-        budget = self._connection.budget = ConnectBudget(limit)  # paused while a sign-in card waits
-        while True:
-            try:
-                if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-                    ready.result(timeout=max(budget.remaining(), 0.0))  # nothing to pump: no clicks needed
-                else:
-                    kernel.wait_sync(ready, timeout=max(budget.remaining(), 0.0))
-                return Done(f"reconnected to {self.name!r}")
-            except (TimeoutError, concurrent.futures.TimeoutError):
-                if budget.remaining() > 0:
-                    continue
-                self._signal_close()
-                took = f"connecting to {self.name!r} again took longer than {limit:g} s"
-                raise ConnectError(took) from None
+        try:
+            self._wait_connected(ready)
+        except BaseException:
+            self._signal_close()
+            raise
+        return Done(f"reconnected to {self.name!r}")
+
+    def _wait_connected(self, ready: concurrent.futures.Future[None]) -> None:
+        """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile
+        (a sign-in card may wait in this cell)."""
+        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+            ready.result()  # nothing to pump: connecting needs no clicks
+        else:
+            kernel.wait_sync(ready)
 
     def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
