@@ -11,6 +11,7 @@ from importlib import import_module as _import_module
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
+from .core.card import Card, FormCard, Handler, LinkCard
 from .core.exceptions import (
     AnswerExpired,
     BlockingCallError,
@@ -103,14 +104,18 @@ __all__ = [
     "AnswerExpired",
     "BlockingCallError",
     "Call",
+    "Card",
     "ConfigError",
     "ConnectError",
     "ConnectionClosedError",
     "ElicitationForm",
     "FieldNotFound",
+    "FormCard",
     "FormState",
     "FormStateError",
+    "Handler",
     "HistoryPanel",
+    "LinkCard",
     "MCPWidgetsError",
     "MalformedAnswer",
     "ModelError",

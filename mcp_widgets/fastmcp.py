@@ -19,8 +19,8 @@ from typing import Any, Literal
 import mcp_types
 
 from . import kernel
-from .client.answering import Handler, answer, pick_handler
-from .core.card import Card
+from .client.answering import answer, pick_handler
+from .core.card import Card, Handler
 from .core.outcome import Action, Reason
 
 __all__ = ["elicitation_handler"]

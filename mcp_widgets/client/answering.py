@@ -6,12 +6,12 @@ import concurrent.futures
 import inspect
 import logging
 import os
-from collections.abc import Awaitable, Callable, Generator
+from collections.abc import Callable, Generator
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from .. import handlers, kernel
-from ..core.card import Card
+from ..core.card import Card, Handler
 from ..core.outcome import Action, Reason
 from ..core.requests import PendingRequest
 from . import console
@@ -23,11 +23,6 @@ if TYPE_CHECKING:
 
 
 log = logging.getLogger("mcp_widgets")
-
-
-Handler = Callable[[Card], Awaitable[None]]
-"""`handler(card)`: acts as the person on a `Card` (form, URL card): fill, accept, decline or cancel it."""
-
 
 LOOK_GRACE = 1.5
 """Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""

@@ -179,7 +179,7 @@ class Connection:
                 self.signal_close()
                 return
             # While a card waits the budget stands still: look again now and then.
-            with contextlib.suppress(TimeoutError):
+            with contextlib.suppress(asyncio.TimeoutError):  # TimeoutError itself from 3.11
                 await asyncio.wait_for(settled.wait(), min(left, 1.0) if budget.paused else left)
 
     def _transport_for(self, via: str) -> Any:

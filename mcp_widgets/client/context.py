@@ -8,11 +8,10 @@ State a part keeps per server (open tasks, recent answers, a round's limit) live
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, overload
 
-from ..core.card import Card
+from ..core.card import Handler
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -21,9 +20,6 @@ if TYPE_CHECKING:
     from .listings import PromptList, ResourceList, ServerInfo, ToolList
 
 __all__ = ["Handler", "Learned", "Link", "LinkState", "ServerContext", "Setting", "Settings"]
-
-Handler = Callable[[Card], Awaitable[None]]
-"""Answers a card (a form, a URL card, a sign-in card): fill it and accept, decline or cancel."""
 
 LinkState = Literal["new", "connecting", "connected", "closed", "lost"]
 

@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any, cast
 import mcp_types
 
 from .. import kernel
-from ..core.card import Card
+from ..core.card import Card, Handler
 from ..core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
 from . import tasks, url_flow
-from .answering import Handler, answer, pick_handler
+from .answering import answer, pick_handler
 from .bounds import over_bound
 from .calls import _CURRENT
 from .loose import LooseForms
@@ -274,7 +274,7 @@ class Intake:
         if record is not None and record.panel is not None:
             record.panel.retire(card)
         elif self.ctx.settings.output is None and kernel.kernel_support() == "none":
-            cast("ElicitationForm", card).close()  # plain python: nothing displays its closing line
+            card.close()  # plain python: nothing displays its closing line
         else:
             self.loose.keep(card)  # shown outside any call: the newest few stay
 

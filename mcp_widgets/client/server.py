@@ -37,8 +37,8 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
+from ..core.card import Handler
 from . import configs, tasks
-from .answering import Handler
 from .bounds import MAX_QUESTIONS, question_bounds
 from .calls import Call
 from .catalog import Catalog

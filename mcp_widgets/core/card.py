@@ -8,13 +8,13 @@ card happens to have.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from contextlib import AbstractContextManager
 from typing import Any, Protocol, runtime_checkable
 
 from .outcome import Action, Outcome, Reason
 
-__all__ = ["KINDS", "Card", "FormCard"]
+__all__ = ["KINDS", "Card", "FormCard", "Handler", "LinkCard"]
 
 KINDS = ("form", "url", "signin")
 """The kinds of card this version makes; a handler must not assume a kind it does not know is harmless."""
@@ -68,6 +68,9 @@ class Card(Protocol):
     def add_done_callback(self, fn: Callable[[Any], object]) -> None:
         """Call `fn(card)` once it resolves (at once if it has)."""
 
+    def close(self) -> None:
+        """Take it away (its widget models are closed; a pending card ends as withdrawn)."""
+
 
 @runtime_checkable
 class FormCard(Card, Protocol):
@@ -83,3 +86,18 @@ class FormCard(Card, Protocol):
     @property
     def field_names(self) -> tuple[str, ...]:
         """The fields, in the schema's order."""
+
+
+@runtime_checkable
+class LinkCard(Card, Protocol):
+    """A card that offers one web address to open, only in the click that consents: a URL card ("url") or
+    a sign-in card ("signin"). A handler written for one works for the other."""
+
+    @property
+    def url(self) -> str:
+        """The full address offered (a sign-in card also calls it `authorization_url`)."""
+
+
+Handler = Callable[[Card], Awaitable[None]]
+"""Answers a card: reads `kind`, fills a `FormCard`, reads a `LinkCard`'s `url`, then accepts, declines or
+cancels (README, "Handlers"). Passed as `connect(..., handler=...)` or `mw.set_default_handler(...)`."""

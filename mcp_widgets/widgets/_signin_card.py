@@ -18,9 +18,8 @@ token; the address it shows carries only the `state` and the PKCE challenge, whi
 
 from __future__ import annotations
 
-import html
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import ipywidgets as w
 
@@ -33,16 +32,14 @@ from ..core.signin import (
     read_redirect,
 )
 from ..core.urls import visible
-from ._answerable import Answerable, FormState
 from ._keys import KeyRoute, shared_catcher
 from ._kit import OPEN_CLASS, Kit, asker
+from ._link_card import LinkCardWidget
 
 __all__ = ["SignInCard"]
 
-_LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
 
-
-class SignInCard(Answerable):
+class SignInCard(LinkCardWidget):
     """Asks the person to sign in to a server's authorization server; shown in the calling cell.
 
     Through the card contract it resolves once, at consent (`outcome`, `add_done_callback`): Sign in, or
@@ -72,7 +69,7 @@ class SignInCard(Answerable):
         self._auth = read_authorization(authorization_url)
         self.server = server
         self.declared_name = declared_name
-        self.authorization_url = authorization_url
+        self.url = authorization_url
         self.check = self._auth.check
         self.auth_host = self._auth.host
         self.scopes: tuple[str, ...] = self._auth.scopes
@@ -259,8 +256,13 @@ class SignInCard(Answerable):
             return {}
         return {Action.ACCEPT: self._signin, Action.CANCEL: self._cancel}
 
-    def _answerable(self) -> bool:
-        return self._state is FormState.PENDING and not self._ended
+    @property
+    def authorization_url(self) -> str:
+        """The full authorization address: `url`, under the name the SDK gives it."""
+        return self.url
+
+    def _open_button(self) -> w.Button:
+        return self._signin
 
     def _cancel_clicked(self) -> None:
         if self.waiting:
@@ -268,24 +270,6 @@ class SignInCard(Answerable):
             self.finish(Action.CANCEL, reason=reason, by=by, note="cancelled while waiting for the browser")
             return
         self._clicked(Action.CANCEL)
-
-    def _on_key(self, content: dict[str, Any]) -> None:
-        if content.get("key") == "Escape":
-            self.cancel()
-        elif "opened" in content:
-            with self._lock:
-                if content["opened"] != self.authorization_url or not self._offers_opening():
-                    return
-                self._opened = True
-            reason, by = self._acting
-            self._resolve(Action.ACCEPT, reason, by, "")
-
-    def _offers_opening(self) -> bool:
-        return self._answerable() and self.check.allowed and not self._signin.disabled
-
-    def _arm(self) -> None:
-        if self._route is not None and self._offers_opening():
-            self._route.send({"open_url": self.authorization_url})
 
     def _resolve(
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
@@ -297,9 +281,7 @@ class SignInCard(Answerable):
                 return False
             settled = self._settle(action, reason, by, note, None)
         if self.check.allowed:
-            self._signin.disabled = True
-            if self._route is not None:
-                self._route.send({"open_url": None})
+            self._disarm()
         if action is Action.ACCEPT:
             self.signin_state = "waiting"
             self._show_waiting()
@@ -322,11 +304,7 @@ class SignInCard(Answerable):
         self._offer_paste()
         link: tuple[w.Widget, ...] = ()
         if not self._opened:
-            anchor = (
-                f'<a href="{html.escape(self.authorization_url, quote=True)}" target="_blank" '
-                f'rel="noopener noreferrer" style="{_LINK_STYLE}">Open the sign-in page on '
-                f"{html.escape(host)} in a new tab ↗</a>"
-            )
+            anchor = self._link_html(f"Open the sign-in page on {host} in a new tab")
             link = (kit.make(w.HTML, value=anchor),)
         self._waiting_parts = (*self._top, *link, self._status, row)
         self.children = (*self._waiting_parts, self._keys)

@@ -24,25 +24,22 @@ the note says why) and shows only its closing line: clients normally check `insp
 
 from __future__ import annotations
 
-import html
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import ipywidgets as w
 
 from ..core.exceptions import FormStateError
 from ..core.outcome import Action, Outcome, Reason
 from ..core.urls import UrlCheck, inspect_url, visible
-from ._answerable import Answerable, FormState
+from ._answerable import FormState
 from ._keys import KeyRoute, shared_catcher
 from ._kit import OPEN_CLASS, Kit, asker, click
+from ._link_card import LinkCardWidget
 
 __all__ = ["UrlCard"]
 
-# JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
-_LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
 
-
-class UrlCard(Answerable):
+class UrlCard(LinkCardWidget):
     """Asks the person whether to open a server's web page; shown inline where the request was made.
 
     It names the server that asks, shows the message and the full URL as plain text, the host on its own
@@ -273,41 +270,15 @@ class UrlCard(Answerable):
             return {}
         return {Action.ACCEPT: self._open, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
 
-    def _answerable(self) -> bool:
-        return self._state is FormState.PENDING and not self._ended
-
     def _done_clicked(self) -> None:
         if self.waiting:
             self._end()
 
-    def _on_key(self, content: dict[str, Any]) -> None:
-        if content.get("key") == "Escape":
-            self.cancel()
-        elif "opened" in content:
-            self._opened_in_browser(content["opened"])
+    def _open_button(self) -> w.Button:
+        return self._open
 
-    def _offers_opening(self) -> bool:
-        return self._round == 1 and self._answerable() and self.check.allowed and not self._open.disabled
-
-    def _arm(self) -> None:
-        """A view of the helper listens: tell it the checked URL, while "Open page" may still open it."""
-        if self._route is not None and self._offers_opening():
-            self._route.send({"open_url": self.url})
-
-    def _disarm(self) -> None:
-        """A round ended: its button is disabled, and the helper's views open nothing any more."""
-        self._open.disabled = True
-        if self._route is not None:
-            self._route.send({"open_url": None})
-
-    def _opened_in_browser(self, url: object) -> None:
-        """The helper's view opened the page in the person's click on "Open page": that click consents."""
-        with self._lock:
-            if url != self.url or not self._offers_opening():
-                return  # a stale click (the round ended meanwhile), or not the URL this card offers
-            self._opened = True
-        reason, by = self._acting
-        self._resolve(Action.ACCEPT, reason, by, "")
+    def _may_open(self) -> bool:
+        return self._round == 1  # a later round's button only says the person has finished
 
     def _set_open_button(self, *, again: bool) -> None:
         host = visible(self.check.host)
@@ -356,11 +327,7 @@ class UrlCard(Answerable):
             self.children = (*self._top, self._status, self._done, self._keys)
             return
         if self._link is None:
-            host = html.escape(host_text)
-            anchor = (
-                f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer"'
-                f' style="{_LINK_STYLE}">Open the page on {host} in a new tab ↗</a>'
-            )
+            anchor = self._link_html(f"Open the page on {host_text} in a new tab")
             self._link = self._kit.make(w.HTML, value=anchor)
         self._status.value = self._status.tooltip = (
             f"Open the page with the link above and finish there: {self.server} hears of it from the page. "

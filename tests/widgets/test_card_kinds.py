@@ -69,6 +69,9 @@ class SignIn:
     def add_done_callback(self, fn: Callable[[Any], object]) -> None:
         self._callbacks.append(fn)
 
+    def close(self) -> None:
+        pass
+
 
 def form(requested: dict[str, Any] = NAME) -> ElicitationForm:
     return ElicitationForm("Who?", requested, server="shop")
@@ -154,3 +157,36 @@ def test_no_headless_policy_accepts_a_sign_in() -> None:
         card = SignIn()
         run(policy, card)
         assert card.outcome.action is not Action.ACCEPT, name
+
+
+def test_a_link_handler_works_for_a_url_card_and_a_sign_in_card_alike() -> None:
+    """Both link cards give the address as `url` (a sign-in card also as `authorization_url`), satisfy the
+    public `LinkCard` contract, and can be closed through `Card`."""
+    import mcp_widgets as mw
+    from mcp_widgets.widgets import SignInCard
+
+    seen: list[str] = []
+
+    async def trusted_hosts_only(card: mw.Card) -> None:
+        if isinstance(card, mw.LinkCard) and card.url.startswith("https://auth.example.com/"):
+            seen.append(card.kind)
+            card.accept()
+        else:
+            card.decline()
+
+    handler: mw.Handler = trusted_hosts_only
+    address = "https://auth.example.com/authorize?state=s1&redirect_uri=http%3A%2F%2F127.0.0.1%3A5%2Fcallback"
+    url_card = UrlCard("Finish on our page", address, server="shop")
+    signin = SignInCard(address, server="shop")
+    form = ElicitationForm("Name?", NAME, server="shop")
+    assert signin.url == signin.authorization_url == address
+    assert isinstance(url_card, mw.LinkCard) and isinstance(signin, mw.LinkCard)
+    assert not isinstance(form, mw.LinkCard) and isinstance(form, mw.FormCard)
+    for card in (url_card, signin, form):
+        asyncio.run(handler(card))
+    assert seen == ["url", "signin"]
+    assert url_card.outcome is not None and url_card.outcome.action is Action.ACCEPT
+    assert signin.outcome is not None and signin.outcome.action is Action.ACCEPT
+    assert form.outcome is not None and form.outcome.action is Action.DECLINE
+    for card in (url_card, signin, form):
+        card.close()

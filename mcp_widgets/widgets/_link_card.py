@@ -1,0 +1,91 @@
+"""LinkCard: what a URL card and a sign-in card share, a card that offers one checked web address to open.
+
+Both name the asking server, show the address as plain text with its host on a line of its own, and open it
+only in the person's own click that consents: the shared keyboard helper's view (keys.js) is told the
+address the kernel checked (`open_url`, withdrawn with null once the card can no longer open it) and opens
+it in that click, then tells the kernel (`opened`), which takes that as the consent. Where the helper does
+not run, the click only consents and the card shows its one live link. A handler reads the address as
+`card.url` on either kind.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+import ipywidgets as w
+
+from ..core.outcome import Action
+from ..core.urls import UrlCheck
+from ._answerable import Answerable, FormState
+from ._keys import KeyRoute
+
+__all__ = ["LinkCardWidget"]
+
+# JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
+_LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
+
+
+class LinkCardWidget(Answerable):
+    """A card that offers one web address to open (`UrlCard`, `SignInCard`)."""
+
+    url: str
+    """The full address the card offers (opened only in the click that consents)."""
+    check: UrlCheck
+    """What `inspect_url` found: allowed or why not, the host, warnings, the redacted form."""
+    _route: KeyRoute | None
+    _ended: bool  # the card is down to its closing line (or closed)
+    _opened: bool  # the helper's view opened the address in the click that consented
+
+    def _open_button(self) -> w.Button:
+        """The button that consents and opens the address."""
+        raise NotImplementedError
+
+    def _may_open(self) -> bool:
+        """Whether this card may still open its address now (a URL card's later rounds do not)."""
+        return True
+
+    def _answerable(self) -> bool:
+        return self._state is FormState.PENDING and not self._ended
+
+    def _on_key(self, content: dict[str, Any]) -> None:
+        if content.get("key") == "Escape":
+            self.cancel()
+        elif "opened" in content:
+            self._opened_in_browser(content["opened"])
+
+    def _offers_opening(self) -> bool:
+        return (
+            self._may_open()
+            and self._answerable()
+            and self.check.allowed
+            and not self._open_button().disabled
+        )
+
+    def _arm(self) -> None:
+        """A view of the helper listens: tell it the checked address, while the card may still open it."""
+        if self._route is not None and self._offers_opening():
+            self._route.send({"open_url": self.url})
+
+    def _disarm(self) -> None:
+        """The card can no longer open its address: its button is disabled, and the helper's views open
+        nothing any more."""
+        self._open_button().disabled = True
+        if self._route is not None:
+            self._route.send({"open_url": None})
+
+    def _opened_in_browser(self, url: object) -> None:
+        """The helper's view opened the address in the person's click: that click consents."""
+        with self._lock:
+            if url != self.url or not self._offers_opening():
+                return  # a stale click (the card moved on meanwhile), or not the address this card offers
+            self._opened = True
+        reason, by = self._acting
+        self._resolve(Action.ACCEPT, reason, by, "")
+
+    def _link_html(self, text: str) -> str:
+        """The card's one live link (escaped), for a new tab without a way back to this page."""
+        return (
+            f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer" '
+            f'style="{_LINK_STYLE}">{html.escape(text)} ↗</a>'
+        )
