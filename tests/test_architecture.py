@@ -188,6 +188,23 @@ def test_no_private_name_crosses_a_room() -> None:
     assert private_crossings() == []
 
 
+def private_names_between_modules(root: Path = PACKAGE) -> list[str]:
+    """Underscore names one module imports from another of its room (a name another module needs is that
+    module's public name; only the module itself may be private, as `widgets/_form.py` is)."""
+    return [
+        f"{module}:{line} imports {name} from {target}"
+        for module, target, name, _, _, line in graph(root)
+        if module != target
+        and room(module) == room(target)
+        and name.startswith("_")
+        and not (name.startswith("__") and name.endswith("__"))
+    ]
+
+
+def test_no_private_name_crosses_a_module() -> None:
+    assert private_names_between_modules() == []
+
+
 def test_no_import_cycle() -> None:
     assert cycles() == []
 
@@ -203,7 +220,7 @@ def test_function_level_imports_of_the_package_only_go_down() -> None:
     assert bad == []
 
 
-@pytest.mark.parametrize("check", [private_crossings, cycles])
+@pytest.mark.parametrize("check", [private_crossings, private_names_between_modules, cycles])
 def test_the_checks_see_what_they_look_for(check, tmp_path: Path) -> None:
     """Guards the checks above against passing vacuously: a small package that breaks each rule."""
     root = tmp_path / PACKAGE.name
@@ -212,7 +229,7 @@ def test_the_checks_see_what_they_look_for(check, tmp_path: Path) -> None:
         (root / sub / "__init__.py").write_text("")
     (root / "__init__.py").write_text("")
     (root / "core" / "a.py").write_text("def f():\n    from .b import g\n")
-    (root / "core" / "b.py").write_text("from .a import f\n")
+    (root / "core" / "b.py").write_text("from .a import f, _g\n")
 
     (root / "client" / "c.py").write_text("from ..core.a import _hidden\nfrom ..core import _mod\n")
     (root / "core" / "_mod.py").write_text("")

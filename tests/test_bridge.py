@@ -96,7 +96,7 @@ def test_blocking_wait_inside_a_comm_handler_raises() -> None:
             _bridge.wait_sync(concurrent.futures.Future(), timeout=5)
         results.append(info.value)
 
-    posted._wrap_comm_handler(handler)()
+    posted.wrap_comm_handler(handler)()
     assert results[0] is True
     assert isinstance(results[1], RuntimeError)
     assert isinstance(results[1], MCPWidgetsError)
@@ -204,7 +204,7 @@ class _BareKernel:
 def test_kernel_classification(
     monkeypatch: pytest.MonkeyPatch, version: str, support: str, blocking: bool
 ) -> None:
-    kernel = adapter._Kernel(_BareKernel(), version)
+    kernel = adapter.Kernel(_BareKernel(), version)
     monkeypatch.setattr(detect, "_kernel_cache", [kernel])
     monkeypatch.setattr(detect, "_warned_background", False)
     with warnings.catch_warnings(record=True) as caught:

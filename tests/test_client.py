@@ -632,9 +632,9 @@ def test_names() -> None:
     assert client.targets._command_name(["node", packaged]) == "@acme/weather-mcp"
     assert client.targets._command_name(["node", "/x/node_modules/notes-mcp/build/main.js"]) == "notes-mcp"
     assert client.targets._command_name(["node", "/home/me/weather/build/index.js"]) == "index.js"
-    assert client.targets._resolve_target(["node", "/srv/w/index.js"], None).generic
-    assert not client.targets._resolve_target(["node", packaged], None).generic
-    assert not client.targets._resolve_target(["python", "/srv/weather.py"], None).generic
+    assert client.targets.resolve_target(["node", "/srv/w/index.js"], None).generic
+    assert not client.targets.resolve_target(["node", packaged], None).generic
+    assert not client.targets.resolve_target(["python", "/srv/weather.py"], None).generic
     assert client.targets._url_name("https://user:pw@mcp.example.com/mcp?key=1") == (
         "mcp.example.com",
         "https://mcp.example.com/mcp?…",
@@ -814,7 +814,7 @@ def test_legacy_hint_detection() -> None:
     sdk_text = (
         "Cannot send 'elicitation/create': this transport context has no back-channel for server-initiated"
     )
-    assert client.calls._tool_needs_legacy(result(fastmcp_text))
-    assert client.calls._tool_needs_legacy(result(sdk_text))
-    assert not client.calls._tool_needs_legacy(result(fastmcp_text, is_error=False))
-    assert not client.calls._tool_needs_legacy(result("this tool always fails"))
+    assert client.record.tool_needs_legacy(result(fastmcp_text))
+    assert client.record.tool_needs_legacy(result(sdk_text))
+    assert not client.record.tool_needs_legacy(result(fastmcp_text, is_error=False))
+    assert not client.record.tool_needs_legacy(result("this tool always fails"))

@@ -12,7 +12,7 @@ parts it holds: a `Connection` (connection.py), an `Intake` (intake.py: a questi
 from ..core.card import Handler
 from ..core.exceptions import AnswerExpired, ConnectError, ConnectionClosedError, RequestTimeout, ServerError
 from .answering import get_default_handler, set_default_handler
-from .calls import Call
+from .call import Call
 from .connect import connect, connect_sync
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .server import Server

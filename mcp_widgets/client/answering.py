@@ -15,7 +15,7 @@ from ..core.card import Card, Handler
 from ..core.outcome import Action, Reason
 from ..core.requests import PendingRequest
 from . import console
-from .calls import _describe_exc
+from .record import describe_exc
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -270,7 +270,7 @@ class _Answering:
                 Action.CANCEL, reason=Reason.ERROR, by=by, note=f"handler failed: {type(exc).__name__}"
             )
             if failed and self.tell is not None:
-                self.tell(f"Handler {by!r} failed: {_describe_exc(exc)}")
+                self.tell(f"Handler {by!r} failed: {describe_exc(exc)}")
             log.warning("handler %r failed on a request from %s", by, self.server, exc_info=exc)
             return
         if card.outcome is None:  # left pending: the person answers, if anyone is looking

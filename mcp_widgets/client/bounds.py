@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from .calls import _CallRecord
+    from .record import CallRecord
 
 MAX_QUESTIONS = (100, 20)
 """Default `max_questions`: per call, and open at once (one 2026-07-28 round; 2025-11-25 unanswered)."""
@@ -25,7 +25,7 @@ def question_bounds(value: int | tuple[int, int]) -> tuple[int, int]:
     return bounds
 
 
-def over_bound(record: _CallRecord, bounds: tuple[int, int]) -> str | None:
+def over_bound(record: CallRecord, bounds: tuple[int, int]) -> str | None:
     """What a new question of `record` would exceed (client thread), or None."""
     per_call, at_once = bounds
     if record.asked >= per_call:

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING, Any, Literal
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from .calls import _CallRecord
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .record import CallRecord
 
 if TYPE_CHECKING:
     from .context import ServerContext
@@ -40,7 +40,7 @@ async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
         learned.resources = ResourceList([*resources, *templates])
 
 
-RunCall = Callable[[_CallRecord, Callable[[Client], Awaitable[None]]], Awaitable[None]]
+RunCall = Callable[[CallRecord, Callable[[Client], Awaitable[None]]], Awaitable[None]]
 """Runs a request as a call of its own and waits for it (`Runner.launch`, then `Runner.wait`)."""
 
 
@@ -60,7 +60,7 @@ class Catalog:
     async def relist(self, kind: Kind) -> None:
         """Fetch one listing again, as a call of its own (kind "list")."""
         self.require_connected()
-        await self.run(_CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
+        await self.run(CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
 
     def info(self) -> ServerInfo:
         """Who the server is, as learned when connecting (raises when it never connected)."""

@@ -37,7 +37,7 @@ __all__ = ["ConfigError", "forget_inputs", "lookup"]
 
 _INPUTS: dict[tuple[str, str], str] = {}
 _LOCK = threading.Lock()
-_ASKING: list[InputsCard] = []
+ASKING: list[InputsCard] = []
 """Input cards waiting for the person (for tests and `mw.pending`-like tools; closed ones leave)."""
 
 _NAME = re.compile(r"[A-Za-z0-9_.@:+-][A-Za-z0-9_.@:+ -]*")
@@ -95,13 +95,13 @@ def _inputs_card(entry: ServerConfig) -> InputsCard:
     from ..widgets import InputsCard
 
     card = InputsCard(entry.name, missing_inputs(entry), entry.where)
-    _ASKING.append(card)
-    card.result.add_done_callback(lambda _f: _ASKING.remove(card) if card in _ASKING else None)
+    ASKING.append(card)
+    card.result.add_done_callback(lambda _f: ASKING.remove(card) if card in ASKING else None)
     kernel.display(card)
     return card
 
 
-def _keep(entry: ServerConfig, values: dict[str, str] | None) -> None:
+def keep_inputs(entry: ServerConfig, values: dict[str, str] | None) -> None:
     if values is None:
         raise ConfigError(f"connecting to {entry.name!r} was cancelled (its inputs were not given)")
     with _LOCK:
@@ -113,14 +113,14 @@ async def ask_inputs(entry: ServerConfig) -> None:
     """Ask the person for the inputs `entry` uses that have no value yet (a card in the calling cell)."""
     if missing_inputs(entry):
         card = _inputs_card(entry)
-        _keep(entry, await kernel.wait_async(card.result))
+        keep_inputs(entry, await kernel.wait_async(card.result))
 
 
 def ask_inputs_sync(entry: ServerConfig) -> None:
     """`ask_inputs` for synchronous code (the card is answered while the cell blocks)."""
     if missing_inputs(entry):
         card = _inputs_card(entry)
-        _keep(entry, kernel.wait_sync(card.result))
+        keep_inputs(entry, kernel.wait_sync(card.result))
 
 
 def server_arguments(

@@ -29,11 +29,11 @@ from ..core.text import clip_line
 from ..core.version import __version__
 from . import catalog, oversized, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
-from .calls import _describe_exc
 from .functions import keep_invalid_results
 from .listings import ServerInfo
+from .record import describe_exc
 from .runtime import RUNTIME
-from .targets import NotJsonRpc, TransportName, _http_transport, _Target, _watched, quoted_line
+from .targets import NotJsonRpc, Target, TransportName, http_transport, quoted_line, watched
 
 if TYPE_CHECKING:
     from .context import LinkState, ServerContext
@@ -64,7 +64,7 @@ class Connection:
     def __init__(
         self,
         ctx: ServerContext,
-        target: _Target,
+        target: Target,
         *,
         intake: Intake,
         display: CallDisplay,
@@ -195,9 +195,9 @@ class Connection:
             # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
             stdio = stdio_client(target.params, errlog=self._errlog)
-            return _watched(stdio, self._stream_ended, self._not_json_rpc)
+            return watched(stdio, self._stream_ended, self._not_json_rpc)
         assert target.url is not None
-        return _http_transport(
+        return http_transport(
             target.url, self.headers, self.auth or self.provider, sse=(via == "sse"), on_refusal=self._refused
         )
 
@@ -324,7 +324,7 @@ class Connection:
         if refused is not None:
             return SignInError(str(refused))  # our own words, with nothing of the SDK's chained
         exc = _telling(exc)
-        detail = _describe_exc(exc) if exc is not None else "unknown error"
+        detail = describe_exc(exc) if exc is not None else "unknown error"
         if self.target.url:  # the URL may carry a token in its query or userinfo
             detail = detail.replace(self.target.url, self.target.where)
         if "[SSL:" in detail or "CERTIFICATE_VERIFY" in detail:
@@ -354,7 +354,7 @@ class Connection:
 
     async def _on_message(self, message: Any) -> None:
         if isinstance(message, Exception):
-            log.debug("transport error from %s: %s", self.ctx.name, _describe_exc(message))
+            log.debug("transport error from %s: %s", self.ctx.name, describe_exc(message))
         else:
             url_flow.on_message(self.intake, message)  # notifications/elicitation/complete
         await asyncio.sleep(0)

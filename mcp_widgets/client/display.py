@@ -13,16 +13,16 @@ import mcp_types
 
 from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
-from .calls import _CURRENT
-from .privacy import LateLines, _scrubbed, _scrubbed_line, _scrubbed_progress
+from .privacy import LateLines, scrubbed, scrubbed_line, scrubbed_progress
+from .record import CURRENT_CALL
 from .results import result_bundles
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .calls import _CallRecord
     from .context import ServerContext
+    from .record import CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
@@ -53,7 +53,7 @@ def _label(text: str) -> Any:
     return w.Label(value=clip_line(text, 500), _dom_classes=LITERAL_CLASSES)
 
 
-def _show_call(record: _CallRecord, bundle: dict[str, Any]) -> None:
+def show_call(record: CallRecord, bundle: dict[str, Any]) -> None:
     """Show `bundle` as the call's output, replacing what the call showed before (main thread).
 
     In a cell: an update of the display made when the call started. In an `output=` widget: the call's
@@ -96,7 +96,7 @@ def _log_line(
     return clip_line(redact(f"[{params.level}]{source}: {data}"), 2000)
 
 
-def _result_shown(record: _CallRecord) -> tuple[list[str], list[dict[str, str]]]:
+def _result_shown(record: CallRecord) -> tuple[list[str], list[dict[str, str]]]:
     """A finished background call's result: its text, for under its status line (as #18: no answer
     echoed), and its images and audio as the awaited result shows them (`result_bundles`), in order."""
     fut = record.future
@@ -108,11 +108,11 @@ def _result_shown(record: _CallRecord) -> tuple[list[str], list[dict[str, str]]]
         if list(bundle) == ["text/plain"]:
             lines.extend(bundle["text/plain"].splitlines())
         else:  # its text line is ours ("[image: image/png, 2 KB]"), the data the server's, checked
-            media.append({**bundle, "text/plain": _scrubbed_line(record, bundle["text/plain"])})
-    return _scrubbed(record, lines), media
+            media.append({**bundle, "text/plain": scrubbed_line(record, bundle["text/plain"])})
+    return scrubbed(record, lines), media
 
 
-def _show_media(record: _CallRecord, media: list[dict[str, str]]) -> None:
+def _show_media(record: CallRecord, media: list[dict[str, str]]) -> None:
     """Show a finished call's images and audio under its closing text: in its `output=` (after the call's
     entry), else as displays of their own in the calling cell (main thread, in that cell's context)."""
     out = record.out
@@ -128,11 +128,11 @@ def _show_media(record: _CallRecord, media: list[dict[str, str]]) -> None:
 class Questions(Protocol):
     """What the display asks of the questions part (`Intake`)."""
 
-    def guess_call(self) -> _CallRecord | None:
+    def guess_call(self) -> CallRecord | None:
         """The call a log line without a request belongs to."""
         ...
 
-    def call_ended(self, record: _CallRecord) -> None:
+    def call_ended(self, record: CallRecord) -> None:
         """A call ended: its open questions and URL cards end with it."""
         ...
 
@@ -156,12 +156,12 @@ class CallDisplay:
         assert self._questions is not None
         return self._questions
 
-    def place(self, record: _CallRecord | None, widget: Any) -> None:
+    def place(self, record: CallRecord | None, widget: Any) -> None:
         """Show `widget` (or a line of text) in the call's panel (the calling cell, or its `output=`)."""
         panel = record.panel if record is not None else None
         if record is not None and panel is not None and not panel.ended:
             if isinstance(widget, str):
-                panel.note(clip_line(_scrubbed_line(record, widget), 500))
+                panel.note(clip_line(scrubbed_line(record, widget), 500))
             else:
                 panel.place(widget)
             self._show_panel(record)
@@ -176,14 +176,14 @@ class CallDisplay:
         else:
             kernel.display(widget)
 
-    def _show_panel(self, record: _CallRecord) -> None:
+    def _show_panel(self, record: CallRecord) -> None:
         """Show the panel's box in the call's display once it exists (it replaces the text shown before)."""
         box = record.panel.box if record.panel is not None else None
         if box is not None and record.shown is not box:
             record.shown = box
-            _show_call(record, box._repr_mimebundle_())
+            show_call(record, box._repr_mimebundle_())
 
-    def show_status(self, record: _CallRecord) -> None:
+    def show_status(self, record: CallRecord) -> None:
         """Show a background call's status line again, wherever it is shown (main thread)."""
         panel = record.panel
         if record.ended or panel is None or panel.status is None:
@@ -191,11 +191,11 @@ class CallDisplay:
         text = record.status_line()
         panel.set_status(text)
         if record.shown is None:  # the call's display still holds the line as text
-            _show_call(record, {"text/plain": text})
+            show_call(record, {"text/plain": text})
         if record.status_shown:
             kernel.display_as({"text/plain": text}, record.display_id + "-status", update=True)
 
-    def flush(self, record: _CallRecord) -> None:
+    def flush(self, record: CallRecord) -> None:
         """Show the progress and log lines that arrived since the last update (posted by `_feed`)."""
         with record.lock:
             record.flush_due = False
@@ -209,10 +209,10 @@ class CallDisplay:
         panel = record.panel
         if panel is None or panel.ended:
             return
-        panel.update(_scrubbed_progress(record, progress), _scrubbed(record, lines), count=count)
+        panel.update(scrubbed_progress(record, progress), scrubbed(record, lines), count=count)
         self._show_panel(record)
 
-    def close_call(self, record: _CallRecord, *, returned: bool = False) -> None:
+    def close_call(self, record: CallRecord, *, returned: bool = False) -> None:
         """The call ended: its display becomes plain text, and every widget model it made is closed.
 
         Open questions end first (`Intake.end_views`); each question already sent its answer when it
@@ -236,11 +236,11 @@ class CallDisplay:
         if panel.status is not None:
             panel.set_status(record.status_line())
             result, media = _result_shown(record)
-        progress = _scrubbed_progress(record, progress)
-        bundle = panel.end(record.ending(), progress, _scrubbed(record, lines), count=count, result=result)
+        progress = scrubbed_progress(record, progress)
+        bundle = panel.end(record.ending(), progress, scrubbed(record, lines), count=count, result=result)
         if record.shown is not None or bundle["text/plain"]:
             record.shown = None
-            _show_call(record, bundle)
+            show_call(record, bundle)
         if media and not returned:  # else the caller has the result and shows it (media too) itself
             _show_media(record, media)
         if record.status_shown:
@@ -249,7 +249,7 @@ class CallDisplay:
             )
 
     def feed(
-        self, record: _CallRecord, progress: tuple[float, float | None, str | None] | None, line: str | None
+        self, record: CallRecord, progress: tuple[float, float | None, str | None] | None, line: str | None
     ) -> bool:
         """Buffer a progress notification or a log line for the call's panel; False once the call ended.
 
@@ -273,14 +273,14 @@ class CallDisplay:
         )
         return True
 
-    def progress_callback(self, record: _CallRecord) -> ProgressFnT | None:
+    def progress_callback(self, record: CallRecord) -> ProgressFnT | None:
         """The call's `progress_callback`, or None when nothing shows the call (the server is not asked)."""
         if record.panel is None:
             return None
 
         async def on_progress(progress: float, total: float | None, message: str | None) -> None:
             # Redacted before it is clipped (as a log line is): a cut could leave the start of a typed value.
-            line = None if message is None else clip_line(_scrubbed_line(record, message), PROGRESS_KEEP)
+            line = None if message is None else clip_line(scrubbed_line(record, message), PROGRESS_KEEP)
             self.feed(record, (progress, total, line), None)
 
         return on_progress
@@ -294,11 +294,11 @@ class CallDisplay:
         level = str(params.level)
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
-        record = _CURRENT.get() or self.questions.guess_call()
+        record = CURRENT_CALL.get() or self.questions.guess_call()
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
         # Redacted before `_log_line` clips it: a cut could leave the start of a typed value.
-        text = _log_line(params, lambda line: _scrubbed_line(record, self.late.scrub(line)))
+        text = _log_line(params, lambda line: scrubbed_line(record, self.late.scrub(line)))
         if record is not None and self.feed(record, None, text):
             return
         log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.ctx.name, text)

@@ -22,15 +22,15 @@ from ..core.requests import PendingRequest
 from . import tasks, url_flow
 from .answering import answer, pick_handler
 from .bounds import over_bound
-from .calls import _CURRENT
 from .loose import LooseForms
+from .record import CURRENT_CALL
 from .rounds import Rounds
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
-    from .calls import _CallRecord
     from .context import ServerContext
     from .display import CallDisplay
+    from .record import CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
@@ -43,16 +43,16 @@ class Intake:
         self.ctx = ctx
         self.open_tasks = open_tasks
         self.display = display
-        self.calls: list[_CallRecord] = []
+        self.calls: list[CallRecord] = []
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
-        self.pending: dict[PendingRequest, _CallRecord | None] = {}
+        self.pending: dict[PendingRequest, CallRecord | None] = {}
         """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = LooseForms()
         self.flow = url_flow.UrlFlow()
         self.rounds = Rounds(ctx, display)
         display.serve(self)  # its questions end with their call; a log line finds its call here
 
-    def guess_call(self) -> _CallRecord | None:
+    def guess_call(self) -> CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
         one; several: the oldest that has no open question, else the newest."""
         calls = [c for c in self.calls if (c.future is None or not c.future.done()) and not c.ended]
@@ -68,7 +68,7 @@ class Intake:
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
         """The SDK's elicitation callback (client thread): the answer, once the handler or person gave it."""
         ctx = self.ctx
-        record = self.open_tasks.call_of(context) or _CURRENT.get() or self.guess_call()
+        record = self.open_tasks.call_of(context) or CURRENT_CALL.get() or self.guess_call()
         version = ctx.learned.protocol_version or LEGACY
         if record is not None:
             refusal = self._refuse_over_bound(record)
@@ -130,7 +130,7 @@ class Intake:
             if record is not None:
                 record.discard(request)
 
-    def _refuse_over_bound(self, record: _CallRecord) -> mcp_types.ErrorData | None:
+    def _refuse_over_bound(self, record: CallRecord) -> mcp_types.ErrorData | None:
         """Past `max_questions`: the error to answer, and the call is stopped with `TooManyQuestions`."""
         if record.stopped is not None:
             return mcp_types.ErrorData(code=INVALID_PARAMS, message="too many questions: the call is stopped")
@@ -159,7 +159,7 @@ class Intake:
         loop = asyncio.get_running_loop()
         return [loop.call_later(limit, kernel.post, partial(self._answer_timed_out, r)) for r in requests]
 
-    def withdraw_all(self, kept: Collection[_CallRecord] = ()) -> None:
+    def withdraw_all(self, kept: Collection[CallRecord] = ()) -> None:
         """The connection went away (client thread): every open question ends as withdrawn (but those of
         the `kept` calls: a task's question lives in the server, answerable after a reconnect)."""
         for request, record in list(self.pending.items()):
@@ -169,7 +169,7 @@ class Intake:
 
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
-    def _present(self, request: PendingRequest, record: _CallRecord | None) -> None:
+    def _present(self, request: PendingRequest, record: CallRecord | None) -> None:
         """Build the view of a request in the calling cell and decide who answers it."""
         if request.done():
             return
@@ -207,7 +207,7 @@ class Intake:
             deferred.deliver()
 
     def _build_form(
-        self, request: PendingRequest, record: _CallRecord | None
+        self, request: PendingRequest, record: CallRecord | None
     ) -> tuple[tuple[Handler, Reason, str] | None, ElicitationForm | None]:
         """Build the form for `request` and wire it to the request and the history; None when it failed."""
         from ..widgets import ElicitationForm
@@ -238,7 +238,7 @@ class Intake:
         return chosen, form
 
     def view_failed(
-        self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
+        self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
     ) -> None:
         """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
         log.exception("building the %s for a request from %s failed", what, self.ctx.name)
@@ -249,7 +249,7 @@ class Intake:
         if request.settle(error, outcome):
             self._record_request(request, record, outcome)
 
-    def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
             request.outcome = Outcome(Action.CANCEL, *self._withdrawal(record))
             return self._put_away(record, card)
@@ -267,7 +267,7 @@ class Intake:
                             record.answered.append(value)
         self._put_away(record, card)
 
-    def _put_away(self, record: _CallRecord | None, card: Card) -> None:
+    def _put_away(self, record: CallRecord | None, card: Card) -> None:
         """An answered form must not pile up (a runaway server); a URL card waits for the server's word."""
         if card.kind != "form":
             return
@@ -278,7 +278,7 @@ class Intake:
         else:
             self.loose.keep(card)  # shown outside any call: the newest few stay
 
-    def _refuse_schema(self, request: PendingRequest, record: _CallRecord | None, exc: SchemaError) -> None:
+    def _refuse_schema(self, request: PendingRequest, record: CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
             record.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
@@ -293,7 +293,7 @@ class Intake:
         reason: Reason,
         note: str,
         *,
-        record: _CallRecord | None = None,
+        record: CallRecord | None = None,
         by: str | None = None,
     ) -> bool:
         """Answer a request that has no view (and record it); False when it was already settled."""
@@ -303,7 +303,7 @@ class Intake:
         self._record_request(request, record, outcome)
         return True
 
-    def record_view(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None:
+    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
         fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
         entry = self._record_request(request, record, None, message=card.message, fields=fields)
@@ -320,7 +320,7 @@ class Intake:
     def _record_request(
         self,
         request: PendingRequest,
-        record: _CallRecord | None,
+        record: CallRecord | None,
         outcome: Outcome | None,
         *,
         message: str | None = None,
@@ -354,7 +354,7 @@ class Intake:
             record = self.pending.get(request)
             self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
-    def _withdrawal(self, record: _CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
+    def _withdrawal(self, record: CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
         """Why a request ended without an answer it could send (reason, by, note)."""
         if record is not None and record.interrupted:
             return Reason.INTERRUPT, None, record.interrupt_note(legacy)
@@ -365,7 +365,7 @@ class Intake:
             return Reason.WITHDRAWN, None, "the connection was closed"
         return Reason.WITHDRAWN, None, "the server withdrew the request"
 
-    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None:
+    def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None:
         reason, _, note = self._withdrawal(record, request.legacy)
         view = request.view
         if view is not None and view.outcome is None:
@@ -377,12 +377,12 @@ class Intake:
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()
 
-    def call_ended(self, record: _CallRecord) -> None:
+    def call_ended(self, record: CallRecord) -> None:
         """The call ended: its open questions end, and its URL cards waiting for their page too."""
         self.end_views(record)
         self.flow.call_ended(record)
 
-    def end_views(self, record: _CallRecord) -> None:
+    def end_views(self, record: CallRecord) -> None:
         """The call ended: end its questions still open at once (main thread). Without a kernel nothing
         runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
         for request in list(record.requests):

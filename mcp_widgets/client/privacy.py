@@ -12,12 +12,13 @@ import asyncio
 import re
 from collections import deque
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typed_pattern
+from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
 __all__ = ["REDACTED", "LateLines"]
@@ -25,8 +26,18 @@ __all__ = ["REDACTED", "LateLines"]
 _RECENT = 16
 """Ended calls per server whose typed values still redact its late log lines."""
 
-def _answers(record: Any) -> list[Any]:
-    values: list[Any] = list(getattr(record, "answered", ()))
+class Typed(Protocol):
+    """What redaction reads of a call (`record.CallRecord`): what the person sent in it."""
+
+    answered: list[Any]
+    requests: list[PendingRequest]
+    secrets: list[Any]
+
+    def describe(self) -> str: ...
+
+
+def _answers(record: Typed) -> list[Any]:
+    values: list[Any] = list(record.answered)
     for request in list(record.requests):
         content = getattr(getattr(request.view, "result", None), "content", None)
         if isinstance(content, Mapping):
@@ -34,29 +45,29 @@ def _answers(record: Any) -> list[Any]:
     return values
 
 
-def _typed_pattern(record: Any) -> re.Pattern[str] | None:
+def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
     """A pattern matching what the person sent in this call (answers, secret arguments), or None."""
-    return typed_pattern([*_answers(record), *getattr(record, "secrets", ())])
+    return typed_pattern([*_answers(record), *record.secrets])
 
 
-def _scrubbed(record: Any, lines: list[str]) -> list[str]:
+def scrubbed(record: Typed, lines: list[str]) -> list[str]:
     """`lines` with what the person typed in this call redacted (a server may echo it in logs)."""
     typed = _typed_pattern(record) if lines else None
     return [typed.sub(REDACTED, line) for line in lines] if typed is not None else lines
 
 
-def _scrubbed_line(record: Any, line: str) -> str:
-    return _scrubbed(record, [line])[0] if record is not None else line
+def scrubbed_line(record: Typed | None, line: str) -> str:
+    return scrubbed(record, [line])[0] if record is not None else line
 
 
-def _scrubbed_progress(record: Any, progress: Any) -> Any:
+def scrubbed_progress(record: Typed | None, progress: Any) -> Any:
     """A (progress, total, message) tuple with the typed values redacted from its message."""
     if progress is None or not progress[2]:
         return progress
-    return (progress[0], progress[1], _scrubbed_line(record, progress[2]))
+    return (progress[0], progress[1], scrubbed_line(record, progress[2]))
 
 
-def _redacted(record: Any, error: BaseException) -> BaseException | None:
+def redacted_error(record: Typed, error: BaseException) -> BaseException | None:
     """A copy of a server's error without what the person typed, or None when it quotes none of it.
 
     The copy is raised without the server's own error behind it (a traceback would quote that).
@@ -75,7 +86,7 @@ _OWN_WORDS = ("value_error", "assertion_error")
 """pydantic error types whose message a validator wrote (it may quote the input); others are templates."""
 
 
-def _malformed(record: Any, error: ValidationError, what: str = "answer") -> MalformedAnswer:
+def _malformed(record: Typed, error: ValidationError, what: str = "answer") -> MalformedAnswer:
     """A server's answer failed validation: where and how, without a value from it (nor the raw error)."""
     typed = _typed_pattern(record)
     problems = []
@@ -94,7 +105,7 @@ def _malformed(record: Any, error: ValidationError, what: str = "answer") -> Mal
     return MalformedAnswer(f"{record.describe()} failed: the server's {what} was malformed ({text})")
 
 
-def _foreign(record: Any, error: BaseException) -> BaseException | None:
+def foreign(record: Typed, error: BaseException) -> BaseException | None:
     """What a call raises instead of `error`, an exception that is not ours (None: raise it as it is).
 
     A validator's error quotes the server's payload; any other is replaced only when it (or an exception
@@ -125,7 +136,7 @@ def _foreign(record: Any, error: BaseException) -> BaseException | None:
     )
 
 
-def _quotes_typed(record: Any, *values: Any) -> bool:
+def quotes_typed(record: Typed, *values: Any) -> bool:
     """True when any of `values` (a server's raw error message, its data) quotes what the person sent.
 
     The error we raise shows a shortened message: a value quoted past the cut is gone from it, but not
@@ -142,7 +153,7 @@ class LateLines:
     def __init__(self) -> None:
         self._recent: deque[re.Pattern[str]] = deque(maxlen=_RECENT)
 
-    def remember(self, record: Any) -> None:
+    def remember(self, record: Typed) -> None:
         """The call is ending: keep its pattern (client thread)."""
         typed = _typed_pattern(record)
         if typed is not None:
@@ -155,7 +166,9 @@ class LateLines:
         return line
 
 
-def _secrets(tools: Iterable[Any], kind: str, name: str, arguments: Mapping[str, Any] | None) -> list[Any]:
+def secret_arguments(
+    tools: Iterable[Any], kind: str, name: str, arguments: Mapping[str, Any] | None
+) -> list[Any]:
     """The secret argument values of a call (a tool's schema marks them; for prompts, their names do)."""
     if not arguments:
         return []
@@ -168,7 +181,7 @@ def _secrets(tools: Iterable[Any], kind: str, name: str, arguments: Mapping[str,
     return secret_values(schema, arguments)
 
 
-def _resource_name(resources: Iterable[Any], uri: str) -> str:
+def resource_name(resources: Iterable[Any], uri: str) -> str:
     """What a resource read is called in history, errors and status lines: never a filled-in URI."""
     templates: list[str] = []
     static: list[str] = []

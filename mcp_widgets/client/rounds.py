@@ -39,9 +39,9 @@ from ..widgets import waited_text
 
 if TYPE_CHECKING:
     from ..widgets import ElicitationForm
-    from .calls import _CallRecord
     from .context import ServerContext
     from .display import CallDisplay
+    from .record import CallRecord
 
 __all__ = ["ROUND_TTL", "Rounds", "expired_error"]
 
@@ -73,7 +73,7 @@ class Rounds:
         self.display = display
         self.kept: float | None = None
         """How long the server kept a question it then refused the answer to (seconds), the shortest."""
-        self._rounds: weakref.WeakKeyDictionary[_CallRecord, _Round] = weakref.WeakKeyDictionary()
+        self._rounds: weakref.WeakKeyDictionary[CallRecord, _Round] = weakref.WeakKeyDictionary()
         self._answered: OrderedDict[str, ElicitationForm] = OrderedDict()
         """Forms whose answer came too late, by question (main thread): what was typed, to ask again."""
 
@@ -82,7 +82,7 @@ class Rounds:
         return ROUND_TTL if self.kept is None else self.kept
 
     # -- client thread --------------------------------------------------------------------------------------
-    def asked(self, record: _CallRecord, request: PendingRequest) -> None:
+    def asked(self, record: CallRecord, request: PendingRequest) -> None:
         """A question of a plain round of `record` (not a task's): note it; the round's clock starts."""
         current = self._rounds.get(record)
         if current is None or any(r.done() for r in current.requests):
@@ -97,7 +97,7 @@ class Rounds:
         if len(current.requests) == 1:
             self._tick(record, current)
 
-    def _tick(self, record: _CallRecord, current: _Round) -> None:
+    def _tick(self, record: CallRecord, current: _Round) -> None:
         """Show the time left, then again when the shown text would change, until the round is answered."""
         self._stop(current)
         answered = all(r.done() for r in current.requests)
@@ -114,14 +114,14 @@ class Rounds:
             current.timer.cancel()
             current.timer = None
 
-    def ended(self, record: _CallRecord) -> None:
+    def ended(self, record: CallRecord) -> None:
         """The call ended (client thread): no round of it waits any more (its line goes)."""
         current = self._rounds.pop(record, None)
         if current is not None:
             self._stop(current)
             record.post(partial(self._show, record, current, 0.0))
 
-    def expired(self, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
+    def expired(self, record: CallRecord, exc: MCPError) -> AnswerExpired | None:
         """The error that ends the call when the server refused the round's answers as too late, else None.
 
         Only a refusal (-32602 saying expired or naming the request state) of a round whose every question
@@ -149,7 +149,7 @@ class Rounds:
         return brief(AnswerExpired(text, code=error.code))
 
     # -- main thread ----------------------------------------------------------------------------------------
-    def _show(self, record: _CallRecord, current: _Round, left: float) -> None:
+    def _show(self, record: CallRecord, current: _Round, left: float) -> None:
         if record.ended or record.panel is None:
             return
         if all(r.done() for r in current.requests) or self._rounds.get(record) is not current:
@@ -164,7 +164,7 @@ class Rounds:
             text += f" (most servers keep a question {waited_text(ROUND_TTL)})"
         self._say(record, current, text)
 
-    def _say(self, record: _CallRecord, current: _Round, text: str) -> None:
+    def _say(self, record: CallRecord, current: _Round, text: str) -> None:
         if record.ended or record.panel is None:
             return
         if current.label is None:
@@ -173,7 +173,7 @@ class Rounds:
         elif current.label.value != text:
             current.label.value = current.label.tooltip = text
 
-    def _record_expired(self, record: _CallRecord, current: _Round, kept: float) -> None:
+    def _record_expired(self, record: CallRecord, current: _Round, kept: float) -> None:
         """The history says "expired" for each question of the refused round; their forms wait to be
         asked again (what was typed stays in them)."""
         note = f"answered after {waited_text(kept)}; the server kept it no longer"
@@ -214,7 +214,7 @@ class Rounds:
         self._answered.clear()
 
 
-def expired_error(rounds: Rounds, record: _CallRecord, exc: MCPError) -> AnswerExpired | None:
+def expired_error(rounds: Rounds, record: CallRecord, exc: MCPError) -> AnswerExpired | None:
     """`Rounds.expired` of the call's server (2026-07-28 only)."""
     if not is_modern(record.ctx.learned.protocol_version):
         return None

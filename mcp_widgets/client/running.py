@@ -36,17 +36,17 @@ if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 from . import oversized, rounds, url_flow
-from .calls import (
-    _CURRENT,
-    _LEGACY_HINT,
+from .call import Call
+from .display import show_call
+from .privacy import foreign, quotes_typed, redacted_error, resource_name, scrubbed_line, secret_arguments
+from .record import (
+    CURRENT_CALL,
     INTERRUPTED,
-    Call,
-    _asks_the_legacy_way,
-    _CallRecord,
-    _tool_needs_legacy,
+    LEGACY_HINT,
+    CallRecord,
+    asks_the_legacy_way,
+    tool_needs_legacy,
 )
-from .display import _show_call
-from .privacy import _foreign, _quotes_typed, _redacted, _resource_name, _scrubbed_line, _secrets
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 """One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
 
 
-def _stopped(record: _CallRecord, exc: E, interrupted: bool = False) -> E:
+def _stopped(record: CallRecord, exc: E, interrupted: bool = False) -> E:
     """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault.
 
     `interrupted`: a SIGINT reached the wait (an awaiting cell sees it as a CancelledError only).
@@ -159,7 +159,7 @@ class Runner:
 
     def _start(
         self, kind: str, name: str, output: Any, style: Style, request: Request[T], arguments: Arguments
-    ) -> tuple[_CallRecord, concurrent.futures.Future[T]]:
+    ) -> tuple[CallRecord, concurrent.futures.Future[T]]:
         record = self.begin(kind, name, output, style=style, arguments=arguments)
         progress = self.display.progress_callback(record)
         return record, self.launch(record, lambda client: request(client, progress))
@@ -167,7 +167,7 @@ class Runner:
     # -- the steps -----------------------------------------------------------------------------------------
     def begin(
         self, kind: str, name: str, output: Any, *, style: Style, arguments: Arguments = None
-    ) -> _CallRecord:
+    ) -> CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
         Nothing but that display (empty text, or a background call's status line) exists until the call
@@ -176,9 +176,9 @@ class Runner:
         """
         self.connection.require_connected()
         if kind == "resource":  # a filled-in URI is an argument: history and errors keep its template
-            name = _resource_name(self.ctx.learned.resources or (), name)
-        record = _CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
-        record.secrets = _secrets(self.ctx.learned.tools or (), kind, name, arguments)
+            name = resource_name(self.ctx.learned.resources or (), name)
+        record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
+        record.secrets = secret_arguments(self.ctx.learned.tools or (), kind, name, arguments)
         out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():
@@ -197,7 +197,7 @@ class Runner:
         if out is None:
             kernel.display_as({"text/plain": status or ""}, record.display_id)
         elif status is not None:
-            _show_call(record, {"text/plain": status})
+            show_call(record, {"text/plain": status})
         if kind == "tool" and not any(tool.name == name for tool in self.ctx.learned.tools or ()):
             # Said once, on the call, instead of the SDK's "not listed by server, cannot validate" warning
             # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
@@ -205,7 +205,7 @@ class Runner:
         return record
 
     def launch(
-        self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]
+        self, record: CallRecord, fn: Callable[[Client], Awaitable[T]]
     ) -> concurrent.futures.Future[T]:
         """Run `fn(client)` on the client thread as `record`'s call; its display ends when it does."""
         future = RUNTIME.submit(self._call(record, fn))
@@ -213,14 +213,14 @@ class Runner:
         future.add_done_callback(lambda _: record.post(partial(self.display.close_call, record)))
         return future
 
-    async def _call(self, record: _CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
+    async def _call(self, record: CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
         """Run one request on the client thread, bounded by `timeout` minus think time."""
         client = self.connection.client
         if client is None:
             raise ConnectionClosedError(
                 f"{self.ctx.name!r} is not connected", code=mcp_types.CONNECTION_CLOSED
             )
-        _CURRENT.set(record)  # this task's own context: input-required rounds find their call through it
+        CURRENT_CALL.set(record)  # this task's own context: input-required rounds find their call through it
         record.task = asyncio.current_task()  # for stopping it past `max_questions`
         calls = self.intake.calls
         calls.append(record)
@@ -230,10 +230,11 @@ class Runner:
         except MCPError as exc:
             expired = rounds.expired_error(self.intake.rounds, record, exc)
             error = expired if expired is not None else self._error(exc, record)
-            clean = None if expired is not None else _redacted(record, error)  # the server may quote typing
+            # The server may quote what was typed.
+            clean = None if expired is not None else redacted_error(record, error)
             if expired is not None or clean is not None:
                 error = clean or error  # ours (expired: one line of our own words), raised below
-            elif (raw := str(exc.error.message)) == shown(raw) and not _quotes_typed(
+            elif (raw := str(exc.error.message)) == shown(raw) and not quotes_typed(
                 record, raw, exc.error.data  # beyond the shortened message we show
             ):
                 raise error from exc
@@ -241,7 +242,7 @@ class Runner:
         except BaseExceptionGroup as group:  # a callback raised inside an input-required round
             if record.schema_error is not None:
                 raise record.schema_error from group
-            replaced = _foreign(record, group)
+            replaced = foreign(record, group)
             if replaced is None:
                 raise
             error = replaced
@@ -256,7 +257,7 @@ class Runner:
                 f"{self.ctx.settings.max_questions[0]} per call)"
             ) from None
         except Exception as exc:
-            replaced = _foreign(record, exc)  # pydantic's error, say: it quotes the server's payload
+            replaced = foreign(record, exc)  # pydantic's error, say: it quotes the server's payload
             if replaced is None:
                 raise
             error = replaced
@@ -267,7 +268,7 @@ class Runner:
         # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
         raise error from None
 
-    async def _bounded(self, record: _CallRecord, awaitable: Awaitable[T]) -> T:
+    async def _bounded(self, record: CallRecord, awaitable: Awaitable[T]) -> T:
         timeout = self.ctx.settings.timeout
         if timeout is None:
             return await awaitable
@@ -291,7 +292,7 @@ class Runner:
             await task
         raise RequestTimeout(f"{record.describe()} got no answer within {timeout:g} s")
 
-    def _error(self, exc: MCPError, record: _CallRecord) -> BaseException:
+    def _error(self, exc: MCPError, record: CallRecord) -> BaseException:
         if record.schema_error is not None:
             return record.schema_error
         if record.stopped is not None:
@@ -308,7 +309,7 @@ class Runner:
             record.post(partial(self.display.place, record, text))
             return TooManyQuestions(text)
         # A server's text: literal, bounded, redacted first (a cut could leave the start of a typed value).
-        message = shorten(shown(_scrubbed_line(record, exc.error.message)), ERROR_KEEP)
+        message = shorten(shown(scrubbed_line(record, exc.error.message)), ERROR_KEEP)
         closed = code == mcp_types.CONNECTION_CLOSED and exc.error.message == _SDK_CLOSED
         if closed and self.connection.closing_now:
             return ConnectionClosedError(
@@ -328,13 +329,13 @@ class Runner:
         text = f"{record.describe()} failed: {message} (code {code})"
         modern = is_modern(self.ctx.learned.protocol_version)
         if modern and (
-            _asks_the_legacy_way(message)
+            asks_the_legacy_way(message)
             or code == getattr(mcp_types, "MISSING_REQUIRED_CLIENT_CAPABILITY", None)
         ):
-            text += f". {_LEGACY_HINT}"
+            text += f". {LEGACY_HINT}"
         return ServerError(text, code=code, data=exc.error.data)
 
-    def interrupt(self, record: _CallRecord, why: str = INTERRUPTED) -> None:
+    def interrupt(self, record: CallRecord, why: str = INTERRUPTED) -> None:
         """The kernel was interrupted while waiting (or the call was cancelled): end the call cleanly.
 
         2025-11-25: open forms answer cancel, then the call is cancelled. 2026-07-28: the call is dropped
@@ -359,11 +360,11 @@ class Runner:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
             RUNTIME.loop().call_soon_threadsafe(fut.cancel)
 
-    async def run_call(self, record: _CallRecord, request: Callable[[Client], Awaitable[T]]) -> T:
+    async def run_call(self, record: CallRecord, request: Callable[[Client], Awaitable[T]]) -> T:
         """Run `request` as the call `record` and wait for it (a listing fetched again, say)."""
         return await self.wait(record, self.launch(record, request))
 
-    async def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> T:
+    async def wait(self, record: CallRecord, future: concurrent.futures.Future[T]) -> T:
         """Await the call's result (an interrupt or cancellation interrupts the call)."""
         seen = kernel.interrupts()
         try:
@@ -379,7 +380,7 @@ class Runner:
                 self.display.close_call(record, returned=True)
 
     def block(
-        self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
+        self, record: CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
     ) -> T:
         """Block for the call's result, pumping clicks (an interrupt interrupts the call)."""
         try:
@@ -392,17 +393,17 @@ class Runner:
             if future.done():
                 self.display.close_call(record, returned=True)
 
-    def _check_result(self, record: _CallRecord, result: T) -> T:
+    def _check_result(self, record: CallRecord, result: T) -> T:
         """Pass `result` through; a tool error saying the server cannot ask on 2026-07-28 gets the hint.
 
         Such servers (fastmcp's `ctx.elicit`) report it as a tool error, not a protocol error, so the call
         still returns its result; the hint goes to the cell (and the log, once per server).
         """
         modern = is_modern(self.ctx.learned.protocol_version)
-        if record.hinted or not modern or not _tool_needs_legacy(result):
+        if record.hinted or not modern or not tool_needs_legacy(result):
             return result
         record.hinted = True
-        hint = f"{record.describe()} could not ask its question: {_LEGACY_HINT}"
+        hint = f"{record.describe()} could not ask its question: {LEGACY_HINT}"
         if not self._warned_legacy:
             self._warned_legacy = True
             log.warning("%s", hint)

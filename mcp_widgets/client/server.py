@@ -40,7 +40,7 @@ from .. import kernel
 from ..core.card import Handler
 from . import configs, tasks
 from .bounds import MAX_QUESTIONS, question_bounds
-from .calls import Call
+from .call import Call
 from .catalog import Catalog
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
@@ -50,7 +50,7 @@ from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
-from .targets import Mode, TransportName, _resolve_target
+from .targets import Mode, TransportName, resolve_target
 from .tokens import check_scopes, check_store
 
 if TYPE_CHECKING:
@@ -159,7 +159,7 @@ class Server:
         # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
         check_store(token_store)
         check_scopes(scopes)
-        resolved = _resolve_target(target, env)
+        resolved = resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")

@@ -8,7 +8,7 @@ from typing import Any
 from .. import kernel
 from ..core.mcp_config import ServerConfig
 from ..widgets import InputsCard, ServersTable
-from .configs import _ASKING, _keep, found_files, missing_inputs
+from .configs import ASKING, found_files, keep_inputs, missing_inputs
 from .server import Server
 
 __all__ = ["servers"]
@@ -44,7 +44,7 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
     def start(values: dict[str, str] | None = None) -> None:
         try:
             if values is not None or missing_inputs(row):
-                _keep(row, values)
+                keep_inputs(row, values)
             server = Server(row.name, config=row.source)
         except Exception as exc:
             table.status.value = f"{row.name}: {exc}"
@@ -68,13 +68,13 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
         start()
         return
     card = InputsCard(row.name, missing_inputs(row), row.where)
-    _ASKING.append(card)
+    ASKING.append(card)
     table.children = (*table.children, card)
     count = len(missing_inputs(row))
     table.status.value = f"{row.name}: needs {count} value{'s' if count != 1 else ''} (below) to connect"
 
     def answered(fut: Any) -> None:
-        _ASKING.remove(card) if card in _ASKING else None
+        ASKING.remove(card) if card in ASKING else None
         values = fut.result()
         if values is None:
             table.status.value = f"{row.name}: cancelled"

@@ -17,7 +17,7 @@ TransportName = Literal["auto", "stdio", "http", "sse"]
 
 
 @dataclass
-class _Target:
+class Target:
     """What to connect to, resolved from `connect(target, ...)`; repr-safe (no secrets)."""
 
     kind: Literal["stdio", "http", "inproc", "transport"]
@@ -122,32 +122,32 @@ def _is_http_url(text: str) -> bool:
     return text.strip().lower().startswith(("http://", "https://"))
 
 
-def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
+def resolve_target(target: Any, env: Mapping[str, str] | None) -> Target:
     if isinstance(target, str) and _is_http_url(target):
         url = target.strip()
         host, where = _url_name(url)
-        return _Target("http", host, where, url=url)
+        return Target("http", host, where, url=url)
     if isinstance(target, (str, list, tuple)):
         argv = shlex.split(target) if isinstance(target, str) else [str(a) for a in target]
         if not argv:
             raise ValueError("an empty command line")
         params = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(env) if env else None)
         name = _command_name(argv)
-        return _Target("stdio", name, PurePath(argv[0]).name, params=params, generic=_is_generic(name))
+        return Target("stdio", name, PurePath(argv[0]).name, params=params, generic=_is_generic(name))
     if isinstance(target, StdioServerParameters):
         if env:
             target = target.model_copy(update={"env": {**(target.env or {}), **env}})
         argv = [target.command, *target.args]
         name = _command_name(argv)
-        return _Target("stdio", name, PurePath(target.command).name, params=target, generic=_is_generic(name))
+        return Target("stdio", name, PurePath(target.command).name, params=target, generic=_is_generic(name))
     from mcp.server import Server as LowLevelServer
     from mcp.server.mcpserver import MCPServer
 
     if isinstance(target, (MCPServer, LowLevelServer)):
         name = str(getattr(target, "name", None) or "in-process")
-        return _Target("inproc", name, f"in-process {name!r}", obj=target)
+        return Target("inproc", name, f"in-process {name!r}", obj=target)
     if hasattr(target, "__aenter__"):  # an SDK Transport
-        return _Target("transport", type(target).__name__, type(target).__name__, obj=target)
+        return Target("transport", type(target).__name__, type(target).__name__, obj=target)
     raise TypeError(
         f"cannot connect to a {type(target).__name__}: pass a command line, an http(s) URL, "
         "StdioServerParameters or an MCP server object"
@@ -155,7 +155,7 @@ def _resolve_target(target: Any, env: Mapping[str, str] | None) -> _Target:
 
 
 @contextlib.asynccontextmanager
-async def _watched(
+async def watched(
     transport: Any, on_end: Callable[[], None], on_garbage: Callable[[Exception], None] | None = None
 ) -> Any:
     """`transport`, telling `on_end` when the server's side of it ends (a stdio server exiting).
@@ -257,7 +257,7 @@ def quoted_line(error: Exception, limit: int = 200) -> str:
 
 
 @contextlib.asynccontextmanager
-async def _http_transport(
+async def http_transport(
     url: str,
     headers: Mapping[str, str],
     auth: Any,

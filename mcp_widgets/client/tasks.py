@@ -37,17 +37,17 @@ from ..core.exceptions import MalformedAnswer
 from ..core.polling import backed_off, poll_interval
 from ..core.protocol import is_modern
 from ..core.text import clip_line
-from .calls import _CURRENT
-from .privacy import _scrubbed_line
+from .privacy import scrubbed_line
+from .record import CURRENT_CALL
 from .targets import StreamProxy
 
 if TYPE_CHECKING:
     import ipywidgets
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .calls import _CallRecord
     from .context import ServerContext
     from .display import CallDisplay
+    from .record import CallRecord
 
 log = logging.getLogger("mcp_widgets")
 
@@ -88,7 +88,7 @@ class _Task:
 
     ctx: ServerContext
     display: CallDisplay
-    record: _CallRecord
+    record: CallRecord
     session: ClientSession
     task_id: str
     text: str = ""
@@ -118,7 +118,7 @@ class OpenTasks:
     def release(self, task: _Task) -> None:
         self._by_id.pop(task.task_id, None)
 
-    def calls(self) -> set[_CallRecord]:
+    def calls(self) -> set[CallRecord]:
         """The calls following a task now."""
         return {t.record for t in self._by_id.values()}
 
@@ -128,7 +128,7 @@ class OpenTasks:
         if tasks:
             await asyncio.gather(*(t.stop() for t in tasks))
 
-    def call_of(self, context: Any) -> _CallRecord | None:
+    def call_of(self, context: Any) -> CallRecord | None:
         """The call a server request belongs to, by its related-task metadata (None: not a task's)."""
         meta = getattr(context, "meta", None) or {}
         related = meta.get(_RELATED) if isinstance(meta, dict) else None
@@ -154,7 +154,7 @@ def tool_call(
                 return await client.call_tool(name, arguments, progress_callback=progress)
             except Resumed as resumed:
                 return resumed.result
-        record = _CURRENT.get()  # set by the runner for the call this request belongs to
+        record = CURRENT_CALL.get()  # set by the runner for the call this request belongs to
         assert record is not None
         return await _run(ctx, open_tasks, display, record, client.session, name, arguments, progress)
 
@@ -179,7 +179,7 @@ async def _run(
     ctx: ServerContext,
     open_tasks: OpenTasks,
     display: CallDisplay,
-    record: _CallRecord,
+    record: CallRecord,
     session: ClientSession,
     name: str,
     arguments: dict[str, Any] | None,
@@ -270,7 +270,7 @@ def show_status(task: _Task, status: str, message: str | None, suffix: str = "")
     the start of a typed value), as the line ends as the call's closing text, which a saved notebook keeps.
     """
     line = f"Task {status.replace('_', ' ')}" + (f": {message}" if message else "")
-    line = _scrubbed_line(task.record, line)
+    line = scrubbed_line(task.record, line)
     text = clip_line(line, 480) + suffix
     if text != task.text:
         task.text = text

@@ -37,7 +37,7 @@ from ..core.polling import WAITING, backed_off, poll_interval
 from ..core.requests import PendingRequest
 from ..widgets import waited_text
 from . import tasks
-from .calls import _CURRENT
+from .record import CURRENT_CALL
 
 if TYPE_CHECKING:
     from .context import ServerContext
@@ -128,7 +128,7 @@ class TasksExtension(ClientExtension):
         return [ResultClaim(result_type="task", model=CreatedTask, resolve=self._resolve)]
 
     async def _resolve(self, created: CreatedTask, claim: ClaimContext) -> mcp_types.CallToolResult:
-        record = _CURRENT.get()  # the runner's call this tools/call belongs to
+        record = CURRENT_CALL.get()  # the runner's call this tools/call belongs to
         if record is None:
             raise RuntimeError("a task answered a call this client did not make through a Server")
         task = _Task2026(self.ctx, self.display, record, claim.session, created.task_id)

@@ -39,8 +39,8 @@ from .answering import answer, pick_handler
 if TYPE_CHECKING:
     from ..core.card import Card
     from ..widgets import UrlCard
-    from .calls import _CallRecord
     from .context import ServerContext
+    from .record import CallRecord
 
 __all__ = ["UrlFlow", "on_message", "present", "retrying"]
 
@@ -54,22 +54,22 @@ class Intake(Protocol):
 
     ctx: ServerContext
     flow: UrlFlow
-    pending: dict[PendingRequest, _CallRecord | None]
+    pending: dict[PendingRequest, CallRecord | None]
 
     @property
     def display(self) -> Places: ...
 
-    def record_view(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None: ...
+    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None: ...
 
     def view_failed(
-        self, request: PendingRequest, record: _CallRecord | None, exc: Exception, what: str
+        self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
     ) -> None: ...
 
-    def view_done(self, request: PendingRequest, record: _CallRecord | None, card: Card) -> None: ...
+    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None: ...
 
     def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]: ...
 
-    def withdrawn(self, request: PendingRequest, record: _CallRecord | None) -> None: ...
+    def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None: ...
 
     def settle_without_view(
         self,
@@ -78,13 +78,13 @@ class Intake(Protocol):
         reason: Reason,
         note: str,
         *,
-        record: _CallRecord | None = None,
+        record: CallRecord | None = None,
         by: str | None = None,
     ) -> bool: ...
 
 
 class Places(Protocol):
-    def place(self, record: _CallRecord | None, widget: Any) -> None: ...
+    def place(self, record: CallRecord | None, widget: Any) -> None: ...
 
 
 @dataclass(eq=False)
@@ -93,12 +93,12 @@ class UrlFlow:
 
     by_id: dict[str, UrlCard] = field(default_factory=dict)
     """2025-11-25: accepted cards still waiting for their completion notification, by elicitation id."""
-    by_call: weakref.WeakKeyDictionary[_CallRecord, list[UrlCard]] = field(
+    by_call: weakref.WeakKeyDictionary[CallRecord, list[UrlCard]] = field(
         default_factory=weakref.WeakKeyDictionary
     )
     """The cards each call showed: reused for a repeated URL, ended when the call ends."""
 
-    def adopt(self, record: _CallRecord | None, card: UrlCard) -> None:
+    def adopt(self, record: CallRecord | None, card: UrlCard) -> None:
         if record is None:
             return
         cards = self.by_call.get(record)
@@ -109,7 +109,7 @@ class UrlFlow:
                 record.future.add_done_callback(lambda _fut: kernel.post(ended))
         cards.append(card)
 
-    def reusable(self, record: _CallRecord | None, request: PendingRequest) -> UrlCard | None:
+    def reusable(self, record: CallRecord | None, request: PendingRequest) -> UrlCard | None:
         """2026-07-28: the card of this call waiting on the same URL, if any."""
         if record is None or request.legacy:
             return None
@@ -130,7 +130,7 @@ class UrlFlow:
             return
         card.complete()
 
-    def call_ended(self, record: _CallRecord) -> None:
+    def call_ended(self, record: CallRecord) -> None:
         """The call is over: its cards stop waiting, and later notifications for them are ignored."""
         for card in self.by_call.pop(record, []):
             if card.elicitation_id and self.by_id.get(card.elicitation_id) is card:
@@ -142,7 +142,7 @@ class UrlFlow:
 # --------------------------------------------------------------------------- requests (main thread)
 
 
-def present(intake: Intake, request: PendingRequest, record: _CallRecord | None) -> None:
+def present(intake: Intake, request: PendingRequest, record: CallRecord | None) -> None:
     """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it."""
     flow = intake.flow
     card = flow.reusable(record, request)
@@ -156,7 +156,7 @@ def present(intake: Intake, request: PendingRequest, record: _CallRecord | None)
         _answer(intake, request, record, card, placed=False)
 
 
-def _build(intake: Intake, request: PendingRequest, record: _CallRecord | None) -> UrlCard | None:
+def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
     """The card for `request`; a refused URL's card is already declined and shown (None on failure)."""
     from ..widgets import UrlCard
 
@@ -183,7 +183,7 @@ def _build(intake: Intake, request: PendingRequest, record: _CallRecord | None) 
 
 
 def _answer(
-    intake: Intake, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+    intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard, *, placed: bool
 ) -> None:
     """Wire the card's current round to `request`, show the card, and ask the handler or the person."""
     request.view = card
@@ -193,7 +193,7 @@ def _answer(
 
 
 def _run(
-    intake: Intake, request: PendingRequest, record: _CallRecord | None, card: UrlCard, *, placed: bool
+    intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard, *, placed: bool
 ) -> None:
     place = partial(intake.display.place, record)
     answer(
@@ -224,7 +224,7 @@ def _completed(intake: Intake, elicitation_id: str) -> None:
 # --------------------------------------------------------------------------- -32042 (client thread)
 
 
-async def retrying(intake: Intake, record: _CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
+async def retrying(intake: Intake, record: CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
     """`attempt()`; on -32042 (2025-11-25), show the required pages, then retry once if all were done."""
     try:
         return await attempt()
@@ -259,7 +259,7 @@ def _required(intake: Intake, exc: MCPError) -> list[mcp_types.ElicitRequestURLP
 
 
 async def _visit(
-    intake: Intake, record: _CallRecord, needed: list[mcp_types.ElicitRequestURLParams]
+    intake: Intake, record: CallRecord, needed: list[mcp_types.ElicitRequestURLParams]
 ) -> Outcome | None:
     """Show a card per required URL; None once every one ended accepted (and finished), else how the
     first that did not ended."""
@@ -308,7 +308,7 @@ def _accepted(result: Any) -> bool:
     return isinstance(result, mcp_types.ElicitResult) and result.action == "accept"
 
 
-def _present_required(intake: Intake, requests: list[PendingRequest], record: _CallRecord) -> None:
+def _present_required(intake: Intake, requests: list[PendingRequest], record: CallRecord) -> None:
     """Main thread: a card per required URL; after consent it asks "I've finished — try again"."""
     for request in requests:
         if request.done():
@@ -324,7 +324,7 @@ def _present_required(intake: Intake, requests: list[PendingRequest], record: _C
         _run(intake, request, record, card, placed=False)
 
 
-def _consented(intake: Intake, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+def _consented(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
         intake.view_done(request, record, card)
@@ -334,7 +334,7 @@ def _consented(intake: Intake, request: PendingRequest, record: _CallRecord, car
     kernel.post(partial(_ask_finished, intake, request, record, card))
 
 
-def _ask_finished(intake: Intake, request: PendingRequest, record: _CallRecord, card: UrlCard) -> None:
+def _ask_finished(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
     if request.done():
         return
     if card.completed:  # the completion notification came first: the server says it is done

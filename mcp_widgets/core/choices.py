@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
-from .spec import MISSING, Choice, FieldSpec, _kind
+from .spec import MISSING, Choice, FieldSpec, kind_of
 
 
-class _ChoiceParsing:
+class ChoiceParsing:
     """The select part of the schema parser (`schema._Parser`): its `warn`, `error` and `check_default`."""
 
     if TYPE_CHECKING:  # what the parser that mixes this in provides (checked against it by mypy)
@@ -62,7 +62,7 @@ class _ChoiceParsing:
             if not isinstance(default, (list, tuple)) or not all(isinstance(v, str) for v in default):
                 self.warn(
                     "default-invalid",
-                    f'"default" must be a list of strings, not {_kind(default)}: ignored',
+                    f'"default" must be a list of strings, not {kind_of(default)}: ignored',
                     name,
                 )
                 default = MISSING
@@ -83,7 +83,7 @@ class _ChoiceParsing:
     def enum(self, holder: Mapping[str, Any], name: str, where: str = "") -> tuple[Choice, ...]:
         enum = holder.get("enum")
         if not isinstance(enum, (list, tuple)):
-            self.warn("choice-invalid", f'"{where}enum" must be a list of strings, not {_kind(enum)}', name)
+            self.warn("choice-invalid", f'"{where}enum" must be a list of strings, not {kind_of(enum)}', name)
             self.warn("choices-empty", "no usable choices", name)
             return ()
         titles: list[Any] | None = None
@@ -107,7 +107,7 @@ class _ChoiceParsing:
             if not isinstance(value, str):
                 self.warn(
                     "choice-invalid",
-                    f'"{where}enum" has a member that is not a string ({_kind(value)}): skipped',
+                    f'"{where}enum" has a member that is not a string ({kind_of(value)}): skipped',
                     name,
                 )
                 continue
@@ -117,7 +117,9 @@ class _ChoiceParsing:
     def titled(self, options: object, where: str, name: str) -> tuple[Choice, ...]:
         if not isinstance(options, (list, tuple)):
             self.warn(
-                "choice-invalid", f'"{where}" must be a list of {{const, title}}, not {_kind(options)}', name
+                "choice-invalid",
+                f'"{where}" must be a list of {{const, title}}, not {kind_of(options)}',
+                name,
             )
             self.warn("choices-empty", "no usable choices", name)
             return ()

@@ -33,7 +33,7 @@ def parse_date(value: object) -> dt.date | None:
         return None
 
 
-def _date_time(value: object) -> dt.datetime | str | None:
+def date_time(value: object) -> dt.datetime | str | None:
     """An aware datetime, "naive" when it lacks an offset, or None when it is not a date and time."""
     if isinstance(value, dt.datetime):
         offset = value.utcoffset()
@@ -66,7 +66,7 @@ def _date_time(value: object) -> dt.datetime | str | None:
 
 def parse_date_time(value: object) -> dt.datetime | None:
     """An aware datetime from an RFC 3339 date-time with offset (or an aware datetime); None otherwise."""
-    parsed = _date_time(value)
+    parsed = date_time(value)
     return parsed if isinstance(parsed, dt.datetime) else None
 
 

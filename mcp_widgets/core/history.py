@@ -35,13 +35,13 @@ from .history_records import (
     Listener,
     Mode,
     Source,
-    _as_fields,
-    _as_source,
-    _clean_outcome,
-    _parse_outcome_filter,
-    _schema_fields,
-    _status,
     answered_by,
+    as_fields,
+    as_source,
+    clean_outcome,
+    parse_outcome_filter,
+    schema_fields,
+    status_of,
 )
 from .outcome import Outcome
 from .text import clip
@@ -137,7 +137,7 @@ class History:
         if url_host is None and url is not None:
             url_host = inspect_url(url).host
         if not fields and schema is not None:
-            fields = _schema_fields(schema)
+            fields = schema_fields(schema)
         with self._lock:
             record = HistoryRecord(
                 id=next(self._ids),
@@ -146,9 +146,9 @@ class History:
                 mode=mode,
                 message=clip(message, MAX_TEXT),
                 declared_name=None if declared_name is None else clip(declared_name, MAX_NAME),
-                source=_as_source(source),
+                source=as_source(source),
                 url_host=None if url_host is None else clip(url_host, MAX_NAME),
-                fields=_as_fields(fields),
+                fields=as_fields(fields),
                 scopes=tuple(clip(str(s), MAX_NAME) for s in scopes),
                 started=started,
             )
@@ -179,7 +179,7 @@ class History:
             if record is None or record.outcome is not None:
                 return False
             duration = max(0.0, time.monotonic() - record.started)
-            updated = replace(record, outcome=_clean_outcome(outcome), duration=round(duration, 3))
+            updated = replace(record, outcome=clean_outcome(outcome), duration=round(duration, 3))
             self._records[record_id] = updated
             self._count(record, -1)
             self._count(updated, 1)
@@ -193,7 +193,7 @@ class History:
             record = self._records.get(record_id)
             if record is None or record.outcome is None:
                 return False
-            updated = replace(record, outcome=_clean_outcome(outcome))
+            updated = replace(record, outcome=clean_outcome(outcome))
             self._records[record_id] = updated
             self._count(record, -1)
             self._count(updated, 1)
@@ -237,7 +237,7 @@ class History:
         Cheap for the newest pages: only the records up to the page are visited, and the total comes from
         counters kept per server and outcome.
         """
-        wanted = _parse_outcome_filter(outcome)
+        wanted = parse_outcome_filter(outcome)
         with self._lock:
             total = sum(n for key, n in self._counts.items() if _key_matches(key, server, wanted))
             newest_first: Iterator[HistoryRecord] = reversed(self._records.values())
@@ -248,7 +248,7 @@ class History:
 
     def count(self, server: str | None = None, outcome: object = None) -> int:
         """How many records match (no scan)."""
-        wanted = _parse_outcome_filter(outcome)
+        wanted = parse_outcome_filter(outcome)
         with self._lock:
             return sum(n for key, n in self._counts.items() if _key_matches(key, server, wanted))
 
@@ -276,7 +276,7 @@ class History:
 
     # -- internals -------------------------------------------------------------------------------------------
     def _count(self, record: HistoryRecord, delta: int) -> None:
-        key = (record.server, *_status(record.outcome))
+        key = (record.server, *status_of(record.outcome))
         self._counts[key] += delta
         if self._counts[key] <= 0:
             del self._counts[key]
@@ -292,7 +292,7 @@ class History:
 
 
 def _matches(record: HistoryRecord, server: str | None, wanted: tuple[str, str] | None) -> bool:
-    return _key_matches((record.server, *_status(record.outcome)), server, wanted)
+    return _key_matches((record.server, *status_of(record.outcome)), server, wanted)
 
 
 def _key_matches(

@@ -155,14 +155,14 @@ def _source_name(kind: str, name: str) -> str:
     return clip(name, MAX_NAME)
 
 
-def _as_source(source: Source | tuple[str, str] | None) -> Source | None:
+def as_source(source: Source | tuple[str, str] | None) -> Source | None:
     if source is None:
         return None
     kind, name = source
     return Source(clip(kind, MAX_NAME), _source_name(str(kind), str(name)))
 
 
-def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
+def as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
     """Name, title and required of FieldSpec-like objects or (name, title, required) tuples; nothing else."""
     out = []
     for f in fields:
@@ -174,7 +174,7 @@ def _as_fields(fields: Iterable[Any]) -> tuple[AskedField, ...]:
     return tuple(out)
 
 
-def _schema_fields(schema: object) -> list[tuple[str, str, bool]]:
+def schema_fields(schema: object) -> list[tuple[str, str, bool]]:
     """(name, title, required) of each property of a raw requestedSchema; nothing else (never defaults)."""
     if not isinstance(schema, Mapping):
         return []
@@ -190,20 +190,20 @@ def _schema_fields(schema: object) -> list[tuple[str, str, bool]]:
     return out
 
 
-def _clean_outcome(outcome: Outcome) -> Outcome:
+def clean_outcome(outcome: Outcome) -> Outcome:
     """The same outcome with its server- or handler-written strings bounded."""
     by = None if outcome.by is None else clip(outcome.by, MAX_NAME)
     return Outcome(Action(outcome.action), Reason(outcome.reason), by, clip(outcome.note, MAX_TEXT))
 
 
-def _status(outcome: Outcome | None) -> tuple[str, str | None]:
+def status_of(outcome: Outcome | None) -> tuple[str, str | None]:
     """(pending or the action, the reason or None): the keys of the filter counters."""
     if outcome is None:
         return PENDING, None
     return Action(outcome.action).value, Reason(outcome.reason).value
 
 
-def _parse_outcome_filter(outcome: object) -> tuple[str, str] | None:
+def parse_outcome_filter(outcome: object) -> tuple[str, str] | None:
     """None, ("status", "pending"|action) or ("reason", reason)."""
     if outcome is None:
         return None

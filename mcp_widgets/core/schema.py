@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .choices import _ChoiceParsing
+from .choices import ChoiceParsing
 from .exceptions import SchemaError
 from .formats import parse_date, parse_date_time
 from .spec import (
@@ -52,12 +52,12 @@ from .spec import (
     FieldSpec,
     FormSpec,
     Problem,
-    _is_number,
-    _kind,
-    _shown,
-    _truthy,
     compile_pattern,
     initial_value,
+    is_number,
+    keyword_shown,
+    kind_of,
+    truthy,
 )
 from .validation import check_field
 
@@ -87,7 +87,7 @@ _FORMATS: dict[str, FieldKind] = {"email": "email", "uri": "uri", "date": "date"
 _COMBINATORS = ("oneOf", "anyOf", "allOf", "not")
 
 
-class _Parser(_ChoiceParsing):
+class _Parser(ChoiceParsing):
     """Collects the problems of one schema while building its fields."""
 
     def __init__(self) -> None:
@@ -104,15 +104,15 @@ class _Parser(_ChoiceParsing):
     def parse(self, schema: object) -> FormSpec:
         if not isinstance(schema, Mapping):
             self.error(
-                "schema-not-object", f"the requested schema must be a JSON object, not {_kind(schema)}"
+                "schema-not-object", f"the requested schema must be a JSON object, not {kind_of(schema)}"
             )
             return FormSpec(fields=(), problems=tuple(self.problems))
         if schema.get("type") != "object":
-            got = _shown(schema["type"]) if "type" in schema else "missing"
+            got = keyword_shown(schema["type"]) if "type" in schema else "missing"
             self.error("top-level-type", f'the top-level "type" must be "object" (got {got})')
         for key in _COMBINATORS:
             # Present-but-false/empty is harmless (some generators emit `"not": {}` or `"anyOf": []`).
-            if key in schema and _truthy(schema[key]):
+            if key in schema and truthy(schema[key]):
                 self.error(
                     "top-level-combinator", f'a top-level "{key}" is not allowed: the schema must be flat'
                 )
@@ -124,12 +124,12 @@ class _Parser(_ChoiceParsing):
             self.warn("properties-missing", 'no "properties": the request is a pure confirmation')
             properties = {}
         if not isinstance(properties, Mapping):
-            self.error("properties-not-object", f'"properties" must be an object, not {_kind(properties)}')
+            self.error("properties-not-object", f'"properties" must be an object, not {kind_of(properties)}')
             properties = {}
         required = self.required(schema.get("required", MISSING), properties)
         for name, prop in properties.items():
             if not isinstance(name, str):
-                self.error("property-name", f"property names must be strings, not {_kind(name)}")
+                self.error("property-name", f"property names must be strings, not {kind_of(name)}")
                 continue
             parsed = self.property(name, prop, name in required)
             if parsed is not None:
@@ -147,14 +147,14 @@ class _Parser(_ChoiceParsing):
             return set()
         if not isinstance(required, (list, tuple)):
             self.warn(
-                "required-invalid", f'"required" must be a list of property names, not {_kind(required)}'
+                "required-invalid", f'"required" must be a list of property names, not {kind_of(required)}'
             )
             return set()
         names: set[str] = set()
         for entry in required:
             if not isinstance(entry, str):
                 self.warn(
-                    "required-invalid", f'"required" has an entry that is not a string ({_kind(entry)})'
+                    "required-invalid", f'"required" has an entry that is not a string ({kind_of(entry)})'
                 )
             elif entry not in properties:
                 self.warn("required-unknown", '"required" names a property that is not defined', entry)
@@ -167,7 +167,7 @@ class _Parser(_ChoiceParsing):
         if value is None:
             return ""
         if not isinstance(value, str):
-            self.warn("annotation-invalid", f'"{key}" must be a string, not {_kind(value)}: ignored', prop)
+            self.warn("annotation-invalid", f'"{key}" must be a string, not {kind_of(value)}: ignored', prop)
             return ""
         return value
 
@@ -176,7 +176,7 @@ class _Parser(_ChoiceParsing):
     def property(self, name: str, prop: object, required: bool) -> FieldSpec | None:
         if not isinstance(prop, Mapping):
             self.error(
-                "property-not-object", f"the property schema must be an object, not {_kind(prop)}", name
+                "property-not-object", f"the property schema must be an object, not {kind_of(prop)}", name
             )
             return None
         type_ = prop.get("type", MISSING)
@@ -210,7 +210,9 @@ class _Parser(_ChoiceParsing):
             default = prop.get("default", MISSING)
             if default is not MISSING and not isinstance(default, bool):
                 self.warn(
-                    "default-invalid", f'"default" must be true or false, not {_kind(default)}: ignored', name
+                    "default-invalid",
+                    f'"default" must be true or false, not {kind_of(default)}: ignored',
+                    name,
                 )
                 default = MISSING
             return FieldSpec(kind="boolean", default=default, **base)
@@ -225,7 +227,7 @@ class _Parser(_ChoiceParsing):
                 name,
             )
             return None
-        self.error("property-type", f"type {_shown(type_)} is not allowed; {_TYPES_ALLOWED}", name)
+        self.error("property-type", f"type {keyword_shown(type_)} is not allowed; {_TYPES_ALLOWED}", name)
         return None
 
     def no_choices(self, name: str, prop: Mapping[str, Any], type_: str) -> None:
@@ -245,7 +247,8 @@ class _Parser(_ChoiceParsing):
             if isinstance(fmt, str) and fmt in _FORMATS:
                 kind = _FORMATS[fmt]
             else:
-                self.warn("format-unknown", f"format {_shown(fmt)} is not supported: rendered as text", name)
+                unknown = f"format {keyword_shown(fmt)} is not supported: rendered as text"
+                self.warn("format-unknown", unknown, name)
         min_length = self.count(prop, "minLength", name)
         max_length = self.count(prop, "maxLength", name)
         if min_length is not None and max_length is not None and min_length > max_length:
@@ -256,7 +259,7 @@ class _Parser(_ChoiceParsing):
         pattern = self.pattern(prop, name)
         default = prop.get("default", MISSING)
         if default is not MISSING and not isinstance(default, str):
-            self.warn("default-invalid", f'"default" must be a string, not {_kind(default)}: ignored', name)
+            self.warn("default-invalid", f'"default" must be a string, not {kind_of(default)}: ignored', name)
             default = MISSING
         if default is not MISSING and kind in ("date", "date-time") and not _default_date_ok(kind, default):
             # A date picker cannot hold a malformed date, so this default cannot be pre-filled.
@@ -272,7 +275,7 @@ class _Parser(_ChoiceParsing):
         if pattern is MISSING or pattern is None:
             return None
         if not isinstance(pattern, str):
-            self.warn("pattern-invalid", f'"pattern" must be a string, not {_kind(pattern)}: ignored', name)
+            self.warn("pattern-invalid", f'"pattern" must be a string, not {kind_of(pattern)}: ignored', name)
             return None
         compiled = compile_pattern(pattern)
         if isinstance(compiled, str):
@@ -285,7 +288,7 @@ class _Parser(_ChoiceParsing):
         value = prop.get(key, MISSING)
         if value is MISSING or value is None:
             return None
-        if _is_number(value) and float(value).is_integer() and value >= 0:
+        if is_number(value) and float(value).is_integer() and value >= 0:
             return int(value)
         self.warn("constraint-invalid", f'"{key}" must be a non-negative integer: ignored', name)
         return None
@@ -302,7 +305,7 @@ class _Parser(_ChoiceParsing):
                 continue
             if isinstance(value, bool) and key.startswith("exclusive"):
                 continue  # draft-4 boolean form, folded into minimum/maximum below
-            if _is_number(value):
+            if is_number(value):
                 bounds[key] = value
             else:
                 self.warn("constraint-invalid", f'"{key}" must be a number: ignored', name)
@@ -325,9 +328,9 @@ class _Parser(_ChoiceParsing):
                 bounds = dict.fromkeys(bounds)
         default = prop.get("default", MISSING)
         if default is not MISSING:
-            if not _is_number(default):
+            if not is_number(default):
                 self.warn(
-                    "default-invalid", f'"default" must be a number, not {_kind(default)}: ignored', name
+                    "default-invalid", f'"default" must be a number, not {kind_of(default)}: ignored', name
                 )
                 default = MISSING
             elif kind == "integer":

@@ -218,18 +218,18 @@ def compile_pattern(pattern: str) -> regex.Pattern[str] | str:
         return f"does not compile ({type(exc).__name__})"
 
 
-def _is_number(value: object) -> bool:
+def is_number(value: object) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value)
 
 
-def _truthy(value: object) -> bool:
+def truthy(value: object) -> bool:
     try:
         return bool(value)
     except Exception:
         return True
 
 
-def _kind(value: object) -> str:
+def kind_of(value: object) -> str:
     """The JSON kind of a value, for messages (never the value itself)."""
     if value is None:
         return "null"
@@ -246,11 +246,11 @@ def _kind(value: object) -> str:
     return f"a {type(value).__name__}"
 
 
-def _shown(value: object) -> str:
+def keyword_shown(value: object) -> str:
     """A server-sent keyword value for a message: short strings quoted, anything else by its kind."""
     if isinstance(value, str) and len(value) <= 40:
         return repr(value)
-    return _kind(value)
+    return kind_of(value)
 
 
 def initial_value(spec: FieldSpec) -> Any:

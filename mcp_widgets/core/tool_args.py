@@ -11,7 +11,7 @@ from typing import Any
 
 from .spec import MISSING, FormSpec, initial_value
 from .text import number_text, plural
-from .tool_parts import MAX_REF_DEPTH, _json_text
+from .tool_parts import MAX_REF_DEPTH, json_text
 from .tool_schema import ARGUMENTS, JSON, LINES, MAX_JSON_TEXT, ArgumentCheck, ToolField, ToolFormSpec
 from .validation import build_content, check_field
 
@@ -30,7 +30,7 @@ def widget_value(tool_field: ToolField, value: Any) -> Any:
     if kind == JSON:
         if isinstance(value, str):
             return value
-        text = _json_text(value)
+        text = json_text(value)
         if text is None:
             raise TypeError(
                 f"field {tool_field.name!r} takes JSON text or a value that can be written as JSON"
@@ -138,7 +138,7 @@ _TYPE_WORDS = {
 }
 
 
-def _rule_message(error: Any) -> str:
+def rule_message(error: Any) -> str:
     """A person's message for one jsonschema error: the rule and the schema's numbers, never the value."""
     rule = error.validator
     n = error.validator_value
@@ -211,7 +211,7 @@ def _where(error: Any) -> list[str]:
     return names
 
 
-def _deepest(error: Any) -> tuple[Any, str | None]:
+def deepest_error(error: Any) -> tuple[Any, str | None]:
     """For anyOf/oneOf (pydantic's `X | None`): the most telling error inside the branches.
 
     A branch that failed only on its type (the null branch, for an object) says little; the deepest other
@@ -251,8 +251,8 @@ def _schema_errors(
         return
     names = {f.name for f in spec.fields}
     for error in found:
-        error, message = _deepest(error)
-        message = message or _rule_message(error)
+        error, message = deepest_error(error)
+        message = message or rule_message(error)
         path = list(error.absolute_path)
         if not path:
             if error.validator == "required" and isinstance(error.validator_value, list):

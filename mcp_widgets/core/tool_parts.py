@@ -12,18 +12,18 @@ MAX_REF_DEPTH = 16
 """References followed in a row (a $ref to a $ref ...) before the field falls back to JSON."""
 
 
-class _Refused(Exception):
+class Refused(Exception):
     """A part of the schema the form cannot follow; the message is the reason shown to the person."""
 
 
 def _pointer(root: Mapping[str, Any], ref: str) -> Any:
     if not ref.startswith("#"):
-        raise _Refused("refers to another document: edit as JSON")
+        raise Refused("refers to another document: edit as JSON")
     fragment = ref[1:]
     if not fragment:
         return root
     if not fragment.startswith("/"):
-        raise _Refused("refers to a named anchor: edit as JSON")
+        raise Refused("refers to a named anchor: edit as JSON")
     node: Any = root
     for raw in fragment[1:].split("/"):
         token = unquote(raw).replace("~1", "/").replace("~0", "~")
@@ -32,11 +32,11 @@ def _pointer(root: Mapping[str, Any], ref: str) -> Any:
         elif isinstance(node, list) and token.isdigit() and int(token) < len(node):
             node = node[int(token)]
         else:
-            raise _Refused("refers to a definition the schema does not have: edit as JSON")
+            raise Refused("refers to a definition the schema does not have: edit as JSON")
     return node
 
 
-def _deref(root: Mapping[str, Any], schema: Any) -> Any:
+def deref(root: Mapping[str, Any], schema: Any) -> Any:
     """Follow the `$ref` chain at the top of `schema`: the target, overlaid with the referring keys.
 
     The target's `title` is dropped: pydantic gives it the name of the type (e.g. the enum class), which is
@@ -46,18 +46,18 @@ def _deref(root: Mapping[str, Any], schema: Any) -> Any:
     while isinstance(schema, Mapping) and "$ref" in schema:
         ref = schema["$ref"]
         if not isinstance(ref, str):
-            raise _Refused("has a malformed reference: edit as JSON")
+            raise Refused("has a malformed reference: edit as JSON")
         if ref in seen:
-            raise _Refused("recursive schema: edit as JSON")
+            raise Refused("recursive schema: edit as JSON")
         if len(seen) >= MAX_REF_DEPTH:
-            raise _Refused("references nested too deeply: edit as JSON")
+            raise Refused("references nested too deeply: edit as JSON")
         seen.append(ref)
         target = _pointer(root, ref)
         siblings = {k: v for k, v in schema.items() if k != "$ref"}
         if isinstance(target, bool):
             schema = {} if target else {"not": {}}
         elif not isinstance(target, Mapping):
-            raise _Refused("refers to something that is not a schema: edit as JSON")
+            raise Refused("refers to something that is not a schema: edit as JSON")
         else:
             schema = {**{k: v for k, v in target.items() if k != "title"}, **siblings}
     return schema
@@ -69,7 +69,7 @@ def _is_null(schema: Any) -> bool:
     )
 
 
-def _unwrap_null(root: Mapping[str, Any], prop: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
+def unwrap_null(root: Mapping[str, Any], prop: Mapping[str, Any]) -> tuple[Mapping[str, Any], bool]:
     """`X | None` (anyOf/oneOf with a null branch, or a type list with "null") -> (X, True)."""
     nullable = False
     for key in ("anyOf", "oneOf"):
@@ -79,7 +79,7 @@ def _unwrap_null(root: Mapping[str, Any], prop: Mapping[str, Any]) -> tuple[Mapp
         others = [b for b in branches if not _is_null(b)]
         if len(others) != 1:
             return prop, False  # several types besides null: the caller falls back to JSON
-        inner = _deref(root, others[0])
+        inner = deref(root, others[0])
         if not isinstance(inner, Mapping):
             return prop, False
         outer = {k: v for k, v in prop.items() if k != key}
@@ -97,8 +97,8 @@ def _unwrap_null(root: Mapping[str, Any], prop: Mapping[str, Any]) -> tuple[Mapp
     return prop, nullable
 
 
-_COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if")
-_IGNORED_KEYS = ("$defs", "definitions", "$schema", "$id", "$anchor", "$comment", "examples")
+COMBINATORS = ("anyOf", "oneOf", "allOf", "not", "if")
+IGNORED_KEYS = ("$defs", "definitions", "$schema", "$id", "$anchor", "$comment", "examples")
 
 
 def _kind_word(schema: Mapping[str, Any]) -> str:
@@ -116,7 +116,7 @@ def _kind_word(schema: Mapping[str, Any]) -> str:
     return "values"
 
 
-def _fallback_reason(root: Mapping[str, Any], prop: Mapping[str, Any]) -> str:
+def fallback_reason(root: Mapping[str, Any], prop: Mapping[str, Any]) -> str:
     """Why a property is edited as JSON, for the person ("nested object: edit as JSON")."""
     for key in ("anyOf", "oneOf"):
         if key in prop:
@@ -139,8 +139,8 @@ def _fallback_reason(root: Mapping[str, Any], prop: Mapping[str, Any]) -> str:
         if "prefixItems" in prop or isinstance(items, list):
             return "a fixed-length list: edit as JSON"
         try:
-            items = _deref(root, items) if items is not None else {}
-        except _Refused:
+            items = deref(root, items) if items is not None else {}
+        except Refused:
             items = {}
         return f"a list of {_kind_word(items) if isinstance(items, Mapping) else 'values'}: edit as JSON"
     if type_ == "null":
@@ -150,7 +150,7 @@ def _fallback_reason(root: Mapping[str, Any], prop: Mapping[str, Any]) -> str:
     return "a type the form does not know: edit as JSON"
 
 
-def _json_text(value: Any) -> str | None:
+def json_text(value: Any) -> str | None:
     """A default as the text a JSON box starts with (None when it cannot be written as JSON)."""
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=False)
@@ -161,7 +161,7 @@ def _json_text(value: Any) -> str | None:
     return text
 
 
-def _placeholder(prop: Mapping[str, Any]) -> str:
+def placeholder_of(prop: Mapping[str, Any]) -> str:
     type_ = prop.get("type")
     if type_ == "object" or "properties" in prop:
         names = list(prop.get("properties") or {})[:2] if isinstance(prop.get("properties"), Mapping) else []

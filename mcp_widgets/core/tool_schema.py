@@ -35,16 +35,16 @@ from typing import Any, cast
 from .schema import parse_schema
 from .spec import MISSING, Choice, FieldKind, FieldSpec, Problem
 from .tool_parts import (
-    _COMBINATORS,
-    _IGNORED_KEYS,
-    _deref,
-    _fallback_reason,
-    _json_text,
-    _placeholder,
-    _Refused,
-    _unwrap_null,
+    COMBINATORS,
+    IGNORED_KEYS,
+    Refused,
+    deref,
+    fallback_reason,
+    json_text,
+    placeholder_of,
+    unwrap_null,
 )
-from .tool_validator import _make_validator
+from .tool_validator import make_validator
 
 __all__ = [
     "ARGUMENTS",
@@ -148,8 +148,8 @@ class _ToolParser:
     def parse(self) -> ToolFormSpec:
         notes: list[str] = []
         try:  # some generators put the arguments' model itself behind a top-level $ref
-            root = _deref(self.root, self.root)
-        except _Refused as refused:
+            root = deref(self.root, self.root)
+        except Refused as refused:
             root = self.root
             why = str(refused).split(":")[0]
             notes.append(
@@ -159,7 +159,7 @@ class _ToolParser:
             root = {}
         if root.get("type", "object") != "object":
             notes.append('the input schema\'s top-level "type" is not "object": arguments are checked anyway')
-        for key in _COMBINATORS:
+        for key in COMBINATORS:
             if key in root and root[key] not in (None, [], {}):
                 notes.append(
                     f'the input schema has a top-level "{key}": the form shows the declared arguments '
@@ -182,7 +182,7 @@ class _ToolParser:
             notes=tuple(notes),
             problems=tuple(self.problems),
             schema=self.root,
-            validator=_make_validator(self.root),
+            validator=make_validator(self.root),
         )
 
     def property(self, name: str, raw: Any, required: bool) -> ToolField:
@@ -193,22 +193,22 @@ class _ToolParser:
         # Annotations of the property itself (pydantic puts them beside a $ref or an anyOf).
         title = raw.get("title") if isinstance(raw.get("title"), str) else None
         try:
-            prop = _deref(self.root, raw)
-            prop, nullable = _unwrap_null(self.root, prop)
-        except _Refused as refused:
+            prop = deref(self.root, raw)
+            prop, nullable = unwrap_null(self.root, prop)
+        except Refused as refused:
             return self.json(name, raw, required, False, str(refused), title=title)
-        prop = {k: v for k, v in prop.items() if k not in _IGNORED_KEYS}
+        prop = {k: v for k, v in prop.items() if k not in IGNORED_KEYS}
         try:
             made = self.shaped(name, prop, required, nullable)
-        except _Refused as refused:
+        except Refused as refused:
             return self.json(name, prop, required, nullable, str(refused))
         if made is not None:
             return made
-        return self.json(name, prop, required, nullable, _fallback_reason(self.root, prop))
+        return self.json(name, prop, required, nullable, fallback_reason(self.root, prop))
 
     # -- shapes the engine renders ---------------------------------------------------------------------------
     def shaped(self, name: str, prop: dict[str, Any], required: bool, nullable: bool) -> ToolField | None:
-        if any(k in prop for k in _COMBINATORS):
+        if any(k in prop for k in COMBINATORS):
             return None
         if "const" in prop and "enum" not in prop:
             prop = {**prop, "enum": [prop["const"]]}
@@ -284,8 +284,8 @@ class _ToolParser:
         items = prop.get("items")
         if "prefixItems" in prop or not isinstance(items, Mapping):
             return None
-        items = _deref(self.root, items)
-        if not isinstance(items, Mapping) or any(k in items for k in _COMBINATORS):
+        items = deref(self.root, items)
+        if not isinstance(items, Mapping) or any(k in items for k in COMBINATORS):
             return None
         enum = items.get("enum")
         if isinstance(enum, list) and enum and all(isinstance(m, str) for m in enum):
@@ -326,7 +326,7 @@ class _ToolParser:
         default = prop.get("default", MISSING) if isinstance(prop, Mapping) else MISSING
         text: Any = MISSING
         if default is not MISSING and default is not None:  # `= None`: the box starts empty
-            text = _json_text(default)
+            text = json_text(default)
             if text is None:
                 text = MISSING
         if title is not None:
@@ -339,7 +339,7 @@ class _ToolParser:
             default=default,
             reason=reason,
             hint=reason[:1].upper() + reason[1:] + ".",
-            placeholder=_placeholder(prop) if isinstance(prop, Mapping) else "JSON",
+            placeholder=placeholder_of(prop) if isinstance(prop, Mapping) else "JSON",
         )
 
     def text_spec(

@@ -23,10 +23,10 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 from .exceptions import MCPWidgetsError
-from .tool_args import _deepest, _rule_message
-from .tool_parts import _deref, _Refused, _unwrap_null
+from .tool_args import deepest_error, rule_message
+from .tool_parts import Refused, deref, unwrap_null
 from .tool_schema import parse_tool_schema
-from .tool_validator import _make_validator
+from .tool_validator import make_validator
 
 __all__ = [
     "OutputSchemaError",
@@ -93,9 +93,9 @@ def annotation(root: Mapping[str, Any], prop: Any, depth: int = 0) -> Any:
     if depth > 8 or not isinstance(prop, Mapping):
         return Any
     try:
-        prop = _deref(root, prop)
-        prop, nullable = _unwrap_null(root, prop)
-    except _Refused:
+        prop = deref(root, prop)
+        prop, nullable = unwrap_null(root, prop)
+    except Refused:
         return Any
     if not isinstance(prop, Mapping):
         return Any
@@ -258,8 +258,8 @@ def _check(schema: Mapping[str, Any], arguments: Mapping[str, Any], fn_name: str
         return
     if not errors:
         return
-    error, message = _deepest(min(errors, key=lambda e: list(e.absolute_path)))
-    text = message or _rule_message(error)
+    error, message = deepest_error(min(errors, key=lambda e: list(e.absolute_path)))
+    text = message or rule_message(error)
     path = [str(p) for p in error.absolute_path]
     if error.validator == "additionalProperties" and not path:
         props, _ = _properties(schema)
@@ -276,7 +276,7 @@ def _check(schema: Mapping[str, Any], arguments: Mapping[str, Any], fn_name: str
 
 def check_output(output_schema: Mapping[str, Any], structured: Any) -> str | None:
     """None when `structured` matches the tool's outputSchema, else why not (no values quoted)."""
-    validator = _make_validator(output_schema)
+    validator = make_validator(output_schema)
     if validator is None:
         return None
     try:
@@ -285,6 +285,6 @@ def check_output(output_schema: Mapping[str, Any], structured: Any) -> str | Non
         return None
     if not errors:
         return None
-    error, message = _deepest(errors[0])
+    error, message = deepest_error(errors[0])
     path = ".".join(str(p) for p in error.absolute_path)
-    return (f"{path}: " if path else "") + (message or _rule_message(error))
+    return (f"{path}: " if path else "") + (message or rule_message(error))

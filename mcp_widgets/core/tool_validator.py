@@ -5,14 +5,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .validation import _pattern_ok, jsonschema
+from .validation import jsonschema, pattern_ok
 
 
 def _search(pattern: Any, text: Any) -> bool:
     """Whether a server pattern is found in `text`; a pattern that is unusable or too slow counts as found."""
     if not isinstance(pattern, str) or not isinstance(text, str):
         return True
-    return _pattern_ok(pattern, text) is not False
+    return pattern_ok(pattern, text) is not False
 
 
 def _kw_pattern(validator: Any, pattern: Any, instance: Any, schema: Any) -> Iterator[Any]:
@@ -56,7 +56,7 @@ def _mentions(schema: Any, key: str, depth: int = 0) -> bool:
     return False
 
 
-def _make_validator(schema: Mapping[str, Any]) -> Any:
+def make_validator(schema: Mapping[str, Any]) -> Any:
     """A validator for the tool's schema whose server patterns run bounded in time (None if unusable).
 
     jsonschema runs patterns with `re` (no timeout): `pattern`, `patternProperties` and

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
-from .formats import _date_time, is_email, is_uri, parse_date, parse_date_time
+from .formats import date_time, is_email, is_uri, parse_date, parse_date_time
 from .spec import MISSING, STRING_KINDS, FieldSpec, FormSpec, Problem, compile_pattern, initial_value
 from .text import number_text, plural
 
@@ -175,7 +175,7 @@ def _convert(spec: FieldSpec, value: Any) -> tuple[Any, str | None]:
         date = parse_date(value)
         return (date.isoformat(), None) if date is not None else (_EMPTY, "not a valid date (YYYY-MM-DD)")
     # date-time
-    parsed = _date_time(value)
+    parsed = date_time(value)
     if parsed == "naive":
         return _EMPTY, "needs a time zone (e.g. 2024-01-05T10:00:00Z or +02:00)"
     if not isinstance(parsed, dt.datetime):
@@ -270,7 +270,7 @@ _TIMED_OUT: set[str] = set()
 """Patterns that once ran too long: never run again in this process (bounded by compile_pattern's cache)."""
 
 
-def _pattern_ok(pattern: str, text: str) -> bool | None:
+def pattern_ok(pattern: str, text: str) -> bool | None:
     """Whether the server pattern is found in text (JSON Schema patterns are not anchored); None = gave up."""
     if pattern in _TIMED_OUT:
         return None
@@ -318,7 +318,7 @@ def check_field(spec: FieldSpec, value: Any) -> tuple[str | None, bool]:
     if message is not None:
         return message, False
     if spec.pattern is not None and spec.kind in STRING_KINDS:
-        found = _pattern_ok(spec.pattern, converted)
+        found = pattern_ok(spec.pattern, converted)
         if found is None:
             return None, True  # a pattern that cannot finish does not block the person
         if not found:

@@ -18,8 +18,8 @@ how the cell waits:
 
 The pump relies on private ipykernel attributes (`ZMQStream._recv_callback`, `kernel._parent_ident`,
 `kernel.shell_handlers`, the subshell manager's socket pair on 7.x; for what the kernel queued, 6.x's
-`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used only by `_Kernel` (adapter,
-queued, pump), are checked before use (`_Kernel._check_pump`: a kernel without them gets "background"
+`msg_queue` and on 7.x the tasks waiting on `_main_asyncio_lock`). They are used only by `Kernel` (adapter,
+queued, pump), are checked before use (`Kernel._check_pump`: a kernel without them gets "background"
 support), and the real-kernel tests in tests/kernel pin them per release.
 
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and

@@ -10,9 +10,9 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any, Literal
 
-from .posted import _COMM_TYPES, _wrap_comm_handler
-from .pump import _Pump
-from .queued import _QueuedComms
+from .posted import COMM_TYPES, wrap_comm_handler
+from .pump import Pump
+from .queued import QueuedComms
 
 KernelSupport = Literal["native", "pump", "background", "none"]
 """How a running cell can wait for widget clicks; see `kernel_support`."""
@@ -38,7 +38,7 @@ def _parse_version(text: str) -> tuple[int, ...]:
     return tuple(parts)
 
 
-class _Kernel(_QueuedComms, _Pump):
+class Kernel(QueuedComms, Pump):
     """One running ipykernel, seen through the few (partly private) attributes the waits need."""
 
     def __init__(self, kernel: Any, version: str) -> None:
@@ -63,9 +63,9 @@ class _Kernel(_QueuedComms, _Pump):
                 self.cell_parent = parent
         handlers = getattr(kernel, "shell_handlers", None)
         if isinstance(handlers, dict):
-            for msg_type in _COMM_TYPES:
+            for msg_type in COMM_TYPES:
                 if msg_type in handlers:
-                    handlers[msg_type] = _wrap_comm_handler(handlers[msg_type], self)
+                    handlers[msg_type] = wrap_comm_handler(handlers[msg_type], self)
         events = getattr(getattr(kernel, "shell", None), "events", None)
         if events is not None:
             # Not pre/post_execute: the `comm` package fires those around every comm message too.
@@ -150,7 +150,7 @@ class _Kernel(_QueuedComms, _Pump):
 
     def receive(self, frames: list[Any]) -> None:
         """Dispatch a comm message now; queue anything else in the kernel, behind the running cell."""
-        if self.msg_type(frames) in _COMM_TYPES:
+        if self.msg_type(frames) in COMM_TYPES:
             self.dispatch_comm(frames)
         else:
             self.hand_over(frames)

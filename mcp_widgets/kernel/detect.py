@@ -10,8 +10,8 @@ import warnings
 from collections.abc import Callable
 from typing import TypeVar
 
-from .adapter import KernelSupport, _Kernel
-from .posted import _plain_loops, _posted, _run_posted, _waker, in_comm_handler
+from .adapter import Kernel, KernelSupport
+from .posted import PLAIN_LOOPS, POSTED, WAKER, in_comm_handler, run_posted
 
 T = TypeVar("T")
 
@@ -24,21 +24,21 @@ def post(fn: Callable[[], None]) -> None:
     the loop awaiting in `wait_async`), or at `flush_posted`. Callbacks run in the order they were
     posted; an exception is logged, not raised.
     """
-    _posted.append(fn)
-    _waker.wake()
-    kernel = _get_kernel()
-    loops = [kernel.loop] if kernel is not None and kernel.loop is not None else list(_plain_loops)
+    POSTED.append(fn)
+    WAKER.wake()
+    kernel = get_kernel()
+    loops = [kernel.loop] if kernel is not None and kernel.loop is not None else list(PLAIN_LOOPS)
     for loop in loops:
         # The loop may be closing at shutdown: then the waker or the next wait runs the callback.
         with contextlib.suppress(RuntimeError):
-            loop.call_soon_threadsafe(_run_posted)
+            loop.call_soon_threadsafe(run_posted)
 
 
 def flush_posted() -> None:
     """Without a kernel, run what was posted now, in this thread: a close returns with what it withdrew
     closed, though nothing waits any more. A kernel's loop runs them when the cell lets it."""
-    if _get_kernel() is None:
-        _run_posted()
+    if get_kernel() is None:
+        run_posted()
 
 
 def call_on_main(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
@@ -60,11 +60,11 @@ def call_on_main(fn: Callable[[], T]) -> concurrent.futures.Future[T]:
 
 
 _kernel_lock = threading.Lock()
-_kernel_cache: list[_Kernel] = []  # empty until a kernel is found
+_kernel_cache: list[Kernel] = []  # empty until a kernel is found
 _warned_background = False
 
 
-def _get_kernel() -> _Kernel | None:
+def get_kernel() -> Kernel | None:
     if _kernel_cache:
         return _kernel_cache[0]
     # Without IPython's shell loaded there is no kernel; don't import it just to find out. (What
@@ -83,7 +83,7 @@ def _get_kernel() -> _Kernel | None:
         if not _kernel_cache:
             import ipykernel
 
-            _kernel_cache.append(_Kernel(kernel_obj, getattr(ipykernel, "__version__", "")))
+            _kernel_cache.append(Kernel(kernel_obj, getattr(ipykernel, "__version__", "")))
     return _kernel_cache[0]
 
 
@@ -95,7 +95,7 @@ def forget_kernel() -> None:
 
 def kernel_version() -> str | None:
     """The running ipykernel's version, or None without a kernel."""
-    kernel = _get_kernel()
+    kernel = get_kernel()
     return kernel.version if kernel is not None else None
 
 
@@ -103,9 +103,9 @@ def attach() -> None:
     """Hook into the running kernel, if any: cheap and idempotent; widgets call it when they are built.
 
     Among other things this makes widget updates that arrive while a cell is running acknowledged to the
-    frontend (see `_Kernel.comm_handled_during_cell`), whether or not the cell waits through this module.
+    frontend (see `Kernel.comm_handled_during_cell`), whether or not the cell waits through this module.
     """
-    _get_kernel()
+    get_kernel()
 
 
 def kernel_support() -> KernelSupport:
@@ -119,7 +119,7 @@ def kernel_support() -> KernelSupport:
         "none": no IPython kernel (plain python, terminal IPython).
     """
     global _warned_background
-    kernel = _get_kernel()
+    kernel = get_kernel()
     if kernel is None:
         return "none"
     if kernel.support == "background" and not _warned_background:
@@ -136,7 +136,7 @@ def kernel_support() -> KernelSupport:
 
 def blocking_supported() -> bool:
     """True when `wait_sync` can wait for clicks here (the pump works, or there is no kernel)."""
-    kernel = _get_kernel()
+    kernel = get_kernel()
     if kernel is None:
         return True
     return kernel.support != "background" and kernel.pump_problem is None
@@ -150,7 +150,7 @@ def deliver_comms() -> None:
     cell they may still be unread. Call this before deciding on what a frontend has said, such as whether
     it showed a form. A no-op off the kernel's main thread, inside a widget callback, or without a kernel.
     """
-    kernel = _get_kernel()
+    kernel = get_kernel()
     if (
         kernel is None
         or kernel.support not in ("native", "pump")

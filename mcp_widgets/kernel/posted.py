@@ -15,8 +15,8 @@ from typing import Any, Protocol
 
 _log = logging.getLogger("mcp_widgets")
 
-_WAKE_INTERVAL = 0.25  # bounds interrupt latency without a busy poll
-_COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
+WAKE_INTERVAL = 0.25  # bounds interrupt latency without a busy poll
+COMM_TYPES = frozenset({"comm_open", "comm_msg", "comm_close"})
 
 
 class _Waker:
@@ -45,17 +45,17 @@ class _Waker:
         self._send.close()
 
 
-_waker = _Waker()
-atexit.register(_waker.close)
-_posted: deque[Callable[[], None]] = deque()
-_local = threading.local()  # per thread: comm_depth (int), blocking (bool)
-_plain_loops: list[asyncio.AbstractEventLoop] = []  # loops awaiting in wait_async without a kernel
+WAKER = _Waker()
+atexit.register(WAKER.close)
+POSTED: deque[Callable[[], None]] = deque()
+THREAD_STATE = threading.local()  # per thread: comm_depth (int), blocking (bool)
+PLAIN_LOOPS: list[asyncio.AbstractEventLoop] = []  # loops awaiting in wait_async without a kernel
 
 
-def _run_posted() -> None:
+def run_posted() -> None:
     while True:
         try:
-            fn = _posted.popleft()
+            fn = POSTED.popleft()
         except IndexError:
             return
         try:
@@ -66,20 +66,20 @@ def _run_posted() -> None:
 
 def in_comm_handler() -> bool:
     """True while this thread runs a comm handler (a widget callback reacting to the frontend)."""
-    return getattr(_local, "comm_depth", 0) > 0
+    return getattr(THREAD_STATE, "comm_depth", 0) > 0
 
 
 @contextlib.contextmanager
 def _comm_scope() -> Iterator[None]:
-    _local.comm_depth = getattr(_local, "comm_depth", 0) + 1
+    THREAD_STATE.comm_depth = getattr(THREAD_STATE, "comm_depth", 0) + 1
     try:
         yield
     finally:
-        _local.comm_depth -= 1
+        THREAD_STATE.comm_depth -= 1
 
 
 class _CommOwner(Protocol):
-    """What a wrapped comm handler asks of the kernel adapter (`adapter._Kernel`)."""
+    """What a wrapped comm handler asks of the kernel adapter (`adapter.Kernel`)."""
 
     cell_parent: dict[str, Any] | None
 
@@ -88,7 +88,7 @@ class _CommOwner(Protocol):
     def comm_handled_during_cell(self, msg: Any) -> None: ...
 
 
-def _wrap_comm_handler(handler: Callable[..., Any], owner: _CommOwner | None = None) -> Callable[..., Any]:
+def wrap_comm_handler(handler: Callable[..., Any], owner: _CommOwner | None = None) -> Callable[..., Any]:
     if getattr(handler, "_mcp_widgets_wrapped", False):
         return handler
 
@@ -106,11 +106,11 @@ def _wrap_comm_handler(handler: Callable[..., Any], owner: _CommOwner | None = N
     return comm_handler
 
 
-def _next_slice(deadline: float | None) -> float:
+def next_slice(deadline: float | None) -> float:
     """How long a wait may sleep before it looks again: the wake-up interval, cut short by the deadline."""
     if deadline is None:
-        return _WAKE_INTERVAL
+        return WAKE_INTERVAL
     remaining = deadline - time.monotonic()
     if remaining <= 0:
         raise TimeoutError("timed out waiting for the result")
-    return min(_WAKE_INTERVAL, remaining)
+    return min(WAKE_INTERVAL, remaining)

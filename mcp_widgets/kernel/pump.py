@@ -9,13 +9,13 @@ from collections import deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .posted import _COMM_TYPES, _next_slice, _run_posted, _waker
+from .posted import COMM_TYPES, WAKER, next_slice, run_posted
 
 
-class _Pump:
-    """`_Kernel`: the blocking pump (`pump_until`) and the asyncio-side interception (`intercept` ...)."""
+class Pump:
+    """`Kernel`: the blocking pump (`pump_until`) and the asyncio-side interception (`intercept` ...)."""
 
-    if TYPE_CHECKING:  # what `_Kernel` provides (checked against it by mypy)
+    if TYPE_CHECKING:  # what `Kernel` provides (checked against it by mypy)
         loop: asyncio.AbstractEventLoop | None
         support: str
         async_waiters: int
@@ -48,17 +48,17 @@ class _Pump:
         sock = self.stream().socket
         poller = zmq.Poller()
         poller.register(sock, zmq.POLLIN)
-        poller.register(_waker.fileno(), zmq.POLLIN)
+        poller.register(WAKER.fileno(), zmq.POLLIN)
         if self.support == "pump":
             self.flush_incoming()  # older than anything still on the socket
         self.deliver_queued_comms()  # native too: the blocked loop cannot start what it has read
         while True:
-            _waker.drain()
-            _run_posted()
+            WAKER.drain()
+            run_posted()
             self.drain_socket()
             if fut.done():
                 return
-            poller.poll(int(_next_slice(deadline) * 1000))  # what poll does with a float
+            poller.poll(int(next_slice(deadline) * 1000))  # what poll does with a float
 
     def intercept(self) -> None:
         stream = self.stream()
@@ -75,7 +75,7 @@ class _Pump:
         it (a click before the typing that preceded it). So comm messages are handled two turns later,
         after what the kernel queued meanwhile.
         """
-        if self.msg_type(frames) not in _COMM_TYPES:
+        if self.msg_type(frames) not in COMM_TYPES:
             self.hand_over(frames)
             return
         self._incoming.append(frames)

@@ -2,7 +2,7 @@
 
 On 6.x they sit in the kernel's `msg_queue`; on 7.x in the tasks waiting on `_main_asyncio_lock`, or in
 tasks a blocking wait kept from starting. All are private ipykernel internals, checked before use (see
-`_Kernel._check_pump`).
+`Kernel._check_pump`).
 """
 
 from __future__ import annotations
@@ -13,15 +13,15 @@ import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
-from .posted import _COMM_TYPES
+from .posted import COMM_TYPES
 
 _log = logging.getLogger("mcp_widgets")
 
 
-class _QueuedComms:
-    """`_Kernel`: take the comm messages out of the kernel's queue and handle them now, in order."""
+class QueuedComms:
+    """`Kernel`: take the comm messages out of the kernel's queue and handle them now, in order."""
 
-    if TYPE_CHECKING:  # what `_Kernel` provides (checked against it by mypy)
+    if TYPE_CHECKING:  # what `Kernel` provides (checked against it by mypy)
         kernel: Any
         loop: asyncio.AbstractEventLoop | None
 
@@ -53,7 +53,7 @@ class _QueuedComms:
         for item in [queue.get_nowait() for _ in range(queue.qsize())]:
             try:
                 _, fn, args = item
-                is_comm = fn == dispatch and len(args) == 1 and self.msg_type(args[0]) in _COMM_TYPES
+                is_comm = fn == dispatch and len(args) == 1 and self.msg_type(args[0]) in COMM_TYPES
             except Exception:  # an unknown shape: not ours, and it must go back
                 is_comm = False
             if is_comm:
@@ -85,7 +85,7 @@ class _QueuedComms:
             ordered += sorted((t for t in unstarted if _coro_name(t) == stage), key=_task_number)
         for task in ordered:
             frames = _comm_frames(task, shell_main)
-            if frames is not None and self.msg_type(frames) in _COMM_TYPES:
+            if frames is not None and self.msg_type(frames) in COMM_TYPES:
                 self.dispatch_comm(frames, early=True)
 
 

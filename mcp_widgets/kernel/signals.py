@@ -11,7 +11,7 @@ from typing import Any
 
 
 @contextlib.contextmanager
-def _raising_sigint() -> Iterator[None]:
+def raising_sigint() -> Iterator[None]:
     """Make SIGINT raise KeyboardInterrupt during a blocking wait.
 
     In a cell with a top-level `await`, ipykernel's SIGINT handler only schedules a cancellation on the
@@ -72,7 +72,7 @@ def _noop() -> None:
 
 
 @contextlib.contextmanager
-def _waking_sigint(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
+def waking_sigint(loop: asyncio.AbstractEventLoop) -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield
         return

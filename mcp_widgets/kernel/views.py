@@ -9,7 +9,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .detect import _get_kernel, deliver_comms, post
+from .detect import deliver_comms, get_kernel, post
 
 _SETTLE = 0.1  # lets the kernel's loop run the messages it has read but not dispatched yet
 
@@ -30,7 +30,7 @@ def seen_by_now(widget: Any) -> concurrent.futures.Future[bool]:
 
     def first() -> None:
         deliver_comms()
-        kernel = _get_kernel()
+        kernel = get_kernel()
         if is_viewed(widget) or kernel is None or kernel.loop is None:
             fut.set_result(is_viewed(widget))
         else:
@@ -40,7 +40,7 @@ def seen_by_now(widget: Any) -> concurrent.futures.Future[bool]:
             timer.daemon = True
             timer.start()
 
-    if _get_kernel() is None:
+    if get_kernel() is None:
         fut.set_result(is_viewed(widget))
     else:
         post(first)

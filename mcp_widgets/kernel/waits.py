@@ -11,9 +11,9 @@ import time
 from typing import Any, TypeVar
 
 from ..core.exceptions import BlockingCallError
-from .detect import _get_kernel, blocking_supported
-from .posted import _WAKE_INTERVAL, _local, _next_slice, _plain_loops, _run_posted, _waker, in_comm_handler
-from .signals import _raising_sigint, _waking_sigint
+from .detect import blocking_supported, get_kernel
+from .posted import PLAIN_LOOPS, THREAD_STATE, WAKE_INTERVAL, WAKER, in_comm_handler, next_slice, run_posted
+from .signals import raising_sigint, waking_sigint
 
 T = TypeVar("T")
 
@@ -28,7 +28,7 @@ def _check_blocking_allowed() -> None:
         raise BlockingCallError(
             f"a blocking wait inside a widget callback would freeze the kernel; {_BLOCKING_HINT}"
         )
-    if getattr(_local, "blocking", False):
+    if getattr(THREAD_STATE, "blocking", False):
         raise BlockingCallError(f"a blocking wait is already running on this thread; {_BLOCKING_HINT}")
 
 
@@ -54,7 +54,7 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
     """
     _check_blocking_allowed()
     deadline = None if timeout is None else time.monotonic() + timeout
-    kernel = _get_kernel()
+    kernel = get_kernel()
     on_main = threading.current_thread() is threading.main_thread()
     if kernel is not None and not on_main:
         # Another thread (a subshell, a worker): the main loop keeps handling comms by itself.
@@ -63,10 +63,10 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
         raise BlockingCallError(
             f"ipykernel {kernel.version} cannot deliver widget clicks to a blocked cell; {_BLOCKING_HINT}"
         )
-    fut.add_done_callback(lambda _: _waker.wake())
-    _local.blocking = True
+    fut.add_done_callback(lambda _: WAKER.wake())
+    THREAD_STATE.blocking = True
     try:
-        with _raising_sigint():
+        with raising_sigint():
             if kernel is None:
                 _wait_plain(fut, deadline)
             else:
@@ -78,23 +78,23 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
                     finally:
                         kernel.rearm()
     finally:
-        _local.blocking = False
+        THREAD_STATE.blocking = False
     return fut.result()
 
 
 def _wait_plain(fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
     while True:
-        _waker.drain()
-        _run_posted()
+        WAKER.drain()
+        run_posted()
         if fut.done():
             return
-        select.select([_waker.fileno()], [], [], _next_slice(deadline))
+        select.select([WAKER.fileno()], [], [], next_slice(deadline))
 
 
 def _result(fut: concurrent.futures.Future[T], deadline: float | None) -> T:
     # Short slices so that KeyboardInterrupt is seen promptly on every platform.
     while True:
-        timeout = _WAKE_INTERVAL
+        timeout = WAKE_INTERVAL
         if deadline is not None:
             remaining = deadline - time.monotonic()
             if remaining <= 0:
@@ -119,7 +119,7 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
     waited: asyncio.Future[T] = (
         asyncio.wrap_future(fut, loop=loop) if isinstance(fut, concurrent.futures.Future) else fut
     )
-    kernel = _get_kernel()
+    kernel = get_kernel()
     pumping = (
         kernel is not None
         and kernel.support == "pump"
@@ -131,15 +131,15 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
         assert kernel is not None
         kernel.intercept()
     if plain:
-        _plain_loops.append(loop)
-        loop.call_soon(_run_posted)
+        PLAIN_LOOPS.append(loop)
+        loop.call_soon(run_posted)
     try:
         if pumping:
             assert kernel is not None
             kernel.deliver_queued_comms()  # what arrived before the wait; newer messages now come to us
-        with _waking_sigint(loop):
+        with waking_sigint(loop):
             while not waited.done():
-                await asyncio.wait({waited}, timeout=_WAKE_INTERVAL)
+                await asyncio.wait({waited}, timeout=WAKE_INTERVAL)
                 if pumping and kernel is not None and not waited.done():
                     # On 7.x a message read just before the wait began reaches the kernel's queue a few
                     # loop turns later (it goes through two tasks first): look again at every wake-up.
@@ -149,5 +149,5 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
             assert kernel is not None
             kernel.release()
         if plain:
-            _plain_loops.remove(loop)
+            PLAIN_LOOPS.remove(loop)
     return waited.result()

@@ -34,7 +34,7 @@ import anywidget
 import traitlets as t
 
 from ._keys_assets import CSS, ESM, FLUSH_JS, KEYS_CLASS, STYLE_ESM
-from ._kit import _SHARED, _SHARED_LOCK, Kit, known_keys
+from ._kit import SHARED, SHARED_LOCK, Kit, known_keys
 
 __all__ = [
     "FLUSH_JS",
@@ -167,18 +167,18 @@ def shared_catcher() -> KeyCatcher:
 
     It is one of `shared_models()`: no form closes it.
     """
-    catcher = _SHARED.get(_CATCHER_KEY)
+    catcher = SHARED.get(_CATCHER_KEY)
     if _alive(catcher):
         return catcher  # type: ignore[return-value]
     with _CATCHER_LOCK:
-        catcher = _SHARED.get(_CATCHER_KEY)
+        catcher = SHARED.get(_CATCHER_KEY)
         if not _alive(catcher):  # new, or closed from outside (e.g. Widget.close_all())
             if catcher is not None:
                 catcher.close()  # its Layout alone was closed: nothing should use it any more
-            layout = Kit().layout("hidden")  # takes _SHARED_LOCK: not held here
+            layout = Kit().layout("hidden")  # takes SHARED_LOCK: not held here
             catcher = KeyCatcher(layout=layout, **known_keys(KeyCatcher))
-            with _SHARED_LOCK:
-                _SHARED[_CATCHER_KEY] = catcher
+            with SHARED_LOCK:
+                SHARED[_CATCHER_KEY] = catcher
         return catcher  # type: ignore[return-value]
 
 

@@ -34,8 +34,8 @@ TITLE_GAP = "8px"
 """Between the title column and the controls (the form's CSS sets it as the titles' `margin-right`)."""
 
 
-_SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
-_SHARED_LOCK = threading.Lock()
+SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
+SHARED_LOCK = threading.Lock()
 
 
 def shared_models() -> tuple[w.Widget, ...]:
@@ -43,20 +43,20 @@ def shared_models() -> tuple[w.Widget, ...]:
 
     One per purpose, style class and title width: a fixed few per process however many forms are built.
     """
-    with _SHARED_LOCK:
-        return tuple(m for m in _SHARED.values() if m.comm is not None)
+    with SHARED_LOCK:
+        return tuple(m for m in SHARED.values() if m.comm is not None)
 
 
 def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
     """The shared model of `cls` with these traits, made the first time it is needed."""
     key = (cls, traits)
-    model = _SHARED.get(key)
+    model = SHARED.get(key)
     if model is not None and model.comm is not None:
         return cast(W, model)  # keyed by its class
-    with _SHARED_LOCK:
-        model = _SHARED.get(key)
+    with SHARED_LOCK:
+        model = SHARED.get(key)
         if model is None or model.comm is None:  # new, or closed from outside (e.g. Widget.close_all())
-            model = _SHARED[key] = cls(**dict(traits))
+            model = SHARED[key] = cls(**dict(traits))
         return cast(W, model)
 
 

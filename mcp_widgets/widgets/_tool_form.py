@@ -39,7 +39,7 @@ from ._fields import (
 )
 from ._keys import FormStyle
 from ._kit import click
-from ._tool_result import _describe, _plain, format_result, label, media_last, shorten_status
+from ._tool_result import describe_failure, format_result, label, media_last, plain_text, shorten_status
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
@@ -317,7 +317,7 @@ class ToolForm(w.VBox):
         try:
             call = self.server.call_tool_background(self.tool_name, arguments, output=self._out)
         except Exception as exc:  # not connected, ...: said in the result area, the form stays usable
-            self._out.append_stdout(_plain(f"⚠ Could not run the tool: {exc}") + "\n")
+            self._out.append_stdout(plain_text(f"⚠ Could not run the tool: {exc}") + "\n")
             done.set_exception(exc)
             self._refresh()
             return
@@ -342,7 +342,7 @@ class ToolForm(w.VBox):
             if cancelled:
                 self._out.append_stdout("The call was cancelled.\n")
             elif error is not None:
-                self._out.append_stdout(_plain(f"⚠ {_describe(error)}") + "\n")
+                self._out.append_stdout(plain_text(f"⚠ {describe_failure(error)}") + "\n")
             else:
                 self._result = result
                 if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)

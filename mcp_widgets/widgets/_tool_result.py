@@ -15,12 +15,12 @@ MAX_RESULT_TEXT = 200_000
 """Result text beyond this many characters is cut (the full result stays in `form.result`)."""
 
 
-def _describe(exc: BaseException) -> str:
+def describe_failure(exc: BaseException) -> str:
     text = str(exc) or type(exc).__name__
     return shorten(text, 2000)
 
 
-def _plain(text: str) -> str:
+def plain_text(text: str) -> str:
     """Server text for a stream output: control, bidi and zero-width characters shown, not obeyed."""
     return shown(text)
 
@@ -60,7 +60,7 @@ def format_result(result: Any) -> str:
     text = "\n".join(parts)
     if len(text) > MAX_RESULT_TEXT:
         text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
-    return _plain(text) + "\n"
+    return plain_text(text) + "\n"
 
 
 def _same_json(text: str, value: Any) -> bool:

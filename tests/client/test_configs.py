@@ -268,9 +268,9 @@ def test_vscode_inputs_are_asked_once_in_a_password_card_and_kept_nowhere_else(
 
     def person() -> None:
         deadline = time.monotonic() + 30
-        while not configs._ASKING and time.monotonic() < deadline:
+        while not configs.ASKING and time.monotonic() < deadline:
             time.sleep(0.01)
-        card = configs._ASKING[0]
+        card = configs.ASKING[0]
         assert isinstance(card._fields["tok"], w.Password)
         card.fill(tok=CANARY)
         card.submit()
@@ -297,7 +297,7 @@ def test_vscode_inputs_are_asked_once_in_a_password_card_and_kept_nowhere_else(
         assert srv.call_tool_sync("seen").structured_content["env"] == digest(CANARY)
     finally:
         srv.close()
-    assert not configs._ASKING
+    assert not configs.ASKING
 
 
 def test_a_cancelled_inputs_card_fails_the_connect(places: tuple[Path, Path]) -> None:
@@ -311,9 +311,9 @@ def test_a_cancelled_inputs_card_fails_the_connect(places: tuple[Path, Path]) ->
     )
 
     def person() -> None:
-        while not configs._ASKING:
+        while not configs.ASKING:
             time.sleep(0.01)
-        configs._ASKING[0].cancel()
+        configs.ASKING[0].cancel()
 
     threading.Thread(target=person).start()
     with pytest.raises(ConfigError, match="cancelled"):

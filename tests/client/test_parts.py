@@ -11,11 +11,11 @@ from typing import Any
 import mcp_types
 import pytest
 
-from mcp_widgets.client.calls import _CallRecord
 from mcp_widgets.client.catalog import Catalog
 from mcp_widgets.client.context import Learned, ServerContext, Setting, Settings
 from mcp_widgets.client.display import CallDisplay
 from mcp_widgets.client.privacy import LateLines
+from mcp_widgets.client.record import CallRecord
 from mcp_widgets.client.rounds import ROUND_TTL, Rounds
 from mcp_widgets.client.tasks import OpenTasks, _Task
 from mcp_widgets.core.exceptions import ConnectError
@@ -49,9 +49,9 @@ def test_the_catalog_asks_its_callbacks_and_reads_what_was_learned() -> None:
         asked.append("connected?")
         raise ConnectError("'parts' is new, not connected")
 
-    ran: list[_CallRecord] = []
+    ran: list[CallRecord] = []
 
-    async def run(record: _CallRecord, request: Any) -> None:
+    async def run(record: CallRecord, request: Any) -> None:
         ran.append(record)
 
     catalog = Catalog(ctx, not_connected, run)
@@ -72,7 +72,7 @@ def test_the_catalog_asks_its_callbacks_and_reads_what_was_learned() -> None:
 def test_open_tasks_find_the_call_a_question_belongs_to() -> None:
     ctx = context()
     tasks = OpenTasks()
-    record = _CallRecord(ctx, "tool", "slow")
+    record = CallRecord(ctx, "tool", "slow")
     task = _Task(ctx, None, record, None, "t-1")  # type: ignore[arg-type]
     tasks.hold(task)
     related = SimpleNamespace(meta={"io.modelcontextprotocol/related-task": {"taskId": "t-1"}})
@@ -88,7 +88,7 @@ def test_open_tasks_find_the_call_a_question_belongs_to() -> None:
 def test_late_lines_are_redacted_with_the_last_calls_answers_only() -> None:
     ctx = context()
     late = LateLines()
-    record = _CallRecord(ctx, "tool", "book")
+    record = CallRecord(ctx, "tool", "book")
     record.answered = ["Hunter2-secret"]
     assert late.scrub("echo Hunter2-secret") == "echo Hunter2-secret"  # nothing remembered yet
     late.remember(record)
@@ -102,7 +102,7 @@ def test_the_display_logs_a_line_without_a_call_under_the_servers_name(
     ctx = context("weather", log_level="warning")
     display = CallDisplay(ctx)
     display.serve(SimpleNamespace(guess_call=lambda: None, call_ended=lambda record: None))  # type: ignore[arg-type]
-    record = _CallRecord(ctx, "tool", "book")
+    record = CallRecord(ctx, "tool", "book")
     record.answered = ["Hunter2-secret"]
     display.late.remember(record)
 

@@ -103,7 +103,7 @@ _W = _sys.modules.get("ipywidgets")
 for _w in list(_W.Widget.widgets.values()) if _W is not None else ():
     _w.close()
 _bridge = _sys.modules.get("mcp_widgets.kernel.detect")
-_k = _bridge._get_kernel() if _bridge is not None else None
+_k = _bridge.get_kernel() if _bridge is not None else None
 print("state", len(_W.Widget.widgets) if _W is not None else 0, *((_k.async_waiters, _k._saved_recv is None)
       if _k is not None else (0, True)))
 del _sys, _W, _bridge, _k

@@ -1,4 +1,7 @@
-"""One call in flight (`_CallRecord`, the current one in `_CURRENT`) and its background handle, `Call`."""
+"""`CallRecord`: one call in flight (tools/call, prompts/get, resources/read, a listing), the noun every part
+of a server shares about a call: how its caller waits, what it shows, its questions, how it ended. The call
+running in this context is `CURRENT_CALL`. Also: how a call's failure and a tool's "ask the legacy way"
+result read."""
 
 from __future__ import annotations
 
@@ -9,10 +12,10 @@ import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable, Coroutine, Generator
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types
 
@@ -22,18 +25,33 @@ from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.requests import PendingRequest
 from ..core.text import LOG_KEEP, clip_line
-from .privacy import _scrubbed_line
+from .privacy import scrubbed_line
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
 if TYPE_CHECKING:
+    import asyncio
+
+    import ipywidgets
+
+    from ..widgets import CallPanel
     from .context import ServerContext
+
+__all__ = [
+    "CURRENT_CALL",
+    "INTERRUPTED",
+    "LEGACY_HINT",
+    "CallRecord",
+    "asks_the_legacy_way",
+    "describe_exc",
+    "tool_needs_legacy",
+]
 
 
 _NO_BACK_CHANNEL = ("back-channel", "server-initiated requests")
 """How servers say they cannot ask mid-call on 2026-07-28 (SDK NoBackChannelError; fastmcp ctx.elicit)."""
-_LEGACY_HINT = (
+LEGACY_HINT = (
     "This server asks its questions the 2025-11-25 way (elicitation/create during the call): "
     'connect with mode="legacy".'
 )
@@ -42,13 +60,13 @@ _LEGACY_HINT = (
 INTERRUPTED = "the kernel was interrupted"
 """Why a call is interrupted unless said otherwise (`Runner.interrupt`)."""
 
-_CURRENT: contextvars.ContextVar[_CallRecord | None] = contextvars.ContextVar(
+CURRENT_CALL: contextvars.ContextVar[CallRecord | None] = contextvars.ContextVar(
     "mcp_widgets_call", default=None
 )
 
 
 @dataclass(eq=False)
-class _CallRecord:
+class CallRecord:
     """One call in flight (tools/call, prompts/get, resources/read, ...)."""
 
     ctx: ServerContext
@@ -56,13 +74,13 @@ class _CallRecord:
     name: str
     style: Literal["await", "sync", "background"] = "await"
     """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
-    panel: Any = None
+    panel: CallPanel | None = None
     """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""
     display_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     """The display in the calling cell (or the marker of the call's entry in its `out`)."""
-    out: Any = None
+    out: ipywidgets.Output | None = None
     """The ipywidgets Output the call shows in (`output=`), else None: the calling cell."""
-    shown: Any = None
+    shown: ipywidgets.Widget | None = None
     """The box shown now (None while the display holds text)."""
     status_shown: bool = False
     """The `Call` handle was displayed (under `display_id + "-status"`)."""
@@ -84,7 +102,7 @@ class _CallRecord:
     """Questions the server asked in this call (bounded by `max_questions`)."""
     stopped: BaseException | None = None
     """Why the client stopped the call (raised to the caller instead of the cancellation)."""
-    task: Any = None
+    task: asyncio.Task[Any] | None = None
     """The asyncio task running the call's request (client thread), to stop it."""
     started: float = field(default_factory=time.monotonic)
     think_total: float = 0.0
@@ -135,14 +153,14 @@ class _CallRecord:
         elif fut.cancelled():
             text = "cancelled"
         elif fut.exception() is not None:
-            text = f"failed: {_describe_exc(fut.exception())}"  # type: ignore[arg-type]
+            text = f"failed: {describe_exc(fut.exception())}"  # type: ignore[arg-type]
         else:
             text = "done"
             if getattr(fut.result(), "is_error", False):
                 text += " (the tool reported an error)"
-            if is_modern(self.ctx.learned.protocol_version) and _tool_needs_legacy(fut.result()):
-                text += f". {_LEGACY_HINT}"
-        return clip_line(_scrubbed_line(self, f"{self.describe()}: {text}"), 300)
+            if is_modern(self.ctx.learned.protocol_version) and tool_needs_legacy(fut.result()):
+                text += f". {LEGACY_HINT}"
+        return clip_line(scrubbed_line(self, f"{self.describe()}: {text}"), 300)
 
     def ending(self) -> Literal["done", "failed", "cancelled"]:
         fut = self.future
@@ -197,108 +215,24 @@ class _CallRecord:
             return bool(self.pending)
 
 
-T = TypeVar("T")
-
-
-class Waits(Protocol):
-    """What a `Call` handle asks of the calls part (`Runner`)."""
-
-    def interrupt(self, record: _CallRecord, why: str = ...) -> None: ...
-
-    def wait(self, record: _CallRecord, future: concurrent.futures.Future[T]) -> Coroutine[Any, Any, T]: ...
-
-    def block(
-        self, record: _CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
-    ) -> T: ...
-
-
-class Call:
-    """A call running in the background: displays its state, then its result.
-
-    `await call` gives the result, `call.result()` blocks for it like `call_tool_sync`; either one, when
-    interrupted, interrupts the call.
-    """
-
-    def __init__(self, record: _CallRecord, future: concurrent.futures.Future[Any], runner: Waits) -> None:
-        self._record = record
-        self._future = future
-        self._runner = runner
-
-    @property
-    def state(self) -> str:
-        """One of: running, waiting for an answer, done, failed, cancelled."""
-        fut = self._future
-        if fut.cancelled():
-            return "cancelled"
-        if fut.done():
-            return "failed" if fut.exception() is not None else "done"
-        return "waiting for an answer" if self._record.waiting_for_answer() else "running"
-
-    def done(self) -> bool:
-        return self._future.done()
-
-    def cancel(self) -> bool:
-        """Stop the call (its open questions end as interrupted)."""
-        if self._future.done():
-            return False
-        self._runner.interrupt(self._record, "the call was cancelled")
-        return True
-
-    def result(self, timeout: float | None = None) -> Any:
-        """Block until the call ends and return its result (raises what the call raised).
-
-        Raises:
-            TimeoutError: `timeout` passed first (the call keeps running).
-        """
-        return self._runner.block(self._record, self._future, timeout=timeout)
-
-    def exception(self) -> BaseException | None:
-        """The call's error once done (None while running or when it succeeded)."""
-        if not self._future.done() or self._future.cancelled():
-            return None
-        return self._future.exception()
-
-    def add_done_callback(self, fn: Callable[[Call], None]) -> None:
-        """Run `fn(call)` on the main thread once the call has ended (at once if it has)."""
-        self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
-
-    def __await__(self) -> Generator[Any, None, Any]:
-        return self._runner.wait(self._record, self._future).__await__()
-
-    def __repr__(self) -> str:
-        return f"<Call {self._record.describe()}: {self.state}>"
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
-        return {"text/plain": repr(self)}
-
-    def _ipython_display_(self) -> None:
-        # Plain text kept up to date by id (no widget): it ends as the call's status line.
-        record = self._record
-        if kernel.kernel_support() == "none":
-            print(repr(self))
-            return
-        kernel.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
-        record.status_shown = True
-
-
 def _run_in(context: contextvars.Context, fn: Callable[[], None]) -> None:
     context.copy().run(fn)  # a copy: the same context may already be entered (a pump inside the cell)
 
 
-def _asks_the_legacy_way(text: str) -> bool:
+def asks_the_legacy_way(text: str) -> bool:
     """True when an error text says the server wanted to ask with a mid-call request (2025-11-25 only)."""
     return any(marker in text for marker in _NO_BACK_CHANNEL)
 
 
-def _tool_needs_legacy(result: Any) -> bool:
+def tool_needs_legacy(result: Any) -> bool:
     """A tool error result saying the server could not ask mid-call (fastmcp's way of reporting it)."""
     content = getattr(result, "content", None)
     if not getattr(result, "is_error", False) or not isinstance(content, list):
         return False
-    return any(isinstance(c, mcp_types.TextContent) and _asks_the_legacy_way(c.text) for c in content)
+    return any(isinstance(c, mcp_types.TextContent) and asks_the_legacy_way(c.text) for c in content)
 
 
-def _describe_exc(exc: BaseException) -> str:
+def describe_exc(exc: BaseException) -> str:
     while isinstance(exc, BaseExceptionGroup) and len(exc.exceptions) == 1:
         exc = exc.exceptions[0]
     text = strip_url_secrets(str(exc))

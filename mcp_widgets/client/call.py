@@ -1,0 +1,98 @@
+"""`Call`: the handle of a call running in the background (`srv.call_tool_background`)."""
+
+from __future__ import annotations
+
+import concurrent.futures
+from collections.abc import Callable, Coroutine, Generator
+from functools import partial
+from typing import Any, Protocol, TypeVar
+
+from .. import kernel
+from .record import CallRecord
+
+__all__ = ["Call", "Waits"]
+
+T = TypeVar("T")
+
+
+class Waits(Protocol):
+    """What a `Call` handle asks of the calls part (`Runner`)."""
+
+    def interrupt(self, record: CallRecord, why: str = ...) -> None: ...
+
+    def wait(self, record: CallRecord, future: concurrent.futures.Future[T]) -> Coroutine[Any, Any, T]: ...
+
+    def block(
+        self, record: CallRecord, future: concurrent.futures.Future[T], *, timeout: float | None = None
+    ) -> T: ...
+
+
+class Call:
+    """A call running in the background: displays its state, then its result.
+
+    `await call` gives the result, `call.result()` blocks for it like `call_tool_sync`; either one, when
+    interrupted, interrupts the call.
+    """
+
+    def __init__(self, record: CallRecord, future: concurrent.futures.Future[Any], runner: Waits) -> None:
+        self._record = record
+        self._future = future
+        self._runner = runner
+
+    @property
+    def state(self) -> str:
+        """One of: running, waiting for an answer, done, failed, cancelled."""
+        fut = self._future
+        if fut.cancelled():
+            return "cancelled"
+        if fut.done():
+            return "failed" if fut.exception() is not None else "done"
+        return "waiting for an answer" if self._record.waiting_for_answer() else "running"
+
+    def done(self) -> bool:
+        return self._future.done()
+
+    def cancel(self) -> bool:
+        """Stop the call (its open questions end as interrupted)."""
+        if self._future.done():
+            return False
+        self._runner.interrupt(self._record, "the call was cancelled")
+        return True
+
+    def result(self, timeout: float | None = None) -> Any:
+        """Block until the call ends and return its result (raises what the call raised).
+
+        Raises:
+            TimeoutError: `timeout` passed first (the call keeps running).
+        """
+        return self._runner.block(self._record, self._future, timeout=timeout)
+
+    def exception(self) -> BaseException | None:
+        """The call's error once done (None while running or when it succeeded)."""
+        if not self._future.done() or self._future.cancelled():
+            return None
+        return self._future.exception()
+
+    def add_done_callback(self, fn: Callable[[Call], None]) -> None:
+        """Run `fn(call)` on the main thread once the call has ended (at once if it has)."""
+        self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
+
+    def __await__(self) -> Generator[Any, None, Any]:
+        return self._runner.wait(self._record, self._future).__await__()
+
+    def __repr__(self) -> str:
+        return f"<Call {self._record.describe()}: {self.state}>"
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any]:
+        return {"text/plain": repr(self)}
+
+    def _ipython_display_(self) -> None:
+        # Plain text kept up to date by id (no widget): it ends as the call's status line.
+        record = self._record
+        if kernel.kernel_support() == "none":
+            print(repr(self))
+            return
+        kernel.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
+        record.status_shown = True
+
+
