@@ -104,6 +104,12 @@ def _result(fut: concurrent.futures.Future[T], deadline: float | None) -> T:
             return fut.result(timeout)
 
 
+def _taken(fut: asyncio.Future[Any]) -> None:
+    """Read a future's outcome, so an exception nobody awaits is not reported as never retrieved."""
+    if not fut.cancelled():
+        fut.exception()
+
+
 async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T:
     """Await `fut` in a cell while widget clicks keep being handled.
 
@@ -150,4 +156,8 @@ async def wait_async(fut: asyncio.Future[T] | concurrent.futures.Future[T]) -> T
             kernel.release()
         if plain:
             PLAIN_LOOPS.remove(loop)
+        if waited is not fut and not waited.done():
+            # Our wrapper of a future the caller stopped waiting for (an interrupt, a cancelled connect):
+            # its exception, set later, is nobody's to read, and asyncio would print it as never retrieved.
+            waited.add_done_callback(_taken)
     return waited.result()

@@ -6,6 +6,7 @@ Public API only (these tests also run against older checkouts, where they must f
 from __future__ import annotations
 
 import socket
+import subprocess
 import sys
 import threading
 import time
@@ -122,3 +123,33 @@ def test_the_bound_on_connecting_is_the_connections_own() -> None:
         ready.result(timeout=30)
     assert _gone(marker), "the server process outlived the failed connect"
     assert not server.connected
+
+
+CANCELLED_CONNECT = """
+import asyncio, gc, socket, sys
+import mcp_widgets as mw
+silent = socket.create_server(("127.0.0.1", 0))
+url = f"http://127.0.0.1:{silent.getsockname()[1]}/mcp"
+async def main():
+    connecting = asyncio.ensure_future(mw.connect(url, timeout=2))
+    await asyncio.sleep(0.5)
+    connecting.cancel()
+    try:
+        await connecting
+    except asyncio.CancelledError:
+        print("cancelled")
+    await asyncio.sleep(1.5)  # the connection ends meanwhile, failing its handshake future
+    gc.collect()
+asyncio.run(main())
+gc.collect()
+"""
+
+
+def test_a_cancelled_connect_leaves_nothing_on_stderr() -> None:
+    """The handshake's failure, set after the awaiting task was cancelled, is nobody's to read: asyncio must
+    not print it as "Future exception was never retrieved"."""
+    done = subprocess.run(
+        [sys.executable, "-c", CANCELLED_CONNECT], capture_output=True, text=True, timeout=60
+    )
+    assert done.stdout.strip() == "cancelled", done.stderr[-2000:]
+    assert "never retrieved" not in done.stderr, done.stderr[-2000:]
