@@ -30,7 +30,7 @@ from mcp_widgets.client import (
     ServerError,
     connect,
     connect_sync,
-    intake,
+    presenting,
     set_default_handler,
 )
 from mcp_widgets.core.exceptions import SchemaError
@@ -561,7 +561,7 @@ def test_env_policy(policy: str, expected: dict[str, Any], monkeypatch: pytest.M
     seen: list[Any] = []
     srv = connect_sync(build_server())
     try:
-        monkeypatch.setattr(intake, "answer", _spy(intake.answer, seen))
+        monkeypatch.setattr(presenting, "answer", _spy(presenting.answer, seen))
         assert parse(srv.call_tool_sync("ask_defaults")) == expected
     finally:
         srv.close()
@@ -573,7 +573,7 @@ def test_env_policy_decline_is_the_policys(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MCP_WIDGETS_HANDLER", "accept_defaults")
     seen: list[Any] = []
     with connect_sync(build_server()) as srv:
-        monkeypatch.setattr(intake, "answer", _spy(intake.answer, seen))
+        monkeypatch.setattr(presenting, "answer", _spy(presenting.answer, seen))
         assert parse(srv.call_tool_sync("ask_profile")) == {"action": "decline"}  # "name" has no default
     outcome = seen[0].outcome
     assert (outcome.reason, outcome.by) == (Reason.POLICY, "MCP_WIDGETS_HANDLER=accept_defaults")

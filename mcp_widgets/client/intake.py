@@ -13,14 +13,14 @@ from typing import TYPE_CHECKING, Any, cast
 import mcp_types
 
 from .. import kernel
-from ..core.card import Card, Handler
+from ..core.card import Card
 from ..core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ..core.history import HistoryRecord, default_history
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
-from . import tasks, url_flow
-from .answering import answer, pick_handler
+from . import presenting, tasks, url_flow
+from .answering import pick_handler
 from .bounds import over_bound
 from .loose import LooseForms
 from .record import CURRENT_CALL
@@ -181,42 +181,30 @@ class Intake:
             url_flow.present(self, request, record)
             return
         ctx = self.ctx
-        # Building a form opens a few dozen comms; an interrupt landing halfway (a blocked cell's pump runs
-        # this) would leave a form nobody holds. It is taken just after, when the form can end "interrupted".
-        with kernel.interrupt_deferred() as deferred:
-            chosen, form = self._build_form(request, record)
-        if form is None:
-            deferred.deliver()
-            return
-        try:
-            answer(
-                form,
-                chosen,
-                server=ctx.name,
-                style=record.style if record is not None else None,
-                show=partial(self.display.place, record),
-                tell=partial(self.display.place, record),
-                request=request,
-                interrupted=bool(deferred),
-            )
-        except KeyboardInterrupt:
-            if not deferred:
-                raise
-            # The form ended as interrupted; the interrupt itself goes where it was headed. Raised from an
-            # awaiting cell's event loop, a KeyboardInterrupt would end the kernel, not the cell.
-            deferred.deliver()
+        chosen = pick_handler(ctx.settings.handler)
+        presenting.present(
+            partial(self._build_form, request, record, handler=chosen is not None),
+            deliver=partial(self.view_done, request, record),
+            record=partial(self.record_view, request, record),
+            prepare=None if request.legacy else partial(self.rounds.refill, request),
+            place=partial(self.display.place, record),
+            tell=partial(self.display.place, record),
+            chosen=chosen,
+            server=ctx.name,
+            style=record.style if record is not None else None,
+            request=request,
+        )
 
     def _build_form(
-        self, request: PendingRequest, record: CallRecord | None
-    ) -> tuple[tuple[Handler, Reason, str] | None, ElicitationForm | None]:
-        """Build the form for `request` and wire it to the request and the history; None when it failed."""
+        self, request: PendingRequest, record: CallRecord | None, *, handler: bool
+    ) -> ElicitationForm | None:
+        """The form for `request` (None: refused or failed, and the request answered so)."""
         from ..widgets import ElicitationForm
 
         ctx = self.ctx
         try:
             # A handler usually answers at once: its form makes only what the handler drives.
-            chosen = pick_handler(ctx.settings.handler)
-            build = ElicitationForm._for_handler if chosen is not None else ElicitationForm
+            build = ElicitationForm._for_handler if handler else ElicitationForm
             form = build(
                 request.message,
                 request.schema or {},
@@ -225,17 +213,12 @@ class Intake:
             )
         except SchemaError as exc:
             self._refuse_schema(request, record, exc)
-            return None, None
+            return None
         except Exception as exc:
             self.view_failed(request, record, exc, "form")
-            return None, None
+            return None
         request.view = form
-        # Done callbacks run in order: the answer goes to the server first, then the history notes it.
-        form.add_done_callback(partial(self.view_done, request, record))
-        self.record_view(request, record, form)
-        if not request.legacy:  # asked again after its answer came too late: what was typed is back
-            self.rounds.refill(request, form)
-        return chosen, form
+        return form
 
     def view_failed(
         self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str

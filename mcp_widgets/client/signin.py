@@ -15,13 +15,14 @@ import logging
 import uuid
 from collections.abc import Callable
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from .. import kernel
 from ..core.history import default_history
 from ..core.outcome import Action, Reason
 from ..core.signin import HEADLESS_HELP, SignInError
-from .answering import answer, pick_handler
+from . import presenting
+from .answering import pick_handler
 
 if TYPE_CHECKING:
     from ..widgets import SignInCard
@@ -43,23 +44,30 @@ def present(
     connects the card to the provider first. `place` shows a line or a card outside any call."""
     from ..widgets import SignInCard
 
+    def build() -> SignInCard | None:
+        try:
+            return SignInCard(authorization_url, server=ctx.name, declared_name=ctx.learned.declared_name)
+        except Exception as exc:
+            failed = f"the sign-in card for {ctx.name!r} failed: {type(exc).__name__}"
+            consent.set_exception(SignInError(failed))
+            return None
+
+    show: Callable[[object], None] = place
+    if ctx.settings.output is None:  # under a display of its own, which ends as its closing line
+        show = cast("Callable[[object], None]", _shown_until_final)
     try:
-        card = SignInCard(authorization_url, server=ctx.name, declared_name=ctx.learned.declared_name)
-    except Exception as exc:
-        failed = f"the sign-in card for {ctx.name!r} failed: {type(exc).__name__}"
-        consent.set_exception(SignInError(failed))
-        return
-    wire(card)
-    _record(ctx, card)
-    card.add_done_callback(partial(_consented, ctx, consent))
-    show = place
-    if ctx.settings.output is None:
-        show = lambda _: _shown_until_final(card)  # noqa: E731
-    if not card.check.allowed:
-        show(card)  # its closing line says why
-        return
-    try:
-        answer(card, pick_handler(ctx.settings.handler), server=ctx.name, style=None, show=show, tell=place)
+        presenting.present(
+            build,
+            prepare=wire,
+            deliver=partial(_consented, ctx, consent),
+            record=partial(_record, ctx),
+            place=show,
+            tell=place,
+            chosen=pick_handler(ctx.settings.handler),
+            server=ctx.name,
+            style=None,
+            ask=lambda card: card.check.allowed,  # a refused address: its closing line says why
+        )
     except BaseException as exc:
         if not consent.done():
             consent.set_exception(SignInError(f"signing in to {ctx.name!r} was interrupted"))

@@ -34,7 +34,8 @@ from ..core.exceptions import ServerError, brief
 from ..core.outcome import Action, Outcome, Reason
 from ..core.protocol import LEGACY, is_modern
 from ..core.requests import PendingRequest
-from .answering import answer, pick_handler
+from . import presenting
+from .answering import pick_handler
 
 if TYPE_CHECKING:
     from ..core.card import Card
@@ -143,21 +144,44 @@ class UrlFlow:
 
 
 def present(intake: Intake, request: PendingRequest, record: CallRecord | None) -> None:
-    """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it."""
+    """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it.
+
+    A card whose earlier round is still on screen (2025-11-25: the server asks again under the same
+    elicitation id) is asked again in place; a new one is built. A refused URL's card is declined as it is
+    built, and only shown.
+    """
     flow = intake.flow
-    card = flow.reusable(record, request)
-    if card is not None:
-        card.ask_again(request.message)
-        intake.record_view(request, record, card)  # a new round is a new history entry
-        _answer(intake, request, record, card, placed=True)
-        return
-    card = _build(intake, request, record)
-    if card is not None and card.check.allowed:
-        _answer(intake, request, record, card, placed=False)
+    reused = flow.reusable(record, request)
+
+    def again() -> UrlCard:
+        assert reused is not None
+        reused.ask_again(request.message)
+        request.view = reused
+        return reused
+
+    place = partial(intake.display.place, record)
+    presenting.present(
+        again if reused is not None else partial(_build, intake, request, record),
+        deliver=partial(_delivered, intake, request, record),
+        record=partial(intake.record_view, request, record),  # a new round is a new history entry
+        prepare=None if reused is not None else partial(_adopt, flow, record),
+        place=None if reused is not None else place,
+        tell=place,
+        chosen=pick_handler(intake.ctx.settings.handler),
+        server=intake.ctx.name,
+        style=record.style if record is not None else None,
+        request=request,
+        ask=lambda card: card.check.allowed,
+    )
+
+
+def _adopt(flow: UrlFlow, record: CallRecord | None, card: UrlCard) -> None:
+    if card.check.allowed:  # a refused URL's card is over as it is built: nothing to follow
+        flow.adopt(record, card)
 
 
 def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
-    """The card for `request`; a refused URL's card is already declined and shown (None on failure)."""
+    """The card for `request` (None on failure, the request answered so)."""
     from ..widgets import UrlCard
 
     try:
@@ -172,39 +196,13 @@ def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -
         intake.view_failed(request, record, exc, "request")
         return None
     request.view = card
-    intake.record_view(request, record, card)  # a refused URL is recorded as finished at once
-    if not card.check.allowed:
-        # Declined already (Reason.REFUSED_URL): its closing line says why; nobody is asked.
-        intake.view_done(request, record, card)
-        intake.display.place(record, card)
-        return card
-    intake.flow.adopt(record, card)
     return card
 
 
-def _answer(
-    intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard, *, placed: bool
-) -> None:
-    """Wire the card's current round to `request`, show the card, and ask the handler or the person."""
-    request.view = card
-    card.add_done_callback(partial(intake.view_done, request, record))
-    card.add_done_callback(intake.flow.remember)
-    _run(intake, request, record, card, placed=placed)
-
-
-def _run(
-    intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard, *, placed: bool
-) -> None:
-    place = partial(intake.display.place, record)
-    answer(
-        card,
-        pick_handler(intake.ctx.settings.handler),
-        server=intake.ctx.name,
-        style=record.style if record is not None else None,
-        show=None if placed else place,
-        tell=place,
-        request=request,
-    )
+def _delivered(intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
+    """The round's answer goes to the server; an accepted card is remembered for the server's word."""
+    intake.view_done(request, record, card)
+    intake.flow.remember(card)
 
 
 # --------------------------------------------------------------------------- notifications (client thread)
@@ -317,11 +315,20 @@ def _present_required(intake: Intake, requests: list[PendingRequest], record: Ca
             note = record.interrupt_note(legacy=True)
             intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
-        card = _build(intake, request, record)
-        if card is None or not card.check.allowed:
-            continue
-        card.add_done_callback(partial(_consented, intake, request, record))
-        _run(intake, request, record, card, placed=False)
+        place = partial(intake.display.place, record)
+        presenting.present(
+            partial(_build, intake, request, record),
+            deliver=partial(_consented, intake, request, record),
+            record=partial(intake.record_view, request, record),
+            prepare=partial(_adopt, intake.flow, record),
+            place=place,
+            tell=place,
+            chosen=pick_handler(intake.ctx.settings.handler),
+            server=intake.ctx.name,
+            style=record.style,
+            request=request,
+            ask=lambda card: card.check.allowed,
+        )
 
 
 def _consented(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
@@ -349,9 +356,22 @@ def _ask_finished(intake: Intake, request: PendingRequest, record: CallRecord, c
             Outcome(Action.CANCEL, Reason.PERSON, note="the card was hidden before the page was finished"),
         )
         return
-    card.ask_again()
-    card.add_done_callback(partial(intake.view_done, request, record))
-    _run(intake, request, record, card, placed=True)
+
+    def again() -> UrlCard:
+        card.ask_again()
+        return card
+
+    presenting.present(
+        again,
+        deliver=partial(intake.view_done, request, record),
+        record=lambda _card: None,  # the same request's second step: its history entry is the first's
+        place=None,  # on screen already
+        tell=partial(intake.display.place, record),
+        chosen=pick_handler(intake.ctx.settings.handler),
+        server=intake.ctx.name,
+        style=record.style,
+        request=request,
+    )
 
 
 def _drop(request: PendingRequest, note: str) -> None:
