@@ -7,18 +7,15 @@ Both take exactly what `Server` takes (its signature is the one place the option
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import inspect
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any, ParamSpec, TypeVar
 
-from .. import kernel
 from . import configs
 from .server import Server
 
 P = ParamSpec("P")
 R = TypeVar("R")
-
 
 
 def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callable[P, R]]:
@@ -32,17 +29,6 @@ def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callab
         return fn
 
     return use
-
-
-@contextlib.contextmanager
-def _ended_if_abandoned(server: Server) -> Iterator[None]:
-    """Around waiting for the handshake: a wait that fails (the connection's own bound, a refusal) or is
-    interrupted tells the connection to end (the bound itself lives in the connection)."""
-    try:
-        yield
-    except BaseException:
-        server._signal_close()
-        raise
 
 
 class _Connecting:
@@ -68,8 +54,7 @@ class _Connecting:
             await configs.ask_inputs(self._entry)
             self._server = self._make()
         ready = self._begin()
-        with _ended_if_abandoned(self._server):
-            await kernel.wait_async(ready)
+        await self._server._await_connected(ready)
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -141,6 +126,5 @@ def connect_sync(target: Any, **options: Any) -> Server:
     if entry is not None:
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = Server(target, **options)
-    with _ended_if_abandoned(server):
-        server._wait_connected(server._start())
+    server._wait_connected(server._start())
     return server

@@ -142,10 +142,6 @@ class Connection:
         """`close` was asked for (the connection is on its way down)."""
         return self.ctx.link.closing
 
-    @property
-    def info(self) -> ServerInfo | None:
-        return self.ctx.learned.info
-
     def start(self) -> concurrent.futures.Future[None]:
         """Start connecting; the future resolves once the handshake is done."""
         # Load the widget code now, on the caller's thread: not on the first question, where it would

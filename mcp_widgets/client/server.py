@@ -29,9 +29,10 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import os
 import weakref
-from collections.abc import Generator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -155,7 +156,7 @@ class Server:
             log_level = log_level.lower()  # "INFO" as Python's logging spells it
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        max_questions_checked = question_bounds(max_questions)
+        bounds = question_bounds(max_questions)
         # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
         check_store(token_store)
         check_scopes(scopes)
@@ -171,7 +172,7 @@ class Server:
             answer_timeout=answer_timeout,
             output=output,
             log_level=log_level,
-            max_questions=max_questions_checked,
+            max_questions=bounds,
         )
         ctx = self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -416,20 +417,30 @@ class Server:
         """
         ready = self._connection.reconnect(timeout)
         self._loose.reopen()
-        try:
-            self._wait_connected(ready)
-        except BaseException:
-            self._signal_close()
-            raise
+        self._wait_connected(ready)
         return Done(f"reconnected to {self.name!r}")
 
     def _wait_connected(self, ready: concurrent.futures.Future[None]) -> None:
         """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile
-        (a sign-in card may wait in this cell)."""
-        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-            ready.result()  # nothing to pump: connecting needs no clicks
-        else:
-            kernel.wait_sync(ready)
+        (a sign-in card may wait in this cell). A wait that fails or is interrupted ends the connection."""
+        with self._ended_if_abandoned():
+            if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+                ready.result()  # nothing to pump: connecting needs no clicks
+            else:
+                kernel.wait_sync(ready)
+
+    async def _await_connected(self, ready: concurrent.futures.Future[None]) -> None:
+        """`_wait_connected` for an awaiting cell."""
+        with self._ended_if_abandoned():
+            await kernel.wait_async(ready)
+
+    @contextlib.contextmanager
+    def _ended_if_abandoned(self) -> Iterator[None]:
+        try:
+            yield
+        except BaseException:
+            self._signal_close()
+            raise
 
     def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""

@@ -159,13 +159,30 @@ def present(intake: Intake, request: PendingRequest, record: CallRecord | None) 
         request.view = reused
         return reused
 
+    build = again if reused is not None else partial(_build, intake, request, record)
+    deliver = partial(_delivered, intake, request, record)
+    _present(intake, request, record, build, deliver, new=reused is None)
+
+
+def _present(
+    intake: Intake,
+    request: PendingRequest,
+    record: CallRecord | None,
+    build: Callable[[], UrlCard | None],
+    deliver: Callable[[UrlCard], object],
+    *,
+    new: bool,
+    history: bool = True,
+) -> None:
+    """A URL card through the present pipeline: a new card is followed and placed; a card asked again is
+    on screen already. A refused URL's card is declined as it is built, and only shown."""
     place = partial(intake.display.place, record)
     presenting.present(
-        again if reused is not None else partial(_build, intake, request, record),
-        deliver=partial(_delivered, intake, request, record),
-        record=partial(intake.record_view, request, record),  # a new round is a new history entry
-        prepare=None if reused is not None else partial(_adopt, flow, record),
-        place=None if reused is not None else place,
+        build,
+        deliver=deliver,
+        record=partial(intake.record_view, request, record) if history else _no_entry,
+        prepare=partial(_adopt, intake.flow, record) if new else None,
+        place=place if new else None,
         tell=place,
         chosen=pick_handler(intake.ctx.settings.handler),
         server=intake.ctx.name,
@@ -173,6 +190,10 @@ def present(intake: Intake, request: PendingRequest, record: CallRecord | None) 
         request=request,
         ask=lambda card: card.check.allowed,
     )
+
+
+def _no_entry(card: UrlCard) -> None:
+    """A required URL's second step ("I've finished"): its history entry is the first step's."""
 
 
 def _adopt(flow: UrlFlow, record: CallRecord | None, card: UrlCard) -> None:
@@ -315,20 +336,8 @@ def _present_required(intake: Intake, requests: list[PendingRequest], record: Ca
             note = record.interrupt_note(legacy=True)
             intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
-        place = partial(intake.display.place, record)
-        presenting.present(
-            partial(_build, intake, request, record),
-            deliver=partial(_consented, intake, request, record),
-            record=partial(intake.record_view, request, record),
-            prepare=partial(_adopt, intake.flow, record),
-            place=place,
-            tell=place,
-            chosen=pick_handler(intake.ctx.settings.handler),
-            server=intake.ctx.name,
-            style=record.style,
-            request=request,
-            ask=lambda card: card.check.allowed,
-        )
+        build = partial(_build, intake, request, record)
+        _present(intake, request, record, build, partial(_consented, intake, request, record), new=True)
 
 
 def _consented(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
@@ -361,17 +370,8 @@ def _ask_finished(intake: Intake, request: PendingRequest, record: CallRecord, c
         card.ask_again()
         return card
 
-    presenting.present(
-        again,
-        deliver=partial(intake.view_done, request, record),
-        record=lambda _card: None,  # the same request's second step: its history entry is the first's
-        place=None,  # on screen already
-        tell=partial(intake.display.place, record),
-        chosen=pick_handler(intake.ctx.settings.handler),
-        server=intake.ctx.name,
-        style=record.style,
-        request=request,
-    )
+    deliver = partial(intake.view_done, request, record)
+    _present(intake, request, record, again, deliver, new=False, history=False)
 
 
 def _drop(request: PendingRequest, note: str) -> None:

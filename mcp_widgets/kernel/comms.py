@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 import threading
-from collections import deque
 from typing import Any
 
 import comm
@@ -36,10 +35,8 @@ def nowhere_comm(comm_id: str) -> Any:
 
 _CLOSED_KEEP = 20_000
 """Ids of comms we closed that are remembered (the newest): a late message comes within seconds."""
-_closed: set[str] = set()
-_closed_order: deque[str] = deque()
+_closed: dict[str, None] = {}  # an ordered set: the oldest id first
 _closed_lock = threading.Lock()
-_filter_installed = False
 
 
 class _LateToOurs(logging.Filter):
@@ -56,16 +53,12 @@ class _LateToOurs(logging.Filter):
         return record.args[0] not in _closed
 
 
+logging.getLogger("Comm").addFilter(_LateToOurs())
+
+
 def closing(comm_id: str) -> None:
     """Our widget model with this comm id is closing: a late message to it is not worth a log line."""
-    global _filter_installed
     with _closed_lock:
-        if not _filter_installed:
-            logging.getLogger("Comm").addFilter(_LateToOurs())
-            _filter_installed = True
-        if comm_id in _closed:
-            return
-        _closed.add(comm_id)
-        _closed_order.append(comm_id)
-        while len(_closed_order) > _CLOSED_KEEP:
-            _closed.discard(_closed_order.popleft())
+        _closed[comm_id] = None
+        if len(_closed) > _CLOSED_KEEP:
+            del _closed[next(iter(_closed))]
