@@ -148,13 +148,6 @@ class Kernel(QueuedComms, Pump):
         msg_type = header.get("msg_type")
         return msg_type if isinstance(msg_type, str) else None
 
-    def receive(self, frames: list[Any]) -> None:
-        """Dispatch a comm message now; queue anything else in the kernel, behind the running cell."""
-        if self.msg_type(frames) in COMM_TYPES:
-            self.dispatch_comm(frames)
-        else:
-            self.hand_over(frames)
-
     def hand_over(self, frames: list[Any]) -> None:
         """Give a request to the kernel's own receive callback, as the stream would have.
 

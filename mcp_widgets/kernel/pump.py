@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .posted import COMM_TYPES, WAKER, next_slice, run_posted
+from .signals import interrupt_deferred
 
 
 class Pump:
@@ -25,22 +26,37 @@ class Pump:
 
         def stream(self) -> Any: ...
         def msg_type(self, frames: list[Any]) -> str | None: ...
-        def receive(self, frames: list[Any]) -> None: ...
         def hand_over(self, frames: list[Any]) -> None: ...
         def dispatch_comm(self, frames: list[Any], *, early: bool = False) -> None: ...
         def deliver_queued_comms(self) -> None: ...
 
     def drain_socket(self) -> None:
-        """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd)."""
+        """Take every message waiting on the shell socket (leaving none behind an edge-triggered fd).
+
+        An interrupt is held back while one message is read and a request handed to the kernel: landing
+        between two frames it would split the message, and the kernel would drop the rest ("DELIM not in
+        msg_list") and never answer that request. A comm handler runs with interrupts as usual.
+        """
         import zmq
 
         sock = self.stream().socket
         while sock.getsockopt(zmq.EVENTS) & zmq.POLLIN:
+            with interrupt_deferred() as held:
+                try:
+                    frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
+                except zmq.Again:
+                    frames = None
+                comm = frames is not None and self.msg_type(frames) in COMM_TYPES
+                if frames is not None and not comm:
+                    self.hand_over(frames)
             try:
-                frames = sock.recv_multipart(zmq.NOBLOCK, copy=False)
-            except zmq.Again:
+                if comm:
+                    assert frames is not None
+                    self.dispatch_comm(frames)
+            finally:
+                held.deliver()
+            if frames is None:
                 return
-            self.receive(frames)
 
     def pump_until(self, fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
         import zmq
@@ -68,7 +84,7 @@ class Pump:
         self.async_waiters += 1
 
     def receive_soon(self, frames: list[Any]) -> None:
-        """The stream's callback during async waits: `receive`, with comm messages kept in arrival order.
+        """The stream's callback during async waits: requests to the kernel, comm messages to their widgets.
 
         On 7.x a message the kernel read just before the wait began is still on its way to the kernel's
         queue (through two tasks) for a couple of loop turns; a comm message read now must not overtake

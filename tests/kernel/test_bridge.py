@@ -6,6 +6,7 @@ future, and acts as the browser: it clicks while the cell waits, interrupts, and
 
 from __future__ import annotations
 
+import contextlib
 import time
 
 import pytest
@@ -501,3 +502,25 @@ def test_a_click_read_just_before_a_blocking_wait_reaches_it(frontend: KernelFro
     )
     frontend.click(button(frontend, "between"))
     assert ok(frontend.wait_cell(msg_id, timeout=40)).stdout == "True between\n"
+
+
+@pytest.mark.parametrize("style", ["sync", "sync-in-async-cell"])
+def test_an_interrupt_amid_a_flood_of_requests_tears_none(frontend: KernelFrontend, style: str) -> None:
+    # A blocking wait reads the shell socket itself; an interrupt that lands between two frames of one
+    # message must not split it (the kernel would drop the rest as "DELIM not in msg_list" and never
+    # answer that request). Floods of requests around the interrupt make that moment likely.
+    setup(frontend)
+    for attempt in range(4):
+        waiting = start_waiting(frontend, style, f"flood-{attempt}")
+        frontend.settle(0.2)
+        queued = [frontend.execute("pass", stop_on_error=False) for _ in range(150)]
+        frontend.interrupt()
+        queued += [frontend.execute("pass", stop_on_error=False) for _ in range(150)]
+        assert frontend.wait_cell(waiting, timeout=30).status == "error"
+        # Each gets its reply (aborted behind the failed cell, or run).
+        answered = lambda cells=queued: all(frontend.cells[m].done for m in cells)  # noqa: E731
+        with contextlib.suppress(TimeoutError):
+            frontend.wait_until(answered, timeout=30, what="every reply")
+        unanswered = [m for m in queued if not frontend.cells[m].done]
+        assert not unanswered, f"round {attempt}: {len(unanswered)} of {len(queued)} requests never answered"
+        assert {frontend.cells[m].status for m in queued} <= {"ok", "aborted"}
