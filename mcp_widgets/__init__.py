@@ -56,6 +56,7 @@ if _TYPE_CHECKING:
     from .client.servers_table import servers
     from .playground import playground
     from .widgets import (
+        AppView,
         ElicitationForm,
         FormState,
         HistoryPanel,
@@ -82,6 +83,7 @@ _LAZY = {
     "connect_sync": "mcp_widgets.client",
     "get_default_handler": "mcp_widgets.client",
     "set_default_handler": "mcp_widgets.client",
+    "AppView": "mcp_widgets.widgets",
     "ElicitationForm": "mcp_widgets.widgets",
     "FormState": "mcp_widgets.widgets",
     "HistoryPanel": "mcp_widgets.widgets",
@@ -102,6 +104,7 @@ _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.a
 __all__ = [
     "Action",
     "AnswerExpired",
+    "AppView",
     "BlockingCallError",
     "Call",
     "Card",

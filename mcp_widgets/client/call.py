@@ -52,6 +52,12 @@ class Call:
     def done(self) -> bool:
         return self._future.done()
 
+    @property
+    def future(self) -> concurrent.futures.Future[Any]:
+        """The call's future (its done callbacks run on the client thread; `add_done_callback` runs on the
+        main thread)."""
+        return self._future
+
     def cancel(self) -> bool:
         """Stop the call (its open questions end as interrupted)."""
         if self._future.done():

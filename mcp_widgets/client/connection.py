@@ -16,6 +16,7 @@ from typing import IO, TYPE_CHECKING, Any, Literal, cast
 
 import mcp_types
 from mcp import Client
+from mcp.client.extension import ClientExtension
 from mcp.shared.exceptions import MCPDeprecationWarning
 
 from ..core.exceptions import (
@@ -73,8 +74,11 @@ class Connection:
         headers: Mapping[str, str] | None,
         auth: Any,
         signin: Mapping[str, Any] | None = None,
+        advertised: Callable[[], list[ClientExtension]] = list,
     ) -> None:
         self.ctx = ctx
+        self.advertised = advertised
+        """Further extensions to advertise (MCP Apps), read at each connect."""
         self.target = target
         self.intake = intake
         self.display = display
@@ -221,7 +225,10 @@ class Connection:
                         ),
                         mode=ctx.settings.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
-                        extensions=tasks2026.extensions(ctx, display, self.open_tasks, intake.on_elicit),
+                        extensions=[
+                            *tasks2026.extensions(ctx, display, self.open_tasks, intake.on_elicit),
+                            *self.advertised(),
+                        ],
                         logging_callback=display.on_log,
                         log_level=cast(Any, ctx.settings.log_level),
                         message_handler=self._on_message,

@@ -37,6 +37,8 @@ class Settings:
     output: ipywidgets.Output | None = None
     log_level: str | None = "info"
     max_questions: tuple[int, int] = (100, 20)
+    apps: bool = True
+    """Show MCP Apps (and advertise the extension): `connect(..., apps=False)` turns them off."""
 
 
 @dataclass(eq=False)

@@ -235,7 +235,8 @@ class CallDisplay:
         media: list[dict[str, str]] = []
         if panel.status is not None:
             panel.set_status(record.status_line())
-            result, media = _result_shown(record)
+            if record.shows_result:
+                result, media = _result_shown(record)
         progress = scrubbed_progress(record, progress)
         bundle = panel.end(record.ending(), progress, scrubbed(record, lines), count=count, result=result)
         if record.shown is not None or bundle["text/plain"]:

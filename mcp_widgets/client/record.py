@@ -122,6 +122,10 @@ class CallRecord:
     """The calling cell's context (taken in `_begin`): what the call shows later is sent as that cell's."""
     on_status: Callable[[], None] | None = None
     """Shows `status_line()` again (main thread): posted when the call starts or stops waiting."""
+    app: Any = None
+    """The bridge of the app shown under the call (a tool with an MCP App), told when the call ends."""
+    shows_result: bool = True
+    """A background call shows its result under its status line (not one its app made: the app shows it)."""
 
     def describe(self) -> str:
         return f"{self.kind} {self.name!r} on {self.ctx.name!r}"

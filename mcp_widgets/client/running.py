@@ -35,7 +35,7 @@ from ..core.text import shorten, shown
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-from . import oversized, rounds, url_flow
+from . import oversized, rounds, tasks, url_flow
 from .call import Call
 from .display import show_call
 from .privacy import foreign, quotes_typed, redacted_error, resource_name, scrubbed_line, secret_arguments
@@ -52,6 +52,7 @@ from .runtime import RUNTIME
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
+    from .apps import AppHost
     from .connection import Connection
     from .context import ServerContext
     from .display import CallDisplay
@@ -126,12 +127,13 @@ class Runner:
     errors. The server's settings (`timeout`, `output`) and protocol version are read from `ctx`."""
 
     def __init__(
-        self, ctx: ServerContext, connection: Connection, intake: Intake, display: CallDisplay
+        self, ctx: ServerContext, connection: Connection, intake: Intake, display: CallDisplay, apps: AppHost
     ) -> None:
         self.ctx = ctx
         self.connection = connection
         self.intake = intake
         self.display = display
+        self.apps = apps
         self._warned_legacy = False
 
     # -- the three ways a caller waits ---------------------------------------------------------------------
@@ -158,15 +160,30 @@ class Runner:
         return Call(record, future, self)
 
     def _start(
-        self, kind: str, name: str, output: Any, style: Style, request: Request[T], arguments: Arguments
+        self,
+        kind: str,
+        name: str,
+        output: Any,
+        style: Style,
+        request: Request[T],
+        arguments: Arguments,
+        *,
+        app: bool = True,
     ) -> tuple[CallRecord, concurrent.futures.Future[T]]:
-        record = self.begin(kind, name, output, style=style, arguments=arguments)
+        record = self.begin(kind, name, output, style=style, arguments=arguments, app=app)
         progress = self.display.progress_callback(record)
         return record, self.launch(record, lambda client: request(client, progress))
 
     # -- the steps -----------------------------------------------------------------------------------------
     def begin(
-        self, kind: str, name: str, output: Any, *, style: Style, arguments: Arguments = None
+        self,
+        kind: str,
+        name: str,
+        output: Any,
+        *,
+        style: Style,
+        arguments: Arguments = None,
+        app: bool = True,
     ) -> CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
@@ -202,7 +219,16 @@ class Runner:
             # Said once, on the call, instead of the SDK's "not listed by server, cannot validate" warning
             # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
             self.display.place(record, _unlisted(self.ctx.name, name))
+        if app:  # a tool with an MCP App: shown under this line (not for a call its app makes)
+            self.apps.begin(record, arguments, self.app_call)
         return record
+
+    def app_call(self, name: str, arguments: dict[str, Any] | None, output: Any) -> Call:
+        """A tool call an app made: a background call shown in `output` (under the app)."""
+        request = tasks.tool_call(self.ctx, self.intake.open_tasks, self.display, name, arguments, task=False)
+        record, future = self._start("tool", name, output, "background", request, arguments, app=False)
+        record.shows_result = False
+        return Call(record, future, self)
 
     def launch(
         self, record: CallRecord, fn: Callable[[Client], Awaitable[T]]
@@ -210,8 +236,13 @@ class Runner:
         """Run `fn(client)` on the client thread as `record`'s call; its display ends when it does."""
         future = RUNTIME.submit(self._call(record, fn))
         record.future = future
-        future.add_done_callback(lambda _: record.post(partial(self.display.close_call, record)))
+        future.add_done_callback(lambda _: record.post(partial(self._ended, record)))
         return future
+
+    def _ended(self, record: CallRecord) -> None:
+        self.display.close_call(record)
+        if record.app is not None:
+            self.apps.ended(record)
 
     async def _call(self, record: CallRecord, fn: Callable[[Client], Awaitable[T]]) -> T:
         """Run one request on the client thread, bounded by `timeout` minus think time."""

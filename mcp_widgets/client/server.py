@@ -40,6 +40,7 @@ import mcp_types
 from .. import kernel
 from ..core.card import Handler
 from . import configs, tasks
+from .apps import AppHost
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
 from .catalog import Catalog
@@ -57,7 +58,7 @@ from .tokens import check_scopes, check_store
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import HistoryPanel, PendingList, ToolForm
+    from ..widgets import AppView, HistoryPanel, PendingList, ToolForm
     from .functions import ToolFunctions
 
 __all__ = ["Server"]
@@ -142,6 +143,7 @@ class Server:
         scopes: Sequence[str] | str | None = None,
         token_store: Any = None,
         config: str | os.PathLike[str] | None = None,
+        apps: bool = True,
     ) -> None:
         entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
         if entry is not None:
@@ -173,6 +175,7 @@ class Server:
             output=output,
             log_level=log_level,
             max_questions=bounds,
+            apps=bool(apps),
         )
         ctx = self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -184,6 +187,7 @@ class Server:
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         intake = Intake(ctx, display, open_tasks)
+        app_host = AppHost(ctx)
         connection = Connection(
             ctx,
             resolved,
@@ -194,11 +198,13 @@ class Server:
             headers=headers,
             auth=auth,
             signin=signin,
+            advertised=app_host.extensions,
         )
-        runner = Runner(ctx, connection, intake, display)
+        runner = Runner(ctx, connection, intake, display, app_host)
         catalog = Catalog(ctx, connection.require_connected, runner.run_call)
         self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
+        self._apps = app_host
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
         _LIVE.add(self)
 
@@ -442,8 +448,25 @@ class Server:
             self._signal_close()
             raise
 
+    @property
+    def apps(self) -> list[AppView]:
+        """The MCP App views of this server live in the notebook (the newest last)."""
+        return list(self._apps.views)
+
+    def open_app(self, tool: str, arguments: Mapping[str, Any] | None = None) -> AppView:
+        """Show a tool's MCP App without calling the tool (for app authors): the app gets `arguments` as its
+        tool input and no result. Display the returned view (the last expression of a cell shows it).
+
+        Raises:
+            ValueError: The server lists no such tool with an app.
+        """
+        self._connection.require_connected()
+        return self._apps.open_app(tool, _copy(arguments), self._runner.app_call)
+
     def close(self, timeout: float = 10.0) -> Done:
-        """Disconnect (open forms end as withdrawn; a stdio server process is stopped)."""
+        """Disconnect (open forms end as withdrawn; apps are told and end; a stdio server process is
+        stopped)."""
+        self._apps.end_all("the server was closed")
         self._connection.close(timeout)
         kernel.flush_posted()  # plain python: the withdrawn forms are closed before this returns
         self._loose.close_all()
@@ -451,6 +474,7 @@ class Server:
 
     async def aclose(self) -> None:
         """`close` for async code."""
+        self._apps.end_all("the server was closed")
         await self._connection.aclose()
         kernel.flush_posted()
         self._loose.close_all()

@@ -41,6 +41,7 @@ from ..authoring import Confirmation
 from ..core.text import plural
 from ..core.version import __version__
 from . import _schemas as schemas
+from ._app import dice_app
 from ._asking import Asker, converse
 from ._checking import problems
 from ._signin import DEFAULT_SIGN_IN_PORT, SignInPages
@@ -58,6 +59,7 @@ echo_elicit: asks with any requestedSchema you pass and returns the answer verba
 private_notes / sign_out: needs the sign-in (2025-11-25: error -32042, URL elicitation required).
 list_files / reset_files: look at or restore the simulated files (they ask nothing).
 search_files: a rich signature (enum, optional, nested model) to try `srv.form("search_files")`.
+roll_dice: rolls dice, shown as an MCP App (its app rolls again through the app-only tool reroll).
 Resources: demo://files (the file store) and demo://files/{name}. Prompts: tidy_up, explain_tool.
 """
 
@@ -75,7 +77,13 @@ class DemoServer(MCPServer[Any]):
     """The demo `MCPServer`, plus the in-memory state its tools act on (inspect it in tests and notebooks)."""
 
     def __init__(self, name: str, *, sign_in: SignInPages) -> None:
-        super().__init__(name, title="mcp-widgets demo", instructions=INSTRUCTIONS, version=__version__)
+        super().__init__(
+            name,
+            title="mcp-widgets demo",
+            instructions=INSTRUCTIONS,
+            version=__version__,
+            extensions=[dice_app()],
+        )
         self.sign_in = sign_in
         self.files: dict[str, int] = {}
         """The simulated file store: name -> size in bytes."""

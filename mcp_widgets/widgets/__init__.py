@@ -1,5 +1,6 @@
 """The widgets of mcp-widgets."""
 
+from ._app_view import AppView
 from ._call_panel import CallPanel as CallPanel  # for the client room, like the two below (not public)
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
 from ._config_widgets import ServersTable as ServersTable
@@ -16,6 +17,7 @@ from ._tool_form import tool_form as tool_form
 from ._url_card import UrlCard
 
 __all__ = [
+    "AppView",
     "ElicitationForm",
     "FormState",
     "HistoryPanel",

@@ -1,0 +1,535 @@
+"""The bridge of one app view: the kernel answers the app's JSON-RPC, message by message (main thread).
+
+The browser only relays (`assets/app_frame.js`); every decision is taken here. Each message is checked
+(`core.apps.parse_message`); a malformed one gets a JSON-RPC error, never an exception in the kernel. What the
+app may do, and how it shows:
+- `ui/initialize` → host info, capabilities and the host context (theme and style variables from the front
+  end, display mode `inline`, the width, locale, time zone); after `ui/notifications/initialized` the tool's
+  input and, once the call ended, its result (or `tool-cancelled`) follow, and theme or width changes.
+- `tools/call`: only tools this server lists with `"app"` in their visibility, run as calls of their own
+  under the app (their questions show there), at most MAX_CALLS at once; more are refused, counted on a line.
+- `resources/read` from this server; `notifications/message` as a line; `ui/notifications/size-changed`
+  followed (bounded, at most SIZE_RATE a second: a resize storm cannot loop); `ui/open-link` through the URL
+  card's consent (never opened without a click); `ui/message` and `ui/update-model-context` kept on the view
+  for Python (no model here), said by a line that never quotes them; `ui/request-display-mode` answers inline.
+- Teardown: `ui/resource-teardown` (its answer awaited, briefly) before the view closes or the server goes.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import logging
+import re
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
+
+import mcp_types
+
+from .. import __version__, kernel
+from ..core import apps
+from ..core.text import clip_line, plural, shorten, shown
+from ..core.urls import inspect_url
+from .runtime import RUNTIME
+
+if TYPE_CHECKING:
+    from ..widgets import AppView
+    from .call import Call
+
+log = logging.getLogger("mcp_widgets.apps")
+
+MAX_CALLS = 4
+"""An app's tool calls in flight at once; more are refused (a runaway app is bounded like a server)."""
+SIZE_RATE = 20
+"""Height changes applied a second at most (the newest wins)."""
+TEARDOWN_WAIT = 2.0
+"""Seconds the app has to answer `ui/resource-teardown` before its view goes anyway."""
+MAX_HEIGHT = 2000
+CALLS_SHOWN = MAX_CALLS + 2
+"""Entries kept under an app (its calls and link cards, the newest)."""
+
+
+class AppCalls(Protocol):
+    """Runs an app's tool call as a call of its own, shown in `output` (the runner's background call)."""
+
+    def __call__(self, name: str, arguments: dict[str, Any] | None, output: Any) -> Call: ...
+
+
+ReadResource = Callable[[str], "concurrent.futures.Future[mcp_types.ReadResourceResult]"]
+"""Reads a resource of the app's server (on the client thread)."""
+
+
+def _dump(result: Any) -> Any:
+    dump = getattr(result, "model_dump", None)
+    return dump(by_alias=True, mode="json", exclude_none=True) if dump is not None else result
+
+
+class AppBridge:
+    """The kernel's side of one app view: checks and answers what the app sends, tells it what happens."""
+
+    def __init__(
+        self,
+        view: AppView,
+        *,
+        tool: mcp_types.Tool,
+        arguments: Mapping[str, Any] | None,
+        server: str,
+        tools: Callable[[], list[mcp_types.Tool]],
+        call: AppCalls,
+        read: ReadResource,
+    ) -> None:
+        self.view = view
+        self.tool = tool
+        self.arguments = dict(arguments or {})
+        self.server = server
+        self.tools = tools
+        self.call = call
+        self.read = read
+        self.document: apps.AppDocument | None = None
+        self.failed: str | None = None
+        self.bound: str | None = None
+        """The front-end view the app runs in (the newest that said ready)."""
+        self.context: dict[str, Any] = {}
+        self.initialized = False
+        self.ended: tuple[str, Any] | None = None
+        """How the call ended: ("result", the result as JSON) or ("cancelled", why); None while it runs."""
+        self.in_flight = 0
+        self.refused = 0
+        self.gone = False
+        self._size: float | None = None
+        self._size_due = False
+        self._next_id = 0
+        self._waiting: dict[str | int, Callable[[Any], None]] = {}
+        view.frame.on_msg(self._on_frontend)
+
+    # -- from the host side ----------------------------------------------------------------------------------
+    def show(self, document: apps.AppDocument) -> None:
+        """The app's document arrived: show it in the bound view (or the first one to say ready)."""
+        self.document = document
+        notes = []
+        if document.granted:
+            notes.append(f"granted: {', '.join(document.granted)}")
+        if document.domains:
+            notes.append(f"may reach: {', '.join(document.domains)}")
+        if notes:
+            self.view.say(f"The app {'; '.join(notes)}")
+        if document.dropped:
+            self.view.say(f"Left out of the app's policy (not plain origins): {', '.join(document.dropped)}")
+        if self.bound is not None:
+            self._send_document()
+
+    def fail(self, why: str) -> None:
+        """The app cannot be shown: say why where it would have been."""
+        self.failed = why
+        self.view.say(f"The app could not be shown: {why}")
+        if self.bound is not None:
+            self._frame({"kind": "closed", "text": f"The app could not be shown: {why}"})
+
+    def finished(self, result: Any = None, cancelled: str | None = None) -> None:
+        """The call the app belongs to ended: its result (or why it was cancelled) goes to the app."""
+        if self.ended is not None:
+            return
+        if cancelled is not None:
+            self.ended = ("cancelled", cancelled)
+        else:
+            self.ended = ("result", _dump(result))
+        if self.initialized:
+            self._send_ending()
+
+    def teardown(self, reason: str, then: Callable[[], None]) -> None:
+        """Tell the app it is going (`ui/resource-teardown`), then run `then` once it answered or after
+        TEARDOWN_WAIT seconds, whichever comes first."""
+        done = False
+
+        def finish(_: Any = None) -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            then()
+
+        if not self.initialized or self.bound is None or self.gone:
+            finish()
+            return
+        msg_id = self._request("ui/resource-teardown", {"reason": reason}, finish)
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(
+            loop.call_later, TEARDOWN_WAIT, lambda: kernel.post(lambda: self._timed_out(msg_id, finish))
+        )
+
+    def _timed_out(self, msg_id: str | int, finish: Callable[[Any], None]) -> None:
+        if self._waiting.pop(msg_id, None) is not None:
+            finish(None)
+
+    def close_frame(self, text: str) -> None:
+        """End the app in the browser: its frame goes, `text` stays in its place."""
+        self.initialized = False
+        self._frame({"kind": "closed", "text": text})
+        self.bound = None
+
+    # -- from the front end ----------------------------------------------------------------------------------
+    def _on_frontend(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        if not isinstance(content, dict) or self.view.closed:
+            return
+        view_id = content.get("view")
+        kind = content.get("kind")
+        if not isinstance(view_id, str) or len(view_id) > 100:
+            return
+        if kind == "ready":
+            self._ready(view_id, content.get("context"))
+            return
+        if view_id != self.bound:
+            return  # an older view (the page reloaded, a second view): the newest one runs the app
+        try:
+            if kind == "rpc":
+                text = content.get("text")
+                if isinstance(text, str):
+                    self._receive(text)
+            elif kind == "bad":
+                msg_id = content.get("id")
+                reason = "too large" if content.get("reason") == "too large" else "not JSON"
+                if isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool):
+                    self._send(apps.error_response(msg_id, apps.INVALID_REQUEST, f"message {reason}"))
+                self._note_refusal(f"a message {reason}")
+            elif kind == "context":
+                self._context_changed(content.get("context"))
+            elif kind == "gone":
+                self.gone = True
+                self.initialized = False
+        except Exception:  # a bug of ours must not take the kernel's comm handling down
+            log.exception("mcp_widgets: handling a message from an app failed")
+
+    def _ready(self, view_id: str, context: Any) -> None:
+        self.bound = view_id
+        self.gone = False
+        self.initialized = False  # a new document in a new view: the app starts again
+        self.context = _context(context)
+        if self.document is not None:
+            self._send_document()
+        elif self.failed is not None:
+            self._frame({"kind": "closed", "text": f"The app could not be shown: {self.failed}"})
+
+    def _send_document(self) -> None:
+        assert self.document is not None
+        self._frame({"kind": "document", "html": self.document.html, "allow": self.document.allow})
+
+    def _context_changed(self, raw: Any) -> None:
+        new = _context(raw)
+        old, self.context = self.context, new
+        if not self.initialized:
+            return
+        changed: dict[str, Any] = {}
+        if new.get("theme") != old.get("theme"):
+            changed["theme"] = new.get("theme")
+        if new.get("variables") != old.get("variables"):
+            changed["styles"] = {"variables": new.get("variables", {})}
+        if new.get("width") != old.get("width"):
+            changed["containerDimensions"] = self._dimensions()
+        if changed:
+            self._notify("ui/notifications/host-context-changed", changed)
+
+    # -- messages from the app -------------------------------------------------------------------------------
+    def _receive(self, text: str) -> None:
+        message = apps.parse_message(text)
+        if isinstance(message, dict):
+            self._send(message)
+            self._note_refusal("a malformed message")
+            return
+        if message.kind == "response":
+            waiter = self._waiting.pop(message.id, None) if message.id is not None else None
+            if waiter is not None:
+                waiter(message.result)
+            return
+        if message.kind == "notification":
+            self._notification(message.method, message.params)
+            return
+        assert message.id is not None
+        handler = _REQUESTS.get(message.method)
+        if handler is None:
+            self._error(message.id, apps.METHOD_NOT_FOUND, f"not offered by this host: {message.method}")
+            return
+        handler(self, message.id, message.params)
+
+    def _notification(self, method: str, params: Mapping[str, Any]) -> None:
+        if method == "ui/notifications/initialized":
+            if self.initialized:
+                return
+            self.initialized = True
+            self.view.initialized = True
+            self._notify("ui/notifications/tool-input", {"arguments": self.arguments})
+            if self.ended is not None:
+                self._send_ending()
+        elif method == "ui/notifications/size-changed":
+            height = params.get("height")
+            if isinstance(height, (int, float)) and not isinstance(height, bool) and height == height:
+                self._resize(float(height))
+        elif method == "notifications/message":
+            level = params.get("level") if isinstance(params.get("level"), str) else "info"
+            data = params.get("data")
+            text = data if isinstance(data, str) else repr(data)
+            self.view.say(f"[{shorten(str(level), 20)}] app: {shown(clip_line(text, 300))}")
+        elif method == "ui/notifications/request-teardown":
+            self.view.say("The app asked to be closed.")
+            kernel.post(self.view.close)
+
+    def _initialize(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        granted: dict[str, dict[str, Any]] = {name: {} for name in _permission_keys(self.document)}
+        capabilities: dict[str, Any] = {
+            "openLinks": {},
+            "serverTools": {},
+            "serverResources": {},
+            "logging": {},
+            "message": {"text": {}},
+            "updateModelContext": {"text": {}},
+            "sandbox": {"permissions": granted, "csp": _declared(self.document)},
+        }
+        context: dict[str, Any] = {
+            "toolInfo": {"tool": _dump(self.tool)},
+            "theme": self.context.get("theme", "light"),
+            "styles": {"variables": self.context.get("variables", {})},
+            "displayMode": "inline",
+            "availableDisplayModes": ["inline"],
+            "containerDimensions": self._dimensions(),
+            "platform": "web",
+            "userAgent": f"mcp-widgets/{__version__} (Jupyter)",
+            "deviceCapabilities": {"touch": bool(self.context.get("touch")), "hover": True},
+        }
+        for key in ("locale", "timeZone"):
+            if self.context.get(key):
+                context[key] = self.context[key]
+        self._result(
+            msg_id,
+            {
+                "protocolVersion": apps.PROTOCOL_VERSION,
+                "hostInfo": {"name": "mcp-widgets", "version": __version__},
+                "hostCapabilities": capabilities,
+                "hostContext": context,
+            },
+        )
+
+    def _dimensions(self) -> dict[str, Any]:
+        width = self.context.get("width")
+        dims: dict[str, Any] = {"maxHeight": MAX_HEIGHT}
+        if isinstance(width, int) and width > 0:
+            dims["width"] = width
+        return dims
+
+    def _tools_call(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        name = params.get("name")
+        arguments = params.get("arguments")
+        if not isinstance(name, str) or not name or len(name) > 200:
+            self._error(msg_id, apps.INVALID_PARAMS, "tools/call needs a tool name")
+            return
+        if arguments is not None and not isinstance(arguments, dict):
+            self._error(msg_id, apps.INVALID_PARAMS, "arguments must be an object")
+            return
+        listed = next((tool for tool in self.tools() if tool.name == name), None)
+        if listed is None:
+            self._deny(msg_id, f"the app asked for a tool {self.server!r} does not list: {shown(name)!r}")
+            return
+        if not apps.callable_by_app(listed.meta):
+            self._deny(msg_id, f"the tool {name!r} of {self.server!r} is not open to apps (its visibility)")
+            return
+        if self.in_flight >= MAX_CALLS:
+            self.refused += 1
+            self._error(msg_id, apps.DENIED, f"more than {MAX_CALLS} tool calls at once")
+            self._note_refusal(f"tool calls beyond {MAX_CALLS} at once")
+            return
+        try:
+            handle = self.call(name, arguments, self.view.calls)
+        except Exception as exc:  # not connected, say
+            self._error(msg_id, apps.DENIED, clip_line(str(exc), 300))
+            return
+        self.in_flight += 1
+        handle.future.add_done_callback(lambda fut: kernel.post(lambda: self._call_done(msg_id, fut)))
+
+    def _call_done(self, msg_id: str | int, fut: concurrent.futures.Future[Any]) -> None:
+        self.in_flight -= 1
+        _trim(self.view.calls, CALLS_SHOWN)
+        if fut.cancelled():
+            self._error(msg_id, apps.DENIED, "the call was cancelled")
+        elif (exc := fut.exception()) is not None:
+            self._error(msg_id, getattr(exc, "code", None) or apps.DENIED, clip_line(str(exc), 500))
+        else:
+            self._result(msg_id, _dump(fut.result()))
+
+    def _resources_read(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        uri = params.get("uri")
+        if not isinstance(uri, str) or not uri or len(uri) > apps.MAX_URI:
+            self._error(msg_id, apps.INVALID_PARAMS, "resources/read needs a uri")
+            return
+        if self.in_flight >= MAX_CALLS:
+            self._error(msg_id, apps.DENIED, f"more than {MAX_CALLS} requests at once")
+            self._note_refusal(f"requests beyond {MAX_CALLS} at once")
+            return
+        self.in_flight += 1
+        self.read(uri).add_done_callback(lambda fut: kernel.post(lambda: self._call_done(msg_id, fut)))
+
+    def _open_link(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        from ..widgets import UrlCard
+
+        url = params.get("url")
+        if not isinstance(url, str):
+            self._error(msg_id, apps.INVALID_PARAMS, "ui/open-link needs a url")
+            return
+        check = inspect_url(url)
+        if not check.allowed:
+            self.view.say(f"Refused: the app asked to open a link that is refused: {check.refusal}")
+            self._result(msg_id, {"isError": True})
+            return
+        card = UrlCard(message="The app asks to open this page.", url=url, server=self.server)
+
+        def answered(result: Any) -> None:
+            # A refusal is a result with isError (what the ext-apps SDK's apps read), not a JSON-RPC error.
+            self._result(msg_id, {} if getattr(result, "action", None) == "accept" else {"isError": True})
+
+        card.add_done_callback(answered)
+        _place(self.view.calls, card)
+
+    def _message(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        content = params.get("content")
+        if params.get("role") != "user" or not isinstance(content, (list, dict)):
+            self._error(msg_id, apps.INVALID_PARAMS, "ui/message needs role \"user\" and content")
+            return
+        blocks = content if isinstance(content, list) else [content]
+        self.view.messages.append({"role": "user", "content": blocks})
+        del self.view.messages[:-20]
+        # Never quoted: the app may send what the person typed; Python reads it from the view.
+        self.view.say(
+            f"The app sent a message ({plural(len(blocks), 'block')}; no model here: read it as "
+            "view.messages[-1])"
+        )
+        self._result(msg_id, {})
+
+    def _update_model_context(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        self.view.model_context = dict(params)
+        self.view.say("The app updated its model context (no model here: read it as view.model_context)")
+        self._result(msg_id, {})
+
+    def _display_mode(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        mode = params.get("mode")
+        if mode != "inline":
+            self.view.say(f"The app asked for {shown(str(mode))[:20]} display: a notebook shows apps inline")
+        self._result(msg_id, {"mode": "inline"})
+
+    def _download(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        self.view.say("The app offered a file to download: downloads from apps are not offered here yet")
+        self._result(msg_id, {"isError": True})
+
+    def _ping(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
+        self._result(msg_id, {})
+
+    # -- sending ---------------------------------------------------------------------------------------------
+    def _resize(self, height: float) -> None:
+        self._size = max(0.0, min(float(MAX_HEIGHT), height))
+        if self._size_due:
+            return
+        self._size_due = True
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(loop.call_later, 1 / SIZE_RATE, lambda: kernel.post(self._apply_size))
+
+    def _apply_size(self) -> None:
+        self._size_due = False
+        if self._size is not None:
+            self._frame({"kind": "size", "height": round(self._size)})
+
+    def _send_ending(self) -> None:
+        assert self.ended is not None
+        kind, value = self.ended
+        if kind == "result":
+            self._notify("ui/notifications/tool-result", value)
+        else:
+            self._notify("ui/notifications/tool-cancelled", {"reason": value})
+
+    def _request(self, method: str, params: dict[str, Any], then: Callable[[Any], None]) -> str:
+        self._next_id += 1
+        msg_id = f"mcp-widgets-{self._next_id}"
+        self._waiting[msg_id] = then
+        self._send({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params})
+        return msg_id
+
+    def _notify(self, method: str, params: Any) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def _result(self, msg_id: str | int, result: Any) -> None:
+        self._send({"jsonrpc": "2.0", "id": msg_id, "result": result})
+
+    def _error(self, msg_id: str | int | None, code: int, message: str) -> None:
+        self._send(apps.error_response(msg_id, code if isinstance(code, int) else apps.DENIED, message))
+
+    def _deny(self, msg_id: str | int, why: str) -> None:
+        self._error(msg_id, apps.DENIED, why)
+        self.view.say(f"Refused: {why}")
+
+    def _note_refusal(self, what: str) -> None:
+        self.refused += 1
+        self.view.say(f"Refused {what} ({plural(self.refused, 'refusal')} so far)")
+
+    def _send(self, message: dict[str, Any]) -> None:
+        if self.bound is not None and not self.gone:
+            self._frame({"kind": "rpc", "message": message})
+
+    def _frame(self, content: dict[str, Any]) -> None:
+        if self.bound is None or self.view.closed:
+            return
+        self.view.frame.send({**content, "view": self.bound})
+
+
+_REQUESTS: dict[str, Callable[[AppBridge, str | int, Mapping[str, Any]], None]] = {
+    "ui/initialize": AppBridge._initialize,
+    "tools/call": AppBridge._tools_call,
+    "resources/read": AppBridge._resources_read,
+    "ui/open-link": AppBridge._open_link,
+    "ui/message": AppBridge._message,
+    "ui/update-model-context": AppBridge._update_model_context,
+    "ui/request-display-mode": AppBridge._display_mode,
+    "ui/download-file": AppBridge._download,
+    "ping": AppBridge._ping,
+}
+
+
+def _context(raw: Any) -> dict[str, Any]:
+    """What a front end said about itself, kept only where well formed."""
+    if not isinstance(raw, dict):
+        return {}
+    ctx: dict[str, Any] = {}
+    if raw.get("theme") in ("light", "dark"):
+        ctx["theme"] = raw["theme"]
+    ctx["variables"] = apps.style_variables(raw.get("variables"))
+    width = raw.get("width")
+    if isinstance(width, int) and not isinstance(width, bool) and 0 < width < 100_000:
+        ctx["width"] = width
+    for key in ("locale", "timeZone"):
+        value = raw.get(key)
+        if isinstance(value, str) and _NAME.fullmatch(value):
+            ctx[key] = value
+    ctx["touch"] = raw.get("touch") is True
+    return ctx
+
+
+_NAME = re.compile(r"[A-Za-z0-9_+/-]{1,64}")
+_PERMISSION_KEYS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation"}
+
+
+def _permission_keys(document: apps.AppDocument | None) -> list[str]:
+    if document is None:
+        return []
+    keys = {"clipboard-write": "clipboardWrite", **_PERMISSION_KEYS}
+    return [keys[name] for name in document.granted if name in keys]
+
+
+def _declared(document: apps.AppDocument | None) -> dict[str, list[str]]:
+    return {} if document is None else {key: list(values) for key, values in document.approved.items()}
+
+
+def _place(out: Any, widget: Any) -> None:
+    """Show `widget` as the newest entry of an Output (its outputs set directly: no cell context needed)."""
+    bundle = widget._repr_mimebundle_()
+    entry = {"output_type": "display_data", "data": bundle, "metadata": {}}
+    out.outputs = (*tuple(out.outputs)[-(CALLS_SHOWN - 1) :], entry)
+
+
+def _trim(out: Any, keep: int) -> None:
+    """Keep the newest `keep` entries of an Output (an app's calls and cards: a runaway app stays bounded)."""
+    if len(out.outputs) > keep:
+        out.outputs = tuple(out.outputs)[-keep:]
+

@@ -1,0 +1,140 @@
+"""MCP Apps in a real JupyterLab: a tool's app appears under its call, initializes, shows the result, calls
+back a tool through the kernel, follows the theme and its own height, and reaches nothing of the page."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OpenNotebook = Callable[..., NotebookPage]
+
+CONNECT_DEMO = """\
+import mcp_widgets as mw
+from mcp_widgets.demo import create_server
+srv = await mw.connect(create_server(sign_in_port=0), name="demo")
+"""
+ROLL = """\
+result = await srv.call_tool("roll_dice", {"sides": 6, "count": 3})
+print(result.structured_content["total"])
+"""
+
+
+def connected(open_notebook: OpenNotebook, *cells: str) -> NotebookPage:
+    nb = open_notebook([CONNECT_DEMO, *cells])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    return nb
+
+
+def app_frame(nb: NotebookPage, index: int) -> Any:
+    """The app's iframe in cell `index` (its content, as Playwright reaches into any origin)."""
+    from playwright.sync_api import expect
+
+    frame = nb.output(index).locator("iframe.mcp-widgets-app-frame")
+    expect(frame).to_have_count(1, timeout=UI_MS * 2)
+    return nb.output(index).frame_locator("iframe.mcp-widgets-app-frame")
+
+
+def test_the_demo_app_shows_its_result_and_calls_back(open_notebook: OpenNotebook, screenshots: Path) -> None:
+    from playwright.sync_api import expect
+
+    nb = connected(open_notebook, ROLL)
+    started = time.perf_counter()
+    nb.run(1)
+    nb.wait_done(1, timeout=UI_MS * 2)
+    total = int(nb.stdout(1).inner_text().strip())
+    out = nb.output(1)
+    expect(out.get_by_text("App roll_dice from demo", exact=True)).to_be_visible()
+    app = app_frame(nb, 1)
+    expect(app.locator("#total")).to_have_text(f"3 × d6: total {total}", timeout=UI_MS * 2)
+    print(f"[tool result to app painted {time.perf_counter() - started:.2f} s]", end=" ")
+    expect(app.locator(".die")).to_have_count(3)
+
+    # The app's height follows what it reports (not the 120 px start).
+    frame = out.locator("iframe.mcp-widgets-app-frame")
+    box = frame.bounding_box()
+    assert box is not None and 40 <= box["height"] < 400, box
+
+    # Its button calls the app-only tool through the kernel: a call of its own under the app.
+    app.locator("#again").click()
+    expect(out.get_by_text("reroll", exact=False).first).to_be_visible(timeout=UI_MS * 2)
+    expect(app.locator("#status")).to_have_text("", timeout=UI_MS * 2)
+    expect(app.locator(".die")).to_have_count(3)
+
+    nb.page.screenshot(path=str(screenshots / "app-light.png"))
+    nb.set_theme(DARK_THEME)
+    expect(app.locator("body")).to_have_class("dark", timeout=UI_MS * 2)
+    nb.page.screenshot(path=str(screenshots / "app-dark.png"))
+    nb.set_theme(LIGHT_THEME)
+    expect(app.locator("body")).not_to_have_class("dark", timeout=UI_MS * 2)
+
+
+NPM = Path(__file__).resolve().parents[1] / "interop" / "node_modules" / "@modelcontextprotocol"
+EXAMPLES = ["server-basic-vanillajs", "server-basic-react"]
+ISO_TIME = r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d"
+
+
+def example_server(package: str) -> str:
+    """The cell that connects to one of the official example app servers (npm, pinned) over stdio."""
+    from tests.interop.nodejs import node_or_skip
+
+    entry = NPM / package / "dist" / "index.js"
+    node = node_or_skip(entry)
+    return (
+        "import mcp_widgets as mw\n"
+        f"srv = await mw.connect([{node!r}, {str(entry)!r}, '--stdio'], name='basic')\n"
+    )
+
+
+@pytest.mark.parametrize("package", EXAMPLES)
+def test_an_official_example_app_runs_in_the_cell(open_notebook: OpenNotebook, package: str) -> None:
+    """The ext-apps example servers (written by the spec's authors with their SDK): the app initializes
+    through our bridge, shows the tool's result, calls the tool again, logs, sends a message, and asks to
+    open a link, which waits for the person's click."""
+    import re
+
+    from playwright.sync_api import expect
+
+    nb = open_notebook([example_server(package), 'await srv.call_tool("get-time")'])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    nb.wait_done(1, timeout=UI_MS * 2)
+    out = nb.output(1)
+    expect(out.get_by_text("App get-time from basic", exact=True)).to_be_visible()
+    app = app_frame(nb, 1)
+    time_shown = app.get_by_text(re.compile(ISO_TIME)).first
+    expect(time_shown).to_be_visible(timeout=UI_MS * 2)
+    first = time_shown.inner_text()
+
+    # Its own button: tools/call through the kernel, the answer shown by the app.
+    nb.page.wait_for_timeout(1100)  # the server's clock moves on
+    app.get_by_role("button", name="Get Server Time").click()
+    expect(app.get_by_text(re.compile(ISO_TIME)).first).not_to_have_text(first, timeout=UI_MS * 2)
+    expect(out.get_by_text("tool 'get-time' on 'basic': done", exact=False).first).to_be_visible()
+
+    app.get_by_role("button", name="Send Log").click()
+    expect(out.get_by_text("[info] app: This is log text.", exact=False)).to_be_visible()
+    app.get_by_role("button", name="Send Message").click()
+    expect(out.get_by_text("The app sent a message", exact=False)).to_be_visible()
+
+    pages = len(nb.page.context.pages)
+    app.get_by_role("button", name="Open Link").click()
+    expect(out.get_by_text("The app asks to open this page.", exact=False)).to_be_visible()
+    expect(out.get_by_text("Full address: https://modelcontextprotocol.io/", exact=False)).to_be_visible()
+    nb.page.wait_for_timeout(500)
+    assert len(nb.page.context.pages) == pages  # nothing opened before the click
+    out.get_by_role("button", name="Decline").click()
+    expect(out.get_by_role("button", name="Open page")).to_have_count(0)
+    declined = "to open a page on modelcontextprotocol.io: declined by the person"
+    expect(out.get_by_text(declined, exact=False)).to_be_visible()
