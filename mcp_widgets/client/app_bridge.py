@@ -44,6 +44,8 @@ SIZE_RATE = 20
 TEARDOWN_WAIT = 2.0
 """Seconds the app has to answer `ui/resource-teardown` before its view goes anyway."""
 MAX_HEIGHT = 2000
+MAX_BATCH = 1000
+"""Messages from an app taken in one batch from the front end at most (its relay sends 500)."""
 CALLS_SHOWN = MAX_CALLS + 2
 """Entries kept under an app (its calls and link cards, the newest)."""
 
@@ -97,7 +99,11 @@ class AppBridge:
         self.gone = False
         self._size: float | None = None
         self._size_due = False
+        self._refusal = ""
+        self._refusal_due = False
         self._next_id = 0
+        self._batching = False
+        self._outbox: list[dict[str, Any]] = []
         self._waiting: dict[str | int, Callable[[Any], None]] = {}
         view.frame.on_msg(self._on_frontend)
 
@@ -179,11 +185,14 @@ class AppBridge:
             return
         if view_id != self.bound:
             return  # an older view (the page reloaded, a second view): the newest one runs the app
+        self._batching = True
         try:
             if kind == "rpc":
-                text = content.get("text")
-                if isinstance(text, str):
-                    self._receive(text)
+                texts = content.get("texts")
+                if isinstance(texts, list):
+                    for text in texts[:MAX_BATCH]:
+                        if isinstance(text, str):
+                            self._receive(text)
             elif kind == "bad":
                 msg_id = content.get("id")
                 reason = "too large" if content.get("reason") == "too large" else "not JSON"
@@ -197,6 +206,9 @@ class AppBridge:
                 self.initialized = False
         except Exception:  # a bug of ours must not take the kernel's comm handling down
             log.exception("mcp_widgets: handling a message from an app failed")
+        finally:
+            self._batching = False
+            self._flush()
 
     def _ready(self, view_id: str, context: Any) -> None:
         self.bound = view_id
@@ -330,7 +342,6 @@ class AppBridge:
             self._deny(msg_id, f"the tool {name!r} of {self.server!r} is not open to apps (its visibility)")
             return
         if self.in_flight >= MAX_CALLS:
-            self.refused += 1
             self._error(msg_id, apps.DENIED, f"more than {MAX_CALLS} tool calls at once")
             self._note_refusal(f"tool calls beyond {MAX_CALLS} at once")
             return
@@ -458,15 +469,37 @@ class AppBridge:
 
     def _deny(self, msg_id: str | int, why: str) -> None:
         self._error(msg_id, apps.DENIED, why)
-        self.view.say(f"Refused: {why}")
+        self._note_refusal(why)
 
     def _note_refusal(self, what: str) -> None:
+        """Count a refusal; the line saying so is updated at most SIZE_RATE times a second (a flood of
+        refusals must not become a flood of widget updates)."""
         self.refused += 1
-        self.view.say(f"Refused {what} ({plural(self.refused, 'refusal')} so far)")
+        self._refusal = what
+        if self._refusal_due:
+            return
+        self._refusal_due = True
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(loop.call_later, 1 / SIZE_RATE, lambda: kernel.post(self._say_refusals))
+
+    def _say_refusals(self) -> None:
+        self._refusal_due = False
+        if not self.view.closed:
+            text = f"Refused: {self._refusal} ({plural(self.refused, 'refusal')} so far)"
+            self.view.say(text, key="refused")
 
     def _send(self, message: dict[str, Any]) -> None:
-        if self.bound is not None and not self.gone:
-            self._frame({"kind": "rpc", "message": message})
+        """Send a message to the app: at once, or with the others answering one batch from the front end."""
+        if self.bound is None or self.gone:
+            return
+        self._outbox.append(message)
+        if not self._batching:
+            self._flush()
+
+    def _flush(self) -> None:
+        if self._outbox:
+            messages, self._outbox = self._outbox, []
+            self._frame({"kind": "rpc", "messages": messages})
 
     def _frame(self, content: dict[str, Any]) -> None:
         if self.bound is None or self.view.closed:

@@ -62,6 +62,7 @@ class AppView(w.VBox):
         self._label = label
         self._lines: deque[str] = deque(maxlen=LINES_SHOWN)
         self._dropped = 0
+        self._last_key: str | None = None
         title_classes = (*LITERAL_CLASSES, "mcp-widgets-app-title")
         self.title = w.Label(value=clip_line(label, 300), _dom_classes=title_classes)
         self.frame = AppFrame(label=clip_line(label, 300))
@@ -85,11 +86,17 @@ class AppView(w.VBox):
             bundle["text/plain"] = f"{self._label}: not live"
         return bundle
 
-    def say(self, text: str) -> None:
-        """Show a line under the app (plain text; the newest LINES_SHOWN stay)."""
-        if len(self._lines) == self._lines.maxlen:
-            self._dropped += 1
-        self._lines.append(clip_line(text, 500))
+    def say(self, text: str, *, key: str | None = None) -> None:
+        """Show a line under the app (plain text; the newest LINES_SHOWN stay). A line with the `key` of the
+        newest line replaces it (a count that goes up)."""
+        line = clip_line(text, 500)
+        if key is not None and self._lines and self._last_key == key:
+            self._lines[-1] = line
+        else:
+            if len(self._lines) == self._lines.maxlen:
+                self._dropped += 1
+            self._lines.append(line)
+        self._last_key = key
         lines = list(self._lines)
         if self._dropped:
             lines[0] = f"({self._dropped} earlier lines) {lines[0]}"
@@ -123,10 +130,10 @@ class AppView(w.VBox):
     def _close_now(self) -> None:
         if self.closed:
             return
-        self.closed = True
-        for fn in self._on_close:
+        callbacks, self._on_close = self._on_close, []
+        for fn in callbacks:  # before `closed`: they still talk to the front end (the frame's last message)
             fn()
-        self._on_close.clear()
+        self.closed = True
         for child in (self.title, self.frame, self.calls, *self._shown):
             child.close()
         super().close()

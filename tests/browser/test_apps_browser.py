@@ -138,3 +138,73 @@ def test_an_official_example_app_runs_in_the_cell(open_notebook: OpenNotebook, p
     expect(out.get_by_role("button", name="Open page")).to_have_count(0)
     declined = "to open a page on modelcontextprotocol.io: declined by the person"
     expect(out.get_by_text(declined, exact=False)).to_be_visible()
+
+
+HOSTILE_CONNECT = """\
+import sys
+sys.path.insert(0, {root!r})
+import mcp_widgets as mw
+from tests.servers.hostile_app import build_server
+srv = await mw.connect(build_server(), name='<b>bold</b> $x^2$ \\x1b[31mred')
+"""
+
+
+def test_a_hostile_app_reaches_nothing_and_stays_bounded(open_notebook: OpenNotebook) -> None:
+    """Our own hostile app: the page, its cookies and storage, the network, navigation, forms, popups, tools
+    outside its visibility, floods and malformed messages: each blocked or bounded, and all works on."""
+    from playwright.sync_api import expect
+
+    root = str(Path(__file__).resolve().parents[2])
+    nb = open_notebook([HOSTILE_CONNECT.format(root=root), 'await srv.call_tool("hostile")', "print(1 + 1)"])
+    requests: list[str] = []
+    nb.page.context.route(
+        "https://evil.example.test/**", lambda route: (requests.append(route.request.url), route.abort())
+    )
+    url = nb.page.url
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    started = time.perf_counter()
+    nb.run(1)
+    nb.wait_done(1, timeout=UI_MS * 2)
+    out = nb.output(1)
+    # The server's name is text: no bold element, no MathJax, no terminal colour.
+    expect(out.get_by_text("App hostile from <b>bold</b> $x^2$", exact=False)).to_be_visible()
+    expect(out.locator("b, mjx-container, .MathJax")).to_have_count(0)
+    app = app_frame(nb, 1)
+    try:
+        expect(app.locator("#done")).to_have_text("done", timeout=UI_MS * 4)
+    except AssertionError:
+        print(app.locator("#probes").inner_text(), out.first.inner_text())
+        raise
+    print(f"[hostile app's probes, flood included {time.perf_counter() - started:.1f} s]", end=" ")
+    probes = dict(line.split(": ", 1) for line in app.locator("#probes").inner_text().splitlines())
+    print(probes, end=" ")
+    for name in (
+        "parent document",
+        "top location",
+        "cookies",
+        "local storage",
+        "undeclared fetch",
+        "notebook server fetch",
+        "top navigation",
+        "window.open",
+    ):
+        assert probes[name] == "blocked", (name, probes[name])
+    assert probes["model-only tool"] == "refused"
+    assert probes["unknown tool"] == "refused"
+    assert probes["oversized message"] == "refused"
+    assert probes["malformed params"] == "refused -32602"
+    answered, ran, refused = (int(part.split()[-1]) for part in probes["flood"].split(", "))
+    assert answered == 10_000 and ran + refused == 10_000 and refused >= 9_000, probes["flood"]
+
+    # Nothing left the page, which is where it was; the frame's height stayed bounded; lines are few.
+    assert requests == [], requests
+    assert nb.page.url == url
+    box = out.locator("iframe.mcp-widgets-app-frame").bounding_box()
+    assert box is not None and box["height"] <= 2000, box
+    expect(out.get_by_text("Refused:", exact=False).first).to_be_visible()
+    expect(out.get_by_text("Left out of the app's policy", exact=False)).to_be_visible()
+    # The kernel is still usable.
+    nb.run(2)
+    nb.wait_done(2)
+    expect(nb.stdout(2)).to_have_text("2")

@@ -6,6 +6,7 @@
 // - Each view says who it is (`view`); the kernel talks to the newest one (a reload, a second view of the
 //   same output). The document is never kept in the widget's state: a saved notebook holds no app.
 const MAX_MESSAGE = 1024 * 1024;
+const MAX_BATCH = 500;
 const MAX_HEIGHT = 2000;
 const MIN_HEIGHT = 40;
 const NOT_LIVE_AFTER = 4000; // ms without a document from the kernel: the kernel is not there
@@ -100,6 +101,24 @@ function render({ model, el }) {
   }, NOT_LIVE_AFTER);
 
   const send = (content) => model.send({ view, ...content });
+  // The app's messages go in batches (a burst becomes one comm message): a relay round trip costs far more
+  // than the kernel's work on a message.
+  let outbox = [];
+  let outboxSize = 0;
+  let flushTimer = null;
+  const flush = () => {
+    clearTimeout(flushTimer);
+    flushTimer = null;
+    if (outbox.length) send({ kind: "rpc", texts: outbox });
+    outbox = [];
+    outboxSize = 0;
+  };
+  const queue = (text) => {
+    outbox.push(text);
+    outboxSize += text.length;
+    if (outbox.length >= MAX_BATCH || outboxSize >= MAX_MESSAGE) flush();
+    else if (flushTimer === null) flushTimer = setTimeout(flush, 4);
+  };
   const onMessage = (event) => {
     if (event.source !== frame.contentWindow || !live) return;
     let text = null;
@@ -111,10 +130,11 @@ function render({ model, el }) {
     if (typeof text !== "string" || text.length > MAX_MESSAGE) {
       const id = event.data && (typeof event.data.id === "string" || typeof event.data.id === "number")
         ? event.data.id : null;
+      flush();
       send({ kind: "bad", id, reason: typeof text === "string" ? "too large" : "not JSON" });
       return;
     }
-    send({ kind: "rpc", text });
+    queue(text);
   };
   window.addEventListener("message", onMessage);
 
@@ -126,8 +146,8 @@ function render({ model, el }) {
       frame.setAttribute("allow", msg.allow || "");
       frame.srcdoc = msg.html;
       say("");
-    } else if (msg.kind === "rpc" && live && frame.contentWindow) {
-      frame.contentWindow.postMessage(msg.message, "*");
+    } else if (msg.kind === "rpc" && live && frame.contentWindow && Array.isArray(msg.messages)) {
+      for (const message of msg.messages) frame.contentWindow.postMessage(message, "*");
     } else if (msg.kind === "size") {
       const height = Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Number(msg.height) || MIN_HEIGHT));
       frame.style.height = `${height}px`;
@@ -168,6 +188,7 @@ function render({ model, el }) {
   return () => {
     clearTimeout(notLive);
     clearTimeout(resizeTimer);
+    clearTimeout(flushTimer);
     themeWatch.disconnect();
     sizeWatch.disconnect();
     window.removeEventListener("message", onMessage);

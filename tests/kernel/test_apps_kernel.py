@@ -1,0 +1,251 @@
+"""The app bridge in real kernels: the test is the browser's relay, so every message the kernel sends an app
+and every answer it gives is seen as a front end sees it (custom messages of the app's widget)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+
+from .harness import CellResult, KernelFrontend, WidgetModel
+
+pytestmark = pytest.mark.kernel
+
+SETUP = """
+import sys
+sys.path.insert(0, {root!r})
+import mcp_widgets as mw
+from mcp_widgets.demo import create_server
+from tests.servers.hostile_app import build_server
+srv = await mw.connect(create_server(sign_in_port=0), name="demo")
+hostile = await mw.connect(build_server(), name="hostile")
+print("connected")
+"""
+
+
+def ok(cell: CellResult) -> CellResult:
+    assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-3000:])
+    return cell
+
+
+class Relay:
+    """What app_frame.js does for one view: says ready, passes the app's messages, collects the kernel's."""
+
+    def __init__(self, fe: KernelFrontend, frame: WidgetModel, view: str = "view-1") -> None:
+        self.fe = fe
+        self.frame = frame
+        self.view = view
+        self.seen = 0
+        self.next_id = 0
+
+    def custom(self, content: dict[str, Any]) -> None:
+        self.fe.comm_msg(self.frame, {"method": "custom", "content": {"view": self.view, **content}})
+
+    def ready(self, **context: Any) -> dict[str, Any]:
+        self.custom({"kind": "ready", "context": {"theme": "light", "width": 640, **context}})
+        return self.expect(lambda m: m.get("kind") == "document")
+
+    def received(self) -> list[dict[str, Any]]:
+        out = []
+        for msg in self.fe.iopub_log:
+            content = msg["content"]
+            data = content.get("data", {})
+            if msg["msg_type"] == "comm_msg" and content.get("comm_id") == self.frame.comm_id:
+                if data.get("method") != "custom":
+                    continue
+                content = data["content"]
+                if content.get("kind") == "rpc":  # one per message, as the relay posts them
+                    out.extend({"kind": "rpc", "message": m} for m in content["messages"])
+                else:
+                    out.append(content)
+        return out
+
+    def expect(self, match: Any, timeout: float = 20) -> dict[str, Any]:
+        found: list[dict[str, Any]] = []
+
+        def seen() -> bool:
+            new = self.received()
+            for content in new[self.seen :]:
+                self.seen += 1
+                if match(content):
+                    found.append(content)
+                    return True
+            return False
+
+        self.fe.wait_until(seen, timeout=timeout, what="a message from the kernel to the app")
+        return found[0]
+
+    def send(self, *messages: Any) -> None:
+        self.custom({"kind": "rpc", "texts": [json.dumps(m) for m in messages]})
+
+    def request(self, method: str, params: Any = None, timeout: float = 20) -> dict[str, Any]:
+        self.next_id += 1
+        msg_id = self.next_id
+        self.send({"jsonrpc": "2.0", "id": msg_id, "method": method, "params": params or {}})
+        return self.answer(msg_id, timeout)
+
+    def answer(self, msg_id: Any, timeout: float = 20) -> dict[str, Any]:
+        reply = self.expect(
+            lambda c: (
+                c.get("kind") == "rpc" and c["message"].get("id") == msg_id and "method" not in c["message"]
+            ),
+            timeout,
+        )
+        return dict(reply["message"])
+
+    def notification(self, method: str, timeout: float = 20) -> dict[str, Any]:
+        return dict(
+            self.expect(lambda c: c.get("kind") == "rpc" and c["message"].get("method") == method, timeout)[
+                "message"
+            ]
+        )
+
+    def initialized(self) -> dict[str, Any]:
+        result = self.request(
+            "ui/initialize",
+            {
+                "protocolVersion": "2026-01-26",
+                "appInfo": {"name": "t", "version": "1"},
+                "appCapabilities": {},
+            },
+        )
+        self.send({"jsonrpc": "2.0", "method": "ui/notifications/initialized", "params": {}})
+        return result
+
+
+def app_frame(fe: KernelFrontend, label: str) -> WidgetModel:
+    return fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == label)
+
+
+@pytest.fixture
+def connected(frontend: KernelFrontend) -> KernelFrontend:
+    from pathlib import Path
+
+    root = str(Path(__file__).resolve().parents[2])
+    assert ok(frontend.run(SETUP.format(root=root), timeout=60)).stdout.endswith("connected\n")
+    return frontend
+
+
+def test_an_app_initializes_gets_its_input_and_result_and_calls_back(connected: KernelFrontend) -> None:
+    fe = connected
+    cell = ok(
+        fe.run(
+            'r = await srv.call_tool("roll_dice", {"sides": 8, "count": 2})\n'
+            'print(r.structured_content["total"])'
+        )
+    )
+    total = int(cell.stdout)
+    relay = Relay(fe, app_frame(fe, "App roll_dice from demo"))
+    document = relay.ready(theme="dark", variables={"--font-sans": "Inter", "--bad": "x;}"})
+    html = document["html"]
+    assert html.startswith(
+        '<!DOCTYPE html><meta http-equiv="Content-Security-Policy" content="default-src \'none\';'
+    )
+    assert "'self'" not in html.split(">", 2)[1]
+    init = relay.initialized()["result"]
+    assert init["protocolVersion"] == "2026-01-26"
+    context = init["hostContext"]
+    assert context["theme"] == "dark" and context["displayMode"] == "inline"
+    assert context["containerDimensions"] == {"maxHeight": 2000, "width": 640}
+    assert context["styles"]["variables"] == {"--font-sans": "Inter"}  # the malformed one is dropped
+    assert context["toolInfo"]["tool"]["name"] == "roll_dice"
+    assert relay.notification("ui/notifications/tool-input")["params"] == {
+        "arguments": {"sides": 8, "count": 2}
+    }
+    result = relay.notification("ui/notifications/tool-result")["params"]
+    assert result["structuredContent"]["total"] == total
+
+    again = relay.request("tools/call", {"name": "reroll", "arguments": {"sides": 8, "count": 3}})
+    assert len(again["result"]["structuredContent"]["rolls"]) == 3
+    read = relay.request("resources/read", {"uri": "ui://demo/dice.html"})
+    assert read["result"]["contents"][0]["mimeType"] == "text/html;profile=mcp-app"
+    assert relay.request("ping")["result"] == {}
+    assert relay.request("ui/request-display-mode", {"mode": "fullscreen"})["result"] == {"mode": "inline"}
+    assert relay.request("nope/nothing")["error"]["code"] == -32601
+
+    # A theme change reaches the app as a partial context.
+    relay.custom({"kind": "context", "context": {"theme": "light", "width": 640}})
+    changed = relay.notification("ui/notifications/host-context-changed")["params"]
+    assert changed["theme"] == "light"
+
+    # Model context and messages stay on the view, for Python; the line never quotes them.
+    relay.request("ui/update-model-context", {"content": [{"type": "text", "text": "secret typed"}]})
+    relay.request("ui/message", {"role": "user", "content": [{"type": "text", "text": "typed hello"}]})
+    cell = ok(
+        fe.run(
+            "v = srv.apps[-1]\n"
+            "print(v.initialized, v.model_context['content'][0]['text'], end=' ')\n"
+            "print(v.messages[-1]['content'][0]['text'])\n"
+            "print(v.lines)"
+        )
+    )
+    first, lines = cell.stdout.splitlines()
+    assert first == "True secret typed typed hello"
+    assert "typed" not in lines and "secret" not in lines
+
+    # Closing the view tells the app first; it answers, and the frame goes.
+    fe.run("v.close()")
+    teardown = relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "ui/resource-teardown"
+    )
+    relay.send({"jsonrpc": "2.0", "id": teardown["message"]["id"], "result": {}})
+    relay.expect(lambda c: c.get("kind") == "closed")
+    assert ok(fe.run("print(len(srv.apps))")).stdout == "0\n"
+
+
+def test_a_hostile_relay_gets_errors_and_bounds(connected: KernelFrontend) -> None:
+    fe = connected
+    ok(fe.run('await hostile.call_tool("hostile")'))
+    relay = Relay(fe, app_frame(fe, "App hostile from hostile"))
+    relay.ready()
+    relay.initialized()
+    assert relay.request("tools/call", {"name": "model_only"})["error"]["code"] == -32000
+    assert relay.request("tools/call", {"name": "not_a_tool"})["error"]["code"] == -32000
+    assert relay.request("tools/call", {"name": 5})["error"]["code"] == -32602
+    assert relay.request("tools/call", [])["error"]["code"] == -32602
+    relay.custom({"kind": "rpc", "texts": ["{not json"]})
+    assert relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("error", {}).get("code") == -32700
+    )
+    relay.custom({"kind": "bad", "id": 77, "reason": "too large"})
+    assert relay.answer(77)["error"]["code"] == -32600
+    relay.custom({"kind": "nonsense", "x": [1, 2]})
+    fe.comm_msg(relay.frame, {"method": "custom", "content": "not even a dict"})
+
+    # A flood: every request answered, at most 4 run at once, the rest refused.
+    flood = 2_000
+    started = time.perf_counter()
+    first = relay.next_id + 1
+    for batch in range(flood // 500):
+        calls = []
+        for i in range(500):
+            relay.next_id += 1
+            params = {"name": "echo", "arguments": {"text": f"{batch}-{i}"}}
+            calls.append({"jsonrpc": "2.0", "id": relay.next_id, "method": "tools/call", "params": params})
+        relay.send(*calls)
+    ids = set(range(first, relay.next_id + 1))
+
+    def all_answered() -> bool:
+        answered = {c["message"].get("id") for c in relay.received() if c.get("kind") == "rpc"}
+        return ids <= answered
+
+    fe.wait_until(all_answered, timeout=120, what="every flooded request answered")
+    elapsed = time.perf_counter() - started
+    answers = [
+        c["message"] for c in relay.received() if c.get("kind") == "rpc" and c["message"].get("id") in ids
+    ]
+    ran = sum(1 for a in answers if "result" in a)
+    print(f"[{flood} tools/call answered in {elapsed:.1f} s; {ran} ran]", end=" ")
+    assert ran >= 4 and ran + sum(1 for a in answers if "error" in a) == len(answers)
+
+    # A resize storm: a few size messages a second reach the front end, not thousands.
+    before = sum(1 for c in relay.received() if c.get("kind") == "size")
+    for i in range(1_000):
+        params = {"width": 1, "height": 5000 if i % 2 else 80}
+        relay.send({"jsonrpc": "2.0", "method": "ui/notifications/size-changed", "params": params})
+    fe.settle(1.5)
+    sizes = [c for c in relay.received() if c.get("kind") == "size"][before:]
+    assert 1 <= len(sizes) <= 60 and all(s["height"] <= 2000 for s in sizes), len(sizes)
+    assert ok(fe.run("print(1 + 1)")).stdout == "2\n"
