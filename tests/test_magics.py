@@ -74,7 +74,7 @@ def test_listings_and_info_return_their_tables(shell: InteractiveShell, demo: Se
     tools = mcp(shell, "tools")
     assert isinstance(tools, ToolList) and "echo_elicit" in [tool.name for tool in tools]
     assert mcp(shell, "tools demo") == tools
-    assert isinstance(mcp(shell, "resources"), ResourceList) and len(mcp(shell, "resources demo")) == 2
+    assert isinstance(mcp(shell, "resources"), ResourceList) and len(mcp(shell, "resources demo")) == 3
     assert isinstance(mcp(shell, "prompts"), PromptList)
     info = mcp(shell, "info")
     assert isinstance(info, ServerInfo) and info.name == "mcp-widgets-demo"

@@ -13,6 +13,9 @@ app may do, and how it shows:
   card's consent (never opened without a click); `ui/message` and `ui/update-model-context` kept on the view
   for Python (no model here), said by a line that never quotes them; `ui/request-display-mode` answers inline.
 - Teardown: `ui/resource-teardown` (its answer awaited, briefly) before the view closes or the server goes.
+
+One concept: the host's half of one protocol (the bridge's methods, each checked and answered, and the
+batching, pacing and bounds that keep a hostile app from flooding the kernel or the page), read best whole.
 """
 
 from __future__ import annotations
@@ -25,10 +28,11 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types
 
-from .. import __version__, kernel
+from .. import kernel
 from ..core import apps
 from ..core.text import clip_line, plural, shorten, shown
 from ..core.urls import inspect_url
+from ..core.version import __version__
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:

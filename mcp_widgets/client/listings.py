@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 import mcp_types
 from pydantic import BaseModel
 
+from ..core import apps
 from ..core.text import LITERAL_CLASSES, clip_line, shorten, shown
 
 __all__ = ["PromptList", "ResourceList", "ServerInfo", "ToolList"]
@@ -90,10 +91,17 @@ class ToolList(_Table):
     noun = "tools"
 
     def row(self, item: mcp_types.Tool) -> tuple[str, ...]:
-        return (item.name, item.title or "", _first_line(item.description), _inputs(item))
+        return (item.name, item.title or "", _app_mark(item) + _first_line(item.description), _inputs(item))
 
     def _tips(self, item: mcp_types.Tool) -> Sequence[str | None]:
         return (None, None, item.description, None)
+
+
+def _app_mark(tool: mcp_types.Tool) -> str:
+    """"[app] " before a tool that shows an MCP App, "[app only] " before one only its app may call."""
+    if apps.visibility(tool.meta) == ("app",):
+        return "[app only] "
+    return "[app] " if apps.app_resource_uri(tool.meta) else ""
 
 
 class ResourceList(_Table):

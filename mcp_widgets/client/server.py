@@ -1,9 +1,9 @@
 """`Server`: a connected MCP server, a thin facade over the parts it is made of.
 
 Its parts collaborate through typed references: a `Connection` (the SDK client and its life), an `Intake`
-(questions come in, are shown and answered), a `CallDisplay` (a call's panel), a `Runner` (calls) and a
-`Catalog` (listings). They read the server's settings (`timeout`, `handler`, `output`, ...) from it when used,
-so changing one on the server takes effect at once.
+(questions come in, are shown and answered), a `CallDisplay` (a call's panel), a `Runner` (calls), an
+`AppHost` (MCP Apps shown under their calls) and a `Catalog` (listings). They read the server's settings
+(`timeout`, `handler`, `output`, ...) from it when used, so changing one on the server takes effect at once.
 
 Every connection's `mcp.Client` lives on one asyncio event loop in a daemon thread ("mcp-widgets-client",
 `runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol. An
@@ -24,6 +24,9 @@ thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the
     Intake: form, handler      <-- post --'  awaits request.reply
     click -> request.settle()  -------->   reply sent / call retried with the answer
     wait_async / wait_sync     <--------   result
+
+One concept: the facade itself, every public method of a server with its documentation (each delegates in a
+line or two to the part that does the work).
 """
 
 from __future__ import annotations

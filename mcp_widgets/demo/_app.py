@@ -160,7 +160,8 @@ def dice_app() -> Apps:
         resource_uri=APP_URI,
         visibility=["app"],
         name="reroll",
-        description="Roll again (called by the dice app, not meant for the model).",
+        title="Roll again",
+        description="Roll the same dice again: called by the dice app (its visibility is app only).",
         structured_output=True,
     )
     def reroll(sides: int = 6, count: int = 2) -> dict[str, Any]:

@@ -67,7 +67,7 @@ def test_demo_listings(mode: str) -> None:
 
         resources = srv.resources
         assert isinstance(resources, ResourceList)
-        assert [r.name for r in resources] == ["files", "file"]
+        assert [r.name for r in resources] == ["dice", "files", "file"]  # dice: the roll_dice app
         assert [r.uri_template for r in resources.templates] == ["demo://files/{name}"]
         text = repr(resources)
         assert text.splitlines()[0].split() == ["uri", "name", "title", "mime", "type", "description"]
@@ -79,7 +79,8 @@ def test_demo_listings(mode: str) -> None:
         assert row.endswith("tool, audience?")  # `?`: optional, as for a tool's inputs
 
         # The listings are real SDK objects the server can be asked about.
-        read = srv.read_resource_sync(str(resources[0].uri))
+        files = next(r for r in resources if r.name == "files")
+        read = srv.read_resource_sync(str(files.uri))
         assert '"notes.txt"' in read.contents[0].text
 
 
@@ -90,7 +91,8 @@ def test_demo_info(mode: str) -> None:
     assert isinstance(info, ServerInfo)
     assert (info.name, info.title, info.version) == ("mcp-widgets-demo", "mcp-widgets demo", __version__)
     assert info.protocol_version == GENERATION[mode] == srv.protocol_version
-    assert [name for name, _ in info.capability_list()] == ["prompts", "resources", "tools"]
+    extensions = ["extensions"] if mode == "auto" else []  # the apps extension, declared on 2026-07-28
+    assert [name for name, _ in info.capability_list()] == ["prompts", "resources", "tools", *extensions]
     text = repr(info)
     assert re.search(rf"^protocol\s+{GENERATION[mode]}$", text, re.M)
     assert re.search(r"^capabilities\s+prompts.*; resources.*; tools", text, re.M)

@@ -1,0 +1,72 @@
+"""MCP Apps from plain Python (no front end): the extension is advertised (or not, with apps=False) on both
+protocol generations, calls never wait for an app, app tools are marked in `srv.tools`, and an app view keeps
+no document and nothing typed in the state a saved notebook would hold."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+import pytest
+from mcp.server.apps import client_supports_apps
+from mcp.server.mcpserver import Context, MCPServer
+
+import mcp_widgets as mw
+from mcp_widgets.demo import create_server
+
+
+def app_aware_server() -> MCPServer[Any]:
+    server = MCPServer("aware")
+
+    @server.tool(name="supports_apps")
+    def supports_apps(ctx: Context) -> str:
+        return "yes" if client_supports_apps(ctx) else "no"
+
+    return server
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("apps", [True, False])
+def test_the_extension_is_advertised_unless_turned_off(mode: str, apps: bool) -> None:
+    async def main() -> str:
+        async with await mw.connect(app_aware_server(), mode=mode, apps=apps) as srv:
+            result = await srv.call_tool("supports_apps")
+            return str(result.content[0].text)  # type: ignore[union-attr]
+
+    assert asyncio.run(main()) == ("yes" if apps else "no")
+
+
+def test_headless_calls_show_no_app_and_wait_for_none() -> None:
+    async def main() -> tuple[int, list[Any], str]:
+        async with await mw.connect(create_server(sign_in_port=0), name="demo") as srv:
+            result = await srv.call_tool("roll_dice", {"count": 4})
+            tools = str(srv.tools)
+            return len(result.structured_content["rolls"]), srv.apps, tools  # type: ignore[index]
+
+    count, views, tools = asyncio.run(main())
+    assert count == 4 and views == []
+    assert "[app] Roll some dice" in tools
+    assert "[app only] Roll the same dice again" in tools
+
+
+def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
+    async def main() -> Any:
+        srv = await mw.connect(create_server(sign_in_port=0), name="demo")
+        try:
+            with pytest.raises(ValueError, match=r"no tool 'delete_files' with an app.*roll_dice"):
+                srv.open_app("delete_files")
+            view = srv.open_app("roll_dice", {"count": 2})
+            assert srv.apps == [view]
+            models = (view, view.title, view.frame, view.calls, *view.children)
+            state = json.dumps([w.get_state() for w in models])
+            assert "<!DOCTYPE" not in state and "Content-Security-Policy" not in state
+            assert view._repr_mimebundle_()["text/plain"] == "App roll_dice from demo: not live"
+            assert (view.tool, view.resource_uri, view.server) == ("roll_dice", "ui://demo/dice.html", "demo")
+            assert not view.initialized
+            view.close()  # never initialized: closes at once, nothing to tell
+            assert view.closed and srv.apps == []
+        finally:
+            await srv.aclose()
+
+    asyncio.run(main())
