@@ -208,3 +208,48 @@ def test_a_hostile_app_reaches_nothing_and_stays_bounded(open_notebook: OpenNote
     nb.run(2)
     nb.wait_done(2)
     expect(nb.stdout(2)).to_have_text("2")
+
+
+def test_the_app_runs_in_notebook_7(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    from .harness import NOTEBOOK
+
+    nb = open_notebook([CONNECT_DEMO, ROLL], ui=NOTEBOOK)
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    nb.run(1)
+    nb.wait_done(1, timeout=UI_MS * 2)
+    total = int(nb.stdout(1).inner_text().strip())
+    app = app_frame(nb, 1)
+    expect(app.locator("#total")).to_have_text(f"3 × d6: total {total}", timeout=UI_MS * 2)
+    app.locator("#again").click()
+    expect(nb.output(1).get_by_text("tool 'reroll' on 'demo': done", exact=False)).to_be_visible()
+
+
+VOILA_ROLL = """\
+import ipywidgets as w
+import mcp_widgets as mw
+from mcp_widgets.demo import create_server
+
+srv = await mw.connect(create_server(sign_in_port=0), name="demo")
+out = w.Output()
+button = w.Button(description="Roll")
+button.on_click(lambda _: srv.call_tool_background("roll_dice", {"count": 2}, output=out))
+display(button, out)
+"""
+
+
+def test_the_app_runs_in_voila_from_a_widget_callback(open_voila: Callable[..., Any]) -> None:
+    """Voila runs the cells at page load; the person clicks a button whose callback calls the tool with an
+    `output=`: the app appears in that output, live."""
+    from playwright.sync_api import expect
+
+    page = open_voila([VOILA_ROLL])
+    page.page.get_by_role("button", name="Roll").click()
+    frame = page.page.locator("iframe.mcp-widgets-app-frame")
+    expect(frame).to_have_count(1, timeout=UI_MS * 2)
+    app = page.page.frame_locator("iframe.mcp-widgets-app-frame")
+    expect(app.locator(".die")).to_have_count(2, timeout=UI_MS * 2)
+    app.locator("#again").click()
+    expect(page.page.get_by_text("tool 'reroll' on 'demo': done", exact=False)).to_be_visible()

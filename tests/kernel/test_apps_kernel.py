@@ -249,3 +249,41 @@ def test_a_hostile_relay_gets_errors_and_bounds(connected: KernelFrontend) -> No
     sizes = [c for c in relay.received() if c.get("kind") == "size"][before:]
     assert 1 <= len(sizes) <= 60 and all(s["height"] <= 2000 for s in sizes), len(sizes)
     assert ok(fe.run("print(1 + 1)")).stdout == "2\n"
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        'srv.call_tool_sync("roll_dice", {"count": 1})',
+        'c = srv.call_tool_background("roll_dice", {"count": 1})\nawait c',
+    ],
+    ids=["blocking", "background"],
+)
+def test_the_newest_view_runs_the_app_and_a_closed_server_ends_it(
+    connected: KernelFrontend, call: str
+) -> None:
+    fe = connected
+    ok(fe.run(call))
+    frame = app_frame(fe, "App roll_dice from demo")
+    first = Relay(fe, frame, "view-1")
+    first.ready()
+    first.initialized()
+    first.notification("ui/notifications/tool-result")
+
+    # The page reloads (or a second view appears): the app starts again there; the old view is ignored.
+    second = Relay(fe, frame, "view-2")
+    second.seen = first.seen
+    document = second.ready()
+    assert document["view"] == "view-2"
+    second.initialized()
+    assert second.notification("ui/notifications/tool-result")["params"]["structuredContent"]["rolls"]
+    first.send({"jsonrpc": "2.0", "id": "old", "method": "ping"})
+    assert second.request("ping")["result"] == {}
+    assert not [c for c in second.received() if c.get("kind") == "rpc" and c["message"].get("id") == "old"]
+
+    # The server closes: the app is told, answers, and one line stays where it was.
+    fe.execute("srv.close()")
+    teardown = second.notification("ui/resource-teardown")
+    second.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
+    closed = second.expect(lambda c: c.get("kind") == "closed")
+    assert closed["text"] == "App roll_dice from demo: ended (the server was closed)"
