@@ -117,11 +117,11 @@ class AppBridge:
         self.document = document
         notes = []
         if document.granted:
-            notes.append(f"granted: {', '.join(document.granted)}")
+            notes.append(f"may use: {', '.join(document.granted)}")
         if document.domains:
             notes.append(f"may reach: {', '.join(document.domains)}")
         if notes:
-            self.view.say(f"The app {'; '.join(notes)}")
+            self.view.say(f"This app {'; '.join(notes)}")
         if document.dropped:
             self.view.say(f"Left out of the app's policy (not plain origins): {', '.join(document.dropped)}")
         if self.bound is not None:

@@ -287,3 +287,15 @@ def test_the_newest_view_runs_the_app_and_a_closed_server_ends_it(
     second.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
     closed = second.expect(lambda c: c.get("kind") == "closed")
     assert closed["text"] == "App roll_dice from demo: ended (the server was closed)"
+
+
+def test_a_cancelled_call_tells_its_app(connected: KernelFrontend) -> None:
+    fe = connected
+    ok(fe.run('c = hostile.call_tool_background("slow", {"seconds": 60})'))
+    relay = Relay(fe, app_frame(fe, "App slow from hostile"))
+    relay.ready()
+    relay.initialized()
+    assert relay.notification("ui/notifications/tool-input")["params"] == {"arguments": {"seconds": 60}}
+    ok(fe.run("c.cancel()"))
+    cancelled = relay.notification("ui/notifications/tool-cancelled")["params"]
+    assert cancelled["reason"] == "the call was cancelled"

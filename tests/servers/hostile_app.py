@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 from mcp.server.apps import Apps, ResourceCsp
 from mcp.server.mcpserver import MCPServer
 
@@ -129,6 +130,11 @@ def build_server(name: str = "hostile-app") -> MCPServer[Any]:
     @apps.tool(resource_uri=APP_URI, name="hostile", description="Shows the hostile app.")
     def hostile() -> str:
         return "the hostile app"
+
+    @apps.tool(resource_uri=APP_URI, name="slow", description="Waits, with the app shown meanwhile.")
+    async def slow(seconds: float = 30) -> str:
+        await anyio.sleep(seconds)
+        return "slept"
 
     @apps.tool(resource_uri=APP_URI, visibility=["model"], name="model_only", description="Not for apps.")
     def model_only() -> str:
