@@ -20,6 +20,7 @@ batching, pacing and bounds that keep a hostile app from flooding the kernel or 
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import logging
 import re
@@ -295,6 +296,7 @@ class AppBridge:
             "serverResources": {},
             "logging": {},
             "message": {"text": {}},
+            "downloadFile": {},
             "updateModelContext": {"text": {}},
             "sandbox": {"permissions": granted, "csp": _declared(self.document)},
         }
@@ -427,8 +429,74 @@ class AppBridge:
         self._result(msg_id, {"mode": "inline"})
 
     def _download(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
-        self.view.say("The app offered a file to download: downloads from apps are not offered here yet")
-        self._result(msg_id, {"isError": True})
+        """Files the app offers: embedded ones as they are, linked ones read from this server; the person
+        says yes (the browser saves them) or no (`isError`, as the ext-apps SDK reads a refusal)."""
+        contents = params.get("contents")
+        if not isinstance(contents, list) or not 0 < len(contents) <= 10:
+            self._error(msg_id, apps.INVALID_PARAMS, "ui/download-file needs 1 to 10 contents")
+            return
+        files: list[apps.AppFile] = []
+        links: list[str] = []
+        try:
+            for item in contents:
+                kind = item.get("type") if isinstance(item, dict) else None
+                if kind == "resource":
+                    files.append(apps.file_from(item.get("resource")))
+                elif kind == "resource_link" and isinstance(item.get("uri"), str):
+                    links.append(item["uri"])
+                else:
+                    raise apps.AppError("contents must be embedded resources or resource links")
+        except apps.AppError as exc:
+            self._error(msg_id, apps.INVALID_PARAMS, str(exc))
+            return
+        if not links:
+            self._offer_files(msg_id, files)
+            return
+        reads = [self.read(uri) for uri in links]
+
+        def all_read() -> None:
+            try:
+                for fut in reads:
+                    result = _dump(fut.result())
+                    files.append(apps.file_from((result.get("contents") or [None])[0]))
+            except Exception as exc:  # the server's error, or a file we refuse
+                self._error(msg_id, apps.DENIED, clip_line(f"reading the file failed: {exc}", 300))
+                self._flush()
+                return
+            self._offer_files(msg_id, files)
+            self._flush()
+
+        pending = len(reads)
+
+        def one_done(_: Any) -> None:
+            nonlocal pending
+            pending -= 1
+            if pending == 0:
+                all_read()
+
+        for fut in reads:
+            fut.add_done_callback(lambda f: kernel.post(lambda: one_done(f)))
+
+    def _offer_files(self, msg_id: str | int, files: list[apps.AppFile]) -> None:
+        size = sum(len(f.data) for f in files)
+        if size > apps.MAX_DOWNLOAD:
+            self._error(msg_id, apps.DENIED, f"files larger than {apps.MAX_DOWNLOAD // (1024 * 1024)} MB")
+            return
+        named = ", ".join(f"{f.name} ({shown(f.mime)[:60]}, {_size(len(f.data))})" for f in files)
+
+        def answered(yes: bool) -> None:
+            if yes:
+                for f in files:
+                    data = base64.b64encode(f.data).decode()
+                    self._frame({"kind": "download", "name": f.name, "data": data})
+                self.view.say(f"Saved what the app offered: {named}")
+                self._result(msg_id, {})
+            else:
+                self.view.say("Declined the app's download")
+                self._result(msg_id, {"isError": True})
+            self._flush()
+
+        self.view.offer(f"The app offers {plural(len(files), 'file')} to save: {named}", "Save", answered)
 
     def _ping(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         self._result(msg_id, {})
@@ -522,6 +590,10 @@ _REQUESTS: dict[str, Callable[[AppBridge, str | int, Mapping[str, Any]], None]] 
     "ui/download-file": AppBridge._download,
     "ping": AppBridge._ping,
 }
+
+
+def _size(n: int) -> str:
+    return f"{n} bytes" if n < 1024 else f"{n / 1024:.1f} KB" if n < 1024 * 1024 else f"{n / 1048576:.1f} MB"
 
 
 def _context(raw: Any) -> dict[str, Any]:

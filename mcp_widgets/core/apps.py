@@ -31,11 +31,14 @@ __all__ = [
     "PROTOCOL_VERSION",
     "AppDocument",
     "AppError",
+    "AppFile",
     "BridgeMessage",
     "app_resource_uri",
     "callable_by_app",
     "content_security_policy",
     "error_response",
+    "file_from",
+    "file_name",
     "parse_message",
     "permission_policy",
     "read_document",
@@ -53,6 +56,8 @@ MAX_DOCUMENT = 8 * 1024 * 1024
 MAX_MESSAGE = 1024 * 1024
 """Characters of one bridge message from an app (as JSON) taken at most; a larger one gets an error."""
 MAX_URI = 2048
+MAX_DOWNLOAD = 20 * 1024 * 1024
+"""Bytes an app may offer for download in one request, all files together."""
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
@@ -344,3 +349,57 @@ def style_variables(raw: Any) -> dict[str, str]:
         ):
             kept[key] = value.strip()
     return kept
+
+
+# -- files an app offers ------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AppFile:
+    """A file an app offers for download (`ui/download-file`), decoded."""
+
+    name: str
+    mime: str
+    data: bytes = field(repr=False)
+
+
+_UNSAFE_NAME = re.compile(r"[^A-Za-z0-9._()\- ]+")
+
+
+def file_name(uri: str) -> str:
+    """A safe file name from a resource URI: its last path segment, decoded, with anything but letters,
+    digits, `._-() ` replaced, no leading dot, at most 100 characters ("download" when nothing is left)."""
+    from urllib.parse import unquote
+
+    last = unquote(uri.split("?", 1)[0].split("#", 1)[0].rstrip("/").rsplit("/", 1)[-1])
+    if "://" in last or ":" in last:
+        last = last.rsplit(":", 1)[-1]
+    name = _UNSAFE_NAME.sub("_", last).strip(" .")[:100]
+    return name or "download"
+
+
+def file_from(resource: Any) -> AppFile:
+    """The file in resource contents (`{uri, mimeType, text | blob}`, as on the wire).
+
+    Raises:
+        AppError: Not resource contents, undecodable, or larger than MAX_DOWNLOAD.
+    """
+    if not isinstance(resource, Mapping) or not isinstance(resource.get("uri"), str):
+        raise AppError("a file to download must be resource contents with a uri")
+    mime = resource.get("mimeType")
+    mime = mime if isinstance(mime, str) and len(mime) <= 100 else "application/octet-stream"
+    text, blob = resource.get("text"), resource.get("blob")
+    if isinstance(text, str):
+        if len(text) > MAX_DOWNLOAD:
+            raise AppError(f"a file larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+        data = text.encode("utf-8")
+    elif isinstance(blob, str):
+        if len(blob) > MAX_DOWNLOAD * 4 // 3 + 4:
+            raise AppError(f"a file larger than {MAX_DOWNLOAD // (1024 * 1024)} MB")
+        try:
+            data = base64.b64decode(blob, validate=True)
+        except binascii.Error as exc:
+            raise AppError("a file whose blob is not base64") from exc
+    else:
+        raise AppError("a file with neither text nor blob")
+    return AppFile(file_name(resource["uri"]), mime, data)

@@ -2,8 +2,9 @@
 
 The app is one HTML document with no dependencies. It speaks the bridge's JSON-RPC over `postMessage` by
 hand (`ui/initialize`, then `ui/notifications/initialized`), shows the tool's result when the host sends it,
-follows the host's theme, reports its height, and has a button that calls the app-only tool `reroll` through
-the host. A client without MCP Apps gets the same tool as text.
+follows the host's theme, reports its height, has a button that calls the app-only tool `reroll` through the
+host, and one that offers the rolls as a CSV file (`ui/download-file`: the host asks the person first). A
+client without MCP Apps gets the same tool as text.
 """
 
 from __future__ import annotations
@@ -50,12 +51,13 @@ _HTML = """<!DOCTYPE html>
 <body>
 <div class="total" id="total">Waiting for the roll…</div>
 <div class="dice" id="dice"></div>
-<button id="again" type="button">Roll again</button><span class="status" id="status"></span>
+<button id="again" type="button">Roll again</button>
+<button id="save" type="button">Save rolls</button><span class="status" id="status"></span>
 <script>
 (() => {
   let nextId = 1;
   const waiting = new Map();
-  let sides = 6, count = 2;
+  let sides = 6, count = 2, last = [];
   const send = (msg) => window.parent.postMessage({ jsonrpc: "2.0", ...msg }, "*");
   const request = (method, params) => new Promise((resolve, reject) => {
     const id = nextId++;
@@ -72,6 +74,7 @@ _HTML = """<!DOCTYPE html>
   const show = (result) => {
     const data = (result && result.structuredContent) || {};
     const rolls = Array.isArray(data.rolls) ? data.rolls : [];
+    last = rolls;
     const dice = document.getElementById("dice");
     dice.textContent = "";
     for (const r of rolls) {
@@ -118,6 +121,12 @@ _HTML = """<!DOCTYPE html>
     } catch (e) {
       status.textContent = `failed: ${e.message}`;
     }
+  });
+  document.getElementById("save").addEventListener("click", async () => {
+    const text = "roll,value\\n" + last.map((v, i) => `${i + 1},${v}`).join("\\n") + "\\n";
+    const resource = { uri: "ui://demo/rolls.csv", mimeType: "text/csv", text };
+    const answer = await request("ui/download-file", { contents: [{ type: "resource", resource }] });
+    document.getElementById("status").textContent = answer.isError ? "not saved" : "saved";
   });
   request("ui/initialize", {
     protocolVersion: "2026-01-26",

@@ -67,11 +67,12 @@ class AppView(w.VBox):
         self.title = w.Label(value=clip_line(label, 300), _dom_classes=title_classes)
         self.frame = AppFrame(label=clip_line(label, 300))
         self.calls = w.Output(layout=w.Layout(width="100%"))
+        self.offers = w.VBox(layout=w.Layout(width="100%"))
         self._shown = [
             w.Label(_dom_classes=LITERAL_CLASSES, layout=w.Layout(display="none")) for _ in range(LINES_SHOWN)
         ]
         super().__init__(
-            children=[self.title, self.frame, *self._shown, self.calls],
+            children=[self.title, self.frame, *self._shown, self.offers, self.calls],
             layout=w.Layout(width="100%"),
             _dom_classes=("mcp-widgets-app-view",),
         )
@@ -104,6 +105,29 @@ class AppView(w.VBox):
             label.value = line
             label.layout.display = None if line else "none"
 
+    def offer(self, text: str, accept: str, answer: Callable[[bool], object]) -> None:
+        """Ask the person about something the app wants (a file to save): `text`, a button `accept` and
+        Decline; `answer(True)` or `answer(False)` runs once, and the question goes."""
+        label = w.Label(value=clip_line(text, 500), _dom_classes=LITERAL_CLASSES)
+        yes = w.Button(description=accept, button_style="primary")
+        no = w.Button(description="Decline")
+        row = w.HBox([label, yes, no], layout=w.Layout(flex_flow="row wrap", align_items="center"))
+        done = False
+
+        def clicked(said: bool) -> None:
+            nonlocal done
+            if done:
+                return
+            done = True
+            self.offers.children = tuple(c for c in self.offers.children if c is not row)
+            for part in (label, yes, no, row):
+                part.close()
+            answer(said)
+
+        yes.on_click(lambda _: clicked(True))
+        no.on_click(lambda _: clicked(False))
+        self.offers.children = (*self.offers.children[-2:], row)
+
     @property
     def lines(self) -> list[str]:
         """The lines shown under the app, oldest first."""
@@ -134,6 +158,9 @@ class AppView(w.VBox):
         for fn in callbacks:  # before `closed`: they still talk to the front end (the frame's last message)
             fn()
         self.closed = True
-        for child in (self.title, self.frame, self.calls, *self._shown):
+        for offer in self.offers.children:
+            for part in (*offer.children, offer):
+                part.close()
+        for child in (self.title, self.frame, self.calls, self.offers, *self._shown):
             child.close()
         super().close()

@@ -70,6 +70,18 @@ def test_the_demo_app_shows_its_result_and_calls_back(open_notebook: OpenNoteboo
     expect(app.locator("#status")).to_have_text("", timeout=UI_MS * 2)
     expect(app.locator(".die")).to_have_count(3)
 
+    # Its file goes nowhere before the person says yes; then the browser saves it.
+    app.locator("#save").click()
+    offer = out.get_by_text("The app offers 1 file to save: rolls.csv (text/csv, ", exact=False)
+    expect(offer).to_be_visible()
+    with nb.page.expect_download() as saved:
+        out.get_by_role("button", name="Save", exact=True).click()
+    download = saved.value
+    assert download.suggested_filename == "rolls.csv"
+    assert Path(download.path()).read_text().startswith("roll,value\n1,")
+    expect(app.locator("#status")).to_have_text("saved")
+    expect(offer).to_have_count(0)
+
     nb.page.screenshot(path=str(screenshots / "app-light.png"))
     nb.set_theme(DARK_THEME)
     expect(app.locator("body")).to_have_class("dark", timeout=UI_MS * 2)

@@ -170,3 +170,21 @@ def test_style_variables_keep_only_well_formed_ones() -> None:
     )
     assert kept == {"--font-sans": "Inter, sans-serif", "--color-text-primary": "#111"}
     assert apps.style_variables("nope") == {}
+
+
+def test_offered_files_get_safe_names_and_bounded_sizes() -> None:
+    assert apps.file_name("ui://demo/rolls.csv") == "rolls.csv"
+    assert apps.file_name("file:///etc/passwd") == "passwd"
+    assert "/" not in apps.file_name("https://x.test/a/..%2F..%2Fevil.sh?x=1")
+    assert apps.file_name("x://a/.bashrc") == "bashrc"
+    assert apps.file_name("demo://") == "download"
+    text = apps.file_from({"uri": "ui://a/b.txt", "mimeType": "text/plain", "text": "hé"})
+    assert (text.name, text.mime, text.data) == ("b.txt", "text/plain", "hé".encode())
+    assert "hé" not in repr(text)
+    blob = apps.file_from({"uri": "ui://a/b.bin", "blob": base64.b64encode(b"\x00\x01").decode()})
+    assert (blob.mime, blob.data) == ("application/octet-stream", b"\x00\x01")
+    for bad in ({"uri": "ui://a"}, {"text": "x"}, {"uri": "ui://a", "blob": "%%"}, "nope"):
+        with pytest.raises(apps.AppError):
+            apps.file_from(bad)
+    with pytest.raises(apps.AppError, match="larger than"):
+        apps.file_from({"uri": "ui://a", "text": "x" * (apps.MAX_DOWNLOAD + 1)})

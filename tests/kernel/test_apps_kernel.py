@@ -211,6 +211,11 @@ def test_a_hostile_relay_gets_errors_and_bounds(connected: KernelFrontend) -> No
     )
     relay.custom({"kind": "bad", "id": 77, "reason": "too large"})
     assert relay.answer(77)["error"]["code"] == -32600
+    bad_file = relay.request("ui/download-file", {"contents": [{"type": "text", "text": "x"}]})
+    assert bad_file["error"]["code"] == -32602
+    link = {"type": "resource_link", "uri": "ui://hostile/missing.txt", "name": "missing"}
+    missing = relay.request("ui/download-file", {"contents": [link]})
+    assert missing["error"]["code"] == -32000 and "reading the file failed" in missing["error"]["message"]
     relay.custom({"kind": "nonsense", "x": [1, 2]})
     fe.comm_msg(relay.frame, {"method": "custom", "content": "not even a dict"})
 

@@ -148,6 +148,19 @@ function render({ model, el }) {
       say("");
     } else if (msg.kind === "rpc" && live && frame.contentWindow && Array.isArray(msg.messages)) {
       for (const message of msg.messages) frame.contentWindow.postMessage(message, "*");
+    } else if (msg.kind === "download" && typeof msg.data === "string") {
+      // The person said yes in the kernel's card: save the bytes as a file, never shown in the page.
+      const bytes = Uint8Array.from(atob(msg.data), (c) => c.charCodeAt(0));
+      const url = URL.createObjectURL(new Blob([bytes], { type: "application/octet-stream" }));
+      const link = document.createElement("a");
+      link.href = url;
+      link.download = String(msg.name || "download");
+      link.rel = "noopener";
+      link.style.display = "none";
+      el.append(link);
+      link.click();
+      link.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 30000);
     } else if (msg.kind === "size") {
       const height = Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, Number(msg.height) || MIN_HEIGHT));
       frame.style.height = `${height}px`;
