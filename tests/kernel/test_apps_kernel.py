@@ -304,3 +304,21 @@ def test_a_cancelled_call_tells_its_app(connected: KernelFrontend) -> None:
     ok(fe.run("c.cancel()"))
     cancelled = relay.notification("ui/notifications/tool-cancelled")["params"]
     assert cancelled["reason"] == "the call was cancelled"
+
+
+def test_the_tool_form_and_the_magic_show_the_app_too(connected: KernelFrontend) -> None:
+    fe = connected
+    ok(fe.run('form = srv.form("roll_dice")\ndisplay(form)\nform.fill(count=2)\nawait form.run()'))
+    relay = Relay(fe, app_frame(fe, "App roll_dice from demo"))
+    relay.ready()
+    relay.initialized()
+    assert relay.notification("ui/notifications/tool-input")["params"]["arguments"]["count"] == 2
+    assert (
+        len(relay.notification("ui/notifications/tool-result")["params"]["structuredContent"]["rolls"]) == 2
+    )
+    frames = {w.comm_id for w in fe.widgets.values() if w.state.get("label") == "App roll_dice from demo"}
+    ok(fe.run("%load_ext mcp_widgets\ndemo = srv\n%mcp call demo.roll_dice count=3"))
+    later = fe.wait_widget(
+        "AnyModel", where=lambda w: w.state.get("label") == "App roll_dice from demo", exclude=frames
+    )
+    assert later.comm_id not in frames
