@@ -49,6 +49,8 @@ SIZE_RATE = 20
 TEARDOWN_WAIT = 2.0
 """Seconds the app has to answer `ui/resource-teardown` before its view goes anyway."""
 MAX_HEIGHT = 2000
+GONE_GRACE = 60.0
+"""Seconds a view that left the page is kept for a reload before it is closed."""
 MAX_BATCH = 1000
 """Messages from an app taken in one batch from the front end at most (its relay sends 500)."""
 CALLS_SHOWN = MAX_CALLS + 2
@@ -209,11 +211,23 @@ class AppBridge:
             elif kind == "gone":
                 self.gone = True
                 self.initialized = False
+                self._forget_if_still_gone(view_id)
         except Exception:  # a bug of ours must not take the kernel's comm handling down
             log.exception("mcp_widgets: handling a message from an app failed")
         finally:
             self._batching = False
             self._flush()
+
+    def _forget_if_still_gone(self, view_id: str) -> None:
+        """The app's view left the page (its output cleared, the cell run again, the page closed): unless a
+        view says ready within GONE_GRACE seconds (a reload), the view is closed and its models freed."""
+
+        def check() -> None:
+            if self.gone and self.bound == view_id and not self.view.closed:
+                self.view.close()
+
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(loop.call_later, GONE_GRACE, lambda: kernel.post(check))
 
     def _ready(self, view_id: str, context: Any) -> None:
         self.bound = view_id

@@ -32,7 +32,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mcp_widgets.apps")
 
-__all__ = ["AppHost", "app_tool"]
+__all__ = ["MAX_VIEWS", "AppHost", "app_tool"]
+
+MAX_VIEWS = 20
+"""Live app views per server at most; a further one closes the oldest (a loop of calls stays bounded)."""
 
 
 def app_tool(tools: Any, name: str) -> tuple[mcp_types.Tool, str] | None:
@@ -107,6 +110,9 @@ class AppHost:
     ) -> tuple[AppView, AppBridge]:
         from ..widgets import AppView
 
+        while len(self.views) >= MAX_VIEWS:  # a runaway caller: the oldest app goes
+            oldest = self.views.pop(0)
+            self.teardown(oldest, f"more than {MAX_VIEWS} apps of {self.ctx.name!r} were open")
         label = f"App {tool.name} from {self.ctx.name}"
         view = AppView(tool=tool.name, resource_uri=uri, server=self.ctx.name, label=label)
         bridge = AppBridge(
@@ -121,7 +127,7 @@ class AppHost:
         self.views.append(view)
         self._bridges[id(view)] = bridge
         view.on_close(lambda: self._closed(view))
-        view.set_teardown(partial(bridge.teardown, "the view was closed"))
+        view.set_teardown(bridge.teardown)
         self._document(uri).add_done_callback(lambda fut: kernel.post(lambda: _deliver(bridge, fut)))
         return view, bridge
 
@@ -133,12 +139,8 @@ class AppHost:
             bridge.close_frame("The app was closed.")
 
     def teardown(self, view: AppView, reason: str) -> None:
-        """Tell the app it goes, then close its view (`AppView.close` does this at once, untold)."""
-        bridge = self._bridges.get(id(view))
-        if bridge is None:
-            view.close()
-            return
-        bridge.teardown(reason, view.close)
+        """Tell the app why it goes, then close its view."""
+        view.end(reason)
 
     def end_all(self, reason: str) -> None:
         """The server goes: every app is told, then shows one line where it was (main thread)."""

@@ -58,7 +58,7 @@ class AppView(w.VBox):
         self.messages: list[dict[str, Any]] = []
         self.closed = False
         self._on_close: list[Callable[[], object]] = []
-        self._teardown: Callable[[Callable[[], None]], object] | None = None
+        self._teardown: Callable[[str, Callable[[], None]], object] | None = None
         self._label = label
         self._lines: deque[str] = deque(maxlen=LINES_SHOWN)
         self._dropped = 0
@@ -137,17 +137,21 @@ class AppView(w.VBox):
         """Run `fn` when the view closes (the bridge tears the app down)."""
         self._on_close.append(fn)
 
-    def set_teardown(self, fn: Callable[[Callable[[], None]], object]) -> None:
-        """`fn(then)` tells the app it goes and runs `then` once it answered (or did not in time)."""
+    def set_teardown(self, fn: Callable[[str, Callable[[], None]], object]) -> None:
+        """`fn(reason, then)` tells the app it goes and runs `then` once it answered (or did not in time)."""
         self._teardown = fn
 
     def close(self) -> None:
         """Close the view: the app is told first (`ui/resource-teardown`), then it goes."""
+        self.end("the view was closed")
+
+    def end(self, reason: str) -> None:
+        """`close`, telling the app why."""
         if self.closed:
             return
         hook, self._teardown = self._teardown, None
         if hook is not None:
-            hook(self._close_now)
+            hook(reason, self._close_now)
             return
         self._close_now()
 

@@ -70,3 +70,15 @@ def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
             await srv.aclose()
 
     asyncio.run(main())
+
+
+def test_a_runaway_caller_keeps_a_bounded_number_of_apps() -> None:
+    from mcp_widgets.client.apps import MAX_VIEWS
+
+    async def main() -> None:
+        async with await mw.connect(create_server(sign_in_port=0), name="demo") as srv:
+            views = [srv.open_app("roll_dice") for _ in range(MAX_VIEWS + 3)]
+            assert srv.apps == views[3:]
+            assert all(v.closed for v in views[:3]) and not any(v.closed for v in views[3:])
+
+    asyncio.run(main())

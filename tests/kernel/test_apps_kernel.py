@@ -322,3 +322,19 @@ def test_the_tool_form_and_the_magic_show_the_app_too(connected: KernelFrontend)
         "AnyModel", where=lambda w: w.state.get("label") == "App roll_dice from demo", exclude=frames
     )
     assert later.comm_id not in frames
+
+
+def test_a_view_that_left_the_page_is_freed_unless_it_comes_back(connected: KernelFrontend) -> None:
+    fe = connected
+    ok(fe.run("import mcp_widgets.client.app_bridge as ab\nab.GONE_GRACE = 0.5"))
+    ok(fe.run('await srv.call_tool("roll_dice")'))
+    frame = app_frame(fe, "App roll_dice from demo")
+    relay = Relay(fe, frame, "v1")
+    relay.ready()
+    relay.custom({"kind": "gone"})
+    relay.ready()  # a reload: the same model renders again in time, and stays
+    fe.settle(1.5)
+    assert frame.comm_id in fe.widgets
+    relay.custom({"kind": "gone"})  # its output cleared for good: freed
+    fe.wait_until(lambda: frame.comm_id not in fe.widgets, timeout=20, what="the app's frame closed")
+    assert ok(fe.run("print(len(srv.apps))")).stdout == "0\n"
