@@ -338,3 +338,23 @@ def test_a_view_that_left_the_page_is_freed_unless_it_comes_back(connected: Kern
     relay.custom({"kind": "gone"})  # its output cleared for good: freed
     fe.wait_until(lambda: frame.comm_id not in fe.widgets, timeout=20, what="the app's frame closed")
     assert ok(fe.run("print(len(srv.apps))")).stdout == "0\n"
+
+
+@pytest.mark.parametrize("style", ["blocking", "awaiting"])
+def test_an_app_is_answered_while_its_cell_still_waits(connected: KernelFrontend, style: str) -> None:
+    """The call is still running (its cell blocked or awaiting): the app initializes, calls a tool and gets
+    its answer meanwhile; then the call ends and its result reaches the app."""
+    fe = connected
+    call = 'hostile.call_tool_sync("slow", {"seconds": 4})'
+    waiting = fe.execute(call if style == "blocking" else f"await {call.replace('_sync', '')}")
+    relay = Relay(fe, app_frame(fe, "App slow from hostile"))
+    relay.ready()
+    relay.initialized()
+    answer = relay.request("tools/call", {"name": "echo", "arguments": {"text": "meanwhile"}}, timeout=3)
+    assert answer["result"]["content"][0]["text"] == "meanwhile"
+    assert fe.cells[waiting].status is None  # the cell still waits
+    assert (
+        relay.notification("ui/notifications/tool-result", timeout=20)["params"]["content"][0]["text"]
+        == "slept"
+    )
+    assert ok(fe.wait_cell(waiting, timeout=20)).status == "ok"
