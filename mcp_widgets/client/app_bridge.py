@@ -79,7 +79,7 @@ class AppBridge:
         self,
         view: AppView,
         *,
-        tool: mcp_types.Tool,
+        tool: mcp_types.Tool | None,
         arguments: Mapping[str, Any] | None,
         server: str,
         tools: Callable[[], list[mcp_types.Tool]],
@@ -286,9 +286,7 @@ class AppBridge:
                 return
             self.initialized = True
             self.view.initialized = True
-            self._notify("ui/notifications/tool-input", {"arguments": self.arguments})
-            if self.ended is not None:
-                self._send_ending()
+            self._started()
         elif method == "ui/notifications/size-changed":
             height = params.get("height")
             if isinstance(height, (int, float)) and not isinstance(height, bool) and height == height:
@@ -301,6 +299,16 @@ class AppBridge:
         elif method == "ui/notifications/request-teardown":
             self.view.say("The app asked to be closed.")
             kernel.post(self.view.close)
+
+    def _started(self) -> None:
+        """The app completed its handshake: its tool's input, and the result once the call ended."""
+        self._notify("ui/notifications/tool-input", {"arguments": self.arguments})
+        if self.ended is not None:
+            self._send_ending()
+
+    def _host_extras(self) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What this kind of view adds to the initialize result: (capabilities, host context)."""
+        return {}, {"toolInfo": {"tool": _dump(self.tool)}} if self.tool is not None else {}
 
     def _initialize(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         granted: dict[str, dict[str, Any]] = {name: {} for name in _permission_keys(self.document)}
@@ -315,7 +323,6 @@ class AppBridge:
             "sandbox": {"permissions": granted, "csp": _declared(self.document)},
         }
         context: dict[str, Any] = {
-            "toolInfo": {"tool": _dump(self.tool)},
             "theme": self.context.get("theme", "light"),
             "styles": {"variables": self.context.get("variables", {})},
             "displayMode": "inline",
@@ -328,6 +335,9 @@ class AppBridge:
         for key in ("locale", "timeZone"):
             if self.context.get(key):
                 context[key] = self.context[key]
+        more_capabilities, more_context = self._host_extras()
+        capabilities.update(more_capabilities)
+        context.update(more_context)
         self._result(
             msg_id,
             {

@@ -23,10 +23,11 @@ from mcp.client.extension import ClientExtension, advertise
 from .. import kernel
 from ..core import apps
 from .app_bridge import AppBridge, AppCalls
+from .app_questions import QUESTION_START, QuestionBridge, answer_later
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
-    from ..widgets import AppView
+    from ..widgets import AppView, ElicitationForm
     from .context import ServerContext
     from .record import CallRecord
 
@@ -58,10 +59,45 @@ class AppHost:
         self._bridges: dict[int, AppBridge] = {}
 
     def extensions(self) -> list[ClientExtension]:
-        """What the connection advertises: the apps extension, unless `apps=False`."""
+        """What the connection advertises: the apps extension (with app-rendered questions), unless
+        `apps=False`."""
         if not self.ctx.settings.apps:
             return []
-        return [advertise(apps.EXTENSION_ID, {"mimeTypes": [apps.APP_MIME_TYPE]})]
+        return [advertise(apps.EXTENSION_ID, {"mimeTypes": [apps.APP_MIME_TYPE], "elicitation": {}})]
+
+    def renders_questions(self) -> bool:
+        """Both sides said so: apps are on here, and the server declared app-rendered questions."""
+        client = self.ctx.link.client
+        if not self.ctx.settings.apps or client is None:
+            return False
+        extensions = getattr(client.server_capabilities, "extensions", None) or {}
+        ours = extensions.get(apps.EXTENSION_ID) if isinstance(extensions, dict) else None
+        return isinstance(ours, dict) and isinstance(ours.get("elicitation"), dict)
+
+    def render_question(self, form: ElicitationForm, uri: str, params: Mapping[str, Any]) -> AppView:
+        """Show the server's app `uri` in `form` instead of its fields; the app's answer answers the form
+        (checked by it), and any failure brings the plain form back (see `app_questions`)."""
+        from ..widgets import AppView
+
+        view = AppView(tool="", resource_uri=uri, server=self.ctx.name, label=f"The app of {self.ctx.name}")
+        view.title.layout.display = "none"  # the form's header already names the server
+        bridge = QuestionBridge(
+            view,
+            params=params,
+            server=self.ctx.name,
+            read=self._read,
+            answered=partial(answer_later, form),
+            failed=lambda why: kernel.post(partial(form.use_plain_form, f"The plain form instead: {why}.")),
+        )
+        view.on_close(lambda: bridge.close_frame("The question was answered."))
+        view.set_teardown(bridge.teardown)
+        form.embed(view)
+        # After the answer went out (the form's first done callbacks send it), the app is told and goes.
+        form.add_done_callback(lambda _: kernel.post(partial(view.end, "the question was answered")))
+        self._document(uri).add_done_callback(lambda fut: kernel.post(lambda: _deliver(bridge, fut)))
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(loop.call_later, QUESTION_START, lambda: kernel.post(bridge.timed_out))
+        return view
 
     # -- showing an app --------------------------------------------------------------------------------------
     def begin(self, record: CallRecord, arguments: Mapping[str, Any] | None, calls: AppCalls) -> None:

@@ -6,13 +6,14 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import mcp_types
 
 from .. import kernel
+from ..core.apps import app_resource_uri
 from ..core.card import Card
 from ..core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ..core.history import HistoryRecord, default_history
@@ -35,12 +36,27 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mcp_widgets")
 
+class QuestionApps(Protocol):
+    """Shows a question with the server's app (`AppHost`): only where both sides declared it."""
+
+    def renders_questions(self) -> bool: ...
+
+    def render_question(self, form: ElicitationForm, uri: str, params: Mapping[str, Any]) -> object: ...
+
+
 class Intake:
     """A server's questions: take one in (client thread), show it (main thread), settle and record it.
     Its server's settings (`ctx.settings`: name, handler, output, ...) are read when a question comes."""
 
-    def __init__(self, ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks) -> None:
+    def __init__(
+        self,
+        ctx: ServerContext,
+        display: CallDisplay,
+        open_tasks: tasks.OpenTasks,
+        apps: QuestionApps | None = None,
+    ) -> None:
         self.ctx = ctx
+        self.apps = apps
         self.open_tasks = open_tasks
         self.display = display
         self.calls: list[CallRecord] = []
@@ -94,7 +110,10 @@ class Intake:
                 message=params.message,
                 protocol_version=version,
                 schema=dict(params.requested_schema),
+                app_uri=app_resource_uri(params.meta),
             )
+            if request.app_uri is not None:
+                request.params = params.model_dump(by_alias=True, mode="json", exclude_none=True)
         if record is not None and not record.add(request):
             record = None  # its call ended meanwhile: a question asked outside any call
         self.pending[request] = record
@@ -218,6 +237,13 @@ class Intake:
             self.view_failed(request, record, exc, "form")
             return None
         request.view = form
+        apps, uri, params = self.apps, request.app_uri, request.params
+        if not handler and apps is not None and uri and params and apps.renders_questions():
+            try:
+                apps.render_question(form, uri, params)
+            except Exception:  # the plain form is always there
+                log.exception("showing the app of a question from %s failed", ctx.name)
+                form.use_plain_form("The plain form instead: the app could not be shown.")
         return form
 
     def view_failed(

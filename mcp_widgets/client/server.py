@@ -189,8 +189,8 @@ class Server:
         # Each part gets the context and the parts it calls, built before it (no part holds the server).
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
-        intake = Intake(ctx, display, open_tasks)
         app_host = AppHost(ctx)
+        intake = Intake(ctx, display, open_tasks, app_host)
         connection = Connection(
             ctx,
             resolved,

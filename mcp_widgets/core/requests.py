@@ -44,6 +44,10 @@ class PendingRequest:
     url: str | None = None
     """The URL (URL mode)."""
     elicitation_id: str | None = None
+    app_uri: str | None = None
+    """The `ui://` app the server asks to show this question with (`_meta.ui.resourceUri`), if any."""
+    params: dict[str, Any] | None = field(default=None, repr=False)
+    """The request's params as the server sent them (for an app that shows the question)."""
     id: int = field(default_factory=lambda: next(_ids))
     """Our own id: unique in this process (protocol request ids are not, on 2026-07-28)."""
     created: float = field(default_factory=time.monotonic)

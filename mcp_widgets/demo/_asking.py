@@ -28,6 +28,7 @@ from typing import Any, TypeVar
 
 import mcp_types as t
 from mcp.server.mcpserver import Context
+from mcp.shared.message import ServerMessageMetadata
 from mcp_types.version import is_version_at_least
 
 from ..core.protocol import LEGACY, MODERN
@@ -64,12 +65,23 @@ class Asker:
                 if key in asked and isinstance(response, t.ElicitResult):
                     self._answers[key] = response.model_dump(mode="json", exclude_none=True)
 
-    async def form(self, key: str, message: str, schema: dict[str, Any]) -> t.ElicitResult:
-        """Ask with a form; `key` names the question across rounds (same question, same key)."""
+    async def form(
+        self, key: str, message: str, schema: dict[str, Any], *, meta: dict[str, Any] | None = None
+    ) -> t.ElicitResult:
+        """Ask with a form; `key` names the question across rounds (same question, same key). `meta` goes
+        with the request as its `_meta` (an app to show the question with: `{"ui": {"resourceUri": ...}}`)."""
+        params = t.ElicitRequestFormParams.model_validate(
+            {"message": message, "requestedSchema": schema, **({"_meta": meta} if meta else {})}
+        )
         if not self.modern:
             session = self.ctx.request_context.session  # what `ctx.session` returns, but typed
-            return await session.elicit_form(message, schema, related_request_id=self.ctx.request_id)
-        params = t.ElicitRequestFormParams(message=message, requested_schema=schema)
+            if meta is None:
+                return await session.elicit_form(message, schema, related_request_id=self.ctx.request_id)
+            return await session.send_request(
+                t.ElicitRequest(params=params),
+                t.ElicitResult,
+                metadata=ServerMessageMetadata(related_request_id=self.ctx.request_id),
+            )
         return self._answer_or_ask(key, t.ElicitRequest(params=params))
 
     async def url(self, key: str, message: str, url: str, *, elicitation_id: str) -> t.ElicitResult:

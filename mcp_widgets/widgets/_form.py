@@ -145,6 +145,7 @@ class ElicitationForm(Answerable):
         self._message: w.Label | None = None
         self._button_box: w.HBox | None = None
         self._hint: w.Label | None = None
+        self._embedded: tuple[w.Widget, w.Button] | None = None  # an app showing the question: see `embed`
         self._escape_armed = False  # a first Escape on a form with typed input: the next one cancels
         self._armed_edits: int | None = None  # the browser's count of edits at that first Escape
 
@@ -228,14 +229,57 @@ class ElicitationForm(Answerable):
         return self._press(self._accept)
 
     # -- internals -------------------------------------------------------------------------------------------
+    def embed(self, widget: w.Widget) -> None:
+        """Show `widget` (the server's app for this question) instead of the fields and Accept; Decline and
+        Cancel stay, and a "Use the plain form" button brings the fields back (`use_plain_form`)."""
+        if self._state is not FormState.PENDING:
+            return
+        # Its own Layout (the shared one is narrow): the label must show whole.
+        switch = self._kit.track(
+            w.Button(description="Use the plain form", icon="list", layout=w.Layout(width="auto"))
+        )
+        switch.on_click(lambda _button: self.use_plain_form())
+        self._embedded = (widget, switch)
+        if self._button_box is not None:
+            self._button_box.children = self._shown_buttons()
+        if self.trait_has_value("children"):
+            self.children = self._pending_children()
+
+    def use_plain_form(self, why: str | None = None) -> None:
+        """Show the fields and Accept again (the app stays away); `why` goes on a line above them."""
+        if self._state is not FormState.PENDING or self._embedded is None:
+            return
+        self._embedded = None
+        if self._button_box is not None:
+            self._button_box.children = self._shown_buttons()
+        if why:
+            self._show_hint(why, warn=True)
+        if self.trait_has_value("children"):
+            self.children = self._pending_children()
+
+    def _shown_buttons(self) -> tuple[w.Button, ...]:
+        """Accept, Decline and Cancel; while an app shows the question, "Use the plain form" instead of
+        Accept (the app answers)."""
+        if self._embedded is None:
+            return tuple(self._buttons().values())
+        shown = tuple(b for action, b in self._buttons().items() if action is not Action.ACCEPT)
+        return (*shown, self._embedded[1])
+
+    @property
+    def embedded(self) -> bool:
+        """An app shows the question (the fields wait behind "Use the plain form")."""
+        return self._embedded is not None
+
     def _pending_children(self) -> tuple[w.Widget, ...]:
         """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
         top, buttons = self._chrome()
+        assert self._hint is not None
+        if self._embedded is not None:
+            return (*top, self._embedded[0], buttons, self._hint, self._keys)
         views = []
         for name in dict.fromkeys([*self._order, *self._fields]):  # the schema's order
             field = self._fields.get(name)
             views += [*(field.views() if field is not None else ()), *self._broken.get(name, ())]
-        assert self._hint is not None
         return (*top, *views, buttons, self._hint, self._keys)
 
     def _problem_lines(self, spec: FormSpec) -> dict[str, tuple[w.Label, ...]]:
@@ -261,7 +305,7 @@ class ElicitationForm(Answerable):
                     w.Label, value=self.message, tooltip=self.message, _dom_classes=(WRAP_CLASS,)
                 )
                 self._top += (self._message,)
-            self._button_box = kit.make(w.HBox, children=tuple(self._buttons().values()))
+            self._button_box = kit.make(w.HBox, children=self._shown_buttons())
             hint = KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
             self._hint = kit.make(w.Label, value=hint, _dom_classes=(WRAP_CLASS, HINT_CLASS))
         return self._top, self._button_box

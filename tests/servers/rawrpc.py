@@ -4,9 +4,12 @@ Its one tool, `play`, takes `{"ops": [...]}` and runs them in order, so a test c
 duplicate request ids, a question withdrawn before or after its answer, a completion after the call ended,
 a response nobody asked for, a line that is not JSON, a flood of questions, or the server exiting mid-call.
 Ops (each a dict with "op"): elicit (id, message, schema), await (id), cancel (id), progress / log (text,
-echo), result / error (text, echo, code), again (repeat the call's completion), stray, garbage, sleep (s),
-exit, flood (n, message, schema: n questions at once, then all their answers awaited), elicit_url (id,
-message, url, elicitationId: a URL-mode question), complete (elicitationId: its elicitation/complete).
+echo), result / error (text, echo, code), report (a result of every answer's action and content), again
+(repeat the call's completion), stray, garbage, sleep (s), exit, flood (n, message, schema: n questions at
+once, then all their answers awaited), elicit_url (id, message, url, elicitationId: a URL-mode question),
+complete (elicitationId: its elicitation/complete).
+An elicit op's "meta" is sent as the request's `_meta`; with `--apps` the server declares app-rendered
+questions and serves the apps of tests/servers/app_question.py (`resources/read`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,11 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
+from tests.servers import app_question
 from tests.servers.hostile import echo
+
+APPS = "--apps" in sys.argv
+APP_DOCUMENTS = {app_question.PICKER: app_question.PICKER_HTML, app_question.SILENT: app_question.SILENT_HTML}
 
 _write = threading.Lock()
 _replies: dict[Any, dict[str, Any]] = {}
@@ -52,11 +59,14 @@ def wait_reply(rid: Any, timeout: float = 30.0) -> dict[str, Any] | None:
 def play(call_id: Any, params: dict[str, Any]) -> None:
     token = (params.get("_meta") or {}).get("progressToken")
     answers: list[dict[str, Any]] = []
+    actions: list[Any] = []
     last: dict[str, Any] | None = None
     for op in (params.get("arguments") or {}).get("ops", []):
         kind = op.get("op")
         text = echo(op.get("echo", "none"), str(op.get("text", "")), answers)
         form = {"mode": "form", "message": op.get("message", ""), "requestedSchema": op.get("schema", {})}
+        if op.get("meta"):  # e.g. {"ui": {"resourceUri": ...}}: an app to show the question with
+            form["_meta"] = op["meta"]
         if kind == "elicit":
             send({"id": op["id"], "method": "elicitation/create", "params": form})
         elif kind == "elicit_url":
@@ -74,6 +84,7 @@ def play(call_id: Any, params: dict[str, Any]) -> None:
             for rid in ids:
                 reply = wait_reply(rid, op.get("timeout", 30.0))
                 content = ((reply or {}).get("result") or {}).get("content")
+                actions.append(((reply or {}).get("result") or {}).get("action"))
                 if isinstance(content, dict):
                     answers.append(content)
         elif kind == "cancel":
@@ -86,6 +97,10 @@ def play(call_id: Any, params: dict[str, Any]) -> None:
                   "params": {"level": op.get("level", "info"), "logger": "raw", "data": text}})
         elif kind == "result":
             last = {"id": call_id, "result": {"content": [{"type": "text", "text": text}]}}
+            send(last)
+        elif kind == "report":  # what it was answered: each action, each accepted content
+            report = json.dumps({"actions": actions, "answers": answers})
+            last = {"id": call_id, "result": {"content": [{"type": "text", "text": report}]}}
             send(last)
         elif kind == "error":
             last = {"id": call_id, "error": {"code": op.get("code", -32602), "message": text}}
@@ -114,11 +129,22 @@ def handle(message: dict[str, Any]) -> None:
     params = message.get("params") or {}
     if method == "initialize":
         info = {"name": "raw", "version": "0"}
-        caps = {"tools": {}, "logging": {}}
+        caps: dict[str, Any] = {"tools": {}, "logging": {}}
+        if APPS:  # `--apps`: it declares app-rendered questions and serves its apps
+            caps["resources"] = {}
+            caps["extensions"] = {"io.modelcontextprotocol/ui": {"elicitation": {}}}
         result = {"protocolVersion": "2025-11-25", "capabilities": caps, "serverInfo": info}
         send({"id": rid, "result": result})
     elif method == "tools/list":
         send({"id": rid, "result": {"tools": [TOOL]}})
+    elif method == "resources/list":
+        send({"id": rid, "result": {"resources": []}})
+    elif method == "resources/read" and params.get("uri") in APP_DOCUMENTS:
+        uri = params["uri"]
+        contents = [{"uri": uri, "mimeType": "text/html;profile=mcp-app", "text": APP_DOCUMENTS[uri]}]
+        send({"id": rid, "result": {"contents": contents}})
+    elif method == "resources/read":
+        send({"id": rid, "error": {"code": -32002, "message": "no such resource"}})
     elif method in ("ping", "logging/setLevel"):
         send({"id": rid, "result": {}})
     elif method == "tools/call":

@@ -1,0 +1,144 @@
+"""A server's question shown by its own app (app-rendered elicitation) in a real JupyterLab: answered in the
+app, refused when the answer does not fit, declined and cancelled with the host's buttons, answered in the
+plain form instead, and the plain form on every failure."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .harness import UI_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OpenNotebook = Callable[..., NotebookPage]
+ROOT = Path(__file__).resolve().parents[2]
+
+CONNECT = f"""\
+import sys, json
+sys.path.insert(0, {str(ROOT)!r})
+import mcp_widgets as mw
+import mcp_widgets.client.app_questions as aq
+from tests.servers.app_question import PICKER, SCHEMA, SILENT
+aq.QUESTION_START = 3  # the silent app's fallback comes sooner
+RAW = {str(ROOT / "tests" / "servers" / "rawrpc.py")!r}
+srv = await mw.connect([sys.executable, RAW, "--apps"], name="picker")
+
+async def ask(uri):
+    question = {{"op": "elicit", "id": "q", "message": "Which colour, and how dark?", "schema": SCHEMA,
+                "meta": {{"ui": {{"resourceUri": uri}}}}}}
+    ops = [question, {{"op": "await", "id": "q"}}, {{"op": "report"}}]
+    result = await srv.call_tool("play", {{"ops": ops}})
+    print(result.content[0].text)
+"""
+HEADER = "Request from picker (calls itself “raw”)"
+APPS = {"pick_color": "PICKER", "pick_missing": "'ui://question/nowhere.html'", "pick_silent": "SILENT"}
+
+
+def ask(tool: str) -> str:
+    return f"await ask({APPS[tool]})"
+
+
+def opened(open_notebook: OpenNotebook, tool: str) -> NotebookPage:
+    nb = open_notebook([CONNECT, ask(tool)])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    from playwright.sync_api import expect
+
+    expect(nb.output(1).get_by_text(HEADER, exact=True)).to_be_visible(timeout=UI_MS * 2)
+    return nb
+
+
+def answered(nb: NotebookPage) -> dict[str, Any]:
+    """What the server received: the answer's action and, when accepted, its content."""
+    nb.wait_done(1, timeout=UI_MS * 2)
+    report = json.loads(nb.stdout(1).inner_text().strip())
+    (action,) = report["actions"]
+    return {"action": action, **({"content": report["answers"][0]} if report["answers"] else {})}
+
+
+def picker(nb: NotebookPage) -> Any:
+    from playwright.sync_api import expect
+
+    app = nb.output(1).frame_locator("iframe.mcp-widgets-app-frame")
+    expect(app.locator("#asked")).to_have_text("Asked: Which colour, and how dark?", timeout=UI_MS * 2)
+    return app
+
+
+def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path) -> None:
+    from playwright.sync_api import expect
+
+    nb = opened(open_notebook, "pick_color")
+    out = nb.output(1)
+    app = picker(nb)
+    # The card is ours: the header, the message, Decline, Cancel and the switch; no fields, no Accept.
+    expect(out.get_by_text("Which colour, and how dark?", exact=True)).to_be_visible()
+    expect(out.get_by_role("button", name="Use the plain form")).to_be_visible()
+    expect(out.get_by_role("button", name="Accept")).to_have_count(0)
+    expect(out.get_by_role("button", name="Decline")).to_be_visible()
+    nb.page.screenshot(path=str(screenshots / "app-question-light.png"))
+    app.locator("#red").click()
+    assert answered(nb) == {"action": "accept", "content": {"color": "red", "shade": 3}}
+    expect(out.get_by_text(f"{HEADER}: accepted", exact=False)).to_be_visible()
+    expect(out.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
+
+
+def test_an_answer_that_does_not_fit_is_not_sent(open_notebook: OpenNotebook) -> None:
+    from playwright.sync_api import expect
+
+    nb = opened(open_notebook, "pick_color")
+    out = nb.output(1)
+    picker(nb).locator("#bad").click()
+    expect(
+        out.get_by_text("Not sent: the app's answer has a value no field of the question takes", exact=False)
+    ).to_be_visible()
+    expect(out.get_by_role("button", name="Accept")).to_be_visible()
+    # The person fixes it in the plain form.
+    out.get_by_role("radio", name="blue").check()
+    out.get_by_role("button", name="Accept").click()
+    got = answered(nb)
+    assert got["action"] == "accept" and got["content"]["color"] == "blue"
+    assert got["content"].get("shade", 1) <= 9  # the app's 12 never reached the server
+
+
+@pytest.mark.parametrize("how", ["app", "host decline", "host cancel"])
+def test_declined_and_cancelled(open_notebook: OpenNotebook, how: str) -> None:
+    nb = opened(open_notebook, "pick_color")
+    out = nb.output(1)
+    app = picker(nb)
+    if how == "app":
+        app.locator("#no").click()
+    else:
+        out.get_by_role("button", name="Decline" if how == "host decline" else "Cancel").click()
+    expected = "cancel" if how == "host cancel" else "decline"
+    assert answered(nb)["action"] == expected
+
+
+def test_the_plain_form_on_request(open_notebook: OpenNotebook) -> None:
+    nb = opened(open_notebook, "pick_color")
+    out = nb.output(1)
+    picker(nb)
+    out.get_by_role("button", name="Use the plain form").click()
+    out.get_by_role("radio", name="red").check()
+    out.get_by_role("button", name="Accept").click()
+    assert answered(nb) == {"action": "accept", "content": {"color": "red"}}
+
+
+@pytest.mark.parametrize(
+    ("tool", "why"), [("pick_missing", "could not be shown"), ("pick_silent", "did not start")]
+)
+def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: str, why: str) -> None:
+    from playwright.sync_api import expect
+
+    nb = opened(open_notebook, tool)
+    out = nb.output(1)
+    expect(out.get_by_text(why, exact=False)).to_be_visible(timeout=UI_MS * 2)
+    out.get_by_role("radio", name="blue").check()
+    out.get_by_role("button", name="Accept").click()
+    assert answered(nb) == {"action": "accept", "content": {"color": "blue"}}
