@@ -358,3 +358,66 @@ def test_an_app_is_answered_while_its_cell_still_waits(connected: KernelFrontend
         == "slept"
     )
     assert ok(fe.wait_cell(waiting, timeout=20)).status == "ok"
+
+
+QUESTION_SETUP = """
+import sys, json, logging, io
+sys.path.insert(0, {root!r})
+import mcp_widgets as mw
+from tests.servers.app_question import PICKER, SCHEMA
+log = io.StringIO()
+handler = logging.StreamHandler(log)
+handler.setLevel(logging.DEBUG)
+logging.getLogger("mcp_widgets").addHandler(handler)
+logging.getLogger("mcp_widgets").setLevel(logging.DEBUG)
+picker = await mw.connect([sys.executable, {raw!r}, "--apps"], name="picker")
+question = {{"op": "elicit", "id": "q", "message": "Which colour?", "schema": SCHEMA,
+            "meta": {{"ui": {{"resourceUri": PICKER}}}}}}
+OPS = [question, {{"op": "await", "id": "q"}}, {{"op": "report"}}]
+print("connected")
+"""
+CANARY = "CANARY-app-7731"
+
+
+def saved(fe: KernelFrontend) -> str:
+    """What a notebook saved now keeps: every open model's state and every output."""
+    kinds = ("display_data", "update_display_data", "execute_result", "stream", "error")
+    outputs = [m["content"] for m in fe.iopub_log if m["msg_type"] in kinds]
+    return json.dumps([w.state for w in fe.widgets.values()]) + json.dumps(outputs)
+
+
+def test_a_question_answered_in_its_app_keeps_no_value(frontend: KernelFrontend) -> None:
+    from pathlib import Path
+
+    fe = frontend
+    root = Path(__file__).resolve().parents[2]
+    raw = str(root / "tests" / "servers" / "rawrpc.py")
+    setup = QUESTION_SETUP.format(root=str(root), raw=raw)
+    assert ok(fe.run(setup, timeout=60)).stdout.endswith("connected\n")
+    asking = fe.execute(
+        'r = await picker.call_tool("play", {"ops": OPS})\ngot = json.loads(r.content[0].text)'
+    )
+    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of picker"))
+    relay.ready()
+    init = relay.initialized()["result"]
+    assert init["hostCapabilities"]["elicitation"] == {} and "toolInfo" not in init["hostContext"]
+    asked = relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
+    )
+    params = asked["message"]["params"]
+    assert params["message"] == "Which colour?" and params["_meta"]["ui"]["resourceUri"].startswith("ui://")
+    content = {"color": "red", "note": CANARY}
+    relay.send(
+        {"jsonrpc": "2.0", "id": asked["message"]["id"], "result": {"action": "accept", "content": content}}
+    )
+    ok(fe.wait_cell(asking, timeout=30))
+    expected = {"actions": ["accept"], "answers": [content]}
+    assert ok(fe.run(f"print(got == {expected!r})")).stdout == "True\n"  # the server got it
+    fe.settle(0.5)
+    # Nowhere else: not in the history, the log, the server's repr, or what a saved notebook keeps.
+    cell = ok(fe.run("print(json.dumps(mw.history().records()), log.getvalue(), repr(picker))"))
+    assert CANARY not in cell.stdout
+    kept = saved(fe).replace(repr(expected), "")
+    at = kept.find(CANARY)
+    assert at < 0, kept[max(0, at - 600) : at + 100]
+    assert '"accept"' in cell.stdout  # the history says how it ended

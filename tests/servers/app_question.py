@@ -27,6 +27,7 @@ SCHEMA: dict[str, Any] = {
     "properties": {
         "color": {"type": "string", "title": "Colour", "enum": ["red", "blue"]},
         "shade": {"type": "integer", "title": "Shade", "minimum": 1, "maximum": 9},
+        "note": {"type": "string", "title": "Note", "maxLength": 100},
     },
     "required": ["color"],
 }
