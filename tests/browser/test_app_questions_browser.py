@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import LAB, UI_MS, UIS, NotebookPage
+from .harness import DARK_THEME, LAB, LIGHT_THEME, UI_MS, UIS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
@@ -85,6 +85,9 @@ def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path, ui:
     expect(out.get_by_role("button", name="Decline")).to_be_visible()
     if ui == LAB:
         nb.page.screenshot(path=str(screenshots / "app-question-light.png"))
+        nb.set_theme(DARK_THEME)
+        nb.page.screenshot(path=str(screenshots / "app-question-dark.png"))
+        nb.set_theme(LIGHT_THEME)
     app.locator("#red").click()
     assert answered(nb) == {"action": "accept", "content": {"color": "red", "shade": 3}}
     expect(out.get_by_text(f"{HEADER}: accepted", exact=False)).to_be_visible()

@@ -86,6 +86,9 @@ function render({ model, el }) {
   frame.setAttribute("referrerpolicy", "no-referrer");
   frame.setAttribute("title", model.get("label") || "MCP App");
   frame.style.height = `${Math.max(MIN_HEIGHT, model.get("height") || 120)}px`;
+  // The frame takes the page's colour scheme: an app that follows it (color-scheme in its document) is
+  // drawn on the page, one that does not gets the browser's opaque light canvas, readable on a dark page.
+  frame.style.colorScheme = theme();
   const status = document.createElement("div");
   status.className = "mcp-widgets-app-status";
   status.textContent = "Loading the app…";
@@ -179,6 +182,7 @@ function render({ model, el }) {
   let last = "";
   const report = () => {
     const ctx = context(el);
+    frame.style.colorScheme = ctx.theme;
     const key = JSON.stringify(ctx);
     if (key !== last) {
       last = key;
