@@ -421,3 +421,27 @@ def test_a_question_answered_in_its_app_keeps_no_value(frontend: KernelFrontend)
     at = kept.find(CANARY)
     assert at < 0, kept[max(0, at - 600) : at + 100]
     assert '"accept"' in cell.stdout  # the history says how it ended
+
+
+def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> None:
+    """2026-07-28: the question comes in an input-required result with its `_meta` (a server that keeps it,
+    as SEP-3118 asks); the app's answer goes back in `inputResponses`."""
+    from pathlib import Path
+
+    fe = frontend
+    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
+    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m')"
+    setup = f"import sys, json\nimport mcp_widgets as mw\n{connect}"
+    assert ok(fe.run(setup + "\nprint(m.protocol_version)", timeout=60)).stdout == "2026-07-28\n"
+    asking = fe.execute('r = await m.call_tool("pick")\nprint(r.content[0].text)')
+    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of m"))
+    relay.ready()
+    relay.initialized()
+    asked = relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
+    )
+    assert asked["message"]["params"]["_meta"]["ui"]["resourceUri"] == "ui://question/picker.html"
+    answer = {"action": "accept", "content": {"color": "blue", "shade": 2}}
+    relay.send({"jsonrpc": "2.0", "id": asked["message"]["id"], "result": answer})
+    got = json.loads(ok(fe.wait_cell(asking, timeout=30)).stdout)
+    assert got == {"actions": ["accept"], "answers": [answer["content"]]}
