@@ -89,11 +89,12 @@ class AppHost:
             answered=partial(answer_later, form),
             failed=lambda why: kernel.post(partial(form.use_plain_form, f"The plain form instead: {why}.")),
         )
-        view.on_close(lambda: bridge.close_frame("The question was answered."))
+        view.on_close(lambda: bridge.close_frame("The question ended."))
         view.set_teardown(bridge.teardown)
         form.embed(view)
-        # After the answer went out (the form's first done callbacks send it), the app is told and goes.
-        form.add_done_callback(lambda _: kernel.post(partial(view.end, "the question was answered")))
+        # After the answer went out (the form's first done callbacks send it), the app is told and goes;
+        # so too when the question ends otherwise (withdrawn, the call or connection gone).
+        form.add_done_callback(lambda _: kernel.post(partial(view.end, "the question ended")))
         self._document(uri).add_done_callback(lambda fut: kernel.post(lambda: _deliver(bridge, fut)))
         loop = RUNTIME.loop()
         loop.call_soon_threadsafe(loop.call_later, QUESTION_START, lambda: kernel.post(bridge.timed_out))

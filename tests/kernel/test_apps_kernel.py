@@ -445,3 +445,76 @@ def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> Non
     relay.send({"jsonrpc": "2.0", "id": asked["message"]["id"], "result": answer})
     got = json.loads(ok(fe.wait_cell(asking, timeout=30)).stdout)
     assert got == {"actions": ["accept"], "answers": [answer["content"]]}
+
+
+@pytest.mark.parametrize("garbage", ["not an object", "no action", "an error"])
+def test_a_question_app_that_answers_garbage_gives_the_plain_form(
+    frontend: KernelFrontend, garbage: str
+) -> None:
+    from pathlib import Path
+
+    fe = frontend
+    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
+    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m')"
+    ok(fe.run(f"import sys, json\nimport mcp_widgets as mw\n{connect}"))
+    asking = fe.execute('r = await m.call_tool("pick")\nprint(r.content[0].text)')
+    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of m"))
+    relay.ready()
+    relay.initialized()
+    asked = relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
+    )
+    reply: dict[str, Any] = {"jsonrpc": "2.0", "id": asked["message"]["id"]}
+    if garbage == "not an object":
+        reply["result"] = ["accept"]
+    elif garbage == "no action":
+        reply["result"] = {"content": {"color": "red"}}
+    else:
+        reply["error"] = {"code": -32000, "message": "the app crashed"}
+    relay.send(reply)
+    fe.wait_widget("ButtonModel", where=lambda w: w.state.get("description") == "Accept")
+    hint = fe.wait_widget("LabelModel", where=lambda w: "The plain form instead" in str(w.state.get("value")))
+    assert "not an elicitation result" in hint.state["value"]
+    assert fe.cells[asking].status is None  # nothing was sent: the person answers in the plain form
+
+
+def test_a_handler_answers_a_question_that_names_an_app_as_a_plain_form(frontend: KernelFrontend) -> None:
+    from pathlib import Path
+
+    fe = frontend
+    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
+    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m', handler=mw.handlers.decline)"
+    ok(fe.run(f"import sys, json\nimport mcp_widgets as mw\n{connect}"))
+    cell = ok(fe.run('r = await m.call_tool("pick")\nprint(r.content[0].text)'))
+    assert json.loads(cell.stdout) == {"actions": ["decline"], "answers": []}
+    assert not [w for w in fe.widgets.values() if w.model_name == "AnyModel" and w.state.get("label")]
+
+
+def test_a_withdrawn_question_ends_its_app(frontend: KernelFrontend) -> None:
+    """2025-11-25: the server withdraws the question (notifications/cancelled): the card ends as withdrawn,
+    and its app is told (`ui/resource-teardown`) and goes."""
+    from pathlib import Path
+
+    fe = frontend
+    root = Path(__file__).resolve().parents[2]
+    raw = str(root / "tests" / "servers" / "rawrpc.py")
+    connect = f"picker = await mw.connect([sys.executable, {raw!r}, '--apps'], name='picker')"
+    ok(fe.run(f"import sys\nsys.path.insert(0, {str(root)!r})\nimport mcp_widgets as mw\n{connect}"))
+    ops = (
+        "from tests.servers.app_question import PICKER, SCHEMA\n"
+        "q = {'op': 'elicit', 'id': 'q', 'message': 'Which?', 'schema': SCHEMA, "
+        "'meta': {'ui': {'resourceUri': PICKER}}}\n"
+        "ops = [q, {'op': 'sleep', 's': 1.5}, {'op': 'cancel', 'id': 'q', 'text': 'no longer needed'}, "
+        "{'op': 'result', 'text': 'done'}]\n"
+        "r = await picker.call_tool('play', {'ops': ops})\nprint(r.content[0].text)"
+    )
+    asking = fe.execute(ops)
+    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of picker"))
+    relay.ready()
+    relay.initialized()
+    relay.expect(lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create")
+    teardown = relay.notification("ui/resource-teardown", timeout=20)
+    assert teardown["params"] == {"reason": "the question ended"}
+    relay.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
+    relay.expect(lambda c: c.get("kind") == "closed")
+    assert ok(fe.wait_cell(asking, timeout=30)).stdout == "done\n"
