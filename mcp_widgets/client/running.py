@@ -168,9 +168,9 @@ class Runner:
         request: Request[T],
         arguments: Arguments,
         *,
-        app: bool = True,
+        from_app: bool = False,
     ) -> tuple[CallRecord, concurrent.futures.Future[T]]:
-        record = self.begin(kind, name, output, style=style, arguments=arguments, app=app)
+        record = self.begin(kind, name, output, style=style, arguments=arguments, from_app=from_app)
         progress = self.display.progress_callback(record)
         return record, self.launch(record, lambda client: request(client, progress))
 
@@ -183,7 +183,7 @@ class Runner:
         *,
         style: Style,
         arguments: Arguments = None,
-        app: bool = True,
+        from_app: bool = False,
     ) -> CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
@@ -219,15 +219,19 @@ class Runner:
             # Said once, on the call, instead of the SDK's "not listed by server, cannot validate" warning
             # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
             self.display.place(record, _unlisted(self.ctx.name, name))
-        if app:  # a tool with an MCP App: shown under this line (not for a call its app makes)
+        if from_app:
+            # A call an app made: the app shows its result; its arguments may be what the person typed into
+            # the app, so they are kept out of every line and error as typed answers are.
+            record.shows_result = False
+            record.answered.extend(v for v in (arguments or {}).values() if isinstance(v, str) and v)
+        else:  # a tool with an MCP App: shown under this line
             self.apps.begin(record, arguments, self.app_call)
         return record
 
     def app_call(self, name: str, arguments: dict[str, Any] | None, output: Any) -> Call:
         """A tool call an app made: a background call shown in `output` (under the app)."""
         request = tasks.tool_call(self.ctx, self.intake.open_tasks, self.display, name, arguments, task=False)
-        record, future = self._start("tool", name, output, "background", request, arguments, app=False)
-        record.shows_result = False
+        record, future = self._start("tool", name, output, "background", request, arguments, from_app=True)
         return Call(record, future, self)
 
     def launch(

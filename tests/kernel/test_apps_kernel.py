@@ -518,3 +518,17 @@ def test_a_withdrawn_question_ends_its_app(frontend: KernelFrontend) -> None:
     relay.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
     relay.expect(lambda c: c.get("kind") == "closed")
     assert ok(fe.wait_cell(asking, timeout=30)).stdout == "done\n"
+
+
+def test_what_an_app_sends_a_tool_stays_out_of_the_lines(connected: KernelFrontend) -> None:
+    """A value the person typed into the app, sent as a tool argument and quoted back by the server in its
+    error: the app gets the error, the call's line under the app never shows the value."""
+    fe = connected
+    ok(fe.run('await hostile.call_tool("hostile")'))
+    relay = Relay(fe, app_frame(fe, "App hostile from hostile"))
+    relay.ready()
+    relay.initialized()
+    answer = relay.request("tools/call", {"name": "refuse", "arguments": {"text": CANARY}})
+    assert answer["error"]["code"] == -32602
+    fe.settle(0.5)
+    assert CANARY not in saved(fe)

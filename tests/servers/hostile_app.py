@@ -17,6 +17,7 @@ from typing import Any
 import anyio
 from mcp.server.apps import Apps, ResourceCsp
 from mcp.server.mcpserver import MCPServer
+from mcp.shared.exceptions import MCPError
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
@@ -144,6 +145,10 @@ def build_server(name: str = "hostile-app") -> MCPServer[Any]:
     csp = ResourceCsp(connect_domains=["https://ok.example.test", f"{EVIL}; script-src *"])
     apps.add_html_resource(APP_URI, HTML, name="hostile", csp=csp)
     server = MCPServer(name, extensions=[apps])
+
+    @server.tool(name="refuse", description="Refuses its text, quoting it (as careless servers do).")
+    def refuse(text: str = "") -> str:
+        raise MCPError(code=-32602, message=f"cannot take {text!r}")
 
     @server.tool(name="echo", description="Returns its text.")
     def echo(text: str = "") -> str:
