@@ -164,10 +164,7 @@ class AppBridge:
             finish()
             return
         msg_id = self._request("ui/resource-teardown", {"reason": reason}, finish)
-        loop = RUNTIME.loop()
-        loop.call_soon_threadsafe(
-            loop.call_later, TEARDOWN_WAIT, lambda: kernel.post(lambda: self._timed_out(msg_id, finish))
-        )
+        on_main_after(TEARDOWN_WAIT, lambda: self._timed_out(msg_id, finish))
 
     def _timed_out(self, msg_id: str | int, finish: Callable[[Any], None]) -> None:
         if self._waiting.pop(msg_id, None) is not None:
@@ -226,8 +223,7 @@ class AppBridge:
             if self.gone and self.bound == view_id and not self.view.closed:
                 self.view.close()
 
-        loop = RUNTIME.loop()
-        loop.call_soon_threadsafe(loop.call_later, GONE_GRACE, lambda: kernel.post(check))
+        on_main_after(GONE_GRACE, check)
 
     def _ready(self, view_id: str, context: Any) -> None:
         self.bound = view_id
@@ -424,7 +420,7 @@ class AppBridge:
             self._result(msg_id, {} if getattr(result, "action", None) == "accept" else {"isError": True})
 
         card.add_done_callback(answered)
-        _place(self.view.calls, card)
+        show_in(self.view.calls, card, keep=CALLS_SHOWN)
 
     def _message(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         content = params.get("content")
@@ -531,8 +527,7 @@ class AppBridge:
         if self._size_due:
             return
         self._size_due = True
-        loop = RUNTIME.loop()
-        loop.call_soon_threadsafe(loop.call_later, 1 / SIZE_RATE, lambda: kernel.post(self._apply_size))
+        on_main_after(1 / SIZE_RATE, self._apply_size)
 
     def _apply_size(self) -> None:
         self._size_due = False
@@ -575,8 +570,7 @@ class AppBridge:
         if self._refusal_due:
             return
         self._refusal_due = True
-        loop = RUNTIME.loop()
-        loop.call_soon_threadsafe(loop.call_later, 1 / SIZE_RATE, lambda: kernel.post(self._say_refusals))
+        on_main_after(1 / SIZE_RATE, self._say_refusals)
 
     def _say_refusals(self) -> None:
         self._refusal_due = False
@@ -654,11 +648,21 @@ def _declared(document: apps.AppDocument | None) -> dict[str, list[str]]:
     return {} if document is None else {key: list(values) for key, values in document.approved.items()}
 
 
-def _place(out: Any, widget: Any) -> None:
-    """Show `widget` as the newest entry of an Output (its outputs set directly: no cell context needed)."""
-    bundle = widget._repr_mimebundle_()
-    entry = {"output_type": "display_data", "data": bundle, "metadata": {}}
-    out.outputs = (*tuple(out.outputs)[-(CALLS_SHOWN - 1) :], entry)
+def on_main_after(seconds: float, fn: Callable[[], object]) -> None:
+    """Run `fn` on the kernel's main thread in `seconds` (timed on the client loop: nothing waits)."""
+    def run() -> None:
+        fn()
+
+    loop = RUNTIME.loop()
+    loop.call_soon_threadsafe(loop.call_later, seconds, kernel.post, run)
+
+
+def show_in(out: Any, widget: Any, *, keep: int | None = None) -> None:
+    """Show `widget` as the newest entry of an Output (its outputs set directly: no cell context needed),
+    keeping only the newest `keep` entries when given."""
+    entry = {"output_type": "display_data", "data": widget._repr_mimebundle_(), "metadata": {}}
+    outputs = (*tuple(out.outputs), entry)
+    out.outputs = outputs if keep is None else outputs[-keep:]
 
 
 def _trim(out: Any, keep: int) -> None:

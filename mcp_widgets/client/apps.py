@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import logging
-import uuid
 from collections.abc import Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -22,7 +21,7 @@ from mcp.client.extension import ClientExtension, advertise
 
 from .. import kernel
 from ..core import apps
-from .app_bridge import AppBridge, AppCalls
+from .app_bridge import AppBridge, AppCalls, on_main_after, show_in
 from .app_questions import QUESTION_START, QuestionBridge, answer_later
 from .runtime import RUNTIME
 
@@ -96,8 +95,7 @@ class AppHost:
         # so too when the question ends otherwise (withdrawn, the call or connection gone).
         form.add_done_callback(lambda _: kernel.post(partial(view.end, "the question ended")))
         self._document(uri).add_done_callback(lambda fut: kernel.post(lambda: _deliver(bridge, fut)))
-        loop = RUNTIME.loop()
-        loop.call_soon_threadsafe(loop.call_later, QUESTION_START, lambda: kernel.post(bridge.timed_out))
+        on_main_after(QUESTION_START, bridge.timed_out)
         return view
 
     # -- showing an app --------------------------------------------------------------------------------------
@@ -114,7 +112,7 @@ class AppHost:
         if record.out is None:
             kernel.display_as(view._repr_mimebundle_() or {}, f"{record.display_id}-app")
         else:
-            _append(record.out, view)
+            show_in(record.out, view)
 
     def ended(self, record: CallRecord) -> None:
         """The call ended: its result, or why it stopped, goes to its app (main thread)."""
@@ -149,7 +147,7 @@ class AppHost:
 
         while len(self.views) >= MAX_VIEWS:  # a runaway caller: the oldest app goes
             oldest = self.views.pop(0)
-            self.teardown(oldest, f"more than {MAX_VIEWS} apps of {self.ctx.name!r} were open")
+            oldest.end(f"more than {MAX_VIEWS} apps of {self.ctx.name!r} were open")
         label = f"App {tool.name} from {self.ctx.name}"
         view = AppView(tool=tool.name, resource_uri=uri, server=self.ctx.name, label=label)
         bridge = AppBridge(
@@ -174,10 +172,6 @@ class AppHost:
             self.views.remove(view)
         if bridge is not None:
             bridge.close_frame("The app was closed.")
-
-    def teardown(self, view: AppView, reason: str) -> None:
-        """Tell the app why it goes, then close its view."""
-        view.end(reason)
 
     def end_all(self, reason: str) -> None:
         """The server goes: every app is told, then shows one line where it was (main thread)."""
@@ -232,12 +226,3 @@ def _deliver(bridge: AppBridge, fut: concurrent.futures.Future[apps.AppDocument]
 def _ended_line(bridge: AppBridge, view: AppView, reason: str) -> None:
     bridge.close_frame(f"{view.title.value}: ended ({reason})")
     view.say(f"The app ended: {reason}")
-
-
-def _append(out: Any, widget: Any) -> None:
-    entry = {
-        "output_type": "display_data",
-        "data": widget._repr_mimebundle_(),
-        "metadata": {"mcp_widgets_app": uuid.uuid4().hex},
-    }
-    out.outputs = (*tuple(out.outputs), entry)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -423,16 +424,18 @@ def test_a_question_answered_in_its_app_keeps_no_value(frontend: KernelFrontend)
     assert '"accept"' in cell.stdout  # the history says how it ended
 
 
-def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> None:
-    """2026-07-28: the question comes in an input-required result with its `_meta` (a server that keeps it,
-    as SEP-3118 asks); the app's answer goes back in `inputResponses`."""
-    from pathlib import Path
+RAW_MRTR = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
 
-    fe = frontend
-    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
-    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m')"
-    setup = f"import sys, json\nimport mcp_widgets as mw\n{connect}"
-    assert ok(fe.run(setup + "\nprint(m.protocol_version)", timeout=60)).stdout == "2026-07-28\n"
+
+def mrtr_connected(fe: KernelFrontend, options: str = "") -> str:
+    """Connect `m` to the raw 2026-07-28 server (tests/servers/rawmrtr.py); returns the protocol version."""
+    connect = f"m = await mw.connect([sys.executable, {RAW_MRTR!r}], name='m'{options})"
+    cell = ok(fe.run(f"import sys, json\nimport mcp_widgets as mw\n{connect}\nprint(m.protocol_version)"))
+    return cell.stdout.strip()
+
+
+def asked_in_app(fe: KernelFrontend) -> tuple[str, Relay, dict[str, Any]]:
+    """Call `m`'s `pick`; its app starts and is asked: (the calling cell, the relay, the question)."""
     asking = fe.execute('r = await m.call_tool("pick")\nprint(r.content[0].text)')
     relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of m"))
     relay.ready()
@@ -440,9 +443,18 @@ def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> Non
     asked = relay.expect(
         lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
     )
-    assert asked["message"]["params"]["_meta"]["ui"]["resourceUri"] == "ui://question/picker.html"
+    return asking, relay, asked["message"]
+
+
+def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> None:
+    """2026-07-28: the question comes in an input-required result with its `_meta` (a server that keeps it,
+    as SEP-3118 asks); the app's answer goes back in `inputResponses`."""
+    fe = frontend
+    assert mrtr_connected(fe) == "2026-07-28"
+    asking, relay, asked = asked_in_app(fe)
+    assert asked["params"]["_meta"]["ui"]["resourceUri"] == "ui://question/picker.html"
     answer = {"action": "accept", "content": {"color": "blue", "shade": 2}}
-    relay.send({"jsonrpc": "2.0", "id": asked["message"]["id"], "result": answer})
+    relay.send({"jsonrpc": "2.0", "id": asked["id"], "result": answer})
     got = json.loads(ok(fe.wait_cell(asking, timeout=30)).stdout)
     assert got == {"actions": ["accept"], "answers": [answer["content"]]}
 
@@ -451,20 +463,10 @@ def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> Non
 def test_a_question_app_that_answers_garbage_gives_the_plain_form(
     frontend: KernelFrontend, garbage: str
 ) -> None:
-    from pathlib import Path
-
     fe = frontend
-    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
-    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m')"
-    ok(fe.run(f"import sys, json\nimport mcp_widgets as mw\n{connect}"))
-    asking = fe.execute('r = await m.call_tool("pick")\nprint(r.content[0].text)')
-    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == "The app of m"))
-    relay.ready()
-    relay.initialized()
-    asked = relay.expect(
-        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
-    )
-    reply: dict[str, Any] = {"jsonrpc": "2.0", "id": asked["message"]["id"]}
+    mrtr_connected(fe)
+    asking, relay, asked = asked_in_app(fe)
+    reply: dict[str, Any] = {"jsonrpc": "2.0", "id": asked["id"]}
     if garbage == "not an object":
         reply["result"] = ["accept"]
     elif garbage == "no action":
@@ -479,12 +481,8 @@ def test_a_question_app_that_answers_garbage_gives_the_plain_form(
 
 
 def test_a_handler_answers_a_question_that_names_an_app_as_a_plain_form(frontend: KernelFrontend) -> None:
-    from pathlib import Path
-
     fe = frontend
-    raw = str(Path(__file__).resolve().parents[2] / "tests" / "servers" / "rawmrtr.py")
-    connect = f"m = await mw.connect([sys.executable, {raw!r}], name='m', handler=mw.handlers.decline)"
-    ok(fe.run(f"import sys, json\nimport mcp_widgets as mw\n{connect}"))
+    mrtr_connected(fe, ", handler=mw.handlers.decline")
     cell = ok(fe.run('r = await m.call_tool("pick")\nprint(r.content[0].text)'))
     assert json.loads(cell.stdout) == {"actions": ["decline"], "answers": []}
     assert not [w for w in fe.widgets.values() if w.model_name == "AnyModel" and w.state.get("label")]
