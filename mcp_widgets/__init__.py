@@ -53,6 +53,7 @@ if _TYPE_CHECKING:
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
     from .client.open_questions import pending
+    from .client.server import wire
     from .client.servers_table import servers
     from .playground import playground
     from .widgets import (
@@ -64,6 +65,7 @@ if _TYPE_CHECKING:
         SignInCard,
         ToolForm,
         UrlCard,
+        WireView,
         history,
         preview,
     )
@@ -98,6 +100,8 @@ _LAZY = {
     "ModelError": "mcp_widgets.authoring",
     "pending": "mcp_widgets.client.open_questions",
     "servers": "mcp_widgets.client.servers_table",
+    "wire": "mcp_widgets.client.server",
+    "WireView": "mcp_widgets.widgets",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
 
@@ -142,6 +146,7 @@ __all__ = [
     "ToolList",
     "UrlCard",
     "UrlCheck",
+    "WireView",
     "__version__",
     "authoring",
     "check_model",
@@ -158,6 +163,7 @@ __all__ = [
     "servers",
     "set_default_handler",
     "validate_schema",
+    "wire",
 ]
 
 

@@ -16,6 +16,7 @@ from .call import Call
 from .connect import connect, connect_sync
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .server import Server
+from .wire import Wire, Wires
 
 __all__ = [
     "AnswerExpired",
@@ -30,6 +31,8 @@ __all__ = [
     "ServerError",
     "ServerInfo",
     "ToolList",
+    "Wire",
+    "Wires",
     "connect",
     "connect_sync",
     "get_default_handler",

@@ -34,7 +34,7 @@ from ..core import apps
 from ..core.text import clip_line, plural, shorten, shown
 from ..core.urls import inspect_url
 from ..core.version import __version__
-from .runtime import RUNTIME
+from .runtime import on_main_after
 
 if TYPE_CHECKING:
     from ..widgets import AppView
@@ -646,15 +646,6 @@ def _permission_keys(document: apps.AppDocument | None) -> list[str]:
 
 def _declared(document: apps.AppDocument | None) -> dict[str, list[str]]:
     return {} if document is None else {key: list(values) for key, values in document.approved.items()}
-
-
-def on_main_after(seconds: float, fn: Callable[[], object]) -> None:
-    """Run `fn` on the kernel's main thread in `seconds` (timed on the client loop: nothing waits)."""
-    def run() -> None:
-        fn()
-
-    loop = RUNTIME.loop()
-    loop.call_soon_threadsafe(loop.call_later, seconds, kernel.post, run)
 
 
 def show_in(out: Any, widget: Any, *, keep: int | None = None) -> None:

@@ -21,9 +21,9 @@ from mcp.client.extension import ClientExtension, advertise
 
 from .. import kernel
 from ..core import apps
-from .app_bridge import AppBridge, AppCalls, on_main_after, show_in
+from .app_bridge import AppBridge, AppCalls, show_in
 from .app_questions import QUESTION_START, QuestionBridge, answer_later
-from .runtime import RUNTIME
+from .runtime import RUNTIME, on_main_after
 
 if TYPE_CHECKING:
     from ..widgets import AppView, ElicitationForm

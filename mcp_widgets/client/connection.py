@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from .context import LinkState, ServerContext
     from .display import CallDisplay
     from .intake import Intake
+    from .wire import Wire
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -75,8 +76,11 @@ class Connection:
         auth: Any,
         signin: Mapping[str, Any] | None = None,
         advertised: Callable[[], list[ClientExtension]] = list,
+        wire: Wire | None = None,
     ) -> None:
         self.ctx = ctx
+        self.wire = wire
+        """Captures every message (`srv.wire`)."""
         self.advertised = advertised
         """Further extensions to advertise (MCP Apps), read at each connect."""
         self.target = target
@@ -198,8 +202,18 @@ class Connection:
             return watched(stdio, self._stream_ended, self._not_json_rpc)
         assert target.url is not None
         return http_transport(
-            target.url, self.headers, self.auth or self.provider, sse=(via == "sse"), on_refusal=self._refused
+            target.url,
+            self.headers,
+            self.auth or self.provider,
+            sse=(via == "sse"),
+            on_refusal=self._refused,
+            on_response=self.wire.http_exchange if self.wire is not None and self.wire.keep else None,
         )
+
+    def _tapped(self, via: str) -> Any:
+        """The transport, its messages captured by the wire (innermost: it sees them as on the wire)."""
+        transport = self._transport_for(via)
+        return transport if self.wire is None else self.wire.tap(self.target.kind, transport)
 
     def _refused(self, status: str) -> None:
         """An HTTP error answer while connecting: kept for the connect error (the first one)."""
@@ -221,7 +235,7 @@ class Connection:
                 try:
                     client = Client(
                         oversized.bound(
-                            self.target.kind, ctx, tasks.adapt(self.target.kind, self._transport_for(via))
+                            self.target.kind, ctx, tasks.adapt(self.target.kind, self._tapped(via))
                         ),
                         mode=ctx.settings.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),

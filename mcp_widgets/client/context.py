@@ -39,6 +39,8 @@ class Settings:
     max_questions: tuple[int, int] = (100, 20)
     apps: bool = True
     """Show MCP Apps (and advertise the extension): `connect(..., apps=False)` turns them off."""
+    wire: int = 5000
+    """Messages the wire keeps (`srv.wire`); 0: none are captured."""
 
 
 @dataclass(eq=False)

@@ -21,7 +21,7 @@ from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typ
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED", "LateLines"]
+__all__ = ["REDACTED", "LateLines", "typed_values"]
 
 _RECENT = 16
 """Ended calls per server whose typed values still redact its late log lines."""
@@ -45,9 +45,14 @@ def _answers(record: Typed) -> list[Any]:
     return values
 
 
+def typed_values(record: Typed) -> list[Any]:
+    """What the person sent in this call: its answers and its secret arguments."""
+    return [*_answers(record), *record.secrets]
+
+
 def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
     """A pattern matching what the person sent in this call (answers, secret arguments), or None."""
-    return typed_pattern([*_answers(record), *record.secrets])
+    return typed_pattern(typed_values(record))
 
 
 def scrubbed(record: Typed, lines: list[str]) -> list[str]:

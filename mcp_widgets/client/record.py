@@ -98,6 +98,8 @@ class CallRecord:
     """The mode="legacy" hint was shown for this call."""
     answered: list[Any] = field(default_factory=list)
     """The values sent in answered questions no longer in `requests` (to redact them; never shown)."""
+    typed_arguments: bool = False
+    """Its arguments are what a person typed (a tool form, an app): the wire keeps only their names."""
     asked: int = 0
     """Questions the server asked in this call (bounded by `max_questions`)."""
     stopped: BaseException | None = None

@@ -153,10 +153,18 @@ class Runner:
         return self.block(record, future)
 
     def run_background(
-        self, kind: str, name: str, output: Any, request: Request[Any], arguments: Arguments = None
+        self,
+        kind: str,
+        name: str,
+        output: Any,
+        request: Request[Any],
+        arguments: Arguments = None,
+        *,
+        typed: bool = False,
     ) -> Call:
-        """A call that returns at once with its handle (`srv.call_tool_background(...)`)."""
-        record, future = self._start(kind, name, output, "background", request, arguments)
+        """A call that returns at once with its handle (`srv.call_tool_background(...)`); `typed`: its
+        arguments are what a person typed (a tool form)."""
+        record, future = self._start(kind, name, output, "background", request, arguments, typed=typed)
         return Call(record, future, self)
 
     def _start(
@@ -169,8 +177,11 @@ class Runner:
         arguments: Arguments,
         *,
         from_app: bool = False,
+        typed: bool = False,
     ) -> tuple[CallRecord, concurrent.futures.Future[T]]:
-        record = self.begin(kind, name, output, style=style, arguments=arguments, from_app=from_app)
+        record = self.begin(
+            kind, name, output, style=style, arguments=arguments, from_app=from_app, typed=typed
+        )
         progress = self.display.progress_callback(record)
         return record, self.launch(record, lambda client: request(client, progress))
 
@@ -184,6 +195,7 @@ class Runner:
         style: Style,
         arguments: Arguments = None,
         from_app: bool = False,
+        typed: bool = False,
     ) -> CallRecord:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
@@ -196,6 +208,7 @@ class Runner:
             name = resource_name(self.ctx.learned.resources or (), name)
         record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
         record.secrets = secret_arguments(self.ctx.learned.tools or (), kind, name, arguments)
+        record.typed_arguments = typed or from_app  # the wire keeps them as a marker
         out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():

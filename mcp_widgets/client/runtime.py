@@ -104,3 +104,12 @@ def _shut_down(loop: asyncio.AbstractEventLoop) -> None:
 
 RUNTIME = Runtime()
 atexit.register(RUNTIME.stop)
+
+
+def on_main_after(seconds: float, fn: Callable[[], object]) -> None:
+    """Run `fn` on the kernel's main thread in `seconds` (timed on the client loop: nothing waits)."""
+    def run() -> None:
+        fn()
+
+    loop = RUNTIME.loop()
+    loop.call_soon_threadsafe(loop.call_later, seconds, kernel.post, run)

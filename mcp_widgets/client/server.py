@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import itertools
 import os
 import weakref
 from collections.abc import Generator, Iterator, Mapping, Sequence
@@ -42,6 +43,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.card import Handler
+from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
 from .apps import AppHost
 from .bounds import MAX_QUESTIONS, question_bounds
@@ -57,6 +59,7 @@ from .running import Request, Runner
 from .runtime import RUNTIME
 from .targets import Mode, TransportName, resolve_target
 from .tokens import check_scopes, check_store
+from .wire import Wire, Wires
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -64,7 +67,7 @@ if TYPE_CHECKING:
     from ..widgets import AppView, HistoryPanel, PendingList, ToolForm
     from .functions import ToolFunctions
 
-__all__ = ["Server"]
+__all__ = ["Server", "wire"]
 
 
 def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
@@ -73,6 +76,18 @@ def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
 
 _LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
 """Every server made: a name held by one not closed is not given to another."""
+_MADE = itertools.count()
+
+
+def wire() -> Wires:
+    """Every connection's wire in this kernel (`mw.wire()`), oldest server first: shown live, one wire
+    per server; `.records()` (each with its server's name) and `.save(path)` as `srv.wire`'s."""
+
+    def wires() -> list[tuple[str, Wire]]:
+        servers = sorted(list(_LIVE), key=lambda s: s._made)
+        return [(s.name, s._wire) for s in servers if s._connection.state != "new"]
+
+    return Wires(wires)
 
 
 def _own_name(asked: str | None, default: str) -> str:
@@ -147,6 +162,7 @@ class Server:
         token_store: Any = None,
         config: str | os.PathLike[str] | None = None,
         apps: bool = True,
+        wire: int = DEFAULT_KEEP,
     ) -> None:
         entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
         if entry is not None:
@@ -162,6 +178,8 @@ class Server:
         if log_level is not None and log_level not in LOG_LEVELS:
             raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
         bounds = question_bounds(max_questions)
+        if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
+            raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
         # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
         check_store(token_store)
         check_scopes(scopes)
@@ -179,6 +197,7 @@ class Server:
             log_level=log_level,
             max_questions=bounds,
             apps=bool(apps),
+            wire=wire,
         )
         ctx = self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -190,6 +209,7 @@ class Server:
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         app_host = AppHost(ctx)
+        self._wire = Wire(ctx, wire)
         intake = Intake(ctx, display, open_tasks, app_host)
         connection = Connection(
             ctx,
@@ -202,6 +222,7 @@ class Server:
             auth=auth,
             signin=signin,
             advertised=app_host.extensions,
+            wire=self._wire,
         )
         runner = Runner(ctx, connection, intake, display, app_host)
         catalog = Catalog(ctx, connection.require_connected, runner.run_call)
@@ -209,6 +230,7 @@ class Server:
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._apps = app_host
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
+        self._made = next(_MADE)
         _LIVE.add(self)
 
     # The person's settings and what the connection learned live in the context every part reads.
@@ -293,11 +315,15 @@ class Server:
         *,
         output: Any = None,
         task: bool = False,
+        typed: bool = False,
     ) -> Call:
-        """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell)."""
+        """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell).
+
+        `typed=True`: the arguments are what a person typed (a tool form passes it): the wire keeps them
+        as a marker naming the arguments, never their values."""
         args = _copy(arguments)
         return self._runner.run_background(
-            "tool", name, output, self._tool_request(name, args, task), args
+            "tool", name, output, self._tool_request(name, args, task), args, typed=typed
         )
 
     def _tool_request(
@@ -450,6 +476,13 @@ class Server:
         except BaseException:
             self._signal_close()
             raise
+
+    @property
+    def wire(self) -> Wire:
+        """Every JSON-RPC message of this connection, redacted as captured (nothing typed is kept): a cell
+        ending with `srv.wire` shows them live, one row per call; `srv.wire.records()` gives plain dicts,
+        `srv.wire.save(path)` JSON Lines. `connect(..., wire=N)` keeps the last N (default 5,000; 0: none)."""
+        return self._wire
 
     @property
     def apps(self) -> list[AppView]:

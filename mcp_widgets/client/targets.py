@@ -264,8 +264,14 @@ async def http_transport(
     *,
     sse: bool,
     on_refusal: Callable[[str], None] | None = None,
+    on_response: Callable[[Any], None] | None = None,
 ) -> Any:
     import httpx2
+
+    async def seen(response: Any) -> None:
+        if on_response is not None:
+            on_response(response)
+        await refused(response)
 
     async def refused(response: Any) -> None:
         """A 4xx/5xx answer: its status and its body's first line, for the connect error (the SDK reports
@@ -296,7 +302,7 @@ async def http_transport(
 
     async with (
         httpx2.AsyncClient(
-            headers=hdrs, auth=auth, timeout=timeout, event_hooks={"response": [refused]}
+            headers=hdrs, auth=auth, timeout=timeout, event_hooks={"response": [seen]}
         ) as http,
         streamable_http_client(url, http_client=http) as streams,
     ):

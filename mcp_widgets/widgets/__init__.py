@@ -15,6 +15,7 @@ from ._signin_card import SignInCard
 from ._tool_form import ToolForm
 from ._tool_form import tool_form as tool_form
 from ._url_card import UrlCard
+from ._wire_view import WireView
 
 __all__ = [
     "AppView",
@@ -25,5 +26,6 @@ __all__ = [
     "SignInCard",
     "ToolForm",
     "UrlCard",
+    "WireView",
     "preview",
 ]

@@ -52,8 +52,8 @@ class ToolForm(w.VBox):
     """A form for one tool of a connected server: its arguments, a Run button, and the result below.
 
     Server text (the tool's title and description, field titles, the result) is shown as plain text.
-    Running uses `server.call_tool_background(..., output=...)`: forms the tool raises appear in the
-    result area, and the form can be run again once the call has ended.
+    Running uses `server.call_tool_background(..., output=..., typed=True)`: forms the tool raises appear
+    in the result area, and the form can be run again once the call has ended.
 
     Args:
         server: A connected `mcp_widgets.Server` (anything with `name` and `call_tool_background`).
@@ -315,7 +315,9 @@ class ToolForm(w.VBox):
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self._done = done
         try:
-            call = self.server.call_tool_background(self.tool_name, arguments, output=self._out)
+            call = self.server.call_tool_background(
+                self.tool_name, arguments, output=self._out, typed=True
+            )
         except Exception as exc:  # not connected, ...: said in the result area, the form stays usable
             self._out.append_stdout(plain_text(f"⚠ Could not run the tool: {exc}") + "\n")
             done.set_exception(exc)

@@ -1,0 +1,323 @@
+"""`srv.wire`: every JSON-RPC message of a server's connection, captured as it passes, redacted at once.
+
+The connection's transport streams are seen through (`tap`): what the SDK writes and what it reads, on the
+client thread, in the task that sends it, so a request is tied to the call that made it (`CURRENT_CALL`).
+An HTTP connection adds each exchange's status and `Mcp-*` headers (`http_exchange`, an httpx event hook).
+What is kept, and how a person reads it, is `core.wire`: nothing typed is ever stored. An in-process server
+with the 2026-07-28 path exchanges no JSON-RPC (the SDK calls it directly): its wire stays empty, and says so.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import re
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .. import kernel
+from ..core.redaction import typed_pattern
+from ..core.wire import Direction, WireLog, WireMessage, view_state
+from .privacy import typed_values
+from .record import CURRENT_CALL
+from .runtime import on_main_after
+from .targets import StreamProxy
+
+if TYPE_CHECKING:
+    from ..widgets import WireView
+    from .context import ServerContext
+    from .record import CallRecord
+
+__all__ = ["Wire", "Wires"]
+
+log = logging.getLogger("mcp_widgets")
+
+REFRESH = 0.25
+"""Seconds between two updates of a shown wire view (a busy server must not flood the page)."""
+_RECENT = 32
+"""Calls whose typed values redact every later message too (a server may echo an answer later)."""
+
+
+class Wire:
+    """A connection's wire: the last `keep` messages, redacted. `srv.wire`.
+
+    `records()` gives them as plain dicts, `save(path)` writes JSON Lines, `print(srv.wire)` shows them as
+    text and a cell ending with `srv.wire` shows them live, grouped by call.
+    """
+
+    def __init__(self, ctx: ServerContext, keep: int) -> None:
+        self._ctx = ctx
+        self.log = WireLog(keep)
+        self._lock = threading.Lock()
+        self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
+        self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
+        self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
+        self._refresh_due = False
+        self.inproc = False
+        """The server runs in this process without JSON-RPC: nothing to capture."""
+        self.log.listeners.append(self._changed)
+
+    @property
+    def keep(self) -> int:
+        """How many messages are kept (the oldest go first); 0: the wire is off."""
+        return self.log.keep
+
+    # -- capture (client thread) -----------------------------------------------------------------------
+    def tap(self, kind: str, transport: Any) -> Any:
+        """`transport` with its messages captured (nothing to capture in process, or with `wire=0`)."""
+        if kind == "inproc":
+            self.inproc = True
+            return transport
+        if self.keep <= 0:
+            return transport
+        return _tapped(self, transport)
+
+    def capture(self, direction: Direction, item: Any) -> None:
+        """Keep one message the transport passed (a `SessionMessage`). Never raises: the wire only watches."""
+        message = getattr(item, "message", None)
+        if message is None:
+            return
+        try:
+            raw = message.model_dump_json(by_alias=True, exclude_unset=True)
+            body = json.loads(raw)
+            if not isinstance(body, dict):
+                return
+            call: tuple[str, str] | None = None
+            typed_arguments = False
+            if direction == "out":
+                record = CURRENT_CALL.get()
+                if record is not None:
+                    call = (record.display_id, f"{record.kind} {record.name}")
+                    typed_arguments = record.typed_arguments
+                    self._remember(record)
+            with self._lock:
+                self.log.add(
+                    direction,
+                    body,
+                    size=len(raw.encode("utf-8", "replace")),
+                    call=call,
+                    typed=self._typed,
+                    typed_arguments=typed_arguments,
+                )
+        except Exception:
+            log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+
+    def http_exchange(self, response: Any) -> None:
+        """An HTTP response arrived (httpx's event hook): keep its status and headers."""
+        try:
+            request = response.request
+            headers = {**dict(request.headers), **dict(response.headers)}
+            with self._lock:
+                self.log.add_http(
+                    request.method, str(request.url), response.status_code, headers, ids=_ids(request)
+                )
+        except Exception:
+            log.debug("the wire of %s could not keep an HTTP exchange", self._ctx.name, exc_info=True)
+
+    def _remember(self, record: CallRecord) -> None:
+        key = record.display_id
+        if key not in self._calls:
+            self._calls[key] = weakref.ref(record)
+            while len(self._calls) > _RECENT:
+                self._calls.popitem(last=False)
+
+    def _typed(self, key: str | None) -> re.Pattern[str] | None:
+        """What the person typed in the server's recent calls, as one pattern (a server may echo a value in
+        a later call, or in a message tied to none)."""
+        values: list[Any] = []
+        for ref in list(self._calls.values()):
+            record = ref()
+            if record is not None:
+                values += typed_values(record)
+        texts = tuple(sorted({str(v) for v in values if not isinstance(v, bool) and v is not None}))
+        if texts != self._pattern[0]:
+            self._pattern = (texts, typed_pattern(texts) if texts else None)
+        return self._pattern[1]
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def messages(
+        self, *, call: str | None = None, method: str | None = None, direction: Direction | None = None
+    ) -> list[WireMessage]:
+        """The messages kept, oldest first: all, or those of one call (its key or what it is, "tool
+        roll_dice"), one method, or one direction ("out": sent, "in": received)."""
+        with self._lock:
+            return self.log.messages(call=call, method=method, direction=direction)
+
+    def records(
+        self, *, call: str | None = None, method: str | None = None, direction: Direction | None = None
+    ) -> list[dict[str, Any]]:
+        """The messages kept as plain dicts (filtered as `messages`): redacted, for a bug report."""
+        return self.log.records(self.messages(call=call, method=method, direction=direction))
+
+    def save(
+        self,
+        path: str | os.PathLike[str],
+        *,
+        call: str | None = None,
+        method: str | None = None,
+        direction: Direction | None = None,
+    ) -> Path:
+        """Write the messages kept (filtered as `messages`) as JSON Lines, redacted; returns the path."""
+        target = Path(path)
+        chosen = self.messages(call=call, method=method, direction=direction)
+        with target.open("w", encoding="utf-8") as out:
+            for line in self.log.lines(chosen):
+                out.write(line + "\n")
+        return target
+
+    def clear(self) -> None:
+        """Forget the messages kept so far."""
+        with self._lock:
+            self.log.clear()
+        self._changed()
+
+    def text(self, limit: int = 40) -> str:
+        with self._lock:
+            text = self.log.text(name=self._ctx.name, limit=limit)
+        if self.keep <= 0:
+            return f"the wire of {self._ctx.name!r} is off (connect(..., wire=N) keeps N messages)"
+        if self.inproc and not len(self.log):
+            text += "\n(an in-process server exchanges no JSON-RPC messages: nothing to show)"
+        return text
+
+    def __len__(self) -> int:
+        return len(self.log)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.text())
+
+    # -- the live view (main thread) -------------------------------------------------------------------
+    def view(self) -> WireView:
+        """A live widget of this wire: one row per call, expanding to its messages."""
+        from ..widgets import WireView
+
+        view = WireView(title=f"The wire of {self._ctx.name}", fetch=self._details)
+        self._views.add(view)
+        self._refresh()
+        return view
+
+    def _ipython_display_(self) -> None:
+        if kernel.kernel_support() == "none":
+            print(self.text())
+            return
+        kernel.display(self.view())
+
+    def _details(self, seqs: Iterable[int]) -> dict[int, str]:
+        wanted = set(seqs)
+        found = {m.seq: m for m in self.messages() if m.seq in wanted}
+        return {seq: _detail(found.get(seq)) for seq in wanted}
+
+    def _changed(self) -> None:
+        """A message was kept (any thread): the shown views update, at most every `REFRESH` s."""
+        if self._refresh_due or not self._views:
+            return
+        self._refresh_due = True
+        on_main_after(REFRESH, self._refresh)
+
+    def _refresh(self) -> None:
+        self._refresh_due = False
+        views = [v for v in list(self._views) if v.comm is not None]
+        if not views:
+            return
+        with self._lock:
+            groups, total, kept = self.log.groups(), self.log.total, len(self.log)
+        state = view_state(groups, total=total, kept=kept, keep=self.keep)
+        for view in views:
+            view.show(state)
+
+
+def _detail(message: WireMessage | None) -> str:
+    if message is None:
+        return "(no longer kept: the wire keeps the newest messages only)"
+    return json.dumps(message.record(), indent=2, ensure_ascii=False, default=str)
+
+
+def _ids(request: Any) -> list[Any]:
+    """The JSON-RPC ids an HTTP request's body carried (none for a GET)."""
+    try:
+        content = request.content
+    except Exception:  # a streamed body: not read here
+        return []
+    if not content or len(content) > 1_000_000:
+        return []
+    try:
+        body = json.loads(content)
+    except ValueError:
+        return []
+    items = body if isinstance(body, list) else [body]
+    return [i["id"] for i in items if isinstance(i, Mapping) and i.get("id") is not None]
+
+
+@contextlib.asynccontextmanager
+async def _tapped(wire: Wire, transport: Any) -> AsyncIterator[tuple[Any, Any]]:
+    async with transport as (read, write):
+        yield _Reading(read, wire), _Writing(write, wire)
+
+
+class _Writing(StreamProxy):
+    def __init__(self, stream: Any, wire: Wire) -> None:
+        super().__init__(stream)
+        self._wire = wire
+
+    async def send(self, item: Any) -> None:
+        self._wire.capture("out", item)
+        await self._stream.send(item)
+
+
+class _Reading(StreamProxy):
+    def __init__(self, stream: Any, wire: Wire) -> None:
+        super().__init__(stream)
+        self._wire = wire
+
+    async def receive(self) -> Any:
+        item = await self._stream.receive()
+        self._wire.capture("in", item)
+        return item
+
+
+class Wires:
+    """Every connection's wire in this kernel (`mw.wire()`): each server's, newest server last."""
+
+    def __init__(self, wires: Callable[[], list[tuple[str, Wire]]]) -> None:
+        self._wires = wires
+
+    def records(self) -> list[dict[str, Any]]:
+        """Every kept message of every connection, each with its server's name, in time order per server."""
+        return [{"server": name, **r} for name, wire in self._wires() for r in wire.records()]
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        target = Path(path)
+        with target.open("w", encoding="utf-8") as out:
+            for record in self.records():
+                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+        return target
+
+    def text(self) -> str:
+        wires = self._wires()
+        if not wires:
+            return "no connection yet: mw.connect(...) first"
+        return "\n\n".join(wire.text() for _, wire in wires)
+
+    def __repr__(self) -> str:
+        return self.text()
+
+    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
+        p.text(self.text())
+
+    def _ipython_display_(self) -> None:
+        wires = self._wires()
+        if kernel.kernel_support() == "none" or not wires:
+            print(self.text())
+            return
+        import ipywidgets
+
+        kernel.display(ipywidgets.VBox([wire.view() for _, wire in wires]))

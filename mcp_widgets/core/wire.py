@@ -1,0 +1,698 @@
+"""The wire: every JSON-RPC message of a connection, redacted when captured, grouped the way a person reads.
+
+A message is kept as a `WireMessage`: when (seconds since the wire began), which way, what (method, id,
+result or error code), its size on the wire, how long its request took, and its body, redacted and clipped
+before it is stored. What a person typed is never stored: the content of an accepted elicitation answer, the
+values of `inputResponses`, the arguments of a call whose arguments a person typed (a tool form, an app) and
+any string that quotes a typed value become a marker saying what was there ("[redacted: 2 fields: name,
+seats]"). HTTP exchanges keep their status and `Mcp-*` headers; `Authorization` and cookies are markers,
+bodies and query strings are not kept. The log is a ring (`keep` messages), so its memory is bounded.
+
+`groups()` reads the ring as a person thinks: one group per call (its 2026-07-28 rounds numbered, its task's
+polls folded into one row), then the connection's own traffic (handshake, listings, subscriptions) apart.
+
+One concept: capturing and reading a protocol log, from the message as sent to the rows a person reads.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+from urllib.parse import urlsplit
+
+from .redaction import REDACTED, scrub, strip_url_secrets
+from .text import clip_line, plural, shown
+
+__all__ = [
+    "DEFAULT_KEEP",
+    "WireGroup",
+    "WireLog",
+    "WireMessage",
+    "WireRow",
+    "clipped",
+    "error_name",
+    "redacted_fields",
+    "view_state",
+]
+
+DEFAULT_KEEP = 5000
+"""Messages a connection's wire keeps by default (`connect(..., wire=N)`; 0 turns it off)."""
+
+STRING_KEEP = 400
+"""A string longer than this is kept clipped, with its size."""
+LIST_KEEP = 50
+"""Items of a list kept; the rest are counted."""
+DEPTH_KEEP = 16
+"""Nesting kept; deeper values are counted."""
+_TRACKED = 2000
+"""Open requests remembered (for their method and time) before the oldest is forgotten."""
+
+Direction = Literal["out", "in"]
+Kind = Literal["request", "notification", "result", "error", "http"]
+
+ERRORS = {
+    -32700: "parse error",
+    -32600: "invalid request",
+    -32601: "method not found",
+    -32602: "invalid params",
+    -32603: "internal error",
+    -32000: "connection closed",
+    -32001: "request timeout",
+    -32002: "resource not found",
+    -32020: "missing Mcp-Name header",
+    -32021: "task required",
+    -32022: "task not supported",
+    -32042: "URL elicitation required",
+}
+"""Names of the error codes a person meets on the MCP wire (JSON-RPC's and the spec's)."""
+
+_HANDSHAKE = ("initialize", "notifications/initialized", "server/discover", "ping", "logging/setLevel")
+_SUBSCRIPTIONS = ("resources/subscribe", "resources/unsubscribe", "notifications/resources/updated")
+
+
+def error_name(code: Any) -> str:
+    """`-32602 invalid params`: a code with its name when it has one."""
+    name = ERRORS.get(code) if isinstance(code, int) and not isinstance(code, bool) else None
+    return f"{code} {name}" if name else str(code)
+
+
+def clipped(value: Any, depth: int = 0) -> Any:
+    """`value` (JSON-like) with long strings, long lists and deep nesting cut, each saying what was cut."""
+    if isinstance(value, str):
+        if len(value) <= STRING_KEEP:
+            return value
+        return f"{value[:STRING_KEEP]}… [{len(value):,} characters]"
+    if isinstance(value, Mapping):
+        if depth >= DEPTH_KEEP:
+            return f"[{plural(len(value), 'key')} nested deeper]"
+        return {str(k): clipped(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        if depth >= DEPTH_KEEP:
+            return f"[{plural(len(value), 'item')} nested deeper]"
+        kept = [clipped(v, depth + 1) for v in value[:LIST_KEEP]]
+        if len(value) > LIST_KEEP:
+            kept.append(f"[… {plural(len(value) - LIST_KEEP, 'more item')}]")
+        return kept
+    return value
+
+
+def redacted_fields(content: Any, what: str = "field") -> str:
+    """The marker for typed content: "[redacted: 3 fields: name, email, seats]" (names, never values)."""
+    if isinstance(content, Mapping):
+        if not content:
+            return f"[redacted: no {what}s]"
+        names = ", ".join(clip_line(k, 40) for k in list(content)[:12])
+        more = ", …" if len(content) > 12 else ""
+        return f"[redacted: {plural(len(content), what)}: {names}{more}]"
+    return REDACTED
+
+
+def _answers(responses: Any) -> Any:
+    """`inputResponses` with each answer's content a marker (its action stays: what the person chose)."""
+    if not isinstance(responses, Mapping):
+        return REDACTED
+    kept: dict[str, Any] = {}
+    for key, answer in responses.items():
+        if isinstance(answer, Mapping):
+            kept[key] = {k: (redacted_fields(v) if k == "content" else v) for k, v in answer.items()}
+        else:
+            kept[key] = REDACTED
+    return kept
+
+
+def _redact(
+    body: dict[str, Any],
+    *,
+    answers: str | None,
+    typed_arguments: bool,
+    typed: re.Pattern[str] | None,
+) -> dict[str, Any]:
+    """What of `body` may be kept: see the module's docstring. `answers` is the method of the server's
+    request this message answers (an elicitation's content is typed)."""
+    params = body.get("params")
+    if isinstance(params, Mapping):
+        params = dict(params)
+        if "inputResponses" in params:
+            params["inputResponses"] = _answers(params["inputResponses"])
+        if typed_arguments and body.get("method") == "tools/call" and "arguments" in params:
+            params["arguments"] = redacted_fields(params["arguments"], "argument")
+        body = {**body, "params": params}
+    result = body.get("result")
+    if answers == "elicitation/create" and isinstance(result, Mapping) and "content" in result:
+        body = {**body, "result": {**result, "content": redacted_fields(result["content"])}}
+    if typed is not None:
+        body = scrub(body, typed)
+    return body
+
+
+@dataclass(frozen=True)
+class WireMessage:
+    """One message as kept: redacted and clipped, never what a person typed."""
+
+    seq: int
+    """Its place in the connection's wire (1, 2, ...): gaps say messages fell off the ring."""
+    at: float
+    """Seconds since the wire began."""
+    direction: Direction
+    """"out": the client sent it; "in": the server did."""
+    kind: Kind
+    method: str | None
+    """The method; for a result or an error, the method of its request."""
+    id: str | int | None
+    size: int
+    """Bytes of the message as JSON (before clipping)."""
+    body: Mapping[str, Any]
+    call: str | None = None
+    """The key of the call it belongs to (None: the connection's own traffic)."""
+    took: float | None = None
+    """A result or error: seconds since its request was sent."""
+    status: int | None = None
+    """HTTP: the response's status code."""
+    headers: Mapping[str, str] = field(default_factory=dict)
+    """HTTP: the `Mcp-*` headers (and markers for credentials)."""
+    about: str | None = None
+    """HTTP: the method of the JSON-RPC request the exchange carried (it is shown with that request)."""
+
+    @property
+    def error(self) -> str | None:
+        """ "-32602 invalid params: <message>" for an error answer."""
+        if self.kind != "error":
+            return None
+        error = self.body.get("error")
+        if not isinstance(error, Mapping):
+            return "error"
+        return f"{error_name(error.get('code'))}: {clip_line(error.get('message', ''), 200)}"
+
+    @property
+    def summary(self) -> str:
+        """One line: what the message is ("tools/call #3", "result #3 accept", "HTTP 202")."""
+        ident = f" #{self.id}" if self.id is not None else ""
+        if self.kind == "http":
+            kind = next((v for k, v in self.headers.items() if k.lower() == "content-type"), "")
+            kind = f" ({kind.split(';')[0].strip()})" if kind else ""
+            return f"HTTP {self.status} {self.method or ''}{kind}"
+        if self.kind == "error":
+            return f"error{ident} {self.error}"
+        what = self.method or "?"
+        if self.kind == "result":
+            result = self.body.get("result")
+            note = _result_note(result) if isinstance(result, Mapping) else ""
+            return f"result{ident} ({what}){note}"
+        return f"{what}{ident}"
+
+    def record(self) -> dict[str, Any]:
+        """A plain dict (for `records()` and the JSON Lines file)."""
+        out: dict[str, Any] = {
+            "seq": self.seq,
+            "at": round(self.at, 6),
+            "direction": self.direction,
+            "kind": self.kind,
+            "method": self.method,
+            "id": self.id,
+            "size": self.size,
+            "call": self.call,
+        }
+        if self.took is not None:
+            out["took"] = round(self.took, 6)
+        if self.kind == "http":
+            out["status"] = self.status
+            out["headers"] = dict(self.headers)
+            out["carried"] = self.about
+        out["message"] = self.body
+        return out
+
+
+def _result_note(result: Mapping[str, Any]) -> str:
+    """What a person looks for first in a result: an answer's action, a round, a task, an error result."""
+    if isinstance(result.get("action"), str):
+        return f" {result['action']}"
+    kind = result.get("resultType")
+    if kind == "input_required":
+        asked = result.get("inputRequests")
+        return f" input required ({plural(len(asked), 'question')})" if isinstance(asked, Mapping) else ""
+    task = result.get("task")
+    if isinstance(task, Mapping) and task.get("status"):
+        return f" task {task.get('status')}"
+    if isinstance(result.get("status"), str) and "taskId" in result:
+        return f" {result['status']}"
+    if result.get("isError") is True:
+        return " isError"
+    return ""
+
+
+@dataclass
+class WireRow:
+    """A row of a group: one message, or several folded into one (a task's polls)."""
+
+    messages: list[WireMessage]
+    text: str
+
+    @property
+    def at(self) -> float:
+        return self.messages[0].at
+
+
+@dataclass
+class WireGroup:
+    """The messages of one call (or of one kind of the connection's own traffic), in order."""
+
+    key: str
+    label: str
+    kind: Literal["call", "connection", "listings", "subscriptions", "other"]
+    messages: list[WireMessage] = field(default_factory=list)
+
+    @property
+    def start(self) -> float:
+        return self.messages[0].at
+
+    @property
+    def took(self) -> float:
+        return self.messages[-1].at - self.messages[0].at
+
+    @property
+    def size(self) -> int:
+        return sum(m.size for m in self.messages)
+
+    @property
+    def outcome(self) -> str:
+        """How the call ended, as far as the wire tells: its last answer's summary, else "open"."""
+        if self.kind != "call":
+            return ""
+        for message in reversed(self.messages):
+            if (
+                message.direction == "in"
+                and message.kind in ("result", "error")
+                and message.method
+                in (
+                    "tools/call",
+                    "resources/read",
+                    "prompts/get",
+                    "tasks/result",
+                )
+            ):
+                if message.kind == "error":
+                    return message.error or "error"
+                result = message.body.get("result")
+                note = _result_note(result).strip() if isinstance(result, Mapping) else ""
+                if note.startswith("input required"):
+                    return "waiting for answers"
+                return note or "ok"
+        return "open"
+
+    def rows(self) -> list[WireRow]:
+        """The group's messages as rows: rounds numbered, a task's polls (`tasks/get` and their answers)
+        folded into one row per run."""
+        rows: list[WireRow] = []
+        polls: list[WireMessage] = []
+        rounds = 0
+        retried = sum(1 for m in self.messages if _is_call(m)) > 1
+
+        def fold() -> None:
+            if not polls:
+                return
+            asked = [m for m in polls if m.direction == "out"]
+            gaps = [b.at - a.at for a, b in itertools.pairwise(asked)]
+            apart = f", {sum(gaps) / len(gaps):.1f} s apart" if gaps else ""
+            status = _last_status(polls)
+            text = f"tasks/get: polled {plural(len(asked), 'time')}{apart}" + (
+                f", {status}" if status else ""
+            )
+            rows.append(WireRow(list(polls), text))
+            polls.clear()
+
+        for message in self.messages:
+            if message.method == "tasks/get" and message.kind != "http":
+                polls.append(message)
+                continue
+            fold()
+            text = message.summary
+            if _is_call(message):
+                rounds += 1
+                if retried:
+                    text = f"round {rounds}: {text}"
+            rows.append(WireRow([message], text))
+        fold()
+        return rows
+
+
+def _is_call(message: WireMessage) -> bool:
+    """Our `tools/call` request: a 2026-07-28 call sends one per input-required round."""
+    return message.direction == "out" and message.kind == "request" and message.method == "tools/call"
+
+
+def _last_status(messages: Sequence[WireMessage]) -> str:
+    for message in reversed(messages):
+        result = message.body.get("result")
+        if isinstance(result, Mapping):
+            status = result.get("status")
+            if status is None and isinstance(result.get("task"), Mapping):
+                status = result["task"].get("status")
+            if isinstance(status, str):
+                return f"last {clip_line(status, 40)}"
+    return ""
+
+
+@dataclass
+class _Open:
+    method: str
+    at: float
+    call: str | None
+
+
+class WireLog:
+    """A connection's wire: `add` each message as it passes (any thread, one at a time), read it back.
+
+    `calls` names each call key ("tool roll_dice"); `now` is the clock (monotonic seconds).
+    """
+
+    def __init__(self, keep: int = DEFAULT_KEEP, now: Callable[[], float] = time.monotonic) -> None:
+        self.keep = keep
+        self._now = now
+        self._began = now()
+        self._seq = itertools.count(1)
+        self._messages: deque[WireMessage] = deque(maxlen=max(keep, 1))
+        self._sent: OrderedDict[Any, _Open] = OrderedDict()
+        """Our requests awaiting their answer, by id."""
+        self._asked: OrderedDict[Any, _Open] = OrderedDict()
+        """The server's requests awaiting our answer, by id."""
+        self._tasks: OrderedDict[str, str] = OrderedDict()
+        """Task id -> the call that made it."""
+        self.labels: OrderedDict[str, str] = OrderedDict()
+        """Call key -> what the call is ("tool roll_dice")."""
+        self.total = 0
+        """Messages seen since the wire began (the ring keeps the last `keep`)."""
+        self.listeners: list[Callable[[], None]] = []
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def add(
+        self,
+        direction: Direction,
+        message: Mapping[str, Any],
+        *,
+        size: int,
+        call: tuple[str, str] | None = None,
+        typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
+        typed_arguments: bool = False,
+    ) -> WireMessage | None:
+        """Keep one JSON-RPC message (a dict as on the wire), redacted. `call` is (key, label) when the
+        sender knows the call (our requests); `typed(key)` matches what the person typed in the call the
+        message belongs to (None: in no call)."""
+        if self.keep <= 0:
+            return None
+        at = self._now() - self._began
+        method = message.get("method")
+        ident = message.get("id")
+        key = call[0] if call is not None else None
+        if call is not None:
+            self.labels[call[0]] = call[1]
+            self.labels.move_to_end(call[0])
+        took: float | None = None
+        answers: str | None = None
+        if isinstance(method, str):
+            kind: Kind = "request" if ident is not None else "notification"
+            if kind == "request":
+                table = self._sent if direction == "out" else self._asked
+                if key is None and direction == "in":
+                    key = self._call_of_request(message)
+                table[ident] = _Open(method, at, key)
+                while len(table) > _TRACKED:
+                    table.popitem(last=False)
+            elif key is None:
+                key = self._call_of_notification(message)
+        else:
+            kind = "error" if "error" in message else "result"
+            table = self._sent if direction == "in" else self._asked
+            opened = table.pop(ident, None)
+            if opened is not None:
+                method, took, key = opened.method, at - opened.at, key or opened.call
+                answers = opened.method if direction == "out" else None
+                if direction == "in" and key is not None:
+                    self._note_task(message, key)
+        pattern = typed(key) if typed is not None else None
+        body = _redact(dict(message), answers=answers, typed_arguments=typed_arguments, typed=pattern)
+        kept = WireMessage(
+            seq=next(self._seq),
+            at=at,
+            direction=direction,
+            kind=kind,
+            method=method if isinstance(method, str) else None,
+            id=ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else None,
+            size=size,
+            body=clipped(body),
+            call=key,
+            took=took,
+        )
+        self._store(kept)
+        return kept
+
+    def add_http(
+        self,
+        method: str,
+        url: str,
+        status: int,
+        headers: Mapping[str, str],
+        *,
+        ids: Sequence[Any] = (),
+    ) -> WireMessage | None:
+        """Keep one HTTP exchange: status, `Mcp-*` headers (credentials as markers), the URL without its
+        query; `ids` are the JSON-RPC ids its request carried (it is shown with their call)."""
+        if self.keep <= 0:
+            return None
+        carried = [o for i in ids if (o := self._sent.get(i)) is not None]
+        key = next((o.call for o in carried if o.call), None)
+        path = urlsplit(url).path or "/"
+        kept = WireMessage(
+            seq=next(self._seq),
+            at=self._now() - self._began,
+            direction="in",
+            kind="http",
+            method=f"{method} {strip_url_secrets(shown(path, multiline=False))}",
+            about=carried[0].method if carried else None,
+            id=ids[0] if len(ids) == 1 else None,
+            size=0,
+            body={},
+            call=key,
+            status=status,
+            headers=http_headers(headers),
+        )
+        self._store(kept)
+        return kept
+
+    def _store(self, message: WireMessage) -> None:
+        self._messages.append(message)
+        self.total += 1
+        if len(self.labels) > self.keep + 16:  # labels of calls gone from the ring
+            live = {m.call for m in self._messages}
+            for stale in [k for k in self.labels if k not in live]:
+                del self.labels[stale]
+        for listener in list(self.listeners):
+            listener()
+
+    def _call_of_request(self, message: Mapping[str, Any]) -> str | None:
+        """The call a server's request belongs to: its related task's call, else the only call open."""
+        params = message.get("params")
+        meta = params.get("_meta") if isinstance(params, Mapping) else None
+        related = meta.get("io.modelcontextprotocol/related-task") if isinstance(meta, Mapping) else None
+        if isinstance(related, Mapping) and related.get("taskId") in self._tasks:
+            return self._tasks[related["taskId"]]
+        return self._only_open_call()
+
+    def _call_of_notification(self, message: Mapping[str, Any]) -> str | None:
+        params = message.get("params")
+        if not isinstance(params, Mapping):
+            return None
+        token = params.get("progressToken")
+        if token is not None and token in self._sent:
+            return self._sent[token].call
+        task = params.get("taskId")
+        if isinstance(task, str) and task in self._tasks:
+            return self._tasks[task]
+        if message.get("method") == "notifications/message":
+            return self._only_open_call()
+        return None
+
+    def _only_open_call(self) -> str | None:
+        calls = {o.call for o in self._sent.values() if o.call is not None}
+        return calls.pop() if len(calls) == 1 else None
+
+    def _note_task(self, message: Mapping[str, Any], key: str) -> None:
+        result = message.get("result")
+        task = result.get("task") if isinstance(result, Mapping) else None
+        ident = task.get("taskId") if isinstance(task, Mapping) else None
+        if ident is None and isinstance(result, Mapping) and result.get("resultType") == "task":
+            ident = result.get("taskId")
+        if isinstance(ident, str):
+            self._tasks[ident] = key
+            while len(self._tasks) > _TRACKED:
+                self._tasks.popitem(last=False)
+
+    # -- reading ----------------------------------------------------------------------------------------
+    def messages(
+        self,
+        *,
+        call: str | None = None,
+        method: str | None = None,
+        direction: Direction | None = None,
+    ) -> list[WireMessage]:
+        """The messages kept, oldest first; filtered by call key (or label), method, direction."""
+        kept = list(self._messages)
+        if call is not None:
+            keys = {call} | {k for k, label in self.labels.items() if label == call}
+            kept = [m for m in kept if m.call in keys]
+        if method is not None:
+            kept = [m for m in kept if m.method == method]
+        if direction is not None:
+            kept = [m for m in kept if m.direction == direction]
+        return kept
+
+    def groups(self, messages: Iterable[WireMessage] | None = None) -> list[WireGroup]:
+        """The messages as groups, in order of their first message: calls, and the connection's traffic."""
+        groups: dict[str, WireGroup] = {}
+        for message in self._messages if messages is None else messages:
+            key, label, kind = self._group_of(message)
+            group = groups.get(key)
+            if group is None:
+                group = groups[key] = WireGroup(key, label, kind)
+            group.messages.append(message)
+        return list(groups.values())
+
+    def _group_of(self, message: WireMessage) -> tuple[str, str, Any]:
+        if message.call is not None:
+            return message.call, self.labels.get(message.call, "a call"), "call"
+        method = (message.about or "") if message.kind == "http" else (message.method or "")
+        if method in _HANDSHAKE or not method:
+            return "~connection", "connection", "connection"
+        if method.endswith("/list") or method.endswith("/list_changed"):
+            return "~listings", "listings", "listings"
+        if method in _SUBSCRIPTIONS or method.startswith("subscriptions/"):
+            return "~subscriptions", "subscriptions", "subscriptions"
+        return "~other", "other messages", "other"
+
+    def text(self, *, name: str = "", limit: int = 40) -> str:
+        """The wire as text (the console's view): a line per group, its rows under it."""
+        groups = self.groups()
+        head = f"wire of {name!r}: " if name else "wire: "
+        head += f"{plural(len(self), 'message')} kept"
+        if self.total > len(self):
+            head += f" (the last {len(self):,} of {self.total:,})"
+        lines = [head]
+        for group in groups[-limit:]:
+            outcome = f", {group.outcome}" if group.outcome else ""
+            lines.append(
+                f"{group.start:9.3f}s  {shown(group.label, multiline=False)}"
+                f" ({plural(len(group.messages), 'message')}, {group.took:.3f} s{outcome})"
+            )
+            for row in group.rows():
+                first = row.messages[0]
+                arrow = "→" if first.direction == "out" else "←"
+                took = f"  {first.took * 1000:.0f} ms" if first.took is not None else ""
+                size = f"  {_size(sum(m.size for m in row.messages))}" if first.size else ""
+                lines.append(f"  {row.at:9.3f}s {arrow} {clip_line(row.text, 120)}{size}{took}")
+        if len(groups) > limit:
+            lines.insert(1, f"(the last {limit} of {len(groups)} groups)")
+        return "\n".join(lines)
+
+    def records(self, messages: Iterable[WireMessage] | None = None) -> list[dict[str, Any]]:
+        return [m.record() for m in (self._messages if messages is None else messages)]
+
+    def lines(self, messages: Iterable[WireMessage] | None = None) -> Iterable[str]:
+        """JSON Lines: one redacted record per line."""
+        for record in self.records(messages):
+            yield json.dumps(record, ensure_ascii=False, default=str)
+
+    def clear(self) -> None:
+        self._messages.clear()
+
+
+def _size(n: int) -> str:
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.1f} KB"
+    return f"{n / 1024 / 1024:.1f} MB"
+
+
+_KEPT_HEADERS = ("content-type",)
+_CREDENTIALS = {
+    "authorization": "credentials",
+    "cookie": "cookies",
+    "set-cookie": "cookies",
+    "proxy-authorization": "credentials",
+}
+
+
+def http_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """The headers a person debugging MCP needs: `Mcp-*`, `WWW-Authenticate`, the content type; credentials
+    as a marker naming their scheme ("Bearer"), the session id shortened."""
+    kept: dict[str, str] = {}
+    for name, value in headers.items():
+        lower = name.lower()
+        if lower in _CREDENTIALS:
+            scheme = value.split(" ", 1)[0] if lower.endswith("authorization") and " " in value else ""
+            what = f"{scheme} token" if scheme and len(scheme) < 20 else _CREDENTIALS[lower]
+            kept[name] = f"[redacted: {clip_line(what, 30)}]"
+        elif lower == "mcp-session-id":
+            kept[name] = f"{shown(value[:8], multiline=False)}…" if len(value) > 8 else shown(value)
+        elif lower.startswith("mcp-") or lower in _KEPT_HEADERS or lower == "www-authenticate":
+            kept[name] = clip_line(value, 300)
+    return kept
+
+
+GROUPS_SHOWN = 100
+"""Groups a live view shows (the newest); older ones are counted."""
+ROWS_SHOWN = 100
+"""Rows of a group a live view shows (the newest); older ones are counted."""
+
+
+def view_state(groups: Sequence[WireGroup], *, total: int, kept: int, keep: int) -> dict[str, Any]:
+    """What a live view shows, as JSON: the newest groups with their newest rows, every text literal
+    (controls and invisible characters written as escapes). A row's message is fetched when opened."""
+    summary = f"{plural(kept, 'message')} kept"
+    if total > kept:
+        summary += f" (the newest {kept:,} of {total:,}; at most {keep:,})"
+    shown_groups = []
+    for group in groups[-GROUPS_SHOWN:]:
+        rows = group.rows()
+        shown_rows = []
+        for row in rows[-ROWS_SHOWN:]:
+            first = row.messages[0]
+            shown_rows.append(
+                {
+                    "at": round(row.at, 3),
+                    "dir": "http" if first.kind == "http" else first.direction,
+                    "text": clip_line(row.text, 160),
+                    "size": sum(m.size for m in row.messages),
+                    "took": None if first.took is None else round(first.took, 4),
+                    "error": first.kind == "error" or (first.status or 0) >= 400,
+                    "seqs": [m.seq for m in row.messages][-20:],
+                }
+            )
+        outcome = group.outcome
+        shown_groups.append(
+            {
+                "key": group.key,
+                "label": clip_line(group.label, 120),
+                "kind": group.kind,
+                "start": round(group.start, 3),
+                "took": round(group.took, 4),
+                "count": len(group.messages),
+                "size": group.size,
+                "outcome": clip_line(outcome, 160),
+                "error": any(m.kind == "error" for m in group.messages),
+                "rows": shown_rows,
+                "earlier": max(0, len(rows) - ROWS_SHOWN),
+            }
+        )
+    return {
+        "summary": summary,
+        "groups": shown_groups,
+        "earlier": max(0, len(groups) - GROUPS_SHOWN),
+    }
