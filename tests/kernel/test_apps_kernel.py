@@ -459,6 +459,57 @@ def test_a_2026_question_is_answered_in_its_app(frontend: KernelFrontend) -> Non
     assert got == {"actions": ["accept"], "answers": [answer["content"]]}
 
 
+CAPTURE_LOG = """
+import io, logging
+log = io.StringIO()
+logging.getLogger("mcp_widgets").addHandler(logging.StreamHandler(log))
+logging.getLogger("mcp_widgets").setLevel(logging.DEBUG)
+"""
+
+
+@pytest.mark.parametrize("generation", ["2025-11-25", "2026-07-28"])
+def test_a_task_question_is_answered_in_its_app(frontend: KernelFrontend, generation: str) -> None:
+    """A question asked inside a task shows in its app too: on 2025-11-25 as an `elicitation/create`
+    through the pending `tasks/result` (with the task's related-task metadata), on 2026-07-28 as an
+    `inputRequests` entry of `tasks/get` (its `_meta` kept). The app's answer reaches the server; the canary
+    typed into it is in no history, log or saved state."""
+    fe = frontend
+    root = Path(__file__).resolve().parents[2]
+    if generation == "2025-11-25":
+        raw = str(root / "tests" / "servers" / "rawrpc.py")
+        assert ok(fe.run(QUESTION_SETUP.format(root=str(root), raw=raw), timeout=60)).stdout.endswith(
+            "connected\n"
+        )
+        server, call = "picker", 'picker.call_tool("play_task", {"ops": OPS})'
+    else:
+        ok(fe.run(CAPTURE_LOG))
+        assert mrtr_connected(fe) == generation
+        server, call = "m", 'm.call_tool("pick_task")'
+    asking = fe.execute(f"r = await {call}\ngot = json.loads(r.content[0].text)")
+    label = f"The app of {server}"
+    relay = Relay(fe, fe.wait_widget("AnyModel", where=lambda w: w.state.get("label") == label))
+    relay.ready()
+    relay.initialized()
+    asked = relay.expect(
+        lambda c: c.get("kind") == "rpc" and c["message"].get("method") == "elicitation/create"
+    )["message"]
+    assert asked["params"]["_meta"]["ui"]["resourceUri"] == "ui://question/picker.html"
+    if generation == "2025-11-25":
+        assert asked["params"]["_meta"]["io.modelcontextprotocol/related-task"] == {"taskId": "t1"}
+    content = {"color": "red", "note": CANARY}
+    relay.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": content}})
+    ok(fe.wait_cell(asking, timeout=30))
+    expected = {"actions": ["accept"], "answers": [content]}
+    assert ok(fe.run(f"print(got == {expected!r})")).stdout == "True\n"  # the server got it
+    fe.settle(0.5)
+    cell = ok(fe.run(f"print(json.dumps(mw.history().records()), log.getvalue(), repr({server}))"))
+    assert CANARY not in cell.stdout and '"accept"' in cell.stdout
+    kept = saved(fe)
+    at = kept.find(CANARY)
+    assert at < 0, kept[max(0, at - 600) : at + 100]
+    assert "Task completed" in kept  # it ran as a task
+
+
 @pytest.mark.parametrize("garbage", ["not an object", "no action", "an error"])
 def test_a_question_app_that_answers_garbage_gives_the_plain_form(
     frontend: KernelFrontend, garbage: str
