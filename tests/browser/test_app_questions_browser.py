@@ -23,7 +23,7 @@ import sys, json
 sys.path.insert(0, {str(ROOT)!r})
 import mcp_widgets as mw
 import mcp_widgets.client.app_questions as aq
-from tests.servers.app_question import PICKER, SCHEMA, SILENT
+from tests.servers.app_question import PICKER, SCHEMA, SILENT, WRONG_TYPE
 aq.QUESTION_START = 3  # the silent app's fallback comes sooner
 RAW = {str(ROOT / "tests" / "servers" / "rawrpc.py")!r}
 srv = await mw.connect([sys.executable, RAW, "--apps"], name="picker")
@@ -36,7 +36,12 @@ async def ask(uri):
     print(result.content[0].text)
 """
 HEADER = "Request from picker (calls itself “raw”)"
-APPS = {"pick_color": "PICKER", "pick_missing": "'ui://question/nowhere.html'", "pick_silent": "SILENT"}
+APPS = {
+    "pick_color": "PICKER",
+    "pick_missing": "'ui://question/nowhere.html'",
+    "pick_silent": "SILENT",
+    "pick_wrong_type": "WRONG_TYPE",
+}
 
 
 def ask(tool: str) -> str:
@@ -136,7 +141,12 @@ def test_the_plain_form_on_request(open_notebook: OpenNotebook) -> None:
 
 
 @pytest.mark.parametrize(
-    ("tool", "why"), [("pick_missing", "could not be shown"), ("pick_silent", "did not start")]
+    ("tool", "why"),
+    [
+        ("pick_missing", "could not be shown"),
+        ("pick_silent", "did not start"),
+        ("pick_wrong_type", "is of type 'text/html', not 'text/html;profile=mcp-app'"),
+    ],
 )
 def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: str, why: str) -> None:
     from playwright.sync_api import expect
@@ -144,6 +154,7 @@ def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: st
     nb = opened(open_notebook, tool)
     out = nb.output(1)
     expect(out.get_by_text(why, exact=False)).to_be_visible(timeout=UI_MS * 2)
+    expect(out.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
     out.get_by_role("radio", name="blue").check()
     out.get_by_role("button", name="Accept").click()
     assert answered(nb) == {"action": "accept", "content": {"color": "blue"}}

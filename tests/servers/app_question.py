@@ -3,8 +3,9 @@
 It declares `elicitation` in the apps extension. `pick_color` asks for a colour (an enum) and a shade
 (1 to 9) with `_meta.ui.resourceUri` naming its picker app; the app shows the server's message and answers
 with buttons: a valid answer, an answer the schema refuses, its own Decline. `pick_missing` names an app the
-server does not have, `pick_silent` one that never starts: both must fall back to the plain form. Each tool
-returns what it was answered (action and content), so a test sees what the server received.
+server does not have, `pick_silent` one that never starts, `pick_wrong_type` a page served as `text/html`
+(not `text/html;profile=mcp-app`): each must fall back to the plain form. Each tool returns what it was
+answered (action and content), so a test sees what the server received.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from mcp_widgets.demo._asking import Asker, converse
 
 PICKER = "ui://question/picker.html"
 SILENT = "ui://question/silent.html"
+WRONG_TYPE = "ui://question/wrong-type.html"
+"""A page served as plain `text/html`: no app, whatever its document holds."""
 SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {
@@ -85,6 +88,10 @@ def build_server(name: str = "question-app") -> MCPServer[Any]:
     apps.add_html_resource(SILENT, SILENT_HTML, name="silent")
     server = MCPServer(name, extensions=[apps])
 
+    @server.resource(WRONG_TYPE, name="wrong-type", mime_type="text/html")
+    def wrong_type() -> str:
+        return PICKER_HTML
+
     async def ask(ctx: Context, uri: str) -> Any:
         async def body(asker: Asker) -> dict[str, Any]:
             meta = {"ui": {"resourceUri": uri}}
@@ -104,6 +111,10 @@ def build_server(name: str = "question-app") -> MCPServer[Any]:
     @server.tool(name="pick_silent", description="Asks with an app that never starts.")
     async def pick_silent(ctx: Context) -> Any:
         return await ask(ctx, SILENT)
+
+    @server.tool(name="pick_wrong_type", description="Asks with a page that is not an app (text/html).")
+    async def pick_wrong_type(ctx: Context) -> Any:
+        return await ask(ctx, WRONG_TYPE)
 
     return server
 

@@ -31,7 +31,13 @@ from tests.servers import app_question
 from tests.servers.hostile import echo
 
 APPS = "--apps" in sys.argv
-APP_DOCUMENTS = {app_question.PICKER: app_question.PICKER_HTML, app_question.SILENT: app_question.SILENT_HTML}
+APP_DOCUMENTS = {
+    app_question.PICKER: app_question.PICKER_HTML,
+    app_question.SILENT: app_question.SILENT_HTML,
+    app_question.WRONG_TYPE: app_question.PICKER_HTML,
+}
+NOT_APPS = {app_question.WRONG_TYPE: "text/html"}
+"""Documents served with another MIME type than an app's: no app to show."""
 
 RELATED = "io.modelcontextprotocol/related-task"
 STAMP = "2026-01-01T00:00:00Z"
@@ -194,7 +200,8 @@ def handle(message: dict[str, Any]) -> None:
         send({"id": rid, "result": {"resources": []}})
     elif method == "resources/read" and params.get("uri") in APP_DOCUMENTS:
         uri = params["uri"]
-        contents = [{"uri": uri, "mimeType": "text/html;profile=mcp-app", "text": APP_DOCUMENTS[uri]}]
+        mime = NOT_APPS.get(uri, "text/html;profile=mcp-app")
+        contents = [{"uri": uri, "mimeType": mime, "text": APP_DOCUMENTS[uri]}]
         send({"id": rid, "result": {"contents": contents}})
     elif method == "resources/read":
         send({"id": rid, "error": {"code": -32002, "message": "no such resource"}})
