@@ -208,7 +208,11 @@ class Runner:
             name = resource_name(self.ctx.learned.resources or (), name)
         record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
         record.secrets = secret_arguments(self.ctx.learned.tools or (), kind, name, arguments)
-        record.typed_arguments = typed or from_app  # the wire keeps them as a marker
+        record.typed_arguments = typed or from_app
+        if record.typed_arguments:
+            # What a person typed (into a tool form or an app): kept out of every line, error and the wire
+            # (which keeps only the arguments' names), as typed answers are.
+            record.answered.extend(v for v in (arguments or {}).values() if isinstance(v, str) and v)
         out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():
@@ -233,10 +237,7 @@ class Runner:
             # (kept off the log: `UnlistedToolWarning`). The call is still sent: the server decides.
             self.display.place(record, _unlisted(self.ctx.name, name))
         if from_app:
-            # A call an app made: the app shows its result; its arguments may be what the person typed into
-            # the app, so they are kept out of every line and error as typed answers are.
-            record.shows_result = False
-            record.answered.extend(v for v in (arguments or {}).values() if isinstance(v, str) and v)
+            record.shows_result = False  # a call an app made: the app shows its result
         else:  # a tool with an MCP App: shown under this line
             self.apps.begin(record, arguments, self.app_call)
         return record

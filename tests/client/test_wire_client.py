@@ -1,0 +1,151 @@
+"""`srv.wire` against real servers over real transports: stdio and streamable HTTP, both protocol
+generations. What a person typed (an answer, a tool form's arguments, an app's) is in no record, file, text
+or repr; HTTP exchanges keep their status and `Mcp-*` headers; `wire=0` keeps nothing; `mw.wire()` shows
+every connection."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import mcp_widgets as mw
+from mcp_widgets import handlers
+from mcp_widgets.client import Server, connect_sync
+from tests.servers.demo import build_server
+from tests.servers.launch import http_server, stdio_command
+
+CANARY = "Zanzibar-Canary-77"
+
+
+def everything(srv: Server, tmp_path: Path) -> str:
+    """Every way the wire can be read, as one text."""
+    saved = srv.wire.save(tmp_path / "wire.jsonl").read_text(encoding="utf-8")
+    for line in saved.splitlines():
+        json.loads(line)
+    views = srv.wire.view().state
+    return "\n".join(
+        [json.dumps(srv.wire.records()), saved, repr(srv.wire), srv.wire.text(), json.dumps(views)]
+    )
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_an_answer_over_stdio_is_captured_without_its_value(mode: str, tmp_path: Path) -> None:
+    answer = handlers.scripted([{"name": CANARY}])
+    with connect_sync(stdio_command(), mode=mode, handler=answer) as srv:
+        result = srv.call_tool_sync("ask_name")
+        assert CANARY in str(result.content)  # the server got it, and echoed it back
+        kept = everything(srv, tmp_path)
+        groups = {g.label: g for g in srv.wire.log.groups()}
+        rows = [row.text for row in groups["tool ask_name"].rows()]
+    assert CANARY.lower() not in kept.lower()
+    assert "[redacted: 1 field: name]" in kept
+    assert {"connection", "listings", "tool ask_name"} <= set(groups)
+    if mode == "legacy":
+        assert rows[0] == "tools/call #6" and rows[1].startswith("elicitation/create")
+        assert rows[2].startswith("result") and rows[2].endswith("(elicitation/create) accept")
+    else:
+        assert rows[0] == "round 1: tools/call #6" and rows[2] == "round 2: tools/call #7"
+        assert "input required (1 question)" in rows[1]
+    assert groups["tool ask_name"].outcome == "ok"
+
+
+def test_http_exchanges_keep_status_and_mcp_headers(tmp_path: Path) -> None:
+    answer = handlers.scripted([{"name": CANARY}])
+    with (
+        http_server() as (url, _),
+        connect_sync(
+            url, mode="legacy", handler=answer, headers={"Authorization": "Bearer SEKRET-99"}
+        ) as srv,
+    ):
+        srv.call_tool_sync("ask_name")
+        kept = everything(srv, tmp_path)
+        exchanges = [r for r in srv.wire.records() if r["kind"] == "http"]
+    assert CANARY not in kept and "SEKRET-99" not in kept
+    assert exchanges and all(r["status"] in (200, 202) for r in exchanges)
+    headers = {k.lower(): v for r in exchanges for k, v in r["headers"].items()}
+    assert headers["authorization"] == "[redacted: Bearer token]"
+    assert headers["mcp-protocol-version"] == "2025-11-25"
+    assert headers["mcp-session-id"].endswith("…")
+    assert any(r["carried"] == "tools/call" and r["call"] for r in exchanges)
+
+
+def test_typed_arguments_are_kept_as_their_names(tmp_path: Path) -> None:
+    with connect_sync(stdio_command()) as srv:
+        srv.call_tool_sync("echo", {"text": "from code"})
+        srv.call_tool_background("echo", {"text": CANARY}, typed=True).future.result(timeout=30)
+        form = srv.form("echo")
+        form.fill(text=CANARY + "-form")
+        call = form.run()
+        assert call is not None
+        call.future.result(timeout=30)
+        kept = everything(srv, tmp_path)
+        calls = [
+            r["message"]["params"]["arguments"]
+            for r in srv.wire.records(method="tools/call")
+            if r["direction"] == "out"
+        ]
+    assert calls == [{"text": "from code"}, "[redacted: 1 argument: text]", "[redacted: 1 argument: text]"]
+    assert CANARY not in kept  # nor its echo in the results
+
+
+def test_what_an_app_sends_a_tool_is_kept_as_names(tmp_path: Path) -> None:
+    with connect_sync(stdio_command()) as srv:
+        call = srv._runner.app_call("echo", {"text": CANARY}, None)  # as the app bridge makes it
+        call.future.result(timeout=30)
+        kept = everything(srv, tmp_path)
+    assert CANARY not in kept and "[redacted: 1 argument: text]" in kept
+
+
+def test_wire_0_keeps_nothing_and_says_so() -> None:
+    with connect_sync(stdio_command(), wire=0) as srv:
+        srv.call_tool_sync("echo", {"text": "x"})
+        assert srv.wire.records() == [] and len(srv.wire) == 0
+        assert "is off" in repr(srv.wire)
+    with pytest.raises(ValueError, match="wire must be"):
+        connect_sync(stdio_command(), wire=-1)
+
+
+def test_a_small_ring_keeps_the_newest() -> None:
+    with connect_sync(stdio_command(), wire=6) as srv:
+        for n in range(5):
+            srv.call_tool_sync("echo", {"text": f"n{n}"})
+        kept = srv.wire.records()
+    assert len(kept) == 6 and kept[-1]["method"] == "tools/call"
+    assert [r["seq"] for r in kept] == list(range(kept[0]["seq"], kept[0]["seq"] + 6))
+
+
+def test_an_in_process_server_says_there_is_no_wire() -> None:
+    with connect_sync(build_server()) as srv:
+        srv.call_tool_sync("echo", {"text": "x"})
+        assert "exchanges no JSON-RPC" in srv.wire.text()
+
+
+def test_every_connection_in_one_place(tmp_path: Path) -> None:
+    with (
+        connect_sync(stdio_command("alpha"), name="a") as a,
+        connect_sync(stdio_command("beta"), name="b") as b,
+    ):
+        a.call_tool_sync("echo", {"text": "to a"})
+        b.call_tool_sync("echo", {"text": "to b"})
+        wires = mw.wire()
+        records = wires.records()
+        text = repr(wires)
+        saved = wires.save(tmp_path / "all.jsonl").read_text(encoding="utf-8").splitlines()
+    assert {"a", "b"} <= {r["server"] for r in records}
+    assert "wire of 'a'" in text and "wire of 'b'" in text
+    assert len(saved) == len(records)
+
+
+def test_the_view_fetches_a_message_when_its_row_opens() -> None:
+    with connect_sync(stdio_command()) as srv:
+        srv.call_tool_sync("echo", {"text": "<b>bold</b>"})
+        view = srv.wire.view()
+        assert "tool echo" in view.labels
+        assert view.rows("tool echo")[0] == "tools/call #6"
+        seq = srv.wire.messages(method="tools/call")[0].seq
+        body: Any = json.loads(view.detail(seq))
+        assert body["message"]["params"]["arguments"] == {"text": "<b>bold</b>"}
+        assert "no longer kept" in view.detail(10**9)
