@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from .harness import DARK_THEME, LAB, LIGHT_THEME, UI_MS, UIS, NotebookPage
+from .harness import DARK_THEME, LAB, LIGHT_THEME, UI_MS, UIS, NotebookPage, VoilaPage
 
 pytestmark = pytest.mark.browser
 
@@ -158,3 +158,43 @@ def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: st
     out.get_by_role("radio", name="blue").check()
     out.get_by_role("button", name="Accept").click()
     assert answered(nb) == {"action": "accept", "content": {"color": "blue"}}
+
+
+VOILA_PICK = f"""\
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import ipywidgets as w
+import mcp_widgets as mw
+from tests.servers.app_question import PICKER, SCHEMA
+RAW = {str(ROOT / "tests" / "servers" / "rawrpc.py")!r}
+srv = await mw.connect([sys.executable, RAW, "--apps"], name="picker")
+question = {{"op": "elicit", "id": "q", "message": "Which colour, and how dark?", "schema": SCHEMA,
+            "meta": {{"ui": {{"resourceUri": PICKER}}}}}}
+ops = [question, {{"op": "await", "id": "q"}}, {{"op": "report"}}]
+out = w.Output()
+button = w.Button(description="Pick a colour")
+button.on_click(lambda _: srv.call_tool_background("play", {{"ops": ops}}, output=out))
+display(button, out)
+"""
+
+
+@pytest.mark.parametrize("served", ["extension", "standalone"])
+def test_answered_in_the_app_in_voila(open_voila: Callable[..., VoilaPage], served: str) -> None:
+    """Voila (the Jupyter server's extension, or `voila app.ipynb`): a button's callback calls the tool with
+    an `output=`; its question shows in the server's app in that output, the app answers it, and the call's
+    result (what the server was answered, its typed text redacted) shows there."""
+    from playwright.sync_api import expect
+
+    voila = open_voila([VOILA_PICK], standalone=served == "standalone")
+    page = voila.page
+    page.get_by_role("button", name="Pick a colour").click()
+    expect(page.get_by_text(HEADER, exact=True)).to_be_visible(timeout=UI_MS * 2)
+    app = page.frame_locator("iframe.mcp-widgets-app-frame")
+    expect(app.locator("#asked")).to_have_text("Asked: Which colour, and how dark?", timeout=UI_MS * 2)
+    expect(page.get_by_role("button", name="Accept")).to_have_count(0)
+    app.locator("#red").click()
+    expect(page.get_by_text(f"{HEADER}: accepted", exact=False)).to_be_visible(timeout=UI_MS * 2)
+    expect(page.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
+    done = page.get_by_text("tool 'play' on 'picker': done", exact=False).first
+    expect(done).to_contain_text('"actions": ["accept"]', timeout=UI_MS * 2)
+    expect(done).to_contain_text('"shade": 3')
