@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 __all__ = ["GROUPS", "Row", "median_ms", "print_table", "rss_mb", "skipped"]
 
-GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling")
+GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire")
 """Every group, in the order they run and print."""
 
 

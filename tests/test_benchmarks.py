@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling")
+GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire")
 IN_THE_BROWSER = ("browser", "apps")  # --quick skips them (with a reason)
 
 pytestmark = pytest.mark.kernel  # the waiting and scale groups start real kernels

@@ -250,6 +250,8 @@ class Connection:
                         input_required_max_rounds=ctx.settings.max_questions[0],
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
+                    if self.wire is not None:
+                        self.wire.tap_client(self.target.kind, client)  # in process: no transport to tap
                     async with client:
                         keep_invalid_results(client.session)  # srv.fn keeps a result that breaks outputSchema
                         self.via = via

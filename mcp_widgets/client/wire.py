@@ -3,13 +3,15 @@
 The connection's transport streams are seen through (`tap`): what the SDK writes and what it reads, on the
 client thread, in the task that sends it, so a request is tied to the call that made it (`CURRENT_CALL`).
 An HTTP connection adds each exchange's status and `Mcp-*` headers (`http_exchange`, an httpx event hook).
-What is kept, and how a person reads it, is `core.wire`: nothing typed is ever stored. An in-process server
-with the 2026-07-28 path exchanges no JSON-RPC (the SDK calls it directly): its wire stays empty, and says so.
+An in-process server has no transport (on 2026-07-28 the SDK calls it directly): its client's dispatcher is
+seen through instead (`tap_client`), each call kept as the JSON-RPC message it stands for. What is kept, and
+how a person reads it, is `core.wire`: nothing typed is ever stored.
 """
 
 from __future__ import annotations
 
 import contextlib
+import itertools
 import json
 import logging
 import os
@@ -20,6 +22,8 @@ from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+import mcp_types
 
 from .. import kernel
 from ..core.redaction import typed_pattern
@@ -57,6 +61,7 @@ class Wire:
         self._lock = threading.Lock()
         self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
         self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
+        self._signature: tuple[int, int, tuple[tuple[int, int, int], ...]] = (0, 0, ())
         self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
         self._refresh_due = False
         self.inproc = False
@@ -70,13 +75,26 @@ class Wire:
 
     # -- capture (client thread) -----------------------------------------------------------------------
     def tap(self, kind: str, transport: Any) -> Any:
-        """`transport` with its messages captured (nothing to capture in process, or with `wire=0`)."""
-        if kind == "inproc":
-            self.inproc = True
-            return transport
-        if self.keep <= 0:
+        """`transport` with its messages captured (an in-process server has no transport: `tap_client`)."""
+        if kind == "inproc" or self.keep <= 0:
             return transport
         return _tapped(self, transport)
+
+    def tap_client(self, kind: str, client: Any) -> None:
+        """An in-process server: the SDK client calls it directly (its 2026-07-28 path frames no JSON-RPC),
+        so what passes between them is captured at the client's dispatcher, as the messages they stand for
+        (numbered by the wire; nothing comes in the way of a wire's bytes: sizes are of their JSON)."""
+        if kind != "inproc" or self.keep <= 0:
+            return
+        connector = getattr(client, "_connect", None)  # the SDK's seam for how a client reaches its server
+        if connector is None:
+            self.inproc = True  # an SDK without it: said in the text, nothing captured
+            return
+
+        async def connect(*args: Any) -> Any:
+            return _TappedDispatcher(await connector(*args), self)
+
+        client._connect = connect
 
     def capture(self, direction: Direction, item: Any) -> None:
         """Keep one message the transport passed (a `SessionMessage`). Never raises: the wire only watches."""
@@ -85,28 +103,41 @@ class Wire:
             return
         try:
             raw = message.model_dump_json(by_alias=True, exclude_unset=True)
-            body = json.loads(raw)
-            if not isinstance(body, dict):
-                return
-            call: tuple[str, str] | None = None
-            typed_arguments = False
-            if direction == "out":
-                record = CURRENT_CALL.get()
-                if record is not None:
-                    call = (record.display_id, f"{record.kind} {record.name}")
-                    typed_arguments = record.typed_arguments
-                    self._remember(record)
-            with self._lock:
-                self.log.add(
-                    direction,
-                    body,
-                    size=len(raw.encode("utf-8", "replace")),
-                    call=call,
-                    typed=self._typed,
-                    typed_arguments=typed_arguments,
-                )
+            self.keep_json(direction, raw)
         except Exception:
             log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+
+    def capture_dict(self, direction: Direction, body: dict[str, Any]) -> None:
+        """Keep one message given as a dict (in process: no JSON-RPC text). Never raises."""
+        try:
+            self.keep_json(direction, json.dumps(body, ensure_ascii=False, default=str))
+        except Exception:
+            log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+
+    def keep_json(self, direction: Direction, raw: str) -> None:
+        """Keep one message given as its JSON text, tied to the call that sends it (our requests)."""
+        body = json.loads(raw)
+        if not isinstance(body, dict):
+            return
+        call: tuple[str, str] | None = None
+        typed_arguments = False
+        if direction == "out":
+            record = CURRENT_CALL.get()
+            if record is not None:
+                call = (record.display_id, f"{record.kind} {record.name}")
+                typed_arguments = record.typed_arguments
+                self._remember(record)
+        size = len(raw) if raw.isascii() else len(raw.encode("utf-8", "replace"))
+        with self._lock:
+            self.log.add(
+                direction,
+                body,
+                size=size,
+                call=call,
+                typed=self._typed,
+                typed_arguments=typed_arguments,
+                raw=raw,
+            )
 
     def http_exchange(self, response: Any) -> None:
         """An HTTP response arrived (httpx's event hook): keep its status and headers."""
@@ -130,14 +161,17 @@ class Wire:
     def _typed(self, key: str | None) -> re.Pattern[str] | None:
         """What the person typed in the server's recent calls, as one pattern (a server may echo a value in
         a later call, or in a message tied to none)."""
-        values: list[Any] = []
-        for ref in list(self._calls.values()):
-            record = ref()
-            if record is not None:
-                values += typed_values(record)
-        texts = tuple(sorted({str(v) for v in values if not isinstance(v, bool) and v is not None}))
-        if texts != self._pattern[0]:
-            self._pattern = (texts, typed_pattern(texts) if texts else None)
+        records = [r for ref in list(self._calls.values()) if (r := ref()) is not None]
+        # What the calls sent changes only when a call begins or a question of a call in flight is answered:
+        # a cheap signature of that spares building the values (and the pattern) for every message.
+        live = tuple((len(r.answered), len(r.secrets), _answers_shown(r)) for r in records if not r.ended)
+        signature = (len(records), id(records[-1]) if records else 0, live)
+        if signature != self._signature:
+            values = [v for r in records for v in typed_values(r)]
+            texts = tuple(sorted({str(v) for v in values if not isinstance(v, bool) and v is not None}))
+            if texts != self._pattern[0]:
+                self._pattern = (texts, typed_pattern(texts) if texts else None)
+            self._signature = signature
         return self._pattern[1]
 
     # -- reading ----------------------------------------------------------------------------------------
@@ -235,6 +269,11 @@ class Wire:
             view.show(state)
 
 
+def _answers_shown(record: CallRecord) -> int:
+    """How many of the call's open questions have an answer (its values redact from then on)."""
+    return sum(2 if getattr(q.view, "result", None) is not None else 1 for q in list(record.requests))
+
+
 def _detail(message: WireMessage | None) -> str:
     if message is None:
         return "(no longer kept: the wire keeps the newest messages only)"
@@ -282,6 +321,101 @@ class _Reading(StreamProxy):
         item = await self._stream.receive()
         self._wire.capture("in", item)
         return item
+
+
+class _TappedDispatcher:
+    """An in-process client's dispatcher, seen through: each request, its answer or error, each notification
+    and progress report is kept as the JSON-RPC message it stands for; everything else is the dispatcher's."""
+
+    def __init__(self, inner: Any, wire: Wire) -> None:
+        self._inner = inner
+        self._wire = wire
+        self._ids = itertools.count(1)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._inner, name)
+
+    async def send_raw_request(
+        self, method: str, params: Mapping[str, Any] | None, opts: Any = None, **kwargs: Any
+    ) -> dict[str, Any]:
+        wire, ident = self._wire, next(self._ids)
+        wire.capture_dict("out", _message(ident, method, params))
+        opts = dict(opts or {})
+        progress = opts.get("on_progress")
+        if progress is not None:
+
+            async def on_progress(
+                done: float, total: float | None = None, message: str | None = None
+            ) -> None:
+                report = {"progressToken": ident, "progress": done, "total": total, "message": message}
+                note = {k: v for k, v in report.items() if v is not None}
+                wire.capture_dict("in", _message(None, "notifications/progress", note))
+                await progress(done, total, message)
+
+            opts["on_progress"] = on_progress
+        try:
+            result: dict[str, Any] = await self._inner.send_raw_request(method, params, opts, **kwargs)
+        except Exception as exc:
+            wire.capture_dict("in", _error(ident, exc))
+            raise
+        wire.capture_dict("in", {"jsonrpc": "2.0", "id": ident, "result": result})
+        return result
+
+    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
+        self._wire.capture_dict("out", _message(None, method, params))
+        await self._inner.notify(method, params, opts)
+
+    async def run(
+        self, on_request: Any, on_notify: Any, on_notify_intercept: Any = None, **kwargs: Any
+    ) -> None:
+        wire = self._wire
+
+        async def request(dctx: Any, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+            ident = getattr(dctx, "request_id", None)
+            ident = f"s{next(self._ids)}" if ident is None else ident
+            wire.capture_dict("in", _message(ident, method, params))
+            try:
+                result: dict[str, Any] = await on_request(dctx, method, params)
+            except Exception as exc:
+                wire.capture_dict("out", _error(ident, exc))
+                raise
+            wire.capture_dict("out", {"jsonrpc": "2.0", "id": ident, "result": result})
+            return result
+
+        async def notified(dctx: Any, method: str, params: Mapping[str, Any] | None) -> None:
+            if on_notify_intercept is None:
+                wire.capture_dict("in", _message(None, method, params))
+            await on_notify(dctx, method, params)
+
+        def intercept(method: str, params: Mapping[str, Any] | None) -> bool:
+            wire.capture_dict("in", _message(None, method, params))
+            consumed: bool = on_notify_intercept(method, params)
+            return consumed
+
+        await self._inner.run(request, notified, intercept if on_notify_intercept else None, **kwargs)
+
+
+def _message(ident: Any, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
+    body: dict[str, Any] = {"jsonrpc": "2.0"}
+    if ident is not None:
+        body["id"] = ident
+    body["method"] = method
+    if params is not None:
+        body["params"] = dict(params)
+    return body
+
+
+def _error(ident: Any, exc: Exception) -> dict[str, Any]:
+    """The JSON-RPC error an exception stands for (an `MCPError` carries one; any other is internal)."""
+    error: Any = getattr(exc, "error", None)
+    code = getattr(error, "code", None)
+    if code is None:
+        detail: dict[str, Any] = {"code": mcp_types.INTERNAL_ERROR, "message": type(exc).__name__}
+    else:
+        detail = {"code": code, "message": getattr(error, "message", "")}
+        if getattr(error, "data", None) is not None:
+            detail["data"] = error.data
+    return {"jsonrpc": "2.0", "id": ident, "error": detail}
 
 
 class Wires:

@@ -22,7 +22,7 @@ import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
@@ -50,8 +50,11 @@ LIST_KEEP = 50
 """Items of a list kept; the rest are counted."""
 DEPTH_KEEP = 16
 """Nesting kept; deeper values are counted."""
+_ATOMS = frozenset({int, float, bool, type(None)})
 _TRACKED = 2000
 """Open requests remembered (for their method and time) before the oldest is forgotten."""
+_EARLY = 32
+"""The newest messages looked through for a task's status pushed before the result naming the task."""
 
 Direction = Literal["out", "in"]
 Kind = Literal["request", "notification", "result", "error", "http"]
@@ -82,8 +85,23 @@ def error_name(code: Any) -> str:
     return f"{code} {name}" if name else str(code)
 
 
+WHOLE_KEEP = 4096
+"""A message this long or shorter (as JSON text) is kept whole: most are, and walking each one to clip it
+would cost more than capturing it (the ring stays bounded: 5,000 of them hold at most 20 MB)."""
+
+
+def fits(raw: str) -> bool:
+    """Whether a message whose JSON text is `raw` is kept whole (else `clipped`)."""
+    return len(raw) <= WHOLE_KEEP
+
+
 def clipped(value: Any, depth: int = 0) -> Any:
     """`value` (JSON-like) with long strings, long lists and deep nesting cut, each saying what was cut."""
+    kind = type(value)
+    if kind in _ATOMS:  # what JSON parses to first: no ABC checks on the way (this runs for every message)
+        return value
+    if kind is str:
+        return value if len(value) <= STRING_KEEP else f"{value[:STRING_KEEP]}… [{len(value):,} characters]"
     if isinstance(value, str):
         if len(value) <= STRING_KEEP:
             return value
@@ -126,6 +144,12 @@ def _answers(responses: Any) -> Any:
     return kept
 
 
+def _opaque(state: Any) -> str:
+    """A 2026-07-28 `requestState`: the server's own state, which may carry the answers of earlier rounds
+    in any encoding (the demo server's does), so only its size is kept."""
+    return f"[opaque: {len(state):,} characters]" if isinstance(state, str) else "[opaque]"
+
+
 def _redact(
     body: dict[str, Any],
     *,
@@ -142,10 +166,16 @@ def _redact(
             params["inputResponses"] = _answers(params["inputResponses"])
         if typed_arguments and body.get("method") == "tools/call" and "arguments" in params:
             params["arguments"] = redacted_fields(params["arguments"], "argument")
+        if "requestState" in params:
+            params["requestState"] = _opaque(params["requestState"])
         body = {**body, "params": params}
     result = body.get("result")
-    if answers == "elicitation/create" and isinstance(result, Mapping) and "content" in result:
-        body = {**body, "result": {**result, "content": redacted_fields(result["content"])}}
+    if isinstance(result, Mapping):
+        if answers == "elicitation/create" and "content" in result:
+            result = {**result, "content": redacted_fields(result["content"])}
+        if "requestState" in result:
+            result = {**result, "requestState": _opaque(result["requestState"])}
+        body = {**body, "result": result}
     if typed is not None:
         body = scrub(body, typed)
     return body
@@ -284,60 +314,61 @@ class WireGroup:
         """How the call ended, as far as the wire tells: its last answer's summary, else "open"."""
         if self.kind != "call":
             return ""
-        for message in reversed(self.messages):
-            if (
-                message.direction == "in"
-                and message.kind in ("result", "error")
-                and message.method
-                in (
-                    "tools/call",
-                    "resources/read",
-                    "prompts/get",
-                    "tasks/result",
-                )
-            ):
-                if message.kind == "error":
-                    return message.error or "error"
-                result = message.body.get("result")
-                note = _result_note(result).strip() if isinstance(result, Mapping) else ""
-                if note.startswith("input required"):
-                    return "waiting for answers"
-                return note or "ok"
-        return "open"
+        # A 2026-07-28 task ends in a poll's answer (its outcome read "working" when it was done); a
+        # 2025-11-25 task's own result (tasks/result) says how it ended, whatever poll came after it.
+        ends = ["tools/call", "resources/read", "prompts/get", "tasks/result", "tasks/get"]
+        answers = [
+            m
+            for m in self.messages
+            if m.direction == "in" and m.kind in ("result", "error") and m.method in ends
+        ]
+        if any(m.method == "tasks/result" for m in answers):
+            answers = [m for m in answers if m.method != "tasks/get"]
+        if not answers:
+            return "open"
+        message = answers[-1]
+        if message.kind == "error":
+            return message.error or "error"
+        result = message.body.get("result")
+        note = _result_note(result).strip() if isinstance(result, Mapping) else ""
+        if note.startswith("input required"):
+            return "waiting for answers"
+        return note or "ok"
 
     def rows(self) -> list[WireRow]:
         """The group's messages as rows: rounds numbered, a task's polls (`tasks/get` and their answers)
         folded into one row per run."""
         rows: list[WireRow] = []
-        polls: list[WireMessage] = []
+        run: WireRow | None = None
+        runs: dict[Any, WireRow] = {}
+        """A poll's id -> its run (its answer joins it, whatever came between)."""
         rounds = 0
         retried = sum(1 for m in self.messages if _is_call(m)) > 1
-
-        def fold() -> None:
-            if not polls:
-                return
-            asked = [m for m in polls if m.direction == "out"]
-            gaps = [b.at - a.at for a, b in itertools.pairwise(asked)]
-            apart = f", {sum(gaps) / len(gaps):.1f} s apart" if gaps else ""
-            status = _last_status(polls)
-            text = f"tasks/get: polled {plural(len(asked), 'time')}{apart}" + (
-                f", {status}" if status else ""
-            )
-            rows.append(WireRow(list(polls), text))
-            polls.clear()
-
         for message in self.messages:
-            if message.method == "tasks/get" and message.kind != "http":
-                polls.append(message)
+            if _is_poll(message):
+                if run is None:
+                    run = WireRow([], "")
+                    rows.append(run)
+                run.messages.append(message)
+                runs[message.id] = run
                 continue
-            fold()
+            # A poll's answer, its HTTP exchange (over HTTP) and a task's status notification (a 2025-11-25
+            # server may push one between two polls) join the run: they broke it, each starting a row of
+            # its own ("tasks/get: polled 0 times"), so that polls over HTTP never folded.
+            joined = (runs.get(message.id) if message.id is not None else None) or run
+            if joined is not None and _polls_part(message):
+                joined.messages.append(message)
+                continue
+            run = None
             text = message.summary
             if _is_call(message):
                 rounds += 1
                 if retried:
                     text = f"round {rounds}: {text}"
             rows.append(WireRow([message], text))
-        fold()
+        for row in rows:
+            if not row.text:
+                row.text = _poll_text(row.messages)
         return rows
 
 
@@ -346,9 +377,34 @@ def _is_call(message: WireMessage) -> bool:
     return message.direction == "out" and message.kind == "request" and message.method == "tools/call"
 
 
+def _is_poll(message: WireMessage) -> bool:
+    """A `tasks/get` request we sent: it starts a run of polls, or continues one."""
+    return message.direction == "out" and message.kind == "request" and message.method == "tasks/get"
+
+
+def _polls_part(message: WireMessage) -> bool:
+    """What joins a run of polls without starting one: a poll's answer, its HTTP exchange, a task's status
+    notification."""
+    if message.kind == "http":
+        return message.about == "tasks/get"
+    return message.method in ("tasks/get", "notifications/tasks/status")
+
+
+def _poll_text(run: Sequence[WireMessage]) -> str:
+    asked = [m for m in run if m.direction == "out"]
+    gaps = [b.at - a.at for a, b in itertools.pairwise(asked)]
+    apart = f", {sum(gaps) / len(gaps):.1f} s apart" if gaps else ""
+    status = _last_status(run)
+    notices = sum(1 for m in run if m.method == "notifications/tasks/status")
+    told = f", {plural(notices, 'status notification')}" if notices else ""
+    return f"tasks/get: polled {plural(len(asked), 'time')}{apart}" + (f", {status}" if status else "") + told
+
+
 def _last_status(messages: Sequence[WireMessage]) -> str:
     for message in reversed(messages):
         result = message.body.get("result")
+        if message.method == "notifications/tasks/status":
+            result = message.body.get("params")
         if isinstance(result, Mapping):
             status = result.get("status")
             if status is None and isinstance(result.get("task"), Mapping):
@@ -401,10 +457,11 @@ class WireLog:
         call: tuple[str, str] | None = None,
         typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
         typed_arguments: bool = False,
+        raw: str | None = None,
     ) -> WireMessage | None:
         """Keep one JSON-RPC message (a dict as on the wire), redacted. `call` is (key, label) when the
         sender knows the call (our requests); `typed(key)` matches what the person typed in the call the
-        message belongs to (None: in no call)."""
+        message belongs to (None: in no call); `raw` is the message's JSON text, when the caller has it."""
         if self.keep <= 0:
             return None
         at = self._now() - self._began
@@ -436,7 +493,13 @@ class WireLog:
                 answers = opened.method if direction == "out" else None
                 if direction == "in" and key is not None:
                     self._note_task(message, key)
-        pattern = typed(key) if typed is not None else None
+        # What we send quotes no typed value but where it is redacted above (answers, typed arguments,
+        # request state); the rest is the person's own code. What comes in may quote anything.
+        pattern = typed(key) if typed is not None and direction == "in" else None
+        if pattern is not None and raw is not None and pattern.search(raw) is None:
+            # `raw` is the message as JSON text, where a typed value shows as itself or JSON-escaped (both
+            # matched): one search instead of a walk through every string, for the many that quote none.
+            pattern = None
         body = _redact(dict(message), answers=answers, typed_arguments=typed_arguments, typed=pattern)
         kept = WireMessage(
             seq=next(self._seq),
@@ -446,7 +509,7 @@ class WireLog:
             method=method if isinstance(method, str) else None,
             id=ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else None,
             size=size,
-            body=clipped(body),
+            body=body if raw is not None and fits(raw) else clipped(body),
             call=key,
             took=took,
         )
@@ -533,6 +596,19 @@ class WireLog:
             self._tasks[ident] = key
             while len(self._tasks) > _TRACKED:
                 self._tasks.popitem(last=False)
+            # A server may push the task's first status before the result that names the task (the
+            # TypeScript SDK does): that notification was kept in no call ("other messages"); it is this
+            # call's.
+            for at in range(len(self._messages) - 1, max(len(self._messages) - _EARLY, 0) - 1, -1):
+                early = self._messages[at]
+                params = early.body.get("params")
+                if (
+                    early.call is None
+                    and early.method == "notifications/tasks/status"
+                    and isinstance(params, Mapping)
+                    and params.get("taskId") == ident
+                ):
+                    self._messages[at] = replace(early, call=key)
 
     # -- reading ----------------------------------------------------------------------------------------
     def messages(

@@ -117,10 +117,21 @@ def test_a_small_ring_keeps_the_newest() -> None:
     assert [r["seq"] for r in kept] == list(range(kept[0]["seq"], kept[0]["seq"] + 6))
 
 
-def test_an_in_process_server_says_there_is_no_wire() -> None:
-    with connect_sync(build_server()) as srv:
-        srv.call_tool_sync("echo", {"text": "x"})
-        assert "exchanges no JSON-RPC" in srv.wire.text()
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+def test_an_in_process_server_is_seen_at_the_client_s_dispatcher(mode: str, tmp_path: Path) -> None:
+    """No transport (on 2026-07-28 no JSON-RPC at all): each request, answer, error and notification is kept
+    as the message it stands for, redacted the same way."""
+    answer = handlers.scripted([{"name": CANARY}])
+    with connect_sync(build_server(), mode=mode, handler=answer, log_level="debug") as srv:
+        srv.call_tool_sync("ask_name")
+        with pytest.raises(mw.ServerError):
+            srv.get_prompt_sync("no_such_prompt_here")
+        kept = everything(srv, tmp_path)
+        labels = [g.label for g in srv.wire.log.groups()]
+        errors = [m for m in srv.wire.messages() if m.kind == "error"]
+    assert CANARY not in kept and "[redacted: 1 field: name]" in kept
+    assert labels[:3] == ["connection", "listings", "tool ask_name"]
+    assert errors and errors[0].method == "prompts/get" and errors[0].call is not None
 
 
 def test_every_connection_in_one_place(tmp_path: Path) -> None:

@@ -79,7 +79,7 @@ def test_input_responses_keep_their_action_not_their_content() -> None:
         "q": {"action": "accept", "content": "[redacted: 1 field: name]"},
         "r": "[redacted]",
     }
-    assert kept.body["params"]["requestState"] == "opaque"
+    assert kept.body["params"]["requestState"] == "[opaque: 6 characters]"
     update = log.add(
         "out", request(3, "tasks/update", {"taskId": "t", "inputResponses": params["inputResponses"]}), size=1
     )
@@ -295,3 +295,26 @@ def test_the_view_state_is_bounded_and_literal() -> None:
     assert len(state["groups"]) == 100 and state["earlier"] == 50
     assert state["groups"][0]["label"] == "tool U+202Eevil"
     json.dumps(state)  # JSON all through
+
+
+def test_request_state_keeps_only_its_size() -> None:
+    """A server's requestState may carry earlier answers in any encoding (the demo server's does)."""
+    log = WireLog()
+    asked = result(1, {"resultType": "input_required", "inputRequests": {}, "requestState": "abc" * 10})
+    kept = log.add("in", asked, size=1)
+    assert kept is not None and kept.body["result"]["requestState"] == "[opaque: 30 characters]"
+    retry = log.add("out", request(2, "tools/call", {"name": "x", "requestState": {"a": 1}}), size=1)
+    assert retry is not None and retry.body["params"]["requestState"] == "[opaque]"
+
+
+def test_a_message_that_quotes_no_typed_value_is_not_walked_and_one_that_does_is() -> None:
+    log = WireLog()
+    pattern = typed_pattern([CANARY])
+    body = result(1, {"content": [{"type": "text", "text": f"hi {CANARY}"}], "n": list(range(80))})
+    raw = json.dumps(body)
+    kept = log.add("in", body, size=len(raw), raw=raw, typed=lambda _: pattern)
+    assert kept is not None and CANARY not in json.dumps(kept.body)
+    assert kept.body["result"]["n"][-1] == 79  # short: kept whole
+    quiet = result(2, {"content": [{"type": "text", "text": "hello"}]})
+    kept = log.add("in", quiet, size=1, raw=json.dumps(quiet), typed=lambda _: pattern)
+    assert kept is not None and kept.body == quiet

@@ -1,0 +1,137 @@
+"""The wire: what capturing every message costs a call that elicits once (wire on against wire off, their
+blocks taking turns, with the raw `mcp.Client` for the added cost), and the memory of a wire that has seen
+100,000 messages against one that has seen 10,000 (its ring keeps 5,000: flat)."""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import time
+import tracemalloc
+from typing import Any
+
+from ._report import Row
+from .elicitation import ANSWER, _args, _check, _Raw, _stdio
+
+GROUP = "wire"
+TARGET_SHARE = 5.0
+"""The wire may add at most this % to the added cost per elicitation."""
+
+
+class _Side:
+    def __init__(self, target: Any, mode: str, answers: int, wire: int) -> None:
+        from mcp_widgets import handlers
+        from mcp_widgets.client import connect_sync
+
+        handler = handlers.scripted([ANSWER] * answers)
+        self.srv = connect_sync(target, mode=mode, handler=handler, name=f"bench-wire-{wire}", wire=wire)
+
+    def block(self, n: int) -> tuple[list[float], list[float]]:
+        walls, result = [], None
+        for _ in range(n):
+            start = time.perf_counter()
+            result = self.srv.call_tool_sync("echo_elicit", _args())
+            walls.append(time.perf_counter() - start)
+        _check(result)
+        return walls, []
+
+    def close(self) -> None:
+        self.srv.close()
+
+
+def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
+    """Median ms of a call eliciting once over stdio: raw, ours with the wire off, ours with it on; and the
+    paired (by round) added cost of each of ours over raw."""
+    sides: dict[str, Any] = {}
+    rounds: list[dict[str, float]] = []
+    try:
+        sides["raw"] = _Raw(_stdio(), mode)
+        sides["off"] = _Side(_stdio(), mode, runs + block + 3, wire=0)
+        sides["on"] = _Side(_stdio(), mode, runs + block + 3, wire=5000)
+        for side in sides.values():
+            side.block(3)
+        names = list(sides)
+        for i in range(max(1, runs // block)):
+            this_round = {}
+            for name in names[i % 3 :] + names[: i % 3]:
+                this_round[name] = statistics.median(sides[name].block(block)[0])
+            rounds.append(this_round)
+    finally:
+        for side in reversed(sides.values()):
+            side.close()
+    out = {name: statistics.median(r[name] for r in rounds) * 1e3 for name in ("raw", "off", "on")}
+    out["added_off"] = statistics.median(r["off"] - r["raw"] for r in rounds) * 1e3
+    out["added_on"] = statistics.median(r["on"] - r["raw"] for r in rounds) * 1e3
+    out["wire"] = statistics.median(r["on"] - r["off"] for r in rounds) * 1e3
+    return out
+
+
+def _message(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
+    args = {"name": "tools/call", "arguments": {"text": "x" * 200, "n": n}}
+    request = {"jsonrpc": "2.0", "id": n, "method": "tools/call", "params": args}
+    result = {"jsonrpc": "2.0", "id": n, "result": {"content": [{"type": "text", "text": "y" * 600}]}}
+    return request, result
+
+
+def memory(seen: int) -> tuple[float, float]:
+    """KB a wire holds after `seen` messages (a call and its result each), and µs per message kept."""
+    from mcp_widgets.core.wire import WireLog
+
+    gc.collect()
+    tracemalloc.start()
+    log = WireLog()
+    start = time.perf_counter()
+    for n in range(seen // 2):
+        request, result = _message(n)
+        log.add("out", request, size=300, call=(f"k{n}", "tool echo"))
+        log.add("in", result, size=700)
+    took = (time.perf_counter() - start) / seen * 1e6
+    gc.collect()
+    held = tracemalloc.get_traced_memory()[0] / 1024
+    tracemalloc.stop()
+    del log
+    return held, took
+
+
+def run(quick: bool) -> list[Row]:
+    runs = 20 if quick else 150
+    rows: list[Row] = []
+    for mode in ("auto",) if quick else ("auto", "legacy"):
+        got = on_and_off(mode, runs)
+        label = "2026-07-28" if mode == "auto" else "2025-11-25"
+        share = 100 * got["wire"] / got["added_off"] if got["added_off"] > 0 else 0.0
+        rows.append(
+            Row(
+                GROUP,
+                f"stdio {label}: tool call eliciting once, wire on",
+                got["on"],
+                baseline=got["off"],
+                baseline_name="wire off",
+                note=f"raw mcp.Client {got['raw']:.2f} ms",
+            )
+        )
+        rows.append(
+            Row(
+                GROUP,
+                f"stdio {label}: the wire's share of the added cost",
+                share,
+                unit="%",
+                target=f"≤ {TARGET_SHARE:g} %",
+                ok=share <= TARGET_SHARE,
+                note=f"added {got['added_on']:.2f} ms on, {got['added_off']:.2f} ms off (paired by round)",
+            )
+        )
+    small, _ = memory(10_000)
+    large, per = memory(20_000 if quick else 100_000)
+    rows.append(
+        Row(
+            GROUP,
+            f"memory after {20_000 if quick else 100_000:,} messages (ring of 5,000)",
+            large,
+            unit="KB",
+            baseline=small,
+            baseline_name="after 10,000",
+            note=f"flat when the ratio is ~1; {per:.1f} µs to keep a message (redacted, clipped)",
+        )
+    )
+    return rows
