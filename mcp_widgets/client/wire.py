@@ -10,6 +10,7 @@ how a person reads it, is `core.wire`: nothing typed is ever stored.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import itertools
 import json
@@ -17,6 +18,7 @@ import logging
 import os
 import re
 import threading
+import time
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -27,7 +29,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.redaction import typed_pattern
-from ..core.wire import Direction, WireLog, WireMessage, view_state
+from ..core.wire import Direction, WireGroup, WireLog, WireMessage, view_state
 from .privacy import typed_values
 from .record import CURRENT_CALL
 from .runtime import on_main_after
@@ -44,6 +46,10 @@ log = logging.getLogger("mcp_widgets")
 
 REFRESH = 0.25
 """Seconds between two updates of a shown wire view (a busy server must not flood the page)."""
+FLUSH_AFTER = 0.05
+"""Seconds a noted message waits to be kept (off its way: a person's question is not slowed by the wire)."""
+FLUSH_COUNT = 500
+"""Noted messages that are kept at once (a flood keeps its wire's memory bounded)."""
 _RECENT = 32
 """Calls whose typed values redact every later message too (a server may echo an answer later)."""
 
@@ -59,14 +65,20 @@ class Wire:
         self._ctx = ctx
         self.log = WireLog(keep)
         self._lock = threading.Lock()
-        self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
+        self._calls: OrderedDict[str, CallRecord] = OrderedDict()
+        """The server's last calls (held: what they sent redacts later messages too, as their echo may come
+        after them)."""
         self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
         self._signature: tuple[int, int, tuple[tuple[int, int, int], ...]] = (0, 0, ())
+        self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
+        """What passed and was not kept yet (`flush`)."""
+        self._flush_due = False
+        self._ended: dict[str, frozenset[str]] = {}
+        """What an ended call of `_calls` sent, as text (read once)."""
         self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
         self._refresh_due = False
         self.inproc = False
         """The server runs in this process without JSON-RPC: nothing to capture."""
-        self.log.listeners.append(self._changed)
 
     @property
     def keep(self) -> int:
@@ -97,78 +109,107 @@ class Wire:
         client._connect = connect
 
     def capture(self, direction: Direction, item: Any) -> None:
-        """Keep one message the transport passed (a `SessionMessage`). Never raises: the wire only watches."""
-        message = getattr(item, "message", None)
-        if message is None:
-            return
-        try:
-            raw = message.model_dump_json(by_alias=True, exclude_unset=True)
-            self.keep_json(direction, raw)
-        except Exception:
-            log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+        """A message the transport passed (a `SessionMessage`): noted now, kept at the next `flush`."""
+        if getattr(item, "message", None) is not None:
+            self._note(("message", direction, item))
 
     def capture_dict(self, direction: Direction, body: dict[str, Any]) -> None:
-        """Keep one message given as a dict (in process: no JSON-RPC text). Never raises."""
-        try:
-            self.keep_json(direction, json.dumps(body, ensure_ascii=False, default=str))
-        except Exception:
-            log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+        """A message given as a dict (in process: no JSON-RPC text): noted now, kept at the next `flush`."""
+        self._note(("dict", direction, body))
 
-    def keep_json(self, direction: Direction, raw: str) -> None:
-        """Keep one message given as its JSON text, tied to the call that sends it (our requests)."""
+    def http_exchange(self, response: Any) -> None:
+        """An HTTP response arrived (httpx's event hook): its status and headers, kept at the next `flush`."""
+        try:
+            request = response.request
+            headers = {**dict(request.headers), **dict(response.headers)}
+            status, content = response.status_code, _content(request)
+            self._note(("http", request.method, str(request.url), status, headers, content))
+        except Exception:
+            log.debug("the wire of %s could not note an HTTP exchange", self._ctx.name, exc_info=True)
+
+    def _note(self, what: tuple[Any, ...]) -> None:
+        """Note what passed, when and in which call (the sender's task knows it only now); the work of
+        keeping it (JSON, redaction, grouping) is done off the message's way, at most `FLUSH_AFTER` s later,
+        or at once when anything reads the wire. What was noted is read by nothing else before."""
+        record = CURRENT_CALL.get() if what[1] == "out" else None
+        with self._lock:
+            self._pending.append((time.monotonic(), record, what))
+            due, self._flush_due = self._flush_due, True
+            flood = len(self._pending) >= FLUSH_COUNT
+        if flood:
+            self.flush()
+        elif not due:
+            with contextlib.suppress(RuntimeError):  # no running loop (a test's own thread): kept when read
+                asyncio.get_running_loop().call_later(FLUSH_AFTER, self.flush)
+
+    def flush(self) -> None:
+        """Keep what was noted: redacted, clipped, grouped (any thread). Never raises: it only watches."""
+        with self._lock:
+            pending, self._pending, self._flush_due = self._pending, [], False
+            for when, record, what in pending:
+                try:
+                    self._keep(when, record, what)
+                except Exception:
+                    log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
+        if pending:
+            self._changed()
+
+    def _keep(self, when: float, record: CallRecord | None, what: tuple[Any, ...]) -> None:
+        if what[0] == "http":
+            _, method, url, status, headers, content = what
+            ids, answers = _ids(content)
+            self.log.add_http(method, url, status, headers, ids=ids, answers=answers, when=when)
+            return
+        kind, direction, item = what
+        if kind == "message":
+            raw = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+        else:
+            raw = json.dumps(item, ensure_ascii=False, default=str)
         body = json.loads(raw)
         if not isinstance(body, dict):
             return
         call: tuple[str, str] | None = None
-        typed_arguments = False
-        if direction == "out":
-            record = CURRENT_CALL.get()
-            if record is not None:
-                call = (record.display_id, f"{record.kind} {record.name}")
-                typed_arguments = record.typed_arguments
-                self._remember(record)
-        size = len(raw) if raw.isascii() else len(raw.encode("utf-8", "replace"))
-        with self._lock:
-            self.log.add(
-                direction,
-                body,
-                size=size,
-                call=call,
-                typed=self._typed,
-                typed_arguments=typed_arguments,
-                raw=raw,
-            )
-
-    def http_exchange(self, response: Any) -> None:
-        """An HTTP response arrived (httpx's event hook): keep its status and headers."""
-        try:
-            request = response.request
-            headers = {**dict(request.headers), **dict(response.headers)}
-            with self._lock:
-                self.log.add_http(
-                    request.method, str(request.url), response.status_code, headers, ids=_ids(request)
-                )
-        except Exception:
-            log.debug("the wire of %s could not keep an HTTP exchange", self._ctx.name, exc_info=True)
+        if record is not None:
+            call = (record.display_id, f"{record.kind} {record.name}")
+            self._remember(record)
+        self.log.add(
+            direction,
+            body,
+            size=len(raw) if raw.isascii() else len(raw.encode("utf-8", "replace")),
+            call=call,
+            typed=self._typed,
+            typed_arguments=record is not None and record.typed_arguments,
+            raw=raw,
+            when=when,
+        )
 
     def _remember(self, record: CallRecord) -> None:
         key = record.display_id
         if key not in self._calls:
-            self._calls[key] = weakref.ref(record)
+            self._calls[key] = record
             while len(self._calls) > _RECENT:
-                self._calls.popitem(last=False)
+                gone, _ = self._calls.popitem(last=False)
+                self._ended.pop(gone, None)
 
     def _typed(self, key: str | None) -> re.Pattern[str] | None:
         """What the person typed in the server's recent calls, as one pattern (a server may echo a value in
         a later call, or in a message tied to none)."""
-        records = [r for ref in list(self._calls.values()) if (r := ref()) is not None]
+        records = list(self._calls.values())
         # What the calls sent changes only when a call begins or a question of a call in flight is answered:
-        # a cheap signature of that spares building the values (and the pattern) for every message.
+        # a cheap signature of that spares building the values (and the pattern) for every message; an
+        # ended call's values never change, so they are read once.
         live = tuple((len(r.answered), len(r.secrets), _answers_shown(r)) for r in records if not r.ended)
         signature = (len(records), id(records[-1]) if records else 0, live)
         if signature != self._signature:
-            values = [v for r in records for v in typed_values(r)]
-            texts = tuple(sorted({str(v) for v in values if not isinstance(v, bool) and v is not None}))
+            found: set[str] = set()
+            for record in records:
+                values = self._ended.get(record.display_id)
+                if values is None:
+                    values = _texts(record)
+                    if record.ended:
+                        self._ended[record.display_id] = values
+                found |= values
+            texts = tuple(sorted(found))
             if texts != self._pattern[0]:
                 self._pattern = (texts, typed_pattern(texts) if texts else None)
             self._signature = signature
@@ -180,8 +221,16 @@ class Wire:
     ) -> list[WireMessage]:
         """The messages kept, oldest first: all, or those of one call (its key or what it is, "tool
         roll_dice"), one method, or one direction ("out": sent, "in": received)."""
+        self.flush()
         with self._lock:
             return self.log.messages(call=call, method=method, direction=direction)
+
+    def groups(self) -> list[WireGroup]:
+        """The messages kept as a person reads them: one group per call (its rows: `group.rows()`), then
+        the connection's own traffic."""
+        self.flush()
+        with self._lock:
+            return self.log.groups()
 
     def records(
         self, *, call: str | None = None, method: str | None = None, direction: Direction | None = None
@@ -207,11 +256,13 @@ class Wire:
 
     def clear(self) -> None:
         """Forget the messages kept so far."""
+        self.flush()
         with self._lock:
             self.log.clear()
         self._changed()
 
     def text(self, limit: int = 40) -> str:
+        self.flush()
         with self._lock:
             text = self.log.text(name=self._ctx.name, limit=limit)
         if self.keep <= 0:
@@ -221,6 +272,7 @@ class Wire:
         return text
 
     def __len__(self) -> int:
+        self.flush()
         return len(self.log)
 
     def __repr__(self) -> str:
@@ -262,11 +314,16 @@ class Wire:
         views = [v for v in list(self._views) if v.comm is not None]
         if not views:
             return
+        self.flush()
         with self._lock:
             groups, total, kept = self.log.groups(), self.log.total, len(self.log)
         state = view_state(groups, total=total, kept=kept, keep=self.keep)
         for view in views:
             view.show(state)
+
+
+def _texts(record: CallRecord) -> frozenset[str]:
+    return frozenset(str(v) for v in typed_values(record) if not isinstance(v, bool) and v is not None)
 
 
 def _answers_shown(record: CallRecord) -> int:
@@ -275,25 +332,34 @@ def _answers_shown(record: CallRecord) -> int:
 
 
 def _detail(message: WireMessage | None) -> str:
+    """An opened row: the message first (what a person opened it for), then when, which way, how big."""
     if message is None:
         return "(no longer kept: the wire keeps the newest messages only)"
-    return json.dumps(message.record(), indent=2, ensure_ascii=False, default=str)
+    record = message.record()
+    shown = {"message": record.pop("message")}
+    shown.update((k, v) for k, v in record.items() if k != "call")  # a hex key says nothing to a person
+    return json.dumps(shown, indent=2, ensure_ascii=False, default=str)
 
 
-def _ids(request: Any) -> list[Any]:
-    """The JSON-RPC ids an HTTP request's body carried (none for a GET)."""
+def _content(request: Any) -> bytes:
+    """An HTTP request's body (read only for its ids, then dropped): none for a GET or a streamed body."""
     try:
         content = request.content
     except Exception:  # a streamed body: not read here
-        return []
-    if not content or len(content) > 1_000_000:
-        return []
+        return b""
+    return content if isinstance(content, bytes) and len(content) <= 1_000_000 else b""
+
+
+def _ids(content: bytes) -> tuple[list[Any], list[Any]]:
+    """The ids of the JSON-RPC requests an HTTP body carried, and of the answers it carried."""
     try:
-        body = json.loads(content)
+        body = json.loads(content) if content else None
     except ValueError:
-        return []
-    items = body if isinstance(body, list) else [body]
-    return [i["id"] for i in items if isinstance(i, Mapping) and i.get("id") is not None]
+        return [], []
+    items = [i for i in (body if isinstance(body, list) else [body]) if isinstance(i, Mapping)]
+    asked = [i["id"] for i in items if i.get("id") is not None and "method" in i]
+    answered = [i["id"] for i in items if i.get("id") is not None and "method" not in i]
+    return asked, answered
 
 
 @contextlib.asynccontextmanager

@@ -181,7 +181,7 @@ def _redact(
     return body
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)  # one per message kept: no frozen __setattr__ cost (nothing sets it after)
 class WireMessage:
     """One message as kept: redacted and clipped, never what a person typed."""
 
@@ -437,6 +437,8 @@ class WireLog:
         """Our requests awaiting their answer, by id."""
         self._asked: OrderedDict[Any, _Open] = OrderedDict()
         """The server's requests awaiting our answer, by id."""
+        self._answered: OrderedDict[Any, _Open] = OrderedDict()
+        """The server's requests we answered last, by id (over HTTP the answer's exchange comes after it)."""
         self._tasks: OrderedDict[str, str] = OrderedDict()
         """Task id -> the call that made it."""
         self.labels: OrderedDict[str, str] = OrderedDict()
@@ -458,13 +460,15 @@ class WireLog:
         typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
         typed_arguments: bool = False,
         raw: str | None = None,
+        when: float | None = None,
     ) -> WireMessage | None:
         """Keep one JSON-RPC message (a dict as on the wire), redacted. `call` is (key, label) when the
         sender knows the call (our requests); `typed(key)` matches what the person typed in the call the
-        message belongs to (None: in no call); `raw` is the message's JSON text, when the caller has it."""
+        message belongs to (None: in no call); `raw` is the message's JSON text, when the caller has it;
+        `when` the clock's time it passed (default: now)."""
         if self.keep <= 0:
             return None
-        at = self._now() - self._began
+        at = (self._now() if when is None else when) - self._began
         method = message.get("method")
         ident = message.get("id")
         key = call[0] if call is not None else None
@@ -491,6 +495,10 @@ class WireLog:
             if opened is not None:
                 method, took, key = opened.method, at - opened.at, key or opened.call
                 answers = opened.method if direction == "out" else None
+                if direction == "out":
+                    self._answered[ident] = _Open(opened.method, at, key)
+                    while len(self._answered) > 64:
+                        self._answered.popitem(last=False)
                 if direction == "in" and key is not None:
                     self._note_task(message, key)
         # What we send quotes no typed value but where it is redacted above (answers, typed arguments,
@@ -524,17 +532,21 @@ class WireLog:
         headers: Mapping[str, str],
         *,
         ids: Sequence[Any] = (),
+        answers: Sequence[Any] = (),
+        when: float | None = None,
     ) -> WireMessage | None:
         """Keep one HTTP exchange: status, `Mcp-*` headers (credentials as markers), the URL without its
-        query; `ids` are the JSON-RPC ids its request carried (it is shown with their call)."""
+        query. `ids` are those of the JSON-RPC requests its body carried, `answers` those of the answers to
+        the server's requests (it is shown with their call)."""
         if self.keep <= 0:
             return None
         carried = [o for i in ids if (o := self._sent.get(i)) is not None]
+        carried += [o for i in answers if (o := self._answered.get(i)) is not None]
         key = next((o.call for o in carried if o.call), None)
         path = urlsplit(url).path or "/"
         kept = WireMessage(
             seq=next(self._seq),
-            at=self._now() - self._began,
+            at=(self._now() if when is None else when) - self._began,
             direction="in",
             kind="http",
             method=f"{method} {strip_url_secrets(shown(path, multiline=False))}",

@@ -38,7 +38,7 @@ def test_an_answer_over_stdio_is_captured_without_its_value(mode: str, tmp_path:
         result = srv.call_tool_sync("ask_name")
         assert CANARY in str(result.content)  # the server got it, and echoed it back
         kept = everything(srv, tmp_path)
-        groups = {g.label: g for g in srv.wire.log.groups()}
+        groups = {g.label: g for g in srv.wire.groups()}
         rows = [row.text for row in groups["tool ask_name"].rows()]
     assert CANARY.lower() not in kept.lower()
     assert "[redacted: 1 field: name]" in kept
@@ -127,7 +127,7 @@ def test_an_in_process_server_is_seen_at_the_client_s_dispatcher(mode: str, tmp_
         with pytest.raises(mw.ServerError):
             srv.get_prompt_sync("no_such_prompt_here")
         kept = everything(srv, tmp_path)
-        labels = [g.label for g in srv.wire.log.groups()]
+        labels = [g.label for g in srv.wire.groups()]
         errors = [m for m in srv.wire.messages() if m.kind == "error"]
     assert CANARY not in kept and "[redacted: 1 field: name]" in kept
     assert labels[:3] == ["connection", "listings", "tool ask_name"]

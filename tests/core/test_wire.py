@@ -318,3 +318,12 @@ def test_a_message_that_quotes_no_typed_value_is_not_walked_and_one_that_does_is
     quiet = result(2, {"content": [{"type": "text", "text": "hello"}]})
     kept = log.add("in", quiet, size=1, raw=json.dumps(quiet), typed=lambda _: pattern)
     assert kept is not None and kept.body == quiet
+
+
+def test_the_http_exchange_of_an_answer_goes_with_its_call() -> None:
+    log = WireLog()
+    log.add("out", request(1, "tools/call", {"name": "ask"}), size=1, call=("k", "tool ask"))
+    log.add("in", request(0, "elicitation/create", {"message": "?"}), size=1)
+    log.add("out", result(0, {"action": "decline"}), size=1)
+    kept = log.add_http("POST", "http://h/mcp", 202, {}, answers=[0])
+    assert kept is not None and kept.call == "k" and kept.about == "elicitation/create"
