@@ -87,6 +87,23 @@ def test_nested_blocking_wait_raises() -> None:
     assert "call_tool_background" in message
 
 
+def test_a_done_future_needs_no_wait_even_inside_another() -> None:
+    """A done call's result read from a posted callback (a tool form's done-callback while another cell's
+    blocking call pumps) is there at once: nothing to wait for, so nothing is refused."""
+    done: concurrent.futures.Future[str] = concurrent.futures.Future()
+    done.set_result("there")
+    fut: concurrent.futures.Future[object] = concurrent.futures.Future()
+    _bridge.post(lambda: fut.set_result(_bridge.wait_sync(done)))
+    assert _bridge.wait_sync(fut, timeout=10) == "there"
+
+    def in_handler() -> None:
+        fut2.set_result(_bridge.wait_sync(done))
+
+    fut2: concurrent.futures.Future[object] = concurrent.futures.Future()
+    posted.wrap_comm_handler(in_handler)()
+    assert fut2.result(timeout=1) == "there"
+
+
 def test_blocking_wait_inside_a_comm_handler_raises() -> None:
     results: list[object] = []
 
