@@ -240,6 +240,8 @@ def test_quickstart_shows_results(executed: Any) -> None:
     assert "Progress: done — step 4 of 4 (100%)" in out
     assert "<ToolForm tool='search_files' server='demo' fields=6 ready>" in out
     assert "'notes.txt'" in out and "'report.pdf'" in out  # the form, filled and run from code
+    # The wire: its text beside the live view (what a notebook saved without widget state shows).
+    assert "wire of 'demo':" in out and "tool delete_files (" in out and "round 2: tools/call" in out
 
 
 def test_quickstart_when_everything_is_declined(executed: Any) -> None:

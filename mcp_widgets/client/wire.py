@@ -19,6 +19,7 @@ import os
 import re
 import threading
 import time
+import uuid
 import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
@@ -295,7 +296,9 @@ class Wire:
         if kernel.kernel_support() == "none":
             print(self.text())
             return
-        kernel.display(self.view())
+        # The live view, with the text beside it: what a notebook saved without widget state (or read where
+        # no widget renders: GitHub, nbconvert) shows, redacted as the view is.
+        kernel.display_as(_with_text(self.view(), self.text()), uuid.uuid4().hex)
 
     def _details(self, seqs: Iterable[int]) -> dict[int, str]:
         wanted = set(seqs)
@@ -320,6 +323,14 @@ class Wire:
         state = view_state(groups, total=total, kept=kept, keep=self.keep)
         for view in views:
             view.show(state)
+
+
+def _with_text(widget: Any, text: str) -> dict[str, Any]:
+    """A widget's display bundle whose plain text is `text` (shown where no widget renders)."""
+    bundle = widget._repr_mimebundle_()
+    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+    data["text/plain"] = text
+    return data
 
 
 def _texts(record: CallRecord) -> frozenset[str]:
@@ -520,4 +531,5 @@ class Wires:
             return
         import ipywidgets
 
-        kernel.display(ipywidgets.VBox([wire.view() for _, wire in wires]))
+        views = ipywidgets.VBox([wire.view() for _, wire in wires])
+        kernel.display_as(_with_text(views, self.text()), uuid.uuid4().hex)
