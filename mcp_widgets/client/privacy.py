@@ -21,7 +21,7 @@ from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typ
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED", "LateLines", "typed_values"]
+__all__ = ["REDACTED", "LateLines", "texts_of", "typed_values"]
 
 _RECENT = 16
 """Ended calls per server whose typed values still redact its late log lines."""
@@ -48,6 +48,11 @@ def _answers(record: Typed) -> list[Any]:
 def typed_values(record: Typed) -> list[Any]:
     """What the person sent in this call: its answers and its secret arguments."""
     return [*_answers(record), *record.secrets]
+
+
+def texts_of(values: Iterable[Any]) -> frozenset[str]:
+    """Typed values as the texts a pattern matches (booleans and None are no one's secret)."""
+    return frozenset(str(v) for v in values if not isinstance(v, bool) and v is not None)
 
 
 def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
@@ -157,12 +162,22 @@ class LateLines:
 
     def __init__(self) -> None:
         self._recent: deque[re.Pattern[str]] = deque(maxlen=_RECENT)
+        self._texts: deque[frozenset[str]] = deque(maxlen=_RECENT)
+        self.version = 0
+        """Counts the calls remembered (a reader's cue that `texts()` changed)."""
 
     def remember(self, record: Typed) -> None:
         """The call is ending: keep its pattern (client thread)."""
-        typed = _typed_pattern(record)
+        values = typed_values(record)
+        typed = typed_pattern(values)
         if typed is not None:
             self._recent.append(typed)
+            self._texts.append(texts_of(values))
+            self.version += 1
+
+    def texts(self) -> frozenset[str]:
+        """What the person sent in the server's last calls, as text (the wire's redaction reads it)."""
+        return frozenset().union(*list(self._texts))
 
     def scrub(self, line: str) -> str:
         """A log line belonging to no call, redacted with the typed values of the server's last calls."""

@@ -209,7 +209,7 @@ class Server:
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         app_host = AppHost(ctx)
-        self._wire = Wire(ctx, wire)
+        self._wire = Wire(ctx, wire, display.late)
         intake = Intake(ctx, display, open_tasks, app_host)
         connection = Connection(
             ctx,

@@ -24,14 +24,14 @@ import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types
 
 from .. import kernel
 from ..core.redaction import typed_pattern
-from ..core.wire import Direction, WireGroup, WireLog, WireMessage, view_state
-from .privacy import typed_values
+from ..core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, view_state
+from .privacy import texts_of, typed_values
 from .record import CURRENT_CALL
 from .runtime import on_main_after
 from .targets import StreamProxy
@@ -55,6 +55,14 @@ _RECENT = 32
 """Calls whose typed values redact every later message too (a server may echo an answer later)."""
 
 
+class Remembered(Protocol):
+    """What the server's last ended calls sent (`privacy.LateLines`): their values still redact."""
+
+    version: int
+
+    def texts(self) -> frozenset[str]: ...
+
+
 class Wire:
     """A connection's wire: the last `keep` messages, redacted. `srv.wire`.
 
@@ -62,20 +70,18 @@ class Wire:
     text and a cell ending with `srv.wire` shows them live, grouped by call.
     """
 
-    def __init__(self, ctx: ServerContext, keep: int) -> None:
+    def __init__(self, ctx: ServerContext, keep: int, late: Remembered) -> None:
         self._ctx = ctx
         self.log = WireLog(keep)
         self._lock = threading.Lock()
-        self._calls: OrderedDict[str, CallRecord] = OrderedDict()
-        """The server's last calls (held: what they sent redacts later messages too, as their echo may come
-        after them)."""
+        self._late = late
+        self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
+        """The calls that sent a message lately (not held: an ended call's values are in `late`)."""
         self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
-        self._signature: tuple[int, int, tuple[tuple[int, int, int], ...]] = (0, 0, ())
+        self._signature: tuple[int, tuple[tuple[int, int, int, int], ...]] = (0, ())
         self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
         """What passed and was not kept yet (`flush`)."""
         self._flush_due = False
-        self._ended: dict[str, frozenset[str]] = {}
-        """What an ended call of `_calls` sent, as text (read once)."""
         self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
         self._refresh_due = False
         self.inproc = False
@@ -187,29 +193,24 @@ class Wire:
     def _remember(self, record: CallRecord) -> None:
         key = record.display_id
         if key not in self._calls:
-            self._calls[key] = record
+            self._calls[key] = weakref.ref(record)
             while len(self._calls) > _RECENT:
-                gone, _ = self._calls.popitem(last=False)
-                self._ended.pop(gone, None)
+                self._calls.popitem(last=False)
 
     def _typed(self, key: str | None) -> re.Pattern[str] | None:
-        """What the person typed in the server's recent calls, as one pattern (a server may echo a value in
-        a later call, or in a message tied to none)."""
-        records = list(self._calls.values())
-        # What the calls sent changes only when a call begins or a question of a call in flight is answered:
-        # a cheap signature of that spares building the values (and the pattern) for every message; an
-        # ended call's values never change, so they are read once.
-        live = tuple((len(r.answered), len(r.secrets), _answers_shown(r)) for r in records if not r.ended)
-        signature = (len(records), id(records[-1]) if records else 0, live)
+        """What the person typed in the server's calls in flight and its last ended ones (`late`), as one
+        pattern: a server may echo a value in a later call, or in a message tied to none."""
+        records = [r for ref in list(self._calls.values()) if (r := ref()) is not None]
+        # What the calls sent changes only when a call begins, ends or has a question answered: a cheap
+        # signature of that spares building the values (and the pattern) for every message.
+        signature = (
+            self._late.version,
+            tuple((id(r), len(r.answered), len(r.secrets), _answers_shown(r)) for r in records),
+        )
         if signature != self._signature:
-            found: set[str] = set()
+            found = set(self._late.texts())
             for record in records:
-                values = self._ended.get(record.display_id)
-                if values is None:
-                    values = _texts(record)
-                    if record.ended:
-                        self._ended[record.display_id] = values
-                found |= values
+                found |= texts_of(typed_values(record))
             texts = tuple(sorted(found))
             if texts != self._pattern[0]:
                 self._pattern = (texts, typed_pattern(texts) if texts else None)
@@ -333,10 +334,6 @@ def _with_text(widget: Any, text: str) -> dict[str, Any]:
     return data
 
 
-def _texts(record: CallRecord) -> frozenset[str]:
-    return frozenset(str(v) for v in typed_values(record) if not isinstance(v, bool) and v is not None)
-
-
 def _answers_shown(record: CallRecord) -> int:
     """How many of the call's open questions have an answer (its values redact from then on)."""
     return sum(2 if getattr(q.view, "result", None) is not None else 1 for q in list(record.requests))
@@ -347,7 +344,7 @@ def _detail(message: WireMessage | None) -> str:
     if message is None:
         return "(no longer kept: the wire keeps the newest messages only)"
     record = message.record()
-    shown = {"message": record.pop("message")}
+    shown = {"message": clipped(record.pop("message"))}  # long strings cut, with their size
     shown.update((k, v) for k, v in record.items() if k != "call")  # a hex key says nothing to a person
     return json.dumps(shown, indent=2, ensure_ascii=False, default=str)
 

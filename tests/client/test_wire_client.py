@@ -5,6 +5,7 @@ every connection."""
 
 from __future__ import annotations
 
+import gc
 import json
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,14 @@ def test_the_view_fetches_a_message_when_its_row_opens() -> None:
         body: Any = json.loads(view.detail(seq))
         assert body["message"]["params"]["arguments"] == {"text": "<b>bold</b>"}
         assert "no longer kept" in view.detail(10**9)
+
+
+def test_a_value_typed_in_an_ended_call_is_redacted_from_later_echoes() -> None:
+    """The wire holds no call: an ended call's values come from what redacts its late log lines."""
+    with connect_sync(stdio_command(), mode="legacy", handler=handlers.scripted([{"name": CANARY}])) as srv:
+        srv.call_tool_sync("ask_name")
+        gc.collect()
+        srv.call_tool_sync("echo", {"text": f"again {CANARY}"})  # your own code's argument: kept as it is
+        sent = [r for r in srv.wire.records(method="tools/call") if r["direction"] == "out"]
+        came = json.dumps(srv.wire.records(direction="in"))
+    assert CANARY in json.dumps(sent[-1]) and CANARY not in came and "again [redacted]" in came
