@@ -75,12 +75,11 @@ class Connection:
         headers: Mapping[str, str] | None,
         auth: Any,
         signin: Mapping[str, Any] | None = None,
+        wire: Wire,
         advertised: Callable[[], list[ClientExtension]] = list,
-        wire: Wire | None = None,
     ) -> None:
         self.ctx = ctx
-        self.wire = wire
-        """Captures every message (`srv.wire`)."""
+        self.wire = wire  # sees every message (`srv.wire`)
         self.advertised = advertised
         """Further extensions to advertise (MCP Apps), read at each connect."""
         self.target = target
@@ -207,13 +206,12 @@ class Connection:
             self.auth or self.provider,
             sse=(via == "sse"),
             on_refusal=self._refused,
-            on_response=self.wire.http_exchange if self.wire is not None and self.wire.keep else None,
+            on_response=self.wire.http_exchange if self.wire.keep else None,
         )
 
     def _tapped(self, via: str) -> Any:
         """The transport, its messages captured by the wire (innermost: it sees them as on the wire)."""
-        transport = self._transport_for(via)
-        return transport if self.wire is None else self.wire.tap(self.target.kind, transport)
+        return self.wire.tap(self.target.kind, self._transport_for(via))
 
     def _refused(self, status: str) -> None:
         """An HTTP error answer while connecting: kept for the connect error (the first one)."""
@@ -250,8 +248,7 @@ class Connection:
                         input_required_max_rounds=ctx.settings.max_questions[0],
                         client_info=mcp_types.Implementation(name="mcp-widgets", version=__version__),
                     )
-                    if self.wire is not None:
-                        self.wire.tap_client(self.target.kind, client)  # in process: no transport to tap
+                    self.wire.tap_client(self.target.kind, client)  # in process: no transport to tap
                     async with client:
                         keep_invalid_results(client.session)  # srv.fn keeps a result that breaks outputSchema
                         self.via = via

@@ -1,18 +1,19 @@
-"""`srv.wire`: every JSON-RPC message of a server's connection, captured as it passes, redacted at once.
+"""`srv.wire`: every JSON-RPC message of a server's connection, captured as it passes, redacted when kept.
 
-The connection's transport streams are seen through (`tap`): what the SDK writes and what it reads, on the
-client thread, in the task that sends it, so a request is tied to the call that made it (`CURRENT_CALL`).
-An HTTP connection adds each exchange's status and `Mcp-*` headers (`http_exchange`, an httpx event hook).
-An in-process server has no transport (on 2026-07-28 the SDK calls it directly): its client's dispatcher is
-seen through instead (`tap_client`), each call kept as the JSON-RPC message it stands for. What is kept, and
-how a person reads it, is `core.wire`: nothing typed is ever stored.
+The connection's transport streams are seen through (`tap`, `wire_taps`): what the SDK writes and what it
+reads, on the client thread, in the task that sends it, so a request is tied to the call that made it
+(`CURRENT_CALL`). An HTTP connection adds each exchange's status and `Mcp-*` headers (`http_exchange`, an
+httpx event hook). An in-process server has no transport (on 2026-07-28 the SDK calls it directly): its
+client's dispatcher is seen through instead (`tap_client`), each call kept as the JSON-RPC message it
+stands for. A message is noted as it passes and kept at the next `flush` (within `FLUSH_AFTER`, or at once
+when anything reads the wire): the work of keeping it is off its way. What is kept, and how a person reads
+it, is `core.wire`: nothing typed is ever stored.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import itertools
 import json
 import logging
 import os
@@ -22,11 +23,9 @@ import time
 import uuid
 import weakref
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
-
-import mcp_types
 
 from .. import kernel
 from ..core.redaction import typed_pattern
@@ -34,7 +33,7 @@ from ..core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, vie
 from .privacy import texts_of, typed_values
 from .record import CURRENT_CALL
 from .runtime import on_main_after
-from .targets import StreamProxy
+from .wire_taps import TappedDispatcher, tapped
 
 if TYPE_CHECKING:
     from ..widgets import WireView
@@ -97,7 +96,7 @@ class Wire:
         """`transport` with its messages captured (an in-process server has no transport: `tap_client`)."""
         if kind == "inproc" or self.keep <= 0:
             return transport
-        return _tapped(self, transport)
+        return tapped(self, transport)
 
     def tap_client(self, kind: str, client: Any) -> None:
         """An in-process server: the SDK client calls it directly (its 2026-07-28 path frames no JSON-RPC),
@@ -111,7 +110,7 @@ class Wire:
             return
 
         async def connect(*args: Any) -> Any:
-            return _TappedDispatcher(await connector(*args), self)
+            return TappedDispatcher(await connector(*args), self)
 
         client._connect = connect
 
@@ -368,128 +367,6 @@ def _ids(content: bytes) -> tuple[list[Any], list[Any]]:
     asked = [i["id"] for i in items if i.get("id") is not None and "method" in i]
     answered = [i["id"] for i in items if i.get("id") is not None and "method" not in i]
     return asked, answered
-
-
-@contextlib.asynccontextmanager
-async def _tapped(wire: Wire, transport: Any) -> AsyncIterator[tuple[Any, Any]]:
-    async with transport as (read, write):
-        yield _Reading(read, wire), _Writing(write, wire)
-
-
-class _Writing(StreamProxy):
-    def __init__(self, stream: Any, wire: Wire) -> None:
-        super().__init__(stream)
-        self._wire = wire
-
-    async def send(self, item: Any) -> None:
-        self._wire.capture("out", item)
-        await self._stream.send(item)
-
-
-class _Reading(StreamProxy):
-    def __init__(self, stream: Any, wire: Wire) -> None:
-        super().__init__(stream)
-        self._wire = wire
-
-    async def receive(self) -> Any:
-        item = await self._stream.receive()
-        self._wire.capture("in", item)
-        return item
-
-
-class _TappedDispatcher:
-    """An in-process client's dispatcher, seen through: each request, its answer or error, each notification
-    and progress report is kept as the JSON-RPC message it stands for; everything else is the dispatcher's."""
-
-    def __init__(self, inner: Any, wire: Wire) -> None:
-        self._inner = inner
-        self._wire = wire
-        self._ids = itertools.count(1)
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._inner, name)
-
-    async def send_raw_request(
-        self, method: str, params: Mapping[str, Any] | None, opts: Any = None, **kwargs: Any
-    ) -> dict[str, Any]:
-        wire, ident = self._wire, next(self._ids)
-        wire.capture_dict("out", _message(ident, method, params))
-        opts = dict(opts or {})
-        progress = opts.get("on_progress")
-        if progress is not None:
-
-            async def on_progress(
-                done: float, total: float | None = None, message: str | None = None
-            ) -> None:
-                report = {"progressToken": ident, "progress": done, "total": total, "message": message}
-                note = {k: v for k, v in report.items() if v is not None}
-                wire.capture_dict("in", _message(None, "notifications/progress", note))
-                await progress(done, total, message)
-
-            opts["on_progress"] = on_progress
-        try:
-            result: dict[str, Any] = await self._inner.send_raw_request(method, params, opts, **kwargs)
-        except Exception as exc:
-            wire.capture_dict("in", _error(ident, exc))
-            raise
-        wire.capture_dict("in", {"jsonrpc": "2.0", "id": ident, "result": result})
-        return result
-
-    async def notify(self, method: str, params: Mapping[str, Any] | None, opts: Any = None) -> None:
-        self._wire.capture_dict("out", _message(None, method, params))
-        await self._inner.notify(method, params, opts)
-
-    async def run(
-        self, on_request: Any, on_notify: Any, on_notify_intercept: Any = None, **kwargs: Any
-    ) -> None:
-        wire = self._wire
-
-        async def request(dctx: Any, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
-            ident = getattr(dctx, "request_id", None)
-            ident = f"s{next(self._ids)}" if ident is None else ident
-            wire.capture_dict("in", _message(ident, method, params))
-            try:
-                result: dict[str, Any] = await on_request(dctx, method, params)
-            except Exception as exc:
-                wire.capture_dict("out", _error(ident, exc))
-                raise
-            wire.capture_dict("out", {"jsonrpc": "2.0", "id": ident, "result": result})
-            return result
-
-        async def notified(dctx: Any, method: str, params: Mapping[str, Any] | None) -> None:
-            if on_notify_intercept is None:
-                wire.capture_dict("in", _message(None, method, params))
-            await on_notify(dctx, method, params)
-
-        def intercept(method: str, params: Mapping[str, Any] | None) -> bool:
-            wire.capture_dict("in", _message(None, method, params))
-            consumed: bool = on_notify_intercept(method, params)
-            return consumed
-
-        await self._inner.run(request, notified, intercept if on_notify_intercept else None, **kwargs)
-
-
-def _message(ident: Any, method: str, params: Mapping[str, Any] | None) -> dict[str, Any]:
-    body: dict[str, Any] = {"jsonrpc": "2.0"}
-    if ident is not None:
-        body["id"] = ident
-    body["method"] = method
-    if params is not None:
-        body["params"] = dict(params)
-    return body
-
-
-def _error(ident: Any, exc: Exception) -> dict[str, Any]:
-    """The JSON-RPC error an exception stands for (an `MCPError` carries one; any other is internal)."""
-    error: Any = getattr(exc, "error", None)
-    code = getattr(error, "code", None)
-    if code is None:
-        detail: dict[str, Any] = {"code": mcp_types.INTERNAL_ERROR, "message": type(exc).__name__}
-    else:
-        detail = {"code": code, "message": getattr(error, "message", "")}
-        if getattr(error, "data", None) is not None:
-            detail["data"] = error.data
-    return {"jsonrpc": "2.0", "id": ident, "error": detail}
 
 
 class Wires:
