@@ -415,9 +415,16 @@ def test_a_question_answered_in_its_app_keeps_no_value(frontend: KernelFrontend)
     expected = {"actions": ["accept"], "answers": [content]}
     assert ok(fe.run(f"print(got == {expected!r})")).stdout == "True\n"  # the server got it
     fe.settle(0.5)
-    # Nowhere else: not in the history, the log, the server's repr, or what a saved notebook keeps.
-    cell = ok(fe.run("print(json.dumps(mw.history().records()), log.getvalue(), repr(picker))"))
+    # Nowhere else: not in the history, the log, the server's repr, its wire (the answer, and the server's
+    # echo of it in the result), or what a saved notebook keeps.
+    cell = ok(
+        fe.run(
+            "print(json.dumps(mw.history().records()), log.getvalue(), repr(picker),"
+            " json.dumps(picker.wire.records()), picker.wire.text())"
+        )
+    )
     assert CANARY not in cell.stdout
+    assert "[redacted: 2 fields: color, note]" in cell.stdout  # the answer, as the wire keeps it
     kept = saved(fe).replace(repr(expected), "")
     at = kept.find(CANARY)
     assert at < 0, kept[max(0, at - 600) : at + 100]
