@@ -6,7 +6,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
-from collections.abc import Collection, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
@@ -54,9 +54,12 @@ class Intake:
         display: CallDisplay,
         open_tasks: tasks.OpenTasks,
         apps: QuestionApps | None = None,
+        tie: Callable[[Any, CallRecord], None] | None = None,
     ) -> None:
         self.ctx = ctx
         self.apps = apps
+        self.tie = tie
+        """Told which call a server's request belongs to (the wire groups it there)."""
         self.open_tasks = open_tasks
         self.display = display
         self.calls: list[CallRecord] = []
@@ -91,6 +94,8 @@ class Intake:
             if refusal is not None:
                 return refusal
             record.asked += 1
+            if self.tie is not None and context is not None:
+                self.tie(getattr(context, "request_id", None), record)
         elif sum(1 for r in self.pending.values() if r is None) >= (at_once := ctx.settings.max_questions[1]):
             refused = f"too many questions: the client allows no more than {at_once} open at once"
             return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)

@@ -210,7 +210,7 @@ class Server:
         display = CallDisplay(ctx)
         app_host = AppHost(ctx)
         self._wire = Wire(ctx, wire, display.late)
-        intake = Intake(ctx, display, open_tasks, app_host)
+        intake = Intake(ctx, display, open_tasks, app_host, tie=self._wire.tie)
         connection = Connection(
             ctx,
             resolved,

@@ -81,6 +81,8 @@ class Wire:
         self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
         """What passed and was not kept yet (`flush`)."""
         self._flush_due = False
+        self._ties: OrderedDict[Any, CallRecord] = OrderedDict()
+        """A server's question -> the call it belongs to, as the client's intake found it (by request id)."""
         self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
         self._refresh_due = False
         self.inproc = False
@@ -175,6 +177,8 @@ class Wire:
         if not isinstance(body, dict):
             return
         call: tuple[str, str] | None = None
+        if record is None and direction == "in" and "method" in body and body.get("id") is not None:
+            record = self._ties.pop(body["id"], None)  # a question the intake tied to its call
         if record is not None:
             call = (record.display_id, f"{record.kind} {record.name}")
             self._remember(record)
@@ -188,6 +192,16 @@ class Wire:
             raw=raw,
             when=when,
         )
+
+    def tie(self, request_id: Any, record: CallRecord) -> None:
+        """The server's request `request_id` belongs to `record` (the intake knows; the wire may not: two
+        2025-11-25 calls in flight). Read when that request is kept."""
+        if request_id is None:
+            return
+        with self._lock:
+            self._ties[request_id] = record
+            while len(self._ties) > 64:
+                self._ties.popitem(last=False)
 
     def _remember(self, record: CallRecord) -> None:
         key = record.display_id

@@ -172,3 +172,19 @@ def test_a_value_typed_in_an_ended_call_is_redacted_from_later_echoes() -> None:
         sent = [r for r in srv.wire.records(method="tools/call") if r["direction"] == "out"]
         came = json.dumps(srv.wire.records(direction="in"))
     assert CANARY in json.dumps(sent[-1]) and CANARY not in came and "again [redacted]" in came
+
+
+def test_questions_of_two_calls_in_flight_go_with_their_calls() -> None:
+    """2025-11-25 ties a question to no request: the intake knows its call and tells the wire."""
+    answers = handlers.scripted([{"name": "one"}, {"name": "two"}])
+    with connect_sync(stdio_command(), mode="legacy", handler=answers) as srv:
+        calls = [srv.call_tool_background("ask_later", {"delay": 0.3}) for _ in range(2)]
+        for call in calls:
+            call.result(timeout=30)  # posted work (the handler's answers) runs while it waits
+        groups = srv.wire.groups()
+    asking = [g for g in groups if g.label == "tool ask_later"]
+    assert len(asking) == 2 and "other messages" not in [g.label for g in groups]
+    for group in asking:
+        methods = [(m.direction, m.method, m.kind) for m in group.messages]
+        assert methods.count(("in", "elicitation/create", "request")) == 1, methods
+        assert methods.count(("out", "elicitation/create", "result")) == 1, methods
