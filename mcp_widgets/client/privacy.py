@@ -172,7 +172,9 @@ class LateLines:
         typed = typed_pattern(values)
         if typed is not None:
             self._recent.append(typed)
-            self._texts.append(texts_of(values))
+        texts = texts_of([*values, *getattr(record, "typed_inputs", ())])  # a tool form's: for the wire
+        if texts:
+            self._texts.append(texts)
             self.version += 1
 
     def texts(self) -> frozenset[str]:

@@ -209,10 +209,11 @@ class Runner:
         record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
         record.secrets = secret_arguments(self.ctx.learned.tools or (), kind, name, arguments)
         record.typed_arguments = typed or from_app
-        if record.typed_arguments:
-            # What a person typed (into a tool form or an app): kept out of every line, error and the wire
-            # (which keeps only the arguments' names), as typed answers are.
-            record.answered.extend(v for v in (arguments or {}).values() if isinstance(v, str) and v)
+        typed_in = [v for v in (arguments or {}).values() if isinstance(v, str) and v]
+        if from_app:  # what the person typed into an app: kept out of every line and error, as answers are
+            record.answered.extend(typed_in)
+        elif typed:  # a tool form's values stay in its errors (the person sees them there) but not the wire
+            record.typed_inputs.extend(typed_in)
         out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
             if kernel.in_comm_handler():

@@ -218,12 +218,12 @@ class Wire:
         # signature of that spares building the values (and the pattern) for every message.
         signature = (
             self._late.version,
-            tuple((id(r), len(r.answered), len(r.secrets), _answers_shown(r)) for r in records),
+            tuple((id(r), len(r.answered), len(r.typed_inputs), _answers_shown(r)) for r in records),
         )
         if signature != self._signature:
             found = set(self._late.texts())
             for record in records:
-                found |= texts_of(typed_values(record))
+                found |= texts_of([*typed_values(record), *record.typed_inputs])
             texts = tuple(sorted(found))
             if texts != self._pattern[0]:
                 self._pattern = (texts, typed_pattern(texts) if texts else None)
