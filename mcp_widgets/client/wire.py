@@ -202,6 +202,8 @@ class Wire:
             self._ties[request_id] = record
             while len(self._ties) > 64:
                 self._ties.popitem(last=False)
+            # Kept already (a busy machine's flush came first): it moves to its call.
+            self.log.retie(request_id, (record.display_id, f"{record.kind} {record.name}"))
 
     def _remember(self, record: CallRecord) -> None:
         key = record.display_id

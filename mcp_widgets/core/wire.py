@@ -561,6 +561,18 @@ class WireLog:
         self._store(kept)
         return kept
 
+    def retie(self, request_id: Any, call: tuple[str, str]) -> None:
+        """The server's request `request_id`, kept already, belongs to `call` (key, label): it moves there,
+        and so does our answer to it."""
+        opened = self._asked.get(request_id)
+        if opened is not None:
+            opened.call = call[0]
+        self.labels[call[0]] = call[1]
+        for message in reversed(self._messages):
+            if message.direction == "in" and message.kind == "request" and message.id == request_id:
+                message.call = call[0]
+                break
+
     def _store(self, message: WireMessage) -> None:
         self._messages.append(message)
         self.total += 1
