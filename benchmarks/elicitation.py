@@ -147,12 +147,12 @@ class _Threaded:
 class _Ours:
     """mcp-widgets' client answering through the real form with a scripted handler, block by block."""
 
-    def __init__(self, target: Any, mode: str, answers: int) -> None:
+    def __init__(self, target: Any, mode: str, answers: int, **options: Any) -> None:
         from mcp_widgets import handlers
         from mcp_widgets.client import connect_sync
 
         handler = handlers.scripted([ANSWER] * answers)
-        self.srv = connect_sync(target, mode=mode, handler=handler, name="bench")
+        self.srv = connect_sync(target, mode=mode, handler=handler, **{"name": "bench", **options})
 
     def block(self, n: int) -> tuple[list[float], list[float]]:
         walls, cpus, result = [], [], None

@@ -14,33 +14,11 @@ import tracemalloc
 from typing import Any
 
 from ._report import Row
-from .elicitation import ANSWER, _args, _check, _Raw, _stdio
+from .elicitation import _Ours, _Raw, _stdio
 
 GROUP = "wire"
 TARGET_SHARE = 5.0
 """The wire may add at most this % to the added cost per elicitation."""
-
-
-class _Side:
-    def __init__(self, target: Any, mode: str, answers: int, wire: int) -> None:
-        from mcp_widgets import handlers
-        from mcp_widgets.client import connect_sync
-
-        handler = handlers.scripted([ANSWER] * answers)
-        self.srv = connect_sync(target, mode=mode, handler=handler, name=f"bench-wire-{wire}", wire=wire)
-
-    def block(self, n: int) -> tuple[list[float], list[float]]:
-        walls, cpus, result = [], [], None
-        for _ in range(n):
-            start, cpu = time.perf_counter(), time.process_time()
-            result = self.srv.call_tool_sync("echo_elicit", _args())
-            walls.append(time.perf_counter() - start)
-            cpus.append(time.process_time() - cpu)
-        _check(result)
-        return walls, cpus
-
-    def close(self) -> None:
-        self.srv.close()
 
 
 def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
@@ -52,8 +30,8 @@ def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
     walls: dict[str, list[float]] = {"off": [], "on": []}
     try:
         sides["raw"] = _Raw(_stdio(), mode)
-        sides["off"] = _Side(_stdio(), mode, runs + block + 3, wire=0)
-        sides["on"] = _Side(_stdio(), mode, runs + block + 3, wire=5000)
+        sides["off"] = _Ours(_stdio(), mode, runs + block + 3, wire=0, name="bench-wire-off")
+        sides["on"] = _Ours(_stdio(), mode, runs + block + 3, wire=5000, name="bench-wire-on")
         for side in sides.values():
             side.block(3)
         names = list(sides)

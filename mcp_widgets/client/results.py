@@ -19,7 +19,7 @@ from typing import Any
 import mcp_types
 
 from .. import kernel
-from ..core.text import plural, shorten, shown
+from ..core.text import byte_size, plural, shorten, shown
 
 __all__ = ["MAX_MEDIA_BYTES", "Part", "result_bundles", "result_parts", "result_text", "show_results"]
 
@@ -40,11 +40,7 @@ class Part:
 
 
 def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.0f} KB"
-    return f"{n / (1024 * 1024):.1f} MB"
+    return byte_size(n, kb_digits=0)
 
 
 def _decoded_size(data: str) -> int | None:

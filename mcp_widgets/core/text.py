@@ -9,7 +9,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-__all__ = ["LITERAL_CLASSES", "LOG_KEEP", "clip", "clip_line", "number_text", "plural", "shorten", "shown"]
+__all__ = [
+    "LITERAL_CLASSES",
+    "LOG_KEEP",
+    "byte_size",
+    "clip",
+    "clip_line",
+    "number_text",
+    "plural",
+    "shorten",
+    "shown",
+]
 
 LOG_KEEP = 200
 """Log lines a call keeps: buffered between two panel updates, shown in its panel (older ones are counted)."""
@@ -64,6 +74,15 @@ def shorten(text: object, limit: int) -> str:
 def clip_line(text: object, limit: int) -> str:
     """`shown(text)` on one line (whitespace runs become one space), shortened after `limit` characters."""
     return shorten(" ".join(shown(text).split()), limit)
+
+
+def byte_size(n: int, kb_digits: int = 1) -> str:
+    """A size as a person reads it: "512 B", "3.4 KB" (`kb_digits` after the point), "1.2 MB"."""
+    if n < 1024:
+        return f"{n} B"
+    if n < 1024 * 1024:
+        return f"{n / 1024:.{kb_digits}f} KB"
+    return f"{n / (1024 * 1024):.1f} MB"
 
 
 def number_text(value: float) -> str:

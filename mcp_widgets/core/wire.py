@@ -27,7 +27,7 @@ from typing import Any, Literal
 from urllib.parse import urlsplit
 
 from .redaction import REDACTED, scrub, strip_url_secrets
-from .text import clip_line, plural, shown
+from .text import byte_size, clip_line, plural, shown
 
 __all__ = [
     "DEFAULT_KEEP",
@@ -694,7 +694,7 @@ class WireLog:
                 first = row.messages[0]
                 arrow = "→" if first.direction == "out" else "←"
                 took = f"  {first.took * 1000:.0f} ms" if first.took is not None else ""
-                size = f"  {_size(sum(m.size for m in row.messages))}" if first.size else ""
+                size = f"  {byte_size(sum(m.size for m in row.messages))}" if first.size else ""
                 lines.append(f"  {row.at:9.3f}s {arrow} {clip_line(row.text, 120)}{size}{took}")
         if len(groups) > limit:
             lines.insert(1, f"(the last {limit} of {len(groups)} groups)")
@@ -711,13 +711,6 @@ class WireLog:
     def clear(self) -> None:
         self._messages.clear()
 
-
-def _size(n: int) -> str:
-    if n < 1024:
-        return f"{n} B"
-    if n < 1024 * 1024:
-        return f"{n / 1024:.1f} KB"
-    return f"{n / 1024 / 1024:.1f} MB"
 
 
 _KEPT_HEADERS = ("content-type",)
