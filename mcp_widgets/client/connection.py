@@ -19,10 +19,7 @@ from mcp import Client
 from mcp.client.extension import ClientExtension
 from mcp.shared.exceptions import MCPDeprecationWarning
 
-from ..core.exceptions import (
-    ConnectError,
-    ConnectionClosedError,
-)
+from ..core.exceptions import ConnectError, ConnectionClosedError
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
 from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
@@ -300,6 +297,8 @@ class Connection:
                     code=mcp_types.CONNECTION_CLOSED,
                 )
             stopped.append(task)
+        if not self.resuming:
+            intake.end_loose_cards()
         if stopped:
             intake.withdraw_all(kept)  # first: their open questions end as "the connection was closed"
             for task in stopped:
@@ -416,6 +415,7 @@ class Connection:
         if declined is not None:
             self._declined = str(declined)
         self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
+        self.intake.end_loose_cards()
 
     def require_connected(self) -> Client:
         """The SDK client; raises unless connected."""

@@ -67,7 +67,7 @@ class Intake:
         self.pending: dict[PendingRequest, CallRecord | None] = {}
         """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = LooseForms()
-        self.flow = url_flow.UrlFlow()
+        self.flow = url_flow.UrlFlow(put_away=self.loose.keep)
         self.rounds = Rounds(ctx, display)
         display.serve(self)  # its questions end with their call; a log line finds its call here
 
@@ -190,6 +190,10 @@ class Intake:
             if record is not None and record in kept:
                 continue
             kernel.post(partial(self.withdrawn, request, record))
+
+    def end_loose_cards(self) -> None:
+        """The connection went away (client thread): URL cards no call was found for stop waiting."""
+        kernel.post(lambda: self.flow.connection_ended(self._withdrawal(None)[2]))
 
     # -- elicitation (main thread) ------------------------------------------------------------------------
 

@@ -98,9 +98,16 @@ class UrlFlow:
         default_factory=weakref.WeakKeyDictionary
     )
     """The cards each call showed: reused for a repeated URL, ended when the call ends."""
+    put_away: Callable[[UrlCard], object] = lambda card: None
+    """Where an ended card no call holds goes (the server's loose cards, closed with the server)."""
+    loose: list[UrlCard] = field(default_factory=list)
+    """The open cards of questions no call was found for (one asked after its call ended): ended with the
+    connection, as nothing else ends them."""
 
     def adopt(self, record: CallRecord | None, card: UrlCard) -> None:
         if record is None:
+            self._sweep(lambda c: c.waiting or c.outcome is None)
+            self.loose.append(card)
             return
         cards = self.by_call.get(record)
         if cards is None:
@@ -138,6 +145,21 @@ class UrlFlow:
                 del self.by_id[card.elicitation_id]
             if card.waiting:
                 card.complete(note="the call ended")
+
+    def connection_ended(self, note: str) -> None:
+        """The connection went away: the cards of no call stop waiting (a call's end with their call)."""
+        for card in self.loose:
+            if card.elicitation_id and self.by_id.get(card.elicitation_id) is card:
+                del self.by_id[card.elicitation_id]
+            if card.waiting:
+                card.complete(note=note)
+        self._sweep(lambda c: False)
+
+    def _sweep(self, still_open: Callable[[UrlCard], bool]) -> None:
+        ended = [c for c in self.loose if not still_open(c)]
+        self.loose = [c for c in self.loose if still_open(c)]
+        for card in ended:
+            self.put_away(card)
 
 
 # --------------------------------------------------------------------------- requests (main thread)

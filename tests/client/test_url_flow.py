@@ -497,3 +497,29 @@ def test_url_requests_enter_the_history_with_the_host_only() -> None:
     seen = {(r["mode"], r["url_host"] or "", r["outcome"]["action"]) for r in records}
     assert seen == {("url", "pages.example.com", "accept"), ("url", "", "decline")}
     assert "CANARY" not in repr(records) and "secret-path" not in repr(records)
+
+
+def test_a_url_question_after_its_call_ended_ends_with_the_connection() -> None:
+    """No call holds a question asked after the call's result (2025-11-25 cannot say whose it is): its
+    card waits for the server's word, and the closed connection ends it and frees its widgets."""
+    import sys
+    from pathlib import Path
+
+    raw = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
+    person = Person(lambda card: card.accept())
+    url = "https://example.com/x"
+    ask = {"op": "elicit_url", "id": 7, "message": "After", "url": url, "elicitationId": "e7"}
+    out = w.Output()
+
+    async def scenario() -> UrlCard:
+        async with connect(raw, name="raw", handler=person, mode="legacy", output=out) as srv:
+            result = await srv.call_tool("play", {"ops": [{"op": "result", "text": "done"}, ask]})
+            assert result.content[0].text == "done"
+            await until(lambda: bool(person.cards) and person.cards[0].waiting)
+            (card,) = person.cards
+            return card
+
+    card = run(scenario())
+    assert not card.waiting and card.comm is None
+    assert card.outcome == Outcome(Action.ACCEPT, Reason.HANDLER, "person")
+    out.close()
