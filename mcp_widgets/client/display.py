@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING, Any, Protocol
 import mcp_types
 
 from .. import kernel
-from ..core.text import LITERAL_CLASSES, clip_line
+from ..core.text import clip_line
+from .loose import LooseForms
 from .privacy import LateLines, scrubbed, scrubbed_line, scrubbed_progress
 from .record import CURRENT_CALL
 from .results import result_bundles
@@ -48,9 +49,9 @@ FLUSH_INTERVAL = 0.05
 
 
 def _label(text: str) -> Any:
-    import ipywidgets as w
+    from ..widgets import text_line
 
-    return w.Label(value=clip_line(text, 500), _dom_classes=LITERAL_CLASSES)
+    return text_line(clip_line(text, 500))
 
 
 def show_call(record: CallRecord, bundle: dict[str, Any]) -> None:
@@ -144,6 +145,9 @@ class CallDisplay:
         self.ctx = ctx
         self.late = LateLines()
         """The server's last calls' typed values: its log lines that come late are redacted with them."""
+        self.loose = LooseForms()
+        """What is shown outside any call (answered forms, ended cards, notes): the newest stay, closed with
+        the server."""
         self._questions: Questions | None = None
 
     def serve(self, questions: Questions) -> None:
@@ -171,6 +175,7 @@ class CallDisplay:
             return  # nothing could show it
         if isinstance(widget, str):
             widget = _label(widget)
+            self.loose.keep(widget)  # nothing else would ever close it
         if output is not None:
             output.append_display_data(widget)
         else:

@@ -23,7 +23,6 @@ from ..core.requests import PendingRequest
 from . import presenting, tasks, url_flow
 from .answering import pick_handler
 from .bounds import over_bound
-from .loose import LooseForms
 from .record import CURRENT_CALL
 from .rounds import Rounds
 
@@ -66,7 +65,7 @@ class Intake:
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
         self.pending: dict[PendingRequest, CallRecord | None] = {}
         """The questions waiting for an answer, with their call (client thread only)."""
-        self.loose = LooseForms()
+        self.loose = display.loose
         self.flow = url_flow.UrlFlow(put_away=self.loose.keep)
         self.rounds = Rounds(ctx, display)
         display.serve(self)  # its questions end with their call; a log line finds its call here

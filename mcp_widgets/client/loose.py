@@ -1,8 +1,9 @@
-"""Answered forms shown outside any call (a server asking between calls): the newest few stay, the rest close.
+"""What is shown outside any call (a server asking between calls): the newest few stay, the rest close.
 
 Inside a call its panel retires answered forms. Outside one, a form's closing line is shown in the server's
 `output=` or the cell that was current, and nothing else would ever close it: a server asking again and
-again between calls would pile up widget models. `srv.close()` closes those kept.
+again between calls would pile up widget models. The same goes for an ended URL card no call holds and for
+a line about a request that could not be shown. `srv.close()` closes those kept.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ KEEP = 20
 
 
 class LooseForms:
-    """The answered forms of one server that no call holds."""
+    """The answered forms (and ended cards, and notes) of one server that no call holds."""
 
     def __init__(self, keep: int = KEEP) -> None:
         self._kept: deque[Any] = deque()

@@ -1,7 +1,8 @@
 """The widgets of mcp-widgets."""
 
 from ._app_view import AppView
-from ._call_panel import CallPanel as CallPanel  # for the client room, like the two below (not public)
+from ._call_panel import CallPanel as CallPanel  # for the client room, like the three below (not public)
+from ._call_panel import text_line as text_line
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
 from ._config_widgets import ServersTable as ServersTable
 from ._form import ElicitationForm, FormState

@@ -59,6 +59,12 @@ def progress_text(progress: float, total: float | None, message: str | None) -> 
     return f"{message} ({count})" if count else message
 
 
+def text_line(text: str) -> w.Label:
+    """A line of plain text shown outside any call's panel, as a panel's note looks (its Layout and Style
+    are the shared ones: closing it leaves nothing open)."""
+    return Kit().make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+
+
 class CallPanel:
     """The live view of one call (main thread only). No widget model exists until something is shown.
 

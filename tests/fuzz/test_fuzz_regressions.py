@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import pytest
 
@@ -173,3 +174,43 @@ def test_loose_forms_keep_the_newest_and_close_the_rest() -> None:
     assert [label.comm is None for label in labels] == [True, True, False, False, False]
     loose.close_all()
     assert all(label.comm is None for label in labels)
+
+
+def test_a_refused_question_after_the_call_ended_leaves_no_line_alive() -> None:
+    """A question with a malformed schema asked after the call's result: no call holds it, so the line that
+    says it cannot be shown goes to `output=`; it is kept with the server's loose forms and closes with it.
+
+    Found by test_fuzz_events (ops `..., result, elicit` with `allOf`): the line's Label stayed alive."""
+    import ipywidgets as w
+    from ipywidgets.widgets.widget import _instances
+
+    from mcp_widgets import kernel
+    from mcp_widgets.core.history import default_history
+    from mcp_widgets.core.outcome import Reason
+
+    from .checks import Later, left_alive, live_models
+    from .test_fuzz_events import RAW
+
+    bad = {"type": "object", "properties": {}, "allOf": [{"type": "object"}]}
+    ops = [{"op": "result", "text": "done"}, {"op": "elicit", "id": 2, "message": "late", "schema": bad}]
+    out = w.Output()
+    before = live_models()
+
+    def lines() -> list[Any]:
+        new = [_instances[k] for k in live_models() if k not in before]
+        return [x for x in new if "cannot be shown" in str(getattr(x, "value", ""))]
+
+    name = "refused-after-the-call"
+    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
+    try:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+        deadline = time.monotonic() + 30
+        while not lines():
+            assert time.monotonic() < deadline, "the late question's line was not shown"
+            kernel.wait_sync(Later(0.05).future)
+        (entry,) = default_history().entries(server=name)
+        assert entry.outcome is not None and entry.outcome.reason == Reason.INVALID_SCHEMA
+    finally:
+        srv.close()
+    out.close()
+    assert left_alive(before) == {}
