@@ -127,6 +127,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
     only while the questions came before the call's wait ended (not on a loaded machine).
     """
     import ipywidgets as w
+    from ipywidgets.widgets.widget import _instances
 
     from mcp_widgets import ElicitationForm, kernel
     from mcp_widgets.client.loose import KEEP
@@ -142,7 +143,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
     out = w.Output()
 
     def alive() -> int:
-        return sum(isinstance(x, ElicitationForm) for x in list(w.Widget.widgets.values()))
+        return sum(isinstance(x, ElicitationForm) for x in list(_instances.values()))
 
     before = alive()
     name = "asks-after-the-call"
