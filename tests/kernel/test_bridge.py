@@ -62,6 +62,17 @@ def button(fe: KernelFrontend, description: str) -> str:
     return fe.wait_widget(where=lambda w: w.state.get("description") == description).comm_id
 
 
+def in_its_wait(fe: KernelFrontend, comm_id: str) -> None:
+    """Return once the cell waiting for button `comm_id` is in its wait (handling comm messages).
+
+    An interrupt that comes before the wait began goes to ipykernel's own handler: in a cell that awaits,
+    it schedules a cancellation on the event loop, which the blocking wait that follows never runs, so that
+    cell would wait on. A pause is not proof on a loaded machine; the button's echo of an update is."""
+    token = f"waiting {time.monotonic()}"
+    fe.update(comm_id, {"tooltip": token})
+    fe.wait_widget(where=lambda w: w.comm_id == comm_id and w.state.get("tooltip") == token)
+
+
 def test_kernel_support_names_the_strategy(frontend: KernelFrontend, kernel_version: tuple[int, ...]) -> None:
     setup(frontend)
     cell = ok(frontend.run("print(_bridge.kernel_support(), _bridge.blocking_supported())"))
@@ -158,8 +169,7 @@ def test_interrupt_lands_and_the_kernel_stays_usable(frontend: KernelFrontend, s
         "    print('landed', time.time(), type(exc).__name__)\n"
         "    raise"
     )
-    button(frontend, "first")
-    frontend.settle(0.3)  # let the cell settle into its wait
+    in_its_wait(frontend, button(frontend, "first"))
     sent = time.time()
     frontend.interrupt()
     cell = frontend.wait_cell(msg_id, timeout=30)
@@ -221,9 +231,9 @@ def test_cells_queued_behind_an_interrupted_wait(
     waiting = frontend.execute(
         f"fut = button_future('i')\n{WAITS[style]}\norder.append('A')", stop_on_error=stop_on_error
     )
-    button(frontend, "i")
+    comm_id = button(frontend, "i")
     queued = [frontend.execute(f"order.append({n!r})") for n in "BC"]
-    frontend.settle(0.3)
+    in_its_wait(frontend, comm_id)
     frontend.interrupt()
     assert frontend.wait_cell(waiting, timeout=30).status == "error"
     statuses = [frontend.wait_cell(m, timeout=20).status for m in queued]
@@ -512,7 +522,7 @@ def test_an_interrupt_amid_a_flood_of_requests_tears_none(frontend: KernelFronte
     setup(frontend)
     for attempt in range(4):
         waiting = start_waiting(frontend, style, f"flood-{attempt}")
-        frontend.settle(0.2)
+        in_its_wait(frontend, button(frontend, f"flood-{attempt}"))
         queued = [frontend.execute("pass", stop_on_error=False) for _ in range(150)]
         frontend.interrupt()
         queued += [frontend.execute("pass", stop_on_error=False) for _ in range(150)]
