@@ -77,7 +77,11 @@ class Wire:
         self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
         """The calls that sent a message lately (not held: an ended call's values are in `late`)."""
         self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
-        self._signature: tuple[int, tuple[tuple[int, int, int, int], ...]] = (0, ())
+        self._texts: dict[str, tuple[tuple[int, int, int], frozenset[str]]] = {}
+        """Each call's typed texts, with the signature they were read at (`_typed`)."""
+        self._texts_keys: list[str] = []
+        self._late_seen = -1
+        self._typed_read = False
         self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
         """What passed and was not kept yet (`flush`)."""
         self._flush_due = False
@@ -154,6 +158,7 @@ class Wire:
         """Keep what was noted: redacted, clipped, grouped (any thread). Never raises: it only watches."""
         with self._lock:
             pending, self._pending, self._flush_due = self._pending, [], False
+            self._typed_read = False
             for when, record, what in pending:
                 try:
                     self._keep(when, record, what)
@@ -209,27 +214,41 @@ class Wire:
         key = record.display_id
         if key not in self._calls:
             self._calls[key] = weakref.ref(record)
+            self._typed_read = False  # a call new to this flush: its typed values count from its next message
             while len(self._calls) > _RECENT:
                 self._calls.popitem(last=False)
 
     def _typed(self, key: str | None) -> re.Pattern[str] | None:
         """What the person typed in the server's calls in flight and its last ended ones (`late`), as one
         pattern: a server may echo a value in a later call, or in a message tied to none."""
-        records = [r for ref in list(self._calls.values()) if (r := ref()) is not None]
-        # What the calls sent changes only when a call begins, ends or has a question answered: a cheap
-        # signature of that spares building the values (and the pattern) for every message.
-        signature = (
-            self._late.version,
-            tuple((id(r), len(r.answered), len(r.typed_inputs), _answers_shown(r)) for r in records),
-        )
-        if signature != self._signature:
-            found = set(self._late.texts())
-            for record in records:
-                found |= texts_of([*typed_values(record), *record.typed_inputs])
-            texts = tuple(sorted(found))
+        if self._typed_read:  # once a flush: what the calls sent is read as of the flush, for all it keeps
+            return self._pattern[1]
+        self._typed_read = True
+        # What a call sent changes only when it has a question answered or a typed argument added: each
+        # call's texts are kept with a cheap signature of that, and the pattern is rebuilt only on a change.
+        changed = self._late.version != self._late_seen
+        keys: list[str] = []
+        parts: list[frozenset[str]] = []
+        for call_key, ref in list(self._calls.items()):
+            record = ref()
+            if record is None:
+                continue
+            state = (len(record.answered), len(record.typed_inputs), _answers_shown(record))
+            cached = self._texts.get(call_key)
+            if cached is None or cached[0] != state:
+                texts_now = texts_of([*typed_values(record), *record.typed_inputs])
+                changed = changed or cached is None or cached[1] != texts_now
+                cached = self._texts[call_key] = (state, texts_now)
+            keys.append(call_key)
+            parts.append(cached[1])
+        if changed or keys != self._texts_keys:
+            self._late_seen = self._late.version
+            self._texts_keys = keys
+            for gone in [k for k in self._texts if k not in self._calls]:
+                del self._texts[gone]
+            texts = tuple(sorted(frozenset(self._late.texts()).union(*parts)))
             if texts != self._pattern[0]:
                 self._pattern = (texts, typed_pattern(texts) if texts else None)
-            self._signature = signature
         return self._pattern[1]
 
     # -- reading ----------------------------------------------------------------------------------------

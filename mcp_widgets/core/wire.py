@@ -565,9 +565,10 @@ class WireLog:
         """The server's request `request_id`, kept already, belongs to `call` (key, label): it moves there,
         and so does our answer to it."""
         opened = self._asked.get(request_id)
-        if opened is not None:
-            opened.call = call[0]
         self.labels[call[0]] = call[1]
+        if opened is None:  # not kept yet (the usual case): kept, it finds its call; no scan of the ring
+            return
+        opened.call = call[0]
         for message in reversed(self._messages):
             if message.direction == "in" and message.kind == "request" and message.id == request_id:
                 message.call = call[0]
