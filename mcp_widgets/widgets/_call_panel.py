@@ -59,10 +59,10 @@ def progress_text(progress: float, total: float | None, message: str | None) -> 
     return f"{message} ({count})" if count else message
 
 
-def text_line(text: str) -> w.Label:
-    """A line of plain text shown outside any call's panel, as a panel's note looks (its Layout and Style
-    are the shared ones: closing it leaves nothing open)."""
-    return Kit().make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+def text_line(text: str, kit: Kit | None = None) -> w.Label:
+    """A line of plain text, as a panel's note (made by the panel's `kit`) or shown outside any panel; its
+    Layout and Style are the shared ones: closing it leaves nothing open."""
+    return (kit or Kit()).make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
 
 
 class CallPanel:
@@ -106,7 +106,7 @@ class CallPanel:
 
     def _label(self, text: str) -> w.Label:
         assert self._kit is not None
-        return self._kit.make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+        return text_line(text, self._kit)
 
     def _refresh(self) -> None:
         assert self.box is not None
