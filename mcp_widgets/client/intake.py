@@ -72,14 +72,16 @@ class Intake:
 
     def guess_call(self) -> CallRecord | None:
         """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
-        one; several: the oldest that has no open question, else the newest."""
+        one; several: of those with no open question, the one that asked fewest (the oldest of them), else
+        the newest. Fewest first: a call whose question was just answered is most often finishing, while
+        the call beside it has yet to ask (two calls of one tool in flight)."""
         calls = [c for c in self.calls if (c.future is None or not c.future.done()) and not c.ended]
         if not calls:
             return None
         if len(calls) == 1:
             return calls[0]
         idle = [c for c in calls if not c.waiting_for_answer()]
-        return idle[0] if idle else calls[-1]
+        return min(idle, key=lambda c: c.asked) if idle else calls[-1]
 
     async def on_elicit(
         self, context: Any, params: mcp_types.ElicitRequestParams

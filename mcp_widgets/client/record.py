@@ -99,9 +99,9 @@ class CallRecord:
     answered: list[Any] = field(default_factory=list)
     """The values sent in answered questions no longer in `requests` (to redact them; never shown)."""
     typed_arguments: bool = False
+    """Its arguments are what a person typed (a tool form, an app): the wire keeps only their names."""
     typed_inputs: list[Any] = field(default_factory=list)
     """A tool form's argument values: the wire redacts a server's echo of them (never shown)."""
-    """Its arguments are what a person typed (a tool form, an app): the wire keeps only their names."""
     asked: int = 0
     """Questions the server asked in this call (bounded by `max_questions`)."""
     stopped: BaseException | None = None

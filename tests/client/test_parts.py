@@ -126,3 +126,31 @@ def test_rounds_keep_the_shortest_time_a_server_kept_a_question() -> None:
     assert rounds.limit() == ROUND_TTL and rounds.kept is None
     rounds.kept = 42.0
     assert rounds.limit() == 42.0
+
+
+def test_a_2025_question_goes_to_the_call_that_has_yet_to_ask() -> None:
+    """2025-11-25 names no call: of the calls with no open question, the one that asked fewest is taken, so
+    a question of a second call in flight does not go to a first call whose question was just answered."""
+    from mcp_widgets.client.intake import Intake
+    from mcp_widgets.core.requests import PendingRequest
+
+    ctx = context()
+    intake = Intake(ctx, CallDisplay(ctx), OpenTasks())
+    first, second = CallRecord(ctx, "tool", "ask"), CallRecord(ctx, "tool", "ask")
+    assert intake.guess_call() is None
+    intake.calls = [first]
+    assert intake.guess_call() is first
+    intake.calls = [first, second]
+    assert intake.guess_call() is first  # both yet to ask: the oldest
+    question = PendingRequest(
+        server="parts", kind="form", message="Name?", protocol_version="2025-11-25", schema={"type": "object"}
+    )
+    first.asked += 1
+    first.add(question)
+    assert intake.guess_call() is second  # the first waits for its answer
+    first.pending.discard(question)  # answered: the first is finishing, the second has yet to ask
+    assert intake.guess_call() is second
+    second.asked += 1
+    assert intake.guess_call() is first  # both asked once: the oldest
+    second.ended = True
+    assert intake.guess_call() is first
