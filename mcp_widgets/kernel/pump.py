@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .posted import COMM_TYPES, WAKER, next_slice, run_posted
-from .signals import interrupt_deferred
+from .signals import interrupt_deferred, raise_lost_interrupt
 
 
 class Pump:
@@ -70,6 +70,7 @@ class Pump:
         self.deliver_queued_comms()  # native too: the blocked loop cannot start what it has read
         while True:
             WAKER.drain()
+            raise_lost_interrupt()
             run_posted()
             self.drain_socket()
             if fut.done():

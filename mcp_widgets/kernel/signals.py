@@ -10,25 +10,52 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 
+class _RaisingSigint:
+    """A blocking wait's SIGINT handler: raises KeyboardInterrupt, and remembers that it did.
+
+    Python runs a signal's handler wherever the main thread happens to be. If that is a finalizer the
+    collector runs (an ipywidgets `Widget.__del__`, a weakref callback), the KeyboardInterrupt is only
+    printed as "Exception ignored" and the wait would go on, the person's interrupt lost. The wait asks
+    `raise_lost_interrupt` at every wake-up, and the handler wakes it.
+    """
+
+    def __init__(self, wake: Callable[[], None]) -> None:
+        self.wake = wake
+        self.raised = False
+
+    def __call__(self, signum: int, frame: Any) -> None:
+        self.raised = True
+        self.wake()
+        raise KeyboardInterrupt
+
+
 @contextlib.contextmanager
-def raising_sigint() -> Iterator[None]:
-    """Make SIGINT raise KeyboardInterrupt during a blocking wait.
+def raising_sigint(wake: Callable[[], None]) -> Iterator[None]:
+    """Make SIGINT raise KeyboardInterrupt during a blocking wait, and never be lost (`raise_lost_interrupt`).
 
     In a cell with a top-level `await`, ipykernel's SIGINT handler only schedules a cancellation on the
-    event loop, which a blocking wait never returns to.
+    event loop, which a blocking wait never returns to. `wake` wakes the wait from its sleep.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
     previous = signal.getsignal(signal.SIGINT)
-    if previous is signal.default_int_handler or previous in (signal.SIG_IGN, None):
-        yield
+    if previous in (signal.SIG_IGN, None):
+        yield  # an idle kernel: an interrupt means nothing here (a handler set outside Python stays)
         return
-    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGINT, _RaisingSigint(wake))
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+
+
+def raise_lost_interrupt() -> None:
+    """Raise KeyboardInterrupt if this blocking wait's handler raised one that never reached the wait."""
+    handler = signal.getsignal(signal.SIGINT)
+    if isinstance(handler, _RaisingSigint) and handler.raised:
+        handler.raised = False
+        raise KeyboardInterrupt
 
 
 _interrupts = 0

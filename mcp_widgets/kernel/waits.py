@@ -13,7 +13,7 @@ from typing import Any, TypeVar
 from ..core.exceptions import BlockingCallError
 from .detect import blocking_supported, get_kernel
 from .posted import PLAIN_LOOPS, THREAD_STATE, WAKE_INTERVAL, WAKER, in_comm_handler, next_slice, run_posted
-from .signals import raising_sigint, waking_sigint
+from .signals import raise_lost_interrupt, raising_sigint, waking_sigint
 
 T = TypeVar("T")
 
@@ -68,7 +68,7 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
     fut.add_done_callback(lambda _: WAKER.wake())
     THREAD_STATE.blocking = True
     try:
-        with raising_sigint():
+        with raising_sigint(WAKER.wake):
             if kernel is None:
                 _wait_plain(fut, deadline)
             else:
@@ -87,6 +87,7 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
 def _wait_plain(fut: concurrent.futures.Future[Any], deadline: float | None) -> None:
     while True:
         WAKER.drain()
+        raise_lost_interrupt()
         run_posted()
         if fut.done():
             return

@@ -217,7 +217,12 @@ class KernelFrontend:
         while not condition():
             if time.monotonic() > deadline:
                 pending = {k: v.status for k, v in self.cells.items()}
-                raise TimeoutError(f"timed out after {timeout} s waiting for {what}; cells: {pending}")
+                # What the kernel printed last, under any parent: an "Exception ignored" tells a lot.
+                printed = "".join(m["content"]["text"] for m in self.iopub_log if m["msg_type"] == "stream")
+                raise TimeoutError(
+                    f"timed out after {timeout} s waiting for {what}; cells: {pending}; "
+                    f"printed: {printed[-800:]!r}"
+                )
             self._read_one(_POLL)
 
     def settle(self, seconds: float) -> None:

@@ -188,6 +188,52 @@ def test_interrupt_lands_and_the_kernel_stays_usable(frontend: KernelFrontend, s
         assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == f"got again-{again}\n"
 
 
+@pytest.mark.parametrize("style", list(WAITS))
+def test_an_interrupt_lost_in_a_finalizer_still_ends_the_wait(frontend: KernelFrontend, style: str) -> None:
+    """Python handles a signal wherever the main thread is; inside a finalizer (a widget's `__del__`) the
+    KeyboardInterrupt is only printed as "Exception ignored". The wait must raise it again, not wait on."""
+    setup(frontend)
+    msg_id = frontend.execute(
+        "import gc\n"
+        "class Slow:\n"
+        "    def __del__(self):\n"
+        "        print('finalizer started', flush=True)\n"
+        "        t = time.time()\n"
+        "        while time.time() - t < 5: pass  # until the interrupt ends it\n"
+        "def litter():\n"
+        "    a = Slow(); a.me = a\n"
+        "gc.disable()  # the click's collection runs the finalizer, not an earlier one\n"
+        "litter()\n"
+        "collect = W.Button(description='collect')\n"
+        "collect.on_click(lambda _: gc.collect())\n"
+        "display(collect)\n"
+        "fut = button_future('wait')\n"
+        "try:\n"
+        f"    {WAITS[style]}\n"
+        "except BaseException as exc:\n"
+        "    print('landed', type(exc).__name__)\n"
+        "    raise\n"
+        "finally:\n"
+        "    gc.enable()"
+    )
+    in_its_wait(frontend, button(frontend, "wait"))
+    frontend.click(button(frontend, "collect"))
+    frontend.wait_until(lambda: "finalizer started" in streams(frontend), timeout=20, what="the finalizer")
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    expected = "CancelledError" if style == "async" else "KeyboardInterrupt"
+    assert (cell.status, cell.ename, cell.stdout) == ("error", expected, f"landed {expected}\n")
+    if style != "async":  # an awaiting cell's interrupt is a scheduled cancellation, raised nowhere
+        frontend.wait_until(lambda: "Exception ignored" in streams(frontend), timeout=10, what="the lost one")
+        assert "KeyboardInterrupt" in streams(frontend).split("Exception ignored", 1)[1]
+    assert ok(frontend.run("print(gc.isenabled())")).stdout == "True\n"
+
+
+def streams(fe: KernelFrontend) -> str:
+    """Everything printed so far, under any parent (a widget callback prints under its click)."""
+    return "".join(m["content"]["text"] for m in fe.iopub_log if m["msg_type"] == "stream")
+
+
 def test_interrupting_an_idle_kernel_leaves_a_background_wait_alone(frontend: KernelFrontend) -> None:
     setup(frontend)
     ok(frontend.run("task = asyncio.ensure_future(_bridge.wait_async(button_future('bg')))"))
