@@ -179,6 +179,9 @@ async function serveHttp(port, requestTimeoutMs) {
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === 'stdio') {
   await buildServer(Number(rest[0] ?? 60000)).connect(new StdioServerTransport());
+  // A question may wait as long as its task lives: without this, a client that died without closing
+  // (a killed kernel) would leave this process behind until then.
+  process.stdin.on('end', () => process.exit(0));
 } else if (mode === 'http') {
   await serveHttp(Number(rest[0] ?? 0), Number(rest[1] ?? 60000));
 } else {
