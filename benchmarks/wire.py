@@ -3,7 +3,10 @@ blocks taking turns, with the raw `mcp.Client` for the added cost), and the memo
 100,000 messages against one that has seen 10,000 (its ring keeps 5,000: flat).
 
 A message is noted as it passes and kept (JSON, redaction, grouping) up to 50 ms later, off its way: the
-medians show what a person waits; the means and the CPU per call show the wire's whole work."""
+medians show what a person waits; the CPU per call shows the wire's whole work, the flush a block leaves
+behind included. The target is checked on CPU: the wall medians of two connections differ by several per
+cent from run to run whatever the wire does (the same build measured 7.4 % and 2.3 %), which is more than the
+target, while the wire's own work is CPU, measured in every thread of this process."""
 
 from __future__ import annotations
 
@@ -21,17 +24,29 @@ TARGET_SHARE = 5.0
 """The wire may add at most this % to the added cost per elicitation."""
 
 
+class _Flushed(_Ours):
+    """Ours, with the wire's work still pending after a block's last call counted in that block's CPU (it
+    would run during the next block, another side's)."""
+
+    def block(self, n: int) -> tuple[list[float], list[float]]:
+        walls, cpus = super().block(n)
+        cpu = time.process_time()
+        self.srv.wire.flush()
+        cpus[-1] += time.process_time() - cpu
+        return walls, cpus
+
+
 def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
     """Median ms of a call eliciting once over stdio: raw, ours with the wire off, ours with it on; and the
-    paired (by round) added cost of each of ours over raw."""
+    paired (by round) added cost of each of ours over raw. `cpu_*`: mean CPU ms per call."""
     sides: dict[str, Any] = {}
     rounds: list[dict[str, float]] = []
-    cpu: dict[str, list[float]] = {"off": [], "on": []}
-    walls: dict[str, list[float]] = {"off": [], "on": []}
+    cpu: dict[str, list[float]] = {"raw": [], "off": [], "on": []}
+    walls: dict[str, list[float]] = {"raw": [], "off": [], "on": []}
     try:
         sides["raw"] = _Raw(_stdio(), mode)
-        sides["off"] = _Ours(_stdio(), mode, runs + block + 3, wire=0, name="bench-wire-off")
-        sides["on"] = _Ours(_stdio(), mode, runs + block + 3, wire=5000, name="bench-wire-on")
+        sides["off"] = _Flushed(_stdio(), mode, runs + block + 3, wire=0, name="bench-wire-off")
+        sides["on"] = _Flushed(_stdio(), mode, runs + block + 3, wire=5000, name="bench-wire-on")
         for side in sides.values():
             side.block(3)
         names = list(sides)
@@ -40,9 +55,8 @@ def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
             for name in names[i % 3 :] + names[: i % 3]:
                 took, used = sides[name].block(block)
                 this_round[name] = statistics.median(took)
-                if name in cpu:
-                    cpu[name] += used
-                    walls[name] += took
+                cpu[name] += used
+                walls[name] += took
             rounds.append(this_round)
     finally:
         for side in reversed(sides.values()):
@@ -51,7 +65,7 @@ def on_and_off(mode: str, runs: int, block: int = 10) -> dict[str, float]:
     out["added_off"] = statistics.median(r["off"] - r["raw"] for r in rounds) * 1e3
     out["added_on"] = statistics.median(r["on"] - r["raw"] for r in rounds) * 1e3
     out["wire"] = statistics.median(r["on"] - r["off"] for r in rounds) * 1e3
-    for name in ("off", "on"):  # means: the wire's own work, done after a flush delay, counts here too
+    for name in ("raw", "off", "on"):  # means: the wire's own work, done after a flush delay, counts here too
         out[f"cpu_{name}"] = statistics.fmean(cpu[name]) * 1e3
         out[f"mean_{name}"] = statistics.fmean(walls[name]) * 1e3
     return out
@@ -91,6 +105,8 @@ def run(quick: bool) -> list[Row]:
         got = on_and_off(mode, runs)
         label = "2026-07-28" if mode == "auto" else "2025-11-25"
         share = 100 * got["wire"] / got["added_off"] if got["added_off"] > 0 else 0.0
+        added_cpu = got["cpu_off"] - got["cpu_raw"]
+        share_cpu = 100 * (got["cpu_on"] - got["cpu_off"]) / added_cpu if added_cpu > 0 else 0.0
         rows.append(
             Row(
                 GROUP,
@@ -100,20 +116,24 @@ def run(quick: bool) -> list[Row]:
                 baseline_name="wire off",
                 note=(
                     f"raw mcp.Client {got['raw']:.2f} ms; means {got['mean_on']:.2f} / "
-                    f"{got['mean_off']:.2f} ms, CPU {got['cpu_on']:.2f} / {got['cpu_off']:.2f} ms per call"
-                    " (on / off, every thread)"
+                    f"{got['mean_off']:.2f} ms; wall share of the added cost {share:.1f} % "
+                    f"({got['added_on']:.2f} ms on, {got['added_off']:.2f} ms off, paired by round)"
                 ),
             )
         )
         rows.append(
             Row(
                 GROUP,
-                f"stdio {label}: the wire's share of the added cost",
-                share,
+                f"stdio {label}: the wire's share of the added CPU",
+                share_cpu,
                 unit="%",
                 target=f"≤ {TARGET_SHARE:g} %",
-                ok=share <= TARGET_SHARE,
-                note=f"added {got['added_on']:.2f} ms on, {got['added_off']:.2f} ms off (paired by round)",
+                ok=share_cpu <= TARGET_SHARE,
+                note=(
+                    f"CPU per call {got['cpu_on']:.2f} on, {got['cpu_off']:.2f} off, "
+                    f"{got['cpu_raw']:.2f} raw ms"
+                    " (every thread of this process; the flush a block leaves behind counted)"
+                ),
             )
         )
     small, _ = memory(10_000)

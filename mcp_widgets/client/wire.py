@@ -158,6 +158,9 @@ class Wire:
         """Keep what was noted: redacted, clipped, grouped (any thread). Never raises: it only watches."""
         with self._lock:
             pending, self._pending, self._flush_due = self._pending, [], False
+            for _, record, _ in pending:  # every call of the flush known first: typed values read once
+                if record is not None:
+                    self._remember(record)
             self._typed_read = False
             for when, record, what in pending:
                 try:
@@ -214,7 +217,7 @@ class Wire:
         key = record.display_id
         if key not in self._calls:
             self._calls[key] = weakref.ref(record)
-            self._typed_read = False  # a call new to this flush: its typed values count from its next message
+            self._typed_read = False  # a call the flush meets only now (a tied question): read again
             while len(self._calls) > _RECENT:
                 self._calls.popitem(last=False)
 

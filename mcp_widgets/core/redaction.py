@@ -122,6 +122,18 @@ def typed_pattern(values: Iterable[Any]) -> re.Pattern[str] | None:
 
 def scrub(data: Any, typed: re.Pattern[str]) -> Any:
     """`data` (JSON-like) with every string match of `typed` replaced, and numbers equal to one dropped."""
+    kind = type(data)
+    # What JSON parses to first, by exact type: this walks every message that quotes a typed value.
+    if kind is str:
+        return typed.sub(REDACTED, data)
+    if kind is dict:
+        return {scrub(k, typed): scrub(v, typed) for k, v in data.items()}
+    if kind is list:
+        return [scrub(v, typed) for v in data]
+    if kind is bool or data is None:
+        return data
+    if kind is int or kind is float:
+        return REDACTED if typed.search(str(data)) else data
     if isinstance(data, str):
         return typed.sub(REDACTED, data)
     if isinstance(data, Mapping):

@@ -327,3 +327,19 @@ def test_the_http_exchange_of_an_answer_goes_with_its_call() -> None:
     log.add("out", result(0, {"action": "decline"}), size=1)
     kept = log.add_http("POST", "http://h/mcp", 202, {}, answers=[0])
     assert kept is not None and kept.call == "k" and kept.about == "elicitation/create"
+
+
+def test_scrub_treats_every_json_like_shape_alike() -> None:
+    """Parsed JSON takes the exact-type path, other mappings and sequences the general one: same result."""
+    from collections import OrderedDict
+    from types import MappingProxyType
+
+    from mcp_widgets.core.redaction import REDACTED, scrub
+
+    typed = typed_pattern(["Hunter2", 4242])
+    assert typed is not None
+    parsed = {"a": ["say Hunter2", 4242, 42, 4242.0, True, None], "Hunter2": {"n": 1}}
+    expected = {"a": [f"say {REDACTED}", REDACTED, 42, REDACTED, True, None], REDACTED: {"n": 1}}
+    assert scrub(parsed, typed) == expected
+    other = OrderedDict(a=("say Hunter2", 4242, 42, 4242.0, True, None), Hunter2=MappingProxyType({"n": 1}))
+    assert scrub(other, typed) == expected
