@@ -79,6 +79,7 @@ def wait_sync(fut: concurrent.futures.Future[T], *, timeout: float | None = None
                         kernel.drain_socket()  # leave nothing unread: clicks still reach their widgets
                     finally:
                         kernel.rearm()
+            raise_lost_interrupt()  # one lost as the wait ended (reached only if none came out of it)
     finally:
         THREAD_STATE.blocking = False
     return fut.result()

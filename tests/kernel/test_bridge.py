@@ -188,10 +188,9 @@ def test_interrupt_lands_and_the_kernel_stays_usable(frontend: KernelFrontend, s
         assert ok(frontend.wait_cell(msg_id, timeout=20)).stdout == f"got again-{again}\n"
 
 
-@pytest.mark.parametrize("style", list(WAITS))
-def test_an_interrupt_lost_in_a_finalizer_still_ends_the_wait(frontend: KernelFrontend, style: str) -> None:
-    """Python handles a signal wherever the main thread is; inside a finalizer (a widget's `__del__`) the
-    KeyboardInterrupt is only printed as "Exception ignored". The wait must raise it again, not wait on."""
+def interrupt_in_a_finalizer(frontend: KernelFrontend, style: str, *, then_resolve: bool) -> CellResult:
+    """Run a cell that waits; a click collects garbage whose finalizer spins, and the kernel is interrupted
+    while it spins (`then_resolve`: the click then resolves what the cell waits for). Returns the cell."""
     setup(frontend)
     spin = 1 if style == "async" else 10  # an awaiting cell's interrupt raises nothing: nothing ends the spin
     msg_id = frontend.execute(
@@ -205,10 +204,13 @@ def test_an_interrupt_lost_in_a_finalizer_still_ends_the_wait(frontend: KernelFr
         "    a = Slow(); a.me = a\n"
         "gc.disable()  # the click's collection runs the finalizer, not an earlier one\n"
         "litter()\n"
-        "collect = W.Button(description='collect')\n"
-        "collect.on_click(lambda _: gc.collect())\n"
-        "display(collect)\n"
         "fut = button_future('wait')\n"
+        "def collected(_):\n"
+        "    gc.collect()\n"
+        f"    if {then_resolve}: fut.set_result('collected')\n"
+        "collect = W.Button(description='collect')\n"
+        "collect.on_click(collected)\n"
+        "display(collect)\n"
         "try:\n"
         f"    {WAITS[style]}\n"
         "except BaseException as exc:\n"
@@ -222,12 +224,28 @@ def test_an_interrupt_lost_in_a_finalizer_still_ends_the_wait(frontend: KernelFr
     frontend.wait_until(lambda: "finalizer started" in streams(frontend), timeout=20, what="the finalizer")
     frontend.interrupt()
     cell = frontend.wait_cell(msg_id, timeout=30)
-    expected = "CancelledError" if style == "async" else "KeyboardInterrupt"
-    assert (cell.status, cell.ename, cell.stdout) == ("error", expected, f"landed {expected}\n")
-    if style != "async":  # an awaiting cell's interrupt is a scheduled cancellation (it waits for the spin)
+    if style != "async":  # the interrupt really was lost in the finalizer
         frontend.wait_until(lambda: "Exception ignored" in streams(frontend), timeout=10, what="the lost one")
         assert "KeyboardInterrupt" in streams(frontend).split("Exception ignored", 1)[1]
     assert ok(frontend.run("print(gc.isenabled())")).stdout == "True\n"
+    return cell
+
+
+@pytest.mark.parametrize("style", list(WAITS))
+def test_an_interrupt_lost_in_a_finalizer_still_ends_the_wait(frontend: KernelFrontend, style: str) -> None:
+    """Python handles a signal wherever the main thread is; inside a finalizer (a widget's `__del__`) the
+    KeyboardInterrupt is only printed as "Exception ignored". The wait must raise it again, not wait on."""
+    cell = interrupt_in_a_finalizer(frontend, style, then_resolve=False)
+    expected = "CancelledError" if style == "async" else "KeyboardInterrupt"
+    assert (cell.status, cell.ename, cell.stdout) == ("error", expected, f"landed {expected}\n")
+
+
+@pytest.mark.parametrize("style", ["sync", "sync-in-async-cell"])
+def test_an_interrupt_lost_as_the_wait_ends_still_lands(frontend: KernelFrontend, style: str) -> None:
+    """The click that lost the interrupt also ends the wait: the cell is interrupted all the same."""
+    cell = interrupt_in_a_finalizer(frontend, style, then_resolve=True)
+    expected = ("error", "KeyboardInterrupt", "landed KeyboardInterrupt\n")
+    assert (cell.status, cell.ename, cell.stdout) == expected
 
 
 def streams(fe: KernelFrontend) -> str:
