@@ -21,7 +21,7 @@ from .elicitation import _Ours, _Raw, _stdio
 
 GROUP = "wire"
 TARGET_SHARE = 5.0
-"""The wire may add at most this % to the added cost per elicitation."""
+"""The wire may add at most this % to the added CPU per elicitation (see the module's docstring)."""
 
 
 class _Flushed(_Ours):

@@ -217,13 +217,16 @@ class KernelFrontend:
         while not condition():
             if time.monotonic() > deadline:
                 pending = {k: v.status for k, v in self.cells.items()}
-                # What the kernel printed last, under any parent: an "Exception ignored" tells a lot.
-                printed = "".join(m["content"]["text"] for m in self.iopub_log if m["msg_type"] == "stream")
+                # What the kernel printed last: an "Exception ignored" tells a lot.
                 raise TimeoutError(
                     f"timed out after {timeout} s waiting for {what}; cells: {pending}; "
-                    f"printed: {printed[-800:]!r}"
+                    f"printed: {self.printed()[-800:]!r}"
                 )
             self._read_one(_POLL)
+
+    def printed(self) -> str:
+        """Everything the kernel printed, under any parent (a widget callback prints under its click)."""
+        return "".join(m["content"]["text"] for m in self.iopub_log if m["msg_type"] == "stream")
 
     def settle(self, seconds: float) -> None:
         """Keep reading both channels for `seconds` (lets in-flight messages arrive)."""

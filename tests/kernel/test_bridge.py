@@ -221,12 +221,12 @@ def interrupt_in_a_finalizer(frontend: KernelFrontend, style: str, *, then_resol
     )
     in_its_wait(frontend, button(frontend, "wait"))
     frontend.click(button(frontend, "collect"))
-    frontend.wait_until(lambda: "finalizer started" in streams(frontend), timeout=20, what="the finalizer")
+    frontend.wait_until(lambda: "finalizer started" in frontend.printed(), timeout=20, what="the finalizer")
     frontend.interrupt()
     cell = frontend.wait_cell(msg_id, timeout=30)
     if style != "async":  # the interrupt really was lost in the finalizer
-        frontend.wait_until(lambda: "Exception ignored" in streams(frontend), timeout=10, what="the lost one")
-        assert "KeyboardInterrupt" in streams(frontend).split("Exception ignored", 1)[1]
+        frontend.wait_until(lambda: "Exception ignored" in frontend.printed(), timeout=10, what="the loss")
+        assert "KeyboardInterrupt" in frontend.printed().split("Exception ignored", 1)[1]
     assert ok(frontend.run("print(gc.isenabled())")).stdout == "True\n"
     return cell
 
@@ -246,11 +246,6 @@ def test_an_interrupt_lost_as_the_wait_ends_still_lands(frontend: KernelFrontend
     cell = interrupt_in_a_finalizer(frontend, style, then_resolve=True)
     expected = ("error", "KeyboardInterrupt", "landed KeyboardInterrupt\n")
     assert (cell.status, cell.ename, cell.stdout) == expected
-
-
-def streams(fe: KernelFrontend) -> str:
-    """Everything printed so far, under any parent (a widget callback prints under its click)."""
-    return "".join(m["content"]["text"] for m in fe.iopub_log if m["msg_type"] == "stream")
 
 
 def test_interrupting_an_idle_kernel_leaves_a_background_wait_alone(frontend: KernelFrontend) -> None:
