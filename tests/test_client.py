@@ -412,12 +412,13 @@ def test_timeout_bounds_requests(mode: str) -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_timeout_never_counts_think_time(mode: str) -> None:
     async def slow_person(card: Any) -> None:
-        await asyncio.sleep(1.0)  # longer than the timeout
+        await asyncio.sleep(2.5)  # longer than the timeout
         card.fill(name="Slow")
         card.accept()
 
     async def scenario() -> None:
-        async with connect(build_server(), handler=slow_person, timeout=0.3, mode=mode) as srv:
+        # The timeout bounds connecting too: 1 s leaves a loaded machine room to connect in process.
+        async with connect(build_server(), handler=slow_person, timeout=1.0, mode=mode) as srv:
             assert parse(await srv.call_tool("ask_name"))["content"] == {"name": "Slow"}
 
     run(scenario())
