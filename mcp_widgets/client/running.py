@@ -406,6 +406,10 @@ class Runner:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
                 self.intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            elif not request.legacy:
+                # Dropped with its call: over now, not once the client's loop gets round to the call's
+                # cancellation (on a loaded machine, after the next cell ran).
+                request.reply.cancel()
         if fut is not None and legacy:
             # After the answers: the callback sends "cancel" before the call itself is cancelled.
             RUNTIME.loop().call_soon_threadsafe(fut.cancel)

@@ -360,6 +360,40 @@ def test_interrupt_while_waiting(frontend: KernelFrontend, style: str, mode: str
     )
 
 
+HOLD_THE_CLIENT = """
+import threading, time
+from mcp_widgets.client.runtime import RUNTIME
+release = threading.Event()
+
+def _hold_the_client_once_asked():  # the client's loop stays busy from the form's showing until released
+    while not any(r.view is not None for r in pending_requests()):
+        time.sleep(0.01)
+    RUNTIME.loop().call_soon_threadsafe(release.wait, 60)
+
+threading.Thread(target=_hold_the_client_once_asked, daemon=True).start()
+"""
+
+
+@pytest.mark.parametrize("mode", ["auto", "legacy"])
+@pytest.mark.parametrize("style", list(CALLS))
+def test_an_interrupted_call_leaves_no_question_pending_however_busy_the_client(
+    frontend: KernelFrontend, style: str, mode: str
+) -> None:
+    """The interrupt ends the call's questions at once, in the cell: not once the client's loop gets round
+    to cancelling the call (on a loaded machine, after the next cell had run)."""
+    connect(frontend, mode)
+    ok(frontend.run(HOLD_THE_CLIENT))
+    msg_id = frontend.execute(CALLS[style])
+    pending_form(frontend).seen()
+    frontend.settle(0.3)  # the hold is scheduled within 10 ms of the form's showing
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError"), cell
+    assert ok(frontend.run("print(pending_requests())")).stdout == "[]\n"
+    ok(frontend.run("release.set()"))
+    assert final_line(frontend, "interrupted").startswith("Request from demo: cancelled")
+
+
 INTERRUPT_WHILE_BUILDING = """
 import os, signal
 from mcp_widgets.core.history import default_history
