@@ -29,11 +29,11 @@ fi
 # a browser rendering) rather than computes, so on two cores this takes about two thirds of the time of one
 # process. Not pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which
 # xdist's scheduling does not keep. The halves are balanced by measured time (2026-12, 2 cores): the real-kernel
-# tests with the fuzzers, the interop servers, the notebooks and the benchmark smoke test; and the rest, whose
+# tests with the fuzzers, the interop servers and the notebooks; and the rest, whose
 # browser tests alone take about 16 minutes. The first half's output is printed when both have ended.
 mkdir -p build
 kernel_log=build/pytest-kernel.log
-KERNEL_HALF=(tests/kernel tests/fuzz tests/interop tests/test_notebooks.py tests/test_benchmarks.py)
+KERNEL_HALF=(tests/kernel tests/fuzz tests/interop tests/test_notebooks.py)
 ignored=()
 for part in "${KERNEL_HALF[@]}"; do ignored+=("--ignore=$part"); done
 .venv/bin/python -m pytest "${KERNEL_HALF[@]}" -p no:cacheprovider --durations=15 >"$kernel_log" 2>&1 &
