@@ -41,6 +41,8 @@ KEYS_HINT = "Keys: Enter in the last field accepts · Esc cancels"
 """Under a form's buttons: Accept by keyboard is a deliberate key on the form itself (see keys.js)."""
 KEYS_HINT_NO_FIELDS = "Keys: Tab to Accept and press Enter · Esc cancels"
 """The same, for a form without fields (a confirmation)."""
+KEYS_HINT_APP = "Keys: the app answers with its own controls · Esc cancels"
+"""The same while a server's app shows the question: its keys stay inside its frame, and Accept is its own."""
 ESCAPE_AGAIN = "Press Esc again to cancel: what you typed will be discarded"
 """Shown instead of the hint after a first Escape on a form with typed input."""
 _MORE_BUTTONS: dict[Action, dict[str, str]] = {
@@ -242,6 +244,7 @@ class ElicitationForm(Answerable):
         self._embedded = (widget, switch)
         if self._button_box is not None:
             self._button_box.children = self._shown_buttons()
+        self._show_hint(self._keys_hint())
         if self.trait_has_value("children"):
             self.children = self._pending_children()
 
@@ -254,6 +257,8 @@ class ElicitationForm(Answerable):
             self._button_box.children = self._shown_buttons()
         if why:
             self._show_hint(why, warn=True)
+        else:
+            self._show_hint(self._keys_hint())
         if self.trait_has_value("children"):
             self.children = self._pending_children()
 
@@ -306,8 +311,7 @@ class ElicitationForm(Answerable):
                 )
                 self._top += (self._message,)
             self._button_box = kit.make(w.HBox, children=self._shown_buttons())
-            hint = KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
-            self._hint = kit.make(w.Label, value=hint, _dom_classes=(WRAP_CLASS, HINT_CLASS))
+            self._hint = kit.make(w.Label, value=self._keys_hint(), _dom_classes=(WRAP_CLASS, HINT_CLASS))
         return self._top, self._button_box
 
     @traitlets.default("children")
@@ -363,6 +367,12 @@ class ElicitationForm(Answerable):
             return
         self._press(self._button(Action.CANCEL))
 
+    def _keys_hint(self) -> str:
+        """The line under the buttons that says which keys answer."""
+        if self._embedded is not None:
+            return KEYS_HINT_APP
+        return KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
+
     def _show_hint(self, text: str, *, warn: bool = False) -> None:
         hint = self._hint
         if hint is None or hint.comm is None or hint.value == text:
@@ -390,7 +400,7 @@ class ElicitationForm(Answerable):
         # count decides (this change may be one typed before that Escape, arriving late).
         if self._escape_armed and self._armed_edits is None:
             self._escape_armed = False
-            self._show_hint(KEYS_HINT)
+            self._show_hint(self._keys_hint())
         self._refresh()
         for fn in self._changed:
             fn()

@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from mcp_widgets.widgets._form import KEYS_HINT_APP
+
 from .harness import DARK_THEME, LAB, LIGHT_THEME, UI_MS, UIS, NotebookPage, VoilaPage
 
 pytestmark = pytest.mark.browser
@@ -88,6 +90,7 @@ def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path, ui:
     expect(out.get_by_role("button", name="Use the plain form")).to_be_visible()
     expect(out.get_by_role("button", name="Accept")).to_have_count(0)
     expect(out.get_by_role("button", name="Decline")).to_be_visible()
+    expect(out.get_by_text(KEYS_HINT_APP, exact=True)).to_be_visible()  # no Enter that accepts
     if ui == LAB:
         nb.page.screenshot(path=str(screenshots / "app-question-light.png"))
         nb.set_theme(DARK_THEME)

@@ -581,6 +581,29 @@ def test_open_page_opens_only_the_url_the_kernel_sent_and_only_in_the_click(tmp_
     }
 
 
+def test_the_keys_hint_says_what_the_keys_do_while_an_app_shows_the_question() -> None:
+    """An app's keys stay inside its frame, and Accept is its own: the hint never promises Enter."""
+    import ipywidgets as w
+
+    from mcp_widgets.widgets._form import KEYS_HINT, KEYS_HINT_APP
+
+    form = ElicitationForm("m", FORM, server="s")
+    hint = form._hint
+    assert hint is not None and hint.value == KEYS_HINT
+    app = w.HTML("the app")
+    form.embed(app)
+    assert hint.value == KEYS_HINT_APP and app in form.children
+    form.use_plain_form()  # the person's switch: the fields and Enter are back
+    assert hint.value == KEYS_HINT and app not in form.children
+    other = ElicitationForm("m", FORM, server="s")
+    other.embed(w.HTML("the app"))
+    other.use_plain_form("The plain form instead: the app did not start.")  # a fallback says why instead
+    assert other._hint is not None and other._hint.value.startswith("The plain form instead")
+    assert "error" in " ".join(other._hint._dom_classes)
+    for widget in (form, other, app):
+        widget.close()
+
+
 def test_escape_on_a_form_with_typed_input_asks_for_a_second_press() -> None:
     from mcp_widgets.widgets._form import ESCAPE_AGAIN, KEYS_HINT
 
