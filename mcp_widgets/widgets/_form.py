@@ -255,12 +255,12 @@ class ElicitationForm(Answerable):
         self._embedded = None
         if self._button_box is not None:
             self._button_box.children = self._shown_buttons()
+        if self.trait_has_value("children"):  # first: the app (and what it said) goes before the line why
+            self.children = self._pending_children()
         if why:
             self._show_hint(why, warn=True)
         else:
             self._show_hint(self._keys_hint())
-        if self.trait_has_value("children"):
-            self.children = self._pending_children()
 
     def _shown_buttons(self) -> tuple[w.Button, ...]:
         """Accept, Decline and Cancel; while an app shows the question, "Use the plain form" instead of

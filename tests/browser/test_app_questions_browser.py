@@ -156,7 +156,8 @@ def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: st
 
     nb = opened(open_notebook, tool)
     out = nb.output(1)
-    expect(out.get_by_text(why, exact=False)).to_be_visible(timeout=UI_MS * 2)
+    # The line under the buttons says why.
+    expect(out.locator(".mcp-widgets-hint").get_by_text(why, exact=False)).to_be_visible(timeout=UI_MS * 2)
     expect(out.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
     out.get_by_role("radio", name="blue").check()
     out.get_by_role("button", name="Accept").click()
