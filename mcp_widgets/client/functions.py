@@ -24,6 +24,7 @@ from ..core.tool_signature import (
     bind_arguments,
     check_output,
     python_names,
+    reserved,
     tool_docstring,
     tool_signature,
 )
@@ -143,54 +144,81 @@ def tool_function(
     return function
 
 
+class _Listing:
+    """What a `ToolFunctions` knows besides its functions: the Python names, the functions by tool name, and
+    the server's name."""
+
+    __slots__ = ("by_tool", "names", "server")
+
+    def __init__(self, names: dict[str, str], by_tool: dict[str, Any], server: str) -> None:
+        self.names = names
+        self.by_tool = by_tool
+        self.server = server
+
+
 class ToolFunctions:
     """A server's tools as functions, by Python name (`srv.fn.get_weather`) or by the tool's own name
-    (`srv.fn["get-weather"]`). Made from the listing when connecting (`await srv.list_tools()` refreshes)."""
+    (`srv.fn["get-weather"]`). Made from the listing when connecting (`await srv.list_tools()` refreshes).
+
+    The instance's `__dict__` holds the functions only (real attributes: completion, jedi or not, lists
+    them); its own state is in the slot `__listing__`, a name no tool's Python name can be (one that
+    begins and ends with an underscore is renamed, `core.tool_signature.identifier`), and so are the
+    names Python and IPython look up (`__init__`, `_ipython_display_`, `_repr_html_`).
+    """
+
+    __slots__ = ("__dict__", "__listing__")
 
     def __init__(
         self, tools: Sequence[mcp_types.Tool], server: str, call: AsyncCall, call_sync: SyncCall
     ) -> None:
         names = python_names([t.name for t in tools])
-        by_tool = {t.name: t for t in tools}
-        self._by_tool: dict[str, Any] = {}
-        self._names = names
+        by_name = {t.name: t for t in tools}
+        by_tool: dict[str, Any] = {}
         for py, name in names.items():
-            f = tool_function(by_tool[name], py, server, call, call_sync)
-            self._by_tool[name] = f
-            self.__dict__[py] = f  # real attributes: completion (jedi or not) lists them
-        self._server = server
+            f = tool_function(by_name[name], py, server, call, call_sync)
+            by_tool[name] = f
+            self.__dict__[py] = f
+        self.__listing__ = _Listing(names, by_tool, server)
 
     def __getitem__(self, name: str) -> Any:
         """The function of the tool `name` (its own name, or its Python name)."""
-        if name in self._by_tool:
-            return self._by_tool[name]
-        if name in self._names:
-            return self._by_tool[self._names[name]]
-        raise KeyError(f"{self._server!r} lists no tool {name!r} (refresh with `await srv.list_tools()`)")
+        listing = self.__listing__
+        if name in listing.by_tool:
+            return listing.by_tool[name]
+        if name in listing.names:
+            return listing.by_tool[listing.names[name]]
+        raise KeyError(f"{listing.server!r} lists no tool {name!r} (refresh with `await srv.list_tools()`)")
 
     def __getattr__(self, name: str) -> Any:
-        if name.startswith("__"):
+        if reserved(name):  # what Python and IPython ask of any object (`_repr_html_`): not a tool
             raise AttributeError(name)
+        listing = self.__listing__
         raise AttributeError(
-            f"{self._server!r} lists no tool {name!r}: its tools are "
-            + (", ".join(sorted(self._names)) or "none")
+            f"{listing.server!r} lists no tool {name!r}: its tools are "
+            + (", ".join(sorted(listing.names)) or "none")
         )
 
     def __dir__(self) -> list[str]:
-        return sorted(self._names)
+        return sorted(self.__listing__.names)
+
+    def _ipython_key_completions_(self) -> list[str]:
+        """`srv.fn["<Tab>` completes the tools' own names."""
+        return list(self.__listing__.by_tool)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._names)
+        return iter(self.__listing__.names)
 
     def __len__(self) -> int:
-        return len(self._names)
+        return len(self.__listing__.names)
 
     def __contains__(self, name: object) -> bool:
-        return name in self._names or name in self._by_tool
+        listing = self.__listing__
+        return name in listing.names or name in listing.by_tool
 
     def __repr__(self) -> str:
+        listing = self.__listing__
         shown = []
-        for py, name in self._names.items():
-            sig = inspect.signature(self._by_tool[name])
+        for py, name in listing.names.items():
+            sig = inspect.signature(listing.by_tool[name])
             shown.append(f"  {py}{sig}" + (f"  # tool {name!r}" if py != name else ""))
-        return f"<tools of {self._server!r} as functions:\n" + "\n".join(shown) + ">"
+        return f"<tools of {listing.server!r} as functions:\n" + "\n".join(shown) + ">"

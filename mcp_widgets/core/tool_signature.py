@@ -4,11 +4,16 @@ a call binds, and the structured result against `outputSchema`.
 Imports only the standard library and jsonschema (through `tool_schema`).
 
 - Names: a tool name that is not an identifier (`get-weather`, `2fa`, `class`) becomes one (`get_weather`,
-  `_2fa`, `class_`), with a number added on a clash; the tool's own name always works as a key.
+  `_2fa`, `class_`); one that begins and ends with an underscore (`__init__`, `_ipython_display_`: names
+  Python, IPython and the namespace itself use) gets `tool` in front (`tool__init__`); a number is added on
+  a clash. The tool's own name always works as a key.
 - Parameters: the required properties first, in the schema's order, then the optional ones with their
   default (`None` for an optional without one: left out of the call). A property whose name is not an
-  identifier is taken through `**arguments`. Annotations come from the schema: `str`, `int`, `float`,
+  identifier (as Python reads it: NFKC-normalised) is taken through `**arguments` (`**arguments_` when a
+  property is called `arguments`). Annotations come from the schema: `str`, `int`, `float`,
   `bool`, `list[...]`, `dict[str, Any]`, `Literal[...]` for an enum, `X | None` when null is allowed.
+- Docstrings: the server's text shown literally (escapes and bidi controls made visible), each argument in
+  sentences.
 - Checking: the bound arguments against the real `inputSchema` (patterns bounded in time), before anything
   is sent; a wrong JSON type is a `TypeError`, any other broken rule a `ValueError`, each naming the
   argument and the rule, never the value.
@@ -18,11 +23,12 @@ from __future__ import annotations
 
 import inspect
 import keyword
-import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 from .exceptions import MCPWidgetsError
+from .text import shown
 from .tool_args import deepest_error, rule_message
 from .tool_parts import Refused, deref, unwrap_null
 from .tool_schema import parse_tool_schema
@@ -55,28 +61,63 @@ class OutputSchemaError(MCPWidgetsError, ValueError):
         self.result = result
 
 
+def reserved(name: str) -> bool:
+    """A name that begins and ends with an underscore: Python's (`__init__`), IPython's (`_ipython_display_`,
+    `_repr_html_`) and the namespace's own; no tool's Python name is one."""
+    return name.startswith("_") and name.endswith("_")
+
+
+def parameter_name(name: str) -> bool:
+    """Whether a property can be a parameter: an identifier, not a keyword, and read by Python as written
+    (source is NFKC-normalised: `ﬁle=1` in a cell passes `file`)."""
+    return name.isidentifier() and not keyword.iskeyword(name) and unicodedata.normalize("NFKC", name) == name
+
+
+def python_name(name: str) -> bool:
+    """Whether a tool name can be its own Python name (`srv.fn.<name>`)."""
+    return parameter_name(name) and not reserved(name)
+
+
 def identifier(name: str) -> str:
-    """A Python identifier for a name: `get-weather` -> `get_weather`, `2fa` -> `_2fa`, `if` -> `if_`."""
-    text = re.sub(r"\W", "_", name) or "_"
-    if text[0].isdigit():
-        text = "_" + text
+    """A Python name for a tool name: `get-weather` -> `get_weather`, `2fa` -> `_2fa`, `if` -> `if_`,
+    `__init__` -> `tool__init__`."""
+    text = unicodedata.normalize("NFKC", name)
+    text = "".join(c if ("_" + c).isidentifier() else "_" for c in text) or "_"
+    if not text[0].isidentifier():
+        text = "_" + text  # a digit (or another character that may not start a name)
     if keyword.iskeyword(text) or keyword.issoftkeyword(text):
         text += "_"
+    if reserved(text):
+        text = "tool" + text
+    if not python_name(text):  # a character whose normal form is not one: keep the ASCII letters only
+        text = "tool_" + "".join(c if c.isascii() and ("_" + c).isidentifier() else "_" for c in text)
     return text
 
 
 def python_names(names: Sequence[str]) -> dict[str, str]:
-    """Python name -> tool name, for every tool; identifiers keep their name, the others get one."""
-    taken: dict[str, str] = {n: n for n in names if n.isidentifier() and not keyword.iskeyword(n)}
+    """Python name -> tool name, for every tool in the listing's order; a name that can be one keeps it,
+    the others get one (`identifier`), with a number added on a clash (`get_weather_2`)."""
+    taken: dict[str, str] = {n: n for n in names if python_name(n)}
+    done = set(taken)
     for name in names:
-        if name in taken.values():
+        if name in done:
             continue
+        done.add(name)
         base = identifier(name)
         candidate, n = base, 2
         while candidate in taken:
             candidate, n = f"{base}_{n}", n + 1
         taken[candidate] = name
-    return taken
+    python = {name: py for py, name in taken.items()}
+    return {python[name]: name for name in dict.fromkeys(names)}  # in the listing's order
+
+
+def keywords_name(properties: Mapping[str, Any]) -> str:
+    """The `**arguments` parameter's name: `arguments`, with underscores added while a property has it."""
+    name = "arguments"
+    while name in properties:
+        name += "_"
+    return name
 
 
 _SCALARS: dict[str, Any] = {
@@ -142,7 +183,7 @@ def tool_signature(
     props, required = _properties(input_schema)
     positional, optional, extra = [], [], False
     for name, prop in props.items():
-        if not name.isidentifier() or keyword.iskeyword(name):
+        if not parameter_name(name):
             extra = True
             continue
         kind = annotation(input_schema, prop)
@@ -162,7 +203,7 @@ def tool_signature(
     params = positional + optional
     more = input_schema.get("additionalProperties")
     if extra or more is True or isinstance(more, Mapping):  # names no parameter can have, or any key
-        params.append(inspect.Parameter("arguments", inspect.Parameter.VAR_KEYWORD, annotation=Any))
+        params.append(inspect.Parameter(keywords_name(props), inspect.Parameter.VAR_KEYWORD, annotation=Any))
     returns: Any = dict[str, Any] if output_schema else str
     if output_schema and output_schema.get("x-fastmcp-wrap-result") is True:  # a plain value, wrapped
         listed = output_schema.get("properties")
@@ -179,19 +220,18 @@ def tool_docstring(
     server: str,
     tool: str,
 ) -> str:
-    """The tool's description, then its arguments (Google style), what it returns, and where it lives."""
+    """The tool's description, then its arguments (Google style), what it returns, and where it lives.
+
+    Every server-supplied string is shown literally (`core.text.shown`): an escape or a bidi control in a
+    description is written as `\\x1b` / `U+202E`, so a pager neither draws nor reverses it.
+    """
     props, required = _properties(input_schema)
     lines = [(description or "").strip() or f"The tool {tool!r}."]
     args = []
     for name, prop in props.items():
-        text = ""
-        if isinstance(prop, Mapping):
-            text = str(prop.get("description") or prop.get("title") or "").strip()
-        shown = (
-            name if name.isidentifier() and not keyword.iskeyword(name) else f"{name!r} (pass as **{{...}})"
-        )
-        note = "" if name in required else " Optional."
-        args.append(f"    {shown}: {text}{note}".rstrip())
+        shown_name = name if parameter_name(name) else f"{name!r} (pass as **{{...}})"
+        text = _argument_text(name, prop, required=name in required)
+        args.append(f"    {shown_name}: " + text.replace("\n", "\n        "))
     if args:
         lines += ["", "Args:", *args]
     lines += ["", "Returns:"]
@@ -209,7 +249,32 @@ def tool_docstring(
         "",
         f"MCP tool {tool!r} of the server {server!r}. `await fn(...)` in a cell; `fn.sync(...)` blocks.",
     ]
-    return "\n".join(lines)
+    return shown("\n".join(lines))
+
+
+_CLOSERS = "\"')]}»”’"
+
+
+def _argument_text(name: str, prop: Any, *, required: bool) -> str:
+    """What the docstring says of one argument, in sentences: "Only files of this kind. Optional."; a title
+    that only repeats the name ("Sort By" for `sort_by`) says nothing, so it is left out."""
+    text = ""
+    if isinstance(prop, Mapping):
+        lines = str(prop.get("description") or "").replace("\r\n", "\n").strip().split("\n")
+        text = "\n".join(line.strip() for line in lines)  # only newlines: `shown` makes the rest visible
+        title = str(prop.get("title") or "").strip()
+        if not text and _words(title) != _words(name):
+            text = title
+    if text and text.rstrip(_CLOSERS)[-1:] not in (".", "!", "?", "…", ":"):
+        text += "."
+    said = text.casefold().startswith("optional")  # "Optional explicit elicitation ID." says it already
+    note = "" if said or (required and text) else "Required." if required else "Optional."
+    return f"{text} {note}".strip()
+
+
+def _words(text: str) -> str:
+    """A name or title as its letters and digits only, in lower case: `sort_by` and "Sort By" are alike."""
+    return "".join(c for c in text.casefold() if c.isalnum())
 
 
 def bind_arguments(
@@ -240,7 +305,7 @@ def bind_arguments(
         else:
             arguments[name] = value
     for name in required:
-        if name not in arguments and not (name.isidentifier() and not keyword.iskeyword(name)):
+        if name not in arguments and not parameter_name(name):
             raise TypeError(
                 f"{fn_name}(): missing a required argument: {name!r} (pass it as **{{{name!r}: ...}})"
             )

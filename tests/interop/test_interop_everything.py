@@ -48,6 +48,12 @@ def test_signatures_from_zod_schemas(everything: Server) -> None:
     assert weather.parameters["location"].annotation == Literal["New York", "Chicago", "Los Angeles"]
     assert weather.return_annotation == dict[str, Any]  # it has an outputSchema
     assert str(inspect.signature(fn.get_env)) == "() -> str"
+    # each argument in sentences (#42)
+    assert "    a: First number.\n    b: Second number.\n" in (fn.get_sum.__doc__ or "")
+    doc = fn.get_annotated_message.__doc__ or ""
+    assert "    includeImage: Whether to include an example image. Optional.\n" in doc
+    doc = fn.trigger_url_elicitation.__doc__ or ""
+    assert "    elicitationId: Optional explicit elicitation ID. Defaults to a random UUID.\n" in doc
 
 
 def test_calls_return_text_or_structured_content(everything: Server) -> None:
