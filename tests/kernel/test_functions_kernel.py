@@ -89,6 +89,13 @@ def test_awkward_names_display_and_help_in_a_kernel(frontend: KernelFrontend) ->
     assert r"\x1b]8;;https://evil.example/\x1b\the docs" in text and r"\x1b[8mhidden" in text
     assert r"\x1b[2J" in text and "U+202EesreverU+202C." in text
     assert r"when: A time \x1b[31mred\x1b[0m U+202Eworb. Optional." in text
+    assert r"colour: Literal['\x1b[31mred', '\u202eblue'] = '\x1b[31mred'" in text  # the signature too
+
+    # `fn["<Tab>` completes the tools' own names (IPython evaluates a name, not a property, to complete)
+    assert frontend.run("fn = srv.fn").status == "ok"
+    code = 'fn["get-w'
+    reply = frontend.wait_reply(frontend.complete(code, len(code)))
+    assert reply["status"] == "ok" and any("get-weather" in m for m in reply["matches"]), reply["matches"]
 
     # and the pager's payload, as `srv.fn.hostile?` in a cell makes it
     cell = frontend.run(

@@ -27,7 +27,8 @@ HOSTILE = (
     "Reads \x1b]8;;https://evil.example/\x1b\\the docs\x1b]8;;\x1b\\ \x1b[8mhidden\x1b[0m \x1b[2J"
     " and \u202eesrever\u202c."
 )
-"""A description a pager would draw (a link, hidden text, a cleared screen) and reverse (U+202E)."""
+"""A description a pager would draw (a link, hidden text, a cleared screen) and reverse (U+202E); the tool's
+enum and default carry escapes too (the signature shows them)."""
 
 TOOLS = [
     *(t.Tool(name=name, description=f"The tool {name}.", input_schema=EMPTY) for name in NAMES),
@@ -49,7 +50,10 @@ TOOLS = [
         description=HOSTILE,
         input_schema={
             "type": "object",
-            "properties": {"when": {"type": "string", "description": "A time \x1b[31mred\x1b[0m \u202eworb"}},
+            "properties": {
+                "when": {"type": "string", "description": "A time \x1b[31mred\x1b[0m \u202eworb"},
+                "colour": {"enum": ["\x1b[31mred", "\u202eblue"], "default": "\x1b[31mred"},
+            },
         },
     ),
 ]
