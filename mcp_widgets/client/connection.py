@@ -350,10 +350,10 @@ class Connection:
         text = f"could not connect to {self.ctx.name!r} ({self.via}): {detail}"
         if tail:
             text += f"\nserver stderr (last lines):\n{tail}"
-        error = ConnectError(text)
+        error = ConnectError(self.target.scrubbed(text))  # a config's ${env:...} value quoted (a cwd)
         url = self.target.url
-        # A URL's token or password in the transport's own errors would stay in the traceback.
-        error.__cause__ = exc if not url or strip_url_secrets(url) == url else None
+        # A URL's token or password (or a config's ${env:...} value) in the transport's errors would stay.
+        error.__cause__ = None if self.target.hidden or (url and strip_url_secrets(url) != url) else exc
         return error
 
     def _stderr_tail(self, lines: int = 8) -> str:
