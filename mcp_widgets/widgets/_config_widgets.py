@@ -108,7 +108,7 @@ _BUSY = ("connecting", "asking", "connected")
 _COLUMNS = ("", "Name", "Kind", "Where", "Notes", "Status")
 _GRID = (
     "max-content minmax(6em, max-content) max-content minmax(12em, 2fr) "
-    "minmax(8em, 1fr) minmax(10em, 2fr)"
+    "minmax(8em, 1fr) minmax(12em, 3fr)"
 )
 
 _REASON_KEEP = 1200
@@ -211,11 +211,16 @@ class ServersTable(w.VBox):
             f"<span title='{html.escape(shown(row.source))}'>{where}</span>",
             f"<i>{literal_html(notes)}</i>" if notes else "",
         ]
-        status = w.HTML()
+        status = w.HTML(layout=self._cell_layout)
         self.buttons[key] = button
         self._cells[key] = (button, status)
         self._paint(row)
-        return [button, *(w.HTML(_text_block(t)) for t in texts), status]
+        return [button, *(w.HTML(_text_block(t), layout=self._cell_layout) for t in texts), status]
+
+    @functools.cached_property
+    def _cell_layout(self) -> w.Layout:
+        """One Layout for every text cell: a grid cell may shrink below its text's width (which wraps)."""
+        return w.Layout(min_width="0")
 
     def _paint(self, row: ServerConfig) -> None:
         """The row's button and status cell as its state says (nothing when the row is on another page)."""
@@ -292,8 +297,8 @@ class ServersTable(w.VBox):
 
 def _text_block(inner: str) -> str:
     """HTML text that wraps at a text's line height (a widget's HTML has a control's 28 px line height, so a
-    long path wrapped onto a second line read as two rows)."""
-    return f"<div style='line-height: 1.4; padding: 4px 0'>{inner}</div>"
+    long path wrapped onto a second line read as two rows), anywhere in a word if it must (a path)."""
+    return f"<div style='line-height: 1.4; padding: 4px 0; overflow-wrap: anywhere'>{inner}</div>"
 
 
 def _notes(row: ServerConfig, same_name: int) -> str:
