@@ -261,7 +261,8 @@ class Connection:
                         raise
                     refused = signin_error(exc)
                     first_error = refused or first_error or exc
-                    log.debug("connecting to %s via %s failed", ctx.name, via, exc_info=True)
+                    quiet = bool(self.target.hidden)  # its traceback may quote a config's ${input:...} value
+                    log.debug("connecting to %s via %s failed", ctx.name, via, exc_info=not quiet)
                     if refused is not None:
                         break  # the sign-in ended: trying SSE would only ask the person again
             if not ready.done():

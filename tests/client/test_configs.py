@@ -461,11 +461,14 @@ def test_only_a_page_of_rows_is_built(places: tuple[Path, Path]) -> None:
         table.close()
 
 
-def test_substituted_values_never_reach_a_connect_error(places: tuple[Path, Path], monkeypatch: Any) -> None:
+def test_substituted_values_never_reach_a_connect_error(
+    places: tuple[Path, Path], monkeypatch: Any, caplog: pytest.LogCaptureFixture
+) -> None:
     """#40: a `${env:...}` value in `cwd` was quoted whole by the ConnectError ("No such file or directory:
-    '/nonexistent/sk-…'") and by the FileNotFoundError it chained."""
+    '/nonexistent/sk-…'"), by the FileNotFoundError it chained, and by the DEBUG log's traceback."""
     import traceback
 
+    caplog.set_level(logging.DEBUG)
     _home, project = places
     monkeypatch.setenv("CFG_SECRET", CANARY)
     write(
@@ -483,6 +486,7 @@ def test_substituted_values_never_reach_a_connect_error(places: tuple[Path, Path
         told = "".join(traceback.format_exception(raised.value))
         assert "No such file or directory" in told and "[redacted]" in told
         assert CANARY not in told
+    assert "connecting to dir via stdio failed" in caplog.text and CANARY not in caplog.text
     table = mw.servers()
     assert "secret written in clear: args --api-key" in plain_table(table.rows)
     assert CANARY not in repr(table.rows) + plain_table(table.rows) + every_widget_state()
