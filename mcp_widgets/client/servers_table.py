@@ -76,7 +76,7 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
         if values is None:
             table.settled(row, False, "cancelled (its inputs were not given)")
         else:
-            table.states[(row.name, row.source)] = ("connecting", "")
+            table.connecting(row)
             start(values)
 
     card.result.add_done_callback(answered)

@@ -248,10 +248,14 @@ class ServersTable(w.VBox):
             key = (row.name, row.source)
             if self.states.get(key, ("", ""))[0] in _BUSY:
                 return  # one connect at a time per row
-            self.states[key] = ("connecting", "")
-            self.status.value = f"connecting to {row.name} …"
-            self._paint(row)
+            self.connecting(row)
             self._connect(row)
+
+    def connecting(self, row: ServerConfig) -> None:
+        """The row's connect has started (or, after its inputs card, goes on): its status says so."""
+        self.states[(row.name, row.source)] = ("connecting", "")
+        self.status.value = f"connecting to {row.name} …"
+        self._paint(row)
 
     def asking(self, row: ServerConfig, text: str) -> None:
         """The row waits for the person (its inputs card, under the table): its status says so."""

@@ -499,3 +499,36 @@ def test_the_plain_table_shows_a_names_terminal_escapes(places: tuple[Path, Path
     text = plain_table(mw.servers().rows)
     assert "\x1b" not in text and "\u202e" not in text
     assert "red\\x1b[31mnameU+202E" in text
+
+
+def test_a_rows_inputs_card_then_its_connect_show_on_the_row(places: tuple[Path, Path]) -> None:
+    _home, project = places
+    write(
+        project / ".vscode" / "mcp.json",
+        {
+            "inputs": [{"type": "promptString", "id": "tok", "password": True}],
+            "servers": {
+                "vsc": {
+                    "command": sys.executable, "args": [SERVER, "stdio"], "env": {"CFG_TOKEN": "${input:tok}"}
+                }
+            },
+        },
+    )
+    table = mw.servers()
+    (row,) = table.rows
+    key = (row.name, row.source)
+    button, cell = table._cells[key]
+    table.connect("vsc")
+    try:
+        assert button.disabled and "needs 1 value (below) to connect" in cell.value  # while its card is open
+        (card,) = configs.ASKING
+        card.fill(tok=CANARY)
+        card.submit()
+        assert button.disabled and "connecting …" in cell.value  # not the card's words any more
+        wait_settled(table, key)
+        assert table.states[key] == ("connected", "") and "✓ connected" in cell.value
+        assert CANARY not in every_widget_state() + plain_table(table.rows, table.states)
+    finally:
+        if "vsc" in table.connected:
+            table["vsc"].close()
+        table.close()
