@@ -304,10 +304,68 @@ def _panel(quick: bool) -> list[Row]:
     return rows
 
 
+def _configs(quick: bool) -> list[Row]:
+    """A hostile mcp.json: comments stripped in linear time (`/*a` repeated took 25 s for 160 KB when the
+    stripper was quadratic), and `mw.servers(path)` on a file of the most servers read (one page built)."""
+    import json
+    import tempfile
+    from pathlib import Path
+
+    from mcp_widgets.client.servers_table import servers
+    from mcp_widgets.core import jsonc
+    from mcp_widgets.core.mcp_config import MAX_SERVERS
+
+    runs = 3 if quick else 9
+    rows: list[Row] = []
+    kb_times = {}
+    for kb in (10, 80, 160):
+        text = "/*a" * (kb * 1024 // 3)
+        kb_times[kb] = median_ms(lambda text=text: jsonc.strip(text), runs=runs)
+    for kb in (80, 160):
+        ratio = kb_times[kb] / kb_times[10] if kb_times[10] else 0.0
+        rows.append(
+            Row(
+                GROUP,
+                f"mcp.json of '/*a' repeated, {kb} KB: strip comments",
+                kb_times[kb],
+                baseline=kb_times[10],
+                baseline_name="10 KB",
+                target=f"linear: ratio ≤ {kb // 5} ({kb // 10} expected)",
+                ok=ratio <= kb // 5,
+            )
+        )
+    with tempfile.TemporaryDirectory() as folder:
+        many, few = Path(folder, "many.json"), Path(folder, "few.json")
+        for path, n in ((many, MAX_SERVERS), (few, 20)):
+            path.write_text(json.dumps({"mcpServers": {f"s{i}": {"command": "x"} for i in range(n)}}))
+        tables: list[Any] = []
+
+        def build(path: Path) -> Any:
+            return lambda: tables.append(servers(path))
+
+        t_many = median_ms(build(many), runs=runs)
+        t_few = median_ms(build(few), runs=runs)
+        for table in tables:
+            table.close()
+    rows.append(
+        Row(
+            GROUP,
+            f"mw.servers(path), {MAX_SERVERS:,} servers: read + first page",
+            t_many,
+            baseline=t_few,
+            baseline_name="20 servers",
+            target=f"≤ {10 * PANEL_TARGET_MS:g} ms",
+            ok=t_many <= 10 * PANEL_TARGET_MS,
+        )
+    )
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     rows = _in_process(100 if quick else 1000)
     if not quick:  # a second kernel start costs more than --quick can afford on a loaded machine
         rows += _in_kernel(1000)
         rows += _runaway(5000)
     rows += _panel(quick)
+    rows += _configs(quick)
     return rows

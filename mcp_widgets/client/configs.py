@@ -13,7 +13,6 @@ answered). `forget_inputs()` drops them.
 from __future__ import annotations
 
 import os
-import re
 import threading
 from collections.abc import Mapping
 from pathlib import Path
@@ -23,6 +22,7 @@ from mcp import StdioServerParameters
 
 from .. import kernel
 from ..core.mcp_config import (
+    PLAIN_NAME,
     ConfigError,
     ConfigFile,
     ServerConfig,
@@ -40,39 +40,56 @@ _LOCK = threading.Lock()
 ASKING: list[InputsCard] = []
 """Input cards waiting for the person (for tests and `mw.pending`-like tools; closed ones leave)."""
 
-_NAME = re.compile(r"[A-Za-z0-9_.@:+-][A-Za-z0-9_.@:+ -]*")
+_NAMES_SHOWN = 20
 
 
-def found_files(path: str | os.PathLike[str] | None = None) -> tuple[list[ConfigFile], int]:
+def found_files(
+    path: str | os.PathLike[str] | None = None, *, only: str | None = None
+) -> tuple[list[ConfigFile], int]:
     """The config files to read: `path` alone, else every usual place that exists (nearest first); and
-    how many places were looked in. A usual place that cannot be parsed is skipped (`path` raises)."""
+    how many places were looked in. A usual place that cannot be parsed is skipped (`path` raises).
+    With `only`, each file's servers are only those of that name (a lookup builds no other)."""
     if path is not None:
-        return [read_config(path)], 1
+        return [read_config(path, only=only)], 1
     places = config_locations()
     files = []
     for place, fmt in places:
         if place.is_file():
             try:
-                files.append(read_config(place, fmt))
+                files.append(read_config(place, fmt, only=only))
             except ConfigError:
                 continue  # someone else's broken file must not stop the others (servers(path) says why)
     return files, len(places)
 
 
-def lookup(target: Any, config: str | os.PathLike[str] | None = None) -> ServerConfig | None:
+def lookup(
+    target: Any, config: str | os.PathLike[str] | ServerConfig | None = None
+) -> ServerConfig | None:
     """The configured server `target` names, or None when `target` is not such a name (a command line).
+
+    Without `config=`, only a plain name (letters, digits, `_.@:+-` and spaces) is looked up; with it, any
+    string is a name in that file. `config=` may be a `ServerConfig` (a row of `mw.servers()`): then no
+    file is read again.
 
     Raises:
         ConfigError: `config=` is given and names no such server, or the name is in several files.
     """
-    if not isinstance(target, str) or not _NAME.fullmatch(target) or "://" in target:
-        if config is not None:
-            raise ConfigError("config= takes a server's name from that file: pass the name as the target")
+    if config is not None and not isinstance(target, str):
+        raise ConfigError("config= takes a server's name from that file: pass the name as the target")
+    if isinstance(config, ServerConfig):
+        if target != config.name:
+            raise ConfigError(f"config= is the server {config.name!r}, not {target!r}")
+        return config
+    plain = isinstance(target, str) and PLAIN_NAME.fullmatch(target) and "://" not in target
+    if config is None and not plain:
         return None
-    files, _ = found_files(config)
+    files, _ = found_files(config, only=target)
     matches = [s for f in files for s in f.servers if s.name == target]
     if config is not None and not matches:
-        names = ", ".join(sorted({s.name for f in files for s in f.servers})) or "none"
+        every = sorted(set(files[0].names))
+        names = ", ".join(repr(n) for n in every[:_NAMES_SHOWN]) or "none"
+        if len(every) > _NAMES_SHOWN:
+            names += f", … ({len(every) - _NAMES_SHOWN:,} more)"
         raise ConfigError(f"{files[0].path} has no server named {target!r} (it has: {names})")
     if len(matches) > 1 and len({m.source for m in matches}) > 1:
         where = "; ".join(m.where for m in matches)
@@ -131,7 +148,9 @@ def server_arguments(
     headers: Mapping[str, str] | None,
     transport: str,
 ) -> tuple[Any, dict[str, Any]]:
-    """What `Server` takes for a configured server: (target, {name, env, headers, transport}).
+    """What `Server` takes for a configured server: (target, {name, env, headers, transport, hidden}).
+
+    `hidden` holds the values substituted from the environment or inputs: never shown (`Target.hidden`).
 
     `env=` / `headers=` given to connect are laid over the config's.
 
@@ -141,7 +160,7 @@ def server_arguments(
     with _LOCK:
         given = {i.id: _INPUTS[(entry.source, i.id)] for i in entry.inputs if (entry.source, i.id) in _INPUTS}
     resolved = entry.resolve(inputs=given)
-    options: dict[str, Any] = {"name": name or entry.name}
+    options: dict[str, Any] = {"name": name or entry.name, "hidden": resolved.substituted}
     if entry.kind == "stdio":
         if not resolved.command:
             raise ConfigError(f"server {entry.name!r} in {entry.source} has neither a command nor a url")

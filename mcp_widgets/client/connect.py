@@ -107,13 +107,16 @@ def connect(target: Any, **options: Any) -> _Connecting:
             `TooManyQuestions`.
 
         config: For a target that names a server in an `mcp.json` file, the file to take it from (needed
-            when the name is in several; README, "Your servers").
+            when the name is in several, or when the name is not a plain word; README, "Your servers"),
+            or a row of `mw.servers()` (a `ServerConfig`).
 
     Raises:
         ConnectError: The server could not be reached or the handshake failed.
         ConfigError: A configured server's config cannot be used (an unset variable, an ambiguous name).
     """
     entry = configs.lookup(target, options.get("config"))
+    if entry is not None:
+        options["config"] = entry  # looked up once: Server reads no file again
     if entry is not None and configs.missing_inputs(entry):
         return _Connecting(None, lambda: Server(target, **options), entry)
     return _Connecting(Server(target, **options))
@@ -124,6 +127,7 @@ def connect_sync(target: Any, **options: Any) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
     entry = configs.lookup(target, options.get("config"))
     if entry is not None:
+        options["config"] = entry  # looked up once: Server reads no file again
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = Server(target, **options)
     server._wait_connected(server._start())

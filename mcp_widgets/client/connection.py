@@ -261,7 +261,8 @@ class Connection:
                         raise
                     refused = signin_error(exc)
                     first_error = refused or first_error or exc
-                    log.debug("connecting to %s via %s failed", ctx.name, via, exc_info=True)
+                    quiet = bool(self.target.hidden)  # its traceback may quote a config's ${input:...} value
+                    log.debug("connecting to %s via %s failed", ctx.name, via, exc_info=not quiet)
                     if refused is not None:
                         break  # the sign-in ended: trying SSE would only ask the person again
             if not ready.done():
@@ -350,10 +351,10 @@ class Connection:
         text = f"could not connect to {self.ctx.name!r} ({self.via}): {detail}"
         if tail:
             text += f"\nserver stderr (last lines):\n{tail}"
-        error = ConnectError(text)
+        error = ConnectError(self.target.scrubbed(text))  # a config's ${env:...} value quoted (a cwd)
         url = self.target.url
-        # A URL's token or password in the transport's own errors would stay in the traceback.
-        error.__cause__ = exc if not url or strip_url_secrets(url) == url else None
+        # A URL's token or password (or a config's ${env:...} value) in the transport's errors would stay.
+        error.__cause__ = None if self.target.hidden or (url and strip_url_secrets(url) != url) else exc
         return error
 
     def _stderr_tail(self, lines: int = 8) -> str:

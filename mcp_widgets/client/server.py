@@ -43,6 +43,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.card import Handler
+from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
 from .apps import AppHost
@@ -160,17 +161,18 @@ class Server:
         client_metadata_url: str | None = None,
         scopes: Sequence[str] | str | None = None,
         token_store: Any = None,
-        config: str | os.PathLike[str] | None = None,
+        config: str | os.PathLike[str] | ServerConfig | None = None,
         apps: bool = True,
         wire: int = DEFAULT_KEEP,
     ) -> None:
         entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
+        hidden: tuple[str, ...] = ()
         if entry is not None:
             target, chosen = configs.server_arguments(
                 entry, name=name, env=env, headers=headers, transport=transport
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
-            transport = chosen["transport"]
+            transport, hidden = chosen["transport"], chosen["hidden"]
         if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
             raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
         if isinstance(log_level, str):
@@ -184,6 +186,8 @@ class Server:
         check_store(token_store)
         check_scopes(scopes)
         resolved = resolve_target(target, env)
+        if hidden:
+            resolved.hide(hidden)  # a value from ${env:...} in `cwd` or `command` is never quoted back
         show_results()  # results read as results in a notebook, from the first server on
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")

@@ -40,15 +40,14 @@ def servers(path: str | os.PathLike[str] | None = None) -> ServersTable:
 
 def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
     """A Connect button (main thread, in a widget callback: nothing may block): ask the inputs in the
-    table if any are missing, then connect in the background and say how it ended in the table."""
+    table if any are missing, then connect in the background; the row says how it ended."""
     def start(values: dict[str, str] | None = None) -> None:
         try:
             if values is not None or missing_inputs(row):
                 keep_inputs(row, values)
-            server = Server(row.name, config=row.source)
+            server = Server(row.name, config=row)  # any name, and no file read again
         except Exception as exc:
-            table.status.value = f"{row.name}: {exc}"
-            table.settled(row, False)
+            table.settled(row, False, str(exc))
             return
         ready = server._start()
 
@@ -56,11 +55,9 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
             error = fut.exception()
             if error is None:
                 table.connected[row.name] = server
-                table.status.value = f"{row.name}: connected (the table's [{row.name!r}] is the server)"
             else:
                 server._signal_close()
-                table.status.value = f"{row.name}: {error}"
-            table.settled(row, error is None)
+            table.settled(row, error is None, "" if error is None else str(error))
 
         ready.add_done_callback(lambda fut: kernel.post(lambda: done(fut)))
 
@@ -71,15 +68,15 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
     ASKING.append(card)
     table.children = (*table.children, card)
     count = len(missing_inputs(row))
-    table.status.value = f"{row.name}: needs {count} value{'s' if count != 1 else ''} (below) to connect"
+    table.asking(row, f"needs {count} value{'s' if count != 1 else ''} (below) to connect")
 
     def answered(fut: Any) -> None:
         ASKING.remove(card) if card in ASKING else None
         values = fut.result()
         if values is None:
-            table.status.value = f"{row.name}: cancelled"
-            table.settled(row, False)
+            table.settled(row, False, "cancelled (its inputs were not given)")
         else:
+            table.connecting(row)
             start(values)
 
     card.result.add_done_callback(answered)

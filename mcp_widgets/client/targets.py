@@ -5,12 +5,14 @@ from __future__ import annotations
 import contextlib
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from mcp import StdioServerParameters
+
+from ..core.redaction import scrub, typed_pattern
 
 Mode = Literal["auto", "legacy"] | str
 TransportName = Literal["auto", "stdio", "http", "sse"]
@@ -29,6 +31,19 @@ class Target:
     obj: Any = None
     generic: bool = False
     """`name` is a script's generic file name (`index.js`): the server's declared name replaces it."""
+    hidden: tuple[str, ...] = field(default=(), repr=False)
+    """Values a config substituted (`${env:NAME}`, `${input:id}`) into the command, args, `cwd` or URL: an
+    error quoting them (a missing `cwd` is quoted whole) shows `[redacted]` instead (`scrubbed`)."""
+
+    def hide(self, values: Sequence[str]) -> None:
+        """Never show `values`: from now on `scrubbed` redacts them, and the name and `where` are scrubbed."""
+        self.hidden = tuple(values)
+        self.name, self.where = self.scrubbed(self.name), self.scrubbed(self.where)
+
+    def scrubbed(self, text: str) -> str:
+        """`text` with every hidden value (in the spellings escapers give it) as `[redacted]`."""
+        pattern = typed_pattern(self.hidden) if self.hidden else None
+        return str(scrub(text, pattern)) if pattern is not None else text
 
 
 _INTERPRETERS = {"python", "python3", "node", "npx", "uv", "uvx", "deno", "bun", "bunx", "pipx", "docker"}

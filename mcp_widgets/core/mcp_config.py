@@ -17,14 +17,16 @@ Every field, in every format: `command`, `args`, `env`, `cwd`, `url`, `type` / `
 `${workspaceFolder}`) applies to all string values, and happens only when a server is connected
 (`ServerConfig.resolve`): a listing shows the config as written, so no secret is read to list it.
 
-A `ServerConfig` holds what the file says; its repr shows the name, kind and file, never `env` or `headers`
-values. `secrets_in_clear` names the `env` / `headers` keys whose value is written in clear (no `${...}`)
-and looks like a secret, so that the table can say so.
+A `ServerConfig` holds what the file says; its repr shows the name, kind, command and file, never `args`,
+`env` or `headers`. `secrets_in_clear` names the `env` / `headers` keys and the `args` whose value is written
+in clear (no `${...}`) and looks like a secret, so that the table can say so.
+
+Every connect by name reads every usual place, and a file there may be anyone's: reading is bounded
+(`jsonc`; `MAX_CONFIG_BYTES`, `MAX_SERVERS`, too deep a nesting: each a `ConfigError`).
 """
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import sys
@@ -33,9 +35,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from . import jsonc
 from .exceptions import MCPWidgetsError
 
 __all__ = [
+    "MAX_CONFIG_BYTES",
+    "MAX_SERVERS",
+    "PLAIN_NAME",
     "ConfigError",
     "ConfigFile",
     "ConfigInput",
@@ -47,6 +53,15 @@ __all__ = [
 
 Format = Literal["claude-desktop", "claude-code", "cursor", "vscode", "mcp.json"]
 Kind = Literal["stdio", "http", "sse"]
+
+MAX_CONFIG_BYTES = 16 * 1024 * 1024
+"""A bigger config file is not read (a ConfigError): ~/.claude.json, which also keeps Claude Code's
+per-project state, is the biggest one usually found (a few MB)."""
+MAX_SERVERS = 10_000
+"""A config file with more servers than this is not read (a ConfigError): no one configures that many."""
+
+PLAIN_NAME = re.compile(r"[A-Za-z0-9_.@:+-][A-Za-z0-9_.@:+ -]*")
+"""A server name `connect(name)` looks up without `config=` (any other target is a command line)."""
 
 _LABELS: dict[str, str] = {
     "claude-desktop": "Claude Desktop",
@@ -85,7 +100,7 @@ class ServerConfig:
     """The file it was found in."""
     format: Format
     command: str = ""
-    args: tuple[str, ...] = ()
+    args: tuple[str, ...] = field(default=(), repr=False)  # an option's value may be a secret
     env: Mapping[str, str] = field(default_factory=dict, repr=False)
     cwd: str | None = None
     url: str = field(default="", repr=False)
@@ -94,7 +109,8 @@ class ServerConfig:
     inputs: tuple[ConfigInput, ...] = field(default=(), repr=False)
     """The `inputs` this server's values use (`${input:id}`), in order of first use."""
     secrets_in_clear: tuple[str, ...] = ()
-    """`env` / `headers` keys whose value is written in the file in clear and looks like a secret."""
+    """`env` / `headers` keys ("env API_KEY", "header Authorization") and `args` ("args --api-key", "args #3")
+    whose value is written in the file in clear and looks like a secret."""
     workspace: str | None = field(default=None, repr=False)
     """`${workspaceFolder}`: the folder a project config belongs to (None for a user config)."""
 
@@ -127,6 +143,7 @@ class ServerConfig:
             cwd=sub(self.cwd, "cwd") if self.cwd else None,
             url=sub(self.url, "url"),
             headers={k: sub(v, f"headers {k}") for k, v in self.headers.items()},
+            substituted=tuple(sub.secret),
         )
 
 
@@ -142,6 +159,9 @@ class ResolvedServer:
     cwd: str | None = field(repr=False)
     url: str = field(repr=False)
     headers: dict[str, str] = field(repr=False)
+    substituted: tuple[str, ...] = field(default=(), repr=False)
+    """The values `${env:NAME}`, `${NAME}` and `${input:id}` gave: never to be shown (an error quoting a
+    `cwd` or `command` redacts them). `${userHome}` and `${workspaceFolder}` are no secret and not here."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +172,8 @@ class ConfigFile:
     format: Format
     servers: tuple[ServerConfig, ...]
     inputs: tuple[ConfigInput, ...] = ()
+    names: tuple[str, ...] = ()
+    """Every server name in the file (also when only one server was parsed: `read_config(only=)`)."""
 
 
 # --------------------------------------------------------------------------------------------------
@@ -211,48 +233,42 @@ def guess_format(path: Path, data: Any = None) -> Format:
     return "mcp.json"
 
 
-def read_config(path: str | os.PathLike[str], fmt: Format | None = None) -> ConfigFile:
-    """Read and parse one config file.
+def read_config(
+    path: str | os.PathLike[str], fmt: Format | None = None, *, only: str | None = None
+) -> ConfigFile:
+    """Read and parse one config file (with `only`, parse only the servers of that name).
 
     Raises:
-        ConfigError: The file cannot be read or is not a config (the message names the file).
+        ConfigError: The file cannot be read, is not a regular file, is too big, or is not a config (the
+            message names the file, never a line of it).
     """
     p = Path(path).expanduser()
     try:
-        text = p.read_text(encoding="utf-8-sig")
-    except OSError as exc:
-        raise ConfigError(f"cannot read {p}: {exc.strerror or type(exc).__name__}") from None
+        text = jsonc.read_text(p, MAX_CONFIG_BYTES)
+    except jsonc.Unreadable as exc:
+        raise ConfigError(f"{p} {exc}") from None
     try:
-        data = json.loads(_strip_jsonc(text)) if text.strip() else {}
+        data = jsonc.loads(text) if text.strip() else {}
+        return parse_config(data, str(p), fmt or guess_format(p, data), only=only)
+    except RecursionError:
+        raise ConfigError(f"{p} is nested too deeply to be a config") from None
     except ValueError as exc:
-        raise ConfigError(f"{p} is not valid JSON: {_position(exc)}") from None
-    return parse_config(data, str(p), fmt or guess_format(p, data))
+        if isinstance(exc, ConfigError):
+            raise
+        raise ConfigError(f"{p} is not valid JSON: {jsonc.position(exc)}") from None
 
 
-def _position(exc: ValueError) -> str:
-    """A JSON error without the text around it (a line of the file could hold a secret)."""
-    if isinstance(exc, json.JSONDecodeError):
-        return f"{exc.msg} at line {exc.lineno}, column {exc.colno}"
-    return type(exc).__name__
-
-
-_JSONC = re.compile(r'"(?:\\.|[^"\\])*"|//[^\n]*|/\*.*?\*/|,(?=\s*[}\]])', re.S)
-
-
-def _strip_jsonc(text: str) -> str:
-    """VS Code's JSON with comments and trailing commas -> JSON (strings kept as they are)."""
-    return _JSONC.sub(lambda m: m.group(0) if m.group(0).startswith('"') else "", text)
 
 
 # --------------------------------------------------------------------------------------------------
 # Parsing
 
 
-def parse_config(data: Any, source: str, fmt: Format) -> ConfigFile:
-    """A config's servers from its JSON.
+def parse_config(data: Any, source: str, fmt: Format, *, only: str | None = None) -> ConfigFile:
+    """A config's servers from its JSON (with `only`, only the servers of that name; `names` has all).
 
     Raises:
-        ConfigError: `data` is not an object, or its servers map is not one.
+        ConfigError: `data` is not an object, its servers map is not one, or it has over `MAX_SERVERS`.
     """
     if not isinstance(data, Mapping):
         raise ConfigError(f"{source}: a config is a JSON object")
@@ -263,14 +279,19 @@ def parse_config(data: Any, source: str, fmt: Format) -> ConfigFile:
         raw = {}
     if not isinstance(raw, Mapping):
         raise ConfigError(f"{source}: {'servers' if 'servers' in data else 'mcpServers'} is not an object")
+    if len(raw) > MAX_SERVERS:
+        raise ConfigError(
+            f"{source} configures {len(raw):,} servers: a file with over {MAX_SERVERS:,} is not read"
+        )
     inputs = tuple(_inputs(data.get("inputs")))
     by_id = {i.id: i for i in inputs}
     workspace = _workspace(Path(source), fmt)
     servers = []
+    names = tuple(str(name) for name, entry in raw.items() if isinstance(entry, Mapping))
     for name, entry in raw.items():
-        if isinstance(entry, Mapping):
+        if isinstance(entry, Mapping) and (only is None or str(name) == only):
             servers.append(_server(str(name), entry, source, fmt, by_id, workspace))
-    return ConfigFile(path=source, format=fmt, servers=tuple(servers), inputs=inputs)
+    return ConfigFile(path=source, format=fmt, servers=tuple(servers), inputs=inputs, names=names)
 
 
 def _workspace(path: Path, fmt: Format) -> str | None:
@@ -347,6 +368,7 @@ def _server(
                     used.append(wanted)
     clear = [f"env {k}" for k, v in env.items() if _looks_secret(k, v)]
     clear += [f"header {k}" for k, v in headers.items() if _looks_secret(k, v)]
+    clear += _secret_args(_strings(entry.get("args")))
     return ServerConfig(
         name=name,
         kind=kind,
@@ -383,7 +405,37 @@ def _looks_secret(key: str, value: str) -> bool:
         return False
     if _words(key) & _SECRET_WORDS:
         return True
-    return bool(re.fullmatch(r"(Bearer\s+)?[A-Za-z0-9_\-.=+]{32,}", value))
+    return bool(_TOKEN.fullmatch(value))
+
+
+def _secret_args(args: tuple[str, ...]) -> list[str]:
+    """The args written in clear that look like secrets: "args --api-key" for the value of a secret-looking
+    option (`--api-key sk-…`, `--token=…`, docker's `-e API_KEY=…`), "args #3" for a token-like word."""
+    found: list[str] = []
+    value_of: int | None = None  # the index of the secret option's value just reported
+    for i, arg in enumerate(args):
+        option, _, value = arg.partition("=")
+        if i == value_of:
+            continue
+        if value and _looks_secret(option.lstrip("-"), value):
+            found.append(f"args {option}")
+        elif arg.startswith("-") and not value and i + 1 < len(args) and _words(arg) & _SECRET_WORDS:
+            if not args[i + 1].startswith("-") and _looks_secret(arg, args[i + 1]):
+                found.append(f"args {arg}")
+                value_of = i + 1
+        elif not arg.startswith("-") and _looks_like_token(arg):
+            found.append(f"args #{i + 1}")
+    return list(dict.fromkeys(found))
+
+
+def _looks_like_token(word: str) -> bool:
+    """A long word of a token's alphabet with digits in it (not a long package or file name)."""
+    if _VARIABLE.search(word) or not _TOKEN.fullmatch(word):
+        return False
+    return sum(c.isdigit() for c in word) >= 4 or word.startswith(("sk-", "ghp_", "github_pat_", "xox"))
+
+
+_TOKEN = re.compile(r"(Bearer\s+)?[A-Za-z0-9_\-.=+]{32,}")
 
 
 # --------------------------------------------------------------------------------------------------
@@ -399,9 +451,17 @@ class _Substitution:
         self, config: ServerConfig, environ: Mapping[str, str], inputs: Mapping[str, str], home: str
     ) -> None:
         self.config, self.environ, self.inputs, self.home = config, environ, inputs, home
+        self.secret: list[str] = []
+        """The values of `${env:...}`, `${NAME}` and `${input:...}` given so far."""
 
     def __call__(self, text: str, where: str) -> str:
-        return _VARIABLE.sub(lambda m: self.value(m.group(1), where), text)
+        return _VARIABLE.sub(lambda m: self.kept(m.group(1), where), text)
+
+    def kept(self, key: str, where: str) -> str:
+        value = self.value(key, where)
+        if value and key not in ("userHome", "workspaceFolder", "workspaceRoot", "pathSeparator", "/"):
+            self.secret.append(value)
+        return value
 
     def value(self, key: str, where: str) -> str:
         config = self.config
@@ -430,13 +490,4 @@ class _Substitution:
                 return default
             raise ConfigError(f"{about} uses the environment variable {name}, which is not set")
         return found
-
-
-def merged(files: Iterable[ConfigFile]) -> dict[str, list[ServerConfig]]:
-    """Server name -> every config of that name, in the order the files were given."""
-    by_name: dict[str, list[ServerConfig]] = {}
-    for config_file in files:
-        for server in config_file.servers:
-            by_name.setdefault(server.name, []).append(server)
-    return by_name
 

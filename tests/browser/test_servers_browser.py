@@ -1,5 +1,7 @@
-"""`mw.servers(path)` in real JupyterLab as a person uses it: the table of a config's servers, Connect on a
-row, and the card asking a VS Code `${input:...}` password, whose value never reaches the saved notebook."""
+"""`mw.servers(path)` in real JupyterLab as a person uses it: the table of a config's servers (its header, a
+status per row), Connect on a row, the card asking a VS Code `${input:...}` password, whose value never
+reaches the saved notebook, and failing servers whose names and stderr hold math: each row keeps its own
+reason, shown literally (no MathJax link)."""
 
 from __future__ import annotations
 
@@ -29,15 +31,27 @@ def saving_widget_state(lab_server: LabServer) -> Iterator[None]:
         lab_server.api("PUT", SAVE_STATE, {"raw": "{}"})
 
 
-def write_config(nb_root: Any, name: str) -> str:
+MATH_ELEMENTS = "mjx-container, .MathJax, .MathJax_Display"
+EVIL_NAME = r"$\href{https://evil.example}{here}$"
+EVIL_STDERR = r"$\href{https://evil.example}{Re-authenticate here}$"
+
+
+def failing(stderr: str) -> dict[str, Any]:
+    """A stdio server that writes `stderr` and exits before the handshake."""
+    code = f"import sys; sys.stderr.write({stderr!r} + '\\n'); sys.exit(1)"
+    return {"type": "stdio", "command": str(python()), "args": ["-c", code]}
+
+
+def write_config(nb_root: Any, name: str, servers: dict[str, Any] | None = None) -> str:
     """A VS Code `.vscode/mcp.json`: the stdio demo twice, once plain, once with a key written in clear and
-    a password input."""
+    a password input (or `servers`)."""
     demo = {"type": "stdio", "command": str(python()), "args": ["-m", "mcp_widgets.demo"]}
     config = {
         "inputs": [
             {"type": "promptString", "id": "demo-token", "description": "Demo token", "password": True}
         ],
-        "servers": {
+        "servers": servers
+        or {
             "demo": demo,
             "vault": {
                 **demo,
@@ -72,30 +86,37 @@ def test_servers_table_connect_and_password_input(open_notebook: Any) -> None:
     nb.run(0)
     nb.wait_done(0)
     table = nb.output(0).locator(".mcpw-servers")
-    expect(table.get_by_role("button", name="Connect")).to_have_count(2)
-    rows = table.locator(".widget-hbox")
-    demo, vault = rows.nth(0), rows.nth(1)
-    expect(demo).to_contain_text("demo · stdio")
-    expect(vault).to_contain_text("secret written in clear: env API_KEY")
-    expect(vault).to_contain_text("asks demo-token")
+    for header in ("Name", "Kind", "Where", "Notes", "Status"):
+        expect(table.get_by_text(header, exact=True)).to_be_visible()
+    buttons = table.locator(".mcpw-servers-grid > .widget-button")
+    expect(buttons).to_have_count(2)
+    demo, vault = buttons.nth(0), buttons.nth(1)
+    statuses = table.locator(".mcpw-server-status")
+    expect(table.get_by_text("demo", exact=True)).to_be_visible()
+    expect(table).to_contain_text("secret written in clear: env API_KEY")
+    expect(table).to_contain_text("asks demo-token")
     assert "sk-clear" not in (table.text_content() or "")  # the table names the key, never its value
 
-    demo.get_by_role("button", name="Connect").click()
-    expect(table).to_contain_text("demo: connected", timeout=UI_MS * 4)
+    demo.click()
+    expect(table).to_contain_text('demo connected: table["demo"] is the server', timeout=UI_MS * 4)
     # the row says so, not only the status line
-    expect(demo.get_by_role("button", name="Connected")).to_be_disabled()
+    expect(demo).to_have_text("Connected")
+    expect(demo).to_be_disabled()
+    expect(statuses.nth(0)).to_have_text("✓ connected")
 
-    vault.get_by_role("button", name="Connect").click()
+    vault.click()
     card = table.locator(".mcpw-inputs")
     field = card.get_by_label("Demo token")
     expect(field).to_be_visible()
     assert field.get_attribute("type") == "password"
     expect(table).to_contain_text("vault: needs 1 value (below) to connect")
+    expect(vault).to_be_disabled()  # while its card is open
     shoot_in_both_themes(nb, {"servers-table": table})
     field.fill(canary)
     card.get_by_role("button", name="Connect").click()
-    expect(table).to_contain_text("vault: connected", timeout=UI_MS * 4)
-    expect(vault.get_by_role("button", name="Connected")).to_be_disabled()
+    expect(table).to_contain_text('vault connected: table["vault"] is the server', timeout=UI_MS * 4)
+    expect(vault).to_have_text("Connected")
+    expect(vault).to_be_disabled()
     expect(card).to_contain_text("1 value given")
     expect(card.locator("input")).to_have_count(0)
 
@@ -107,7 +128,7 @@ def test_servers_table_connect_and_password_input(open_notebook: Any) -> None:
     expect(nb.page.locator(".jp-mod-dirty")).to_have_count(0)
     saved = (nb.server.root / nb.path).read_text()
     assert "application/vnd.jupyter.widget-state+json" in saved  # the widget state was saved
-    assert "vault: connected" in saved
+    assert 'vault connected: table[\\"vault\\"]' in saved
     assert canary not in saved
     assert canary not in nb.server.log_tail(10**7)
     nb.run(2)
@@ -150,3 +171,47 @@ def test_connect_by_name_asks_the_password_in_the_cell(open_notebook: Any) -> No
     assert canary not in nb.server.log_tail(10**7)
     nb.run(1)
     nb.wait_done(1)
+
+
+def test_failing_rows_keep_their_own_reasons_shown_literally(open_notebook: Any) -> None:
+    """#40, #42: a server named with math whose stderr holds a MathJax link, and a second failing server:
+    each row keeps its own reason, the status line and the rows read as written, and nothing is typeset (a
+    stock Label with math, typeset in the same page afterwards, shows MathJax ran)."""
+    from playwright.sync_api import expect
+
+    servers = {EVIL_NAME: failing(EVIL_STDERR), "second": failing("second reason")}
+    path = write_config(open_notebook.server.root, open_notebook.name, servers)
+    nb = open_notebook(
+        [
+            f"import mcp_widgets as mw\ntable = mw.servers({path!r})\ntable",
+            "import ipywidgets as w; display(w.Label(value=r'control $y$'))",
+        ]
+    )
+    nb.run(0)
+    nb.wait_done(0)
+    table = nb.output(0).locator(".mcpw-servers")
+    buttons = table.locator(".mcpw-servers-grid > .widget-button")
+    statuses = table.locator(".mcpw-server-status")
+    expect(table.get_by_text(EVIL_NAME, exact=True)).to_be_visible()
+    buttons.nth(0).click()
+    expect(statuses.nth(0)).to_contain_text("✗ failed: ", timeout=UI_MS * 4)
+    status_line = table.locator(".widget-label").last
+    expect(status_line).to_contain_text(f"{EVIL_NAME} failed: could not connect to")
+    buttons.nth(1).click()
+    expect(statuses.nth(1)).to_contain_text("✗ failed: ", timeout=UI_MS * 4)
+    expect(status_line).to_contain_text("second failed: could not connect to 'second'")
+    # each row its own reason, the first's stderr as written
+    expect(statuses.nth(0)).to_contain_text(EVIL_STDERR)
+    expect(statuses.nth(1)).to_contain_text("second reason")
+    assert "second reason" not in (statuses.nth(0).text_content() or "")
+    assert "Re-authenticate" not in (statuses.nth(1).text_content() or "")
+    for i in range(2):  # ready to try again
+        expect(buttons.nth(i)).to_have_text("Connect")
+        expect(buttons.nth(i)).to_be_enabled()
+    nb.run(1)
+    nb.wait_done(1)
+    expect(nb.output(1).locator("mjx-container")).to_have_count(1, timeout=UI_MS * 2)  # MathJax has run
+    expect(table.locator(MATH_ELEMENTS)).to_have_count(0)
+    expect(table.locator("a")).to_have_count(0)
+    expect(nb.page.locator("a[href='https://evil.example']")).to_have_count(0)
+    shoot_in_both_themes(nb, {"servers-table-failed": table})

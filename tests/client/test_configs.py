@@ -335,7 +335,7 @@ def test_the_tables_connect_button_connects(places: tuple[Path, Path]) -> None:
         time.sleep(0.02)
     srv = table["b"]
     try:
-        assert srv.connected and "connected" in table.status.value
+        assert srv.connected and table.status.value == 'b connected: table["b"] is the server'
         # the row itself says so, and its button is off: a second press starts nothing
         assert (button.description, button.disabled) == ("Connected", True)
         table.connect("b")
@@ -345,19 +345,190 @@ def test_the_tables_connect_button_connects(places: tuple[Path, Path]) -> None:
         table.close()
 
 
-def test_a_failed_connect_leaves_the_rows_button_ready_again(places: tuple[Path, Path]) -> None:
-    _home, project = places
-    write(project / ".mcp.json", {"mcpServers": {"nope": {"command": sys.executable, "args": ["-c", "1"]}}})
-    table = mw.servers()
-    button = table.buttons[("nope", table.rows[0].source)]
-    table.connect("nope")
+def wait_settled(table: Any, *keys: tuple[str, str]) -> None:
     deadline = time.monotonic() + 30
-    while button.disabled and time.monotonic() < deadline:
+    while time.monotonic() < deadline and any(
+        table.states.get(k, ("connecting",))[0] in ("connecting", "") for k in keys
+    ):
         kernel.flush_posted()
         time.sleep(0.02)
+
+
+def test_two_failed_rows_keep_their_own_reasons_and_buttons_are_ready_again(
+    places: tuple[Path, Path],
+) -> None:
+    _home, project = places
+    fail = "import sys; sys.stderr.write({!r}); sys.exit(1)"
+    write(
+        project / ".mcp.json",
+        {
+            "mcpServers": {
+                "one": {"command": sys.executable, "args": ["-c", fail.format("first reason\n")]},
+                "two": {"command": sys.executable, "args": ["-c", fail.format("second reason\n")]},
+            }
+        },
+    )
+    table = mw.servers()
+    one, two = ((r.name, r.source) for r in table.rows)
+    table.connect("one")
+    wait_settled(table, one)
+    table.connect("two")
+    wait_settled(table, two)
     try:
-        assert (button.description, button.disabled) == ("Connect", False)
-        assert table.status.value.startswith("nope: ") and "connecting" not in table.status.value
-        assert "nope" not in table.connected
+        for key, reason, other in ((one, "first reason", "second"), (two, "second reason", "first")):
+            state, why = table.states[key]
+            assert state == "failed" and reason in why and other not in why
+            button = table.buttons[key]
+            assert (button.description, button.disabled) == ("Connect", False)
+            status_cell = table._cells[key][1].value
+            assert "✗ failed: " in status_cell and reason in status_cell
+        assert table.status.value.startswith("two failed: could not connect to 'two'")
+        assert "one" not in table.connected and "[failed: " in plain_table(table.rows, table.states)
     finally:
+        table.close()
+
+
+def test_a_hostile_file_in_a_usual_place_is_skipped_and_read_once(
+    places: tuple[Path, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """#41: a file nested 100,000 deep (RecursionError before) is skipped by servers() and connect by name,
+    and named by servers(path); a connect reads each file once (twice before: connect, then Server)."""
+    home, project = places
+    deep = write(project / ".vscode" / "mcp.json", '{"servers": ' + "[" * 100_000 + "]" * 100_000 + "}")
+    good = {"mcpServers": {"c": {"command": sys.executable, "args": [SERVER, "stdio"]}}}
+    write(home / ".cursor" / "mcp.json", good)
+    assert [r.name for r in mw.servers().rows] == ["c"]
+    with pytest.raises(ConfigError, match="nested too deeply"):
+        mw.servers(deep)
+    reads: list[str] = []
+    real = configs.read_config
+
+    def counted(path: Any, *args: Any, **kwargs: Any) -> Any:
+        reads.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(configs, "read_config", counted)
+    srv = mw.connect_sync("c")
+    try:
+        assert srv.name == "c"
+        assert sorted(reads) == sorted({*reads}) and str(home / ".cursor" / "mcp.json") in reads
+    finally:
+        srv.close()
+
+
+def test_a_name_that_is_no_plain_word_connects_from_its_row_and_with_config(
+    places: tuple[Path, Path],
+) -> None:
+    _home, project = places
+    path = write(
+        project / ".mcp.json",
+        {"mcpServers": {"tex$x$": {"command": sys.executable, "args": [SERVER, "stdio"]}}},
+    )
+    table = mw.servers()
+    (row,) = table.rows
+    assert "not a plain name: in code, connect with config=" in plain_table(table.rows)
+    table.connect("tex$x$")
+    wait_settled(table, (row.name, row.source))
+    try:
+        assert table.states[(row.name, row.source)] == ("connected", ""), table.states
+        assert table.status.value == 'tex$x$ connected: table["tex$x$"] is the server'
+    finally:
+        table["tex$x$"].close()
+        table.close()
+    srv = mw.connect_sync("tex$x$", config=path)
+    try:
+        assert srv.name == "tex$x$"
+    finally:
+        srv.close()
+
+
+def test_only_a_page_of_rows_is_built(places: tuple[Path, Path]) -> None:
+    """#41: 120 servers build one page of 50 rows of widgets (before: a row of widgets per server)."""
+    _home, project = places
+    servers = {f"s{i:03}": {"command": "never-run"} for i in range(120)}
+    write(project / ".mcp.json", {"mcpServers": servers})
+    table = mw.servers()
+    try:
+        assert len(table.rows) == 120 and len(table.buttons) == 50
+        assert table._where.value == "servers 1–50 of 120"
+        table._next.click()
+        table._next.click()
+        assert sorted(name for name, _ in table.buttons) == [f"s{i}" for i in range(100, 120)]
+        assert table._next.disabled and table._where.value == "servers 101–120 of 120"
+        table.connect("s007")  # on the first page: shown, then pressed
+        assert table.page == 0 and table.states[("s007", table.rows[7].source)][0] == "connecting"
+    finally:
+        table.close()
+
+
+def test_substituted_values_never_reach_a_connect_error(
+    places: tuple[Path, Path], monkeypatch: Any, caplog: pytest.LogCaptureFixture
+) -> None:
+    """#40: a `${env:...}` value in `cwd` was quoted whole by the ConnectError ("No such file or directory:
+    '/nonexistent/sk-…'"), by the FileNotFoundError it chained, and by the DEBUG log's traceback."""
+    import traceback
+
+    caplog.set_level(logging.DEBUG)
+    _home, project = places
+    monkeypatch.setenv("CFG_SECRET", CANARY)
+    write(
+        project / ".mcp.json",
+        {
+            "mcpServers": {
+                "dir": {"command": sys.executable, "cwd": "/nonexistent/${env:CFG_SECRET}"},
+                "cmd": {"command": "/nonexistent/${CFG_SECRET}/run", "args": ["--api-key", CANARY]},
+            }
+        },
+    )
+    for name in ("dir", "cmd"):
+        with pytest.raises(mw.ConnectError) as raised:
+            mw.connect_sync(name)
+        told = "".join(traceback.format_exception(raised.value))
+        assert "No such file or directory" in told and "[redacted]" in told
+        assert CANARY not in told
+    assert "connecting to dir via stdio failed" in caplog.text and CANARY not in caplog.text
+    table = mw.servers()
+    assert "secret written in clear: args --api-key" in plain_table(table.rows)
+    assert CANARY not in repr(table.rows) + plain_table(table.rows) + every_widget_state()
+    table.close()
+
+
+def test_the_plain_table_shows_a_names_terminal_escapes(places: tuple[Path, Path]) -> None:
+    _home, project = places
+    write(project / ".mcp.json", {"mcpServers": {"red\x1b[31mname\u202e": {"command": "x"}}})
+    text = plain_table(mw.servers().rows)
+    assert "\x1b" not in text and "\u202e" not in text
+    assert "red\\x1b[31mnameU+202E" in text
+
+
+def test_a_rows_inputs_card_then_its_connect_show_on_the_row(places: tuple[Path, Path]) -> None:
+    _home, project = places
+    write(
+        project / ".vscode" / "mcp.json",
+        {
+            "inputs": [{"type": "promptString", "id": "tok", "password": True}],
+            "servers": {
+                "vsc": {
+                    "command": sys.executable, "args": [SERVER, "stdio"], "env": {"CFG_TOKEN": "${input:tok}"}
+                }
+            },
+        },
+    )
+    table = mw.servers()
+    (row,) = table.rows
+    key = (row.name, row.source)
+    button, cell = table._cells[key]
+    table.connect("vsc")
+    try:
+        assert button.disabled and "needs 1 value (below) to connect" in cell.value  # while its card is open
+        (card,) = configs.ASKING
+        card.fill(tok=CANARY)
+        card.submit()
+        assert button.disabled and "connecting …" in cell.value  # not the card's words any more
+        wait_settled(table, key)
+        assert table.states[key] == ("connected", "") and "✓ connected" in cell.value
+        assert CANARY not in every_widget_state() + plain_table(table.rows, table.states)
+    finally:
+        if "vsc" in table.connected:
+            table["vsc"].close()
         table.close()
