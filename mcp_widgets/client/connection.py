@@ -25,7 +25,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, oversized, tasks, tasks2026, url_flow
+from . import catalog, oversized, privacy, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .functions import keep_invalid_results
 from .listings import ServerInfo
@@ -83,6 +83,7 @@ class Connection:
         self.intake = intake
         self.display = display
         self.open_tasks = open_tasks
+        self.typed = privacy.watched(display.late, lambda: intake.calls)  # redacts the SDK's log records
         self.transport = transport
         self.via = "sse" if transport == "sse" else target.kind
         """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
