@@ -317,12 +317,12 @@ class Connection:
         learned.protocol_version = client.protocol_version
         caps = client.server_capabilities
         learned.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
-        # What the server offers, listed once now so `srv.tools` etc. show at once; a listing that fails
-        # (or never answers) leaves that one empty rather than failing the connection.
+        # What the server offers, listed once now so `srv.tools` etc. show at once (redacted: a reconnect's
+        # may quote what was typed); a listing that fails (or never answers) leaves that one empty.
         kinds: tuple[Literal["tools", "resources", "prompts"], ...] = ("tools", "resources", "prompts")
-        limit = ctx.settings.timeout or CONNECT_TIMEOUT
+        limit, typed = ctx.settings.timeout or CONNECT_TIMEOUT, self.typed.pattern
         fetched = await asyncio.gather(
-            *(asyncio.wait_for(catalog.fetch(ctx, client, kind), limit) for kind in kinds),
+            *(asyncio.wait_for(catalog.fetch(ctx, client, kind, typed), limit) for kind in kinds),
             return_exceptions=True,
         )
         for kind, outcome in zip(kinds, fetched, strict=True):

@@ -13,6 +13,8 @@ flight and its last ended ones (`typed_now`): a record names no server.
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import logging
 import re
 import sys
@@ -21,7 +23,7 @@ from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import REDACTED, guard_logger, resource_label, scrub, secret_values, typed_pattern
@@ -233,6 +235,14 @@ class Recent:
     def __init__(self, late: LateLines, calls: Callable[[], Iterable[Any]]) -> None:
         self._late = late
         self._calls = calls
+        self._pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+
+    def pattern(self) -> re.Pattern[str] | None:
+        """As one pattern (None: nothing was typed)."""
+        texts = self.typed_texts()
+        if texts != self._pattern[0]:
+            self._pattern = (texts, typed_pattern(texts) if texts else None)
+        return self._pattern[1]
 
     def typed_texts(self) -> frozenset[str]:
         """As text (any thread)."""
@@ -292,3 +302,67 @@ def guard_logs() -> None:
     made (the SDK may have made a logger since: importing the client imports its transports)."""
     for logger in [logging.getLogger("mcp_widgets"), *_sdk_loggers()]:
         guard_logger(logger, typed_now)
+
+
+# -- listings ----------------------------------------------------------------------------------------------
+
+
+def _key(raw: Mapping[str, Any]) -> str:
+    """What an item of a listing is called by: a template's URI template, a resource's URI, else its name."""
+    for field in ("uriTemplate", "uri", "name"):
+        if isinstance(raw.get(field), str):
+            return str(raw[field])
+    return ""
+
+
+def _digest(raw: Any) -> str:
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def redacted_listing(
+    items: Iterable[BaseModel], typed: re.Pattern[str] | None, clean: frozenset[str] = frozenset()
+) -> tuple[list[Any], dict[str, str], frozenset[str]]:
+    """A listing's items with what was typed redacted (names, titles, descriptions, schemas: every string),
+    the server's own name of each renamed item by the name it is listed under, and the digests of the
+    items shown as sent.
+
+    An item the server sent before exactly as it was shown then (its digest in `clean`) is kept: it was
+    listed before it could quote the value (typing `file` does not rename `read_file`). A renamed item is
+    listed under its name with the value redacted (`greet_[redacted]`), with " (2)", " (3)"... after it
+    when another item is listed so; calls by that name reach the server's own (`ToolList.real_name`).
+    """
+    raws = [(item, item.model_dump(mode="json", by_alias=True, exclude_unset=True)) for item in items]
+    digests = [_digest(raw) for _, raw in raws]
+    shown: list[Any] = []
+    kept: set[str] = set()
+    changed: dict[int, dict[str, Any]] = {}
+    for i, ((_, raw), digest) in enumerate(zip(raws, digests, strict=True)):
+        scrubbed_raw = scrub(raw, typed) if typed is not None and digest not in clean else raw
+        if scrubbed_raw == raw:
+            kept.add(digest)
+        else:
+            changed[i] = scrubbed_raw
+    taken = {_key(raw) for i, (_, raw) in enumerate(raws) if i not in changed}
+    real: dict[str, str] = {}
+    for i, (item, raw) in enumerate(raws):
+        if i not in changed:
+            shown.append(item)
+            continue
+        new = changed[i]
+        listed = base = _key(new)
+        n = 1
+        while listed in taken:
+            n += 1
+            listed = f"{base} ({n})"
+        taken.add(listed)
+        for field in ("uriTemplate", "uri", "name"):
+            if new.get(field) == base:
+                new[field] = listed
+                break
+        if listed != _key(raw):
+            real[listed] = _key(raw)
+        try:
+            shown.append(type(item).model_validate(new))
+        except ValidationError:  # the redacted text broke the item's own rules: left out, not shown raw
+            real.pop(listed, None)
+    return shown, real, frozenset(kept)

@@ -10,7 +10,8 @@ with the SDK's `MCPServer`, over streamable HTTP (it prints `PORT <n>` first).
   as JSON-RPC, then fails the SDK session's validation);
 then answers "ok". `rename` asks for a name, then lists from then on a tool named after it (its title,
 description and input schema quote it too), and a prompt, a resource and a template doing the same, and
-says so (`notifications/tools/list_changed` and the others).
+says so (`notifications/tools/list_changed` and the others); the tool, the prompt and the resource answer
+only to the names they were given (so a test sees that the client sent those).
 """
 
 from __future__ import annotations
@@ -100,6 +101,11 @@ def ask_name(rid: Any) -> str:
 
 def call(rid: Any, params: dict[str, Any]) -> None:
     name, arguments = params.get("name"), params.get("arguments") or {}
+    if name not in ("ask", "rename"):  # the tool named after the answer: only by the name it was given
+        ok = _listed.name is not None and name == f"greet_{_listed.name}"
+        text = "called the tool named after you" if ok else "no such tool"
+        send({"id": rid, "result": {"content": [{"type": "text", "text": text}], "isError": not ok}})
+        return
     value = ask_name(rid)
     if name == "ask":
         how = arguments.get("how", "print")
@@ -138,6 +144,13 @@ def handle(message: dict[str, Any]) -> None:
         "resources/templates/list": {"resourceTemplates": _listed.templates()},
         "ping": {},
     }
+    n = _listed.name
+    params = message.get("params") or {}
+    if n is not None and method == "prompts/get" and params.get("name") == f"about_{n}":
+        said = {"role": "user", "content": {"type": "text", "text": "the prompt named after you"}}
+        answers[method] = {"messages": [said]}
+    if n is not None and method == "resources/read" and params.get("uri") == f"notes://{n}":
+        answers[method] = {"contents": [{"uri": params["uri"], "text": "the notes named after you"}]}
     if method == "tools/call":
         threading.Thread(target=call, args=(rid, message.get("params") or {}), daemon=True).start()
     elif method in answers:
