@@ -48,6 +48,16 @@ def test_a_listing_naming_items_after_the_answer_is_redacted_and_still_callable(
         prompt = srv.get_prompt_sync(f"about_{REDACTED}").messages[0].content.text
         note = srv.read_resource_sync(f"notes://{REDACTED}").contents[0].text
         via_fn = srv.fn[f"greet_{REDACTED}"].sync()  # the text of its result
+
+        async def from_the_form() -> str:
+            form = srv.form(f"greet_{REDACTED}")
+            call = form.run()
+            assert call is not None, form.errors
+            text = str((await call).content[0].text)
+            form.close()
+            return text
+
+        via_form = asyncio.run(from_the_form())
     assert names == ["ask", "rename", f"greet_{REDACTED}"]
     assert (tool.title, tool.description) == (f"Greet {REDACTED}", f"Greets {REDACTED}.")
     prop = {"type": "string", "description": f"your {REDACTED}"}
@@ -57,7 +67,7 @@ def test_a_listing_naming_items_after_the_answer_is_redacted_and_still_callable(
         f"notes://{REDACTED}", f"files://{REDACTED}/{{path}}"
     ]
     # Called by the names they are listed under, the server's own were sent.
-    assert called == via_fn == "called the tool named after you"
+    assert called == via_fn == via_form == "called the tool named after you"
     assert prompt == "the prompt named after you"
     assert note == "the notes named after you"
 
