@@ -3,7 +3,8 @@
 Each listing is a plain `list` of the SDK's own types (`mcp_types.Tool`, `Resource`, `ResourceTemplate`,
 `Prompt`), so code iterates it as usual; only its repr changes: a text table (long cells clipped) and an HTML
 table for notebooks. Everything shown comes from the server, so the HTML escapes every cell: a title such as
-`<script>` shows as text, never runs.
+`<script>` shows as text, never runs. A listing that quotes what was typed is redacted when it is fetched
+(`catalog.fetch`); an item renamed so is called by its listed name (`real_name` gives the server's).
 """
 
 from __future__ import annotations

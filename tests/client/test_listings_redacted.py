@@ -10,10 +10,13 @@ import json
 import sys
 from typing import Any
 
+import mcp_types
 import pytest
 
 from mcp_widgets import connect_sync
-from mcp_widgets.core.redaction import REDACTED
+from mcp_widgets.client.listings import ToolList
+from mcp_widgets.client.privacy import redacted_listing
+from mcp_widgets.core.redaction import REDACTED, typed_pattern
 from tests.client.test_sdk_logs import CARELESS, person
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(120)]
@@ -88,3 +91,13 @@ def test_an_item_listed_before_the_value_was_typed_is_kept_as_it_is() -> None:
     assert tools[0].model_dump() == before and "slip out" in str(tools[0].description)
     assert [t.name for t in tools] == ["ask", "rename", f"greet_{REDACTED}"]
     assert "slip" not in repr(tools[2])
+
+
+def test_two_items_renamed_alike_get_names_of_their_own() -> None:
+    names = ("a_Quinn", "a_Zoey", "a_[redacted]")
+    tools = [mcp_types.Tool(name=n, input_schema={"type": "object"}) for n in names]
+    shown, real, clean = redacted_listing(tools, typed_pattern(["Quinn", "Zoey"]))
+    listing = ToolList(shown, real, clean)
+    assert [t.name for t in listing] == [f"a_{REDACTED} (2)", f"a_{REDACTED} (3)", f"a_{REDACTED}"]
+    assert [listing.real_name(t.name) for t in listing] == list(names)
+    assert len(clean) == 1  # only the one shown as it was sent
