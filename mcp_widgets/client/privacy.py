@@ -18,6 +18,7 @@ import json
 import logging
 import re
 import sys
+import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
@@ -254,6 +255,8 @@ class Recent:
 
 
 _WATCHED: weakref.WeakSet[Recent] = weakref.WeakSet()
+_WATCHING = threading.Lock()
+"""Servers are made on the main thread while the client thread's records read `_WATCHED`."""
 _pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
 
 
@@ -262,7 +265,8 @@ def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
     while the returned object is held (a server's connection holds it); our logger and the SDK's are
     guarded (`guard_logs`)."""
     recent = Recent(late, calls)
-    _WATCHED.add(recent)
+    with _WATCHING:
+        _WATCHED.add(recent)
     guard_logs()
     return recent
 
@@ -271,7 +275,9 @@ def typed_now() -> re.Pattern[str] | None:
     """What was typed in every watched server's calls in flight and its last ended ones, as one pattern."""
     global _pattern
     texts: frozenset[str] = frozenset()
-    for source in list(_WATCHED):
+    with _WATCHING:
+        sources = list(_WATCHED)
+    for source in sources:
         texts = texts.union(source.typed_texts())
     cached = _pattern
     if texts != cached[0]:
