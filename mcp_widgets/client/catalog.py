@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .privacy import redacted_listing
 from .record import CallRecord
 
 if TYPE_CHECKING:
@@ -21,15 +23,24 @@ log = logging.getLogger("mcp_widgets")
 Kind = Literal["tools", "resources", "prompts"]
 
 
-async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
-    """Fetch every page of one listing into `ctx.learned` (client thread); none without the capability."""
+async def fetch(
+    ctx: ServerContext, client: Client, kind: Kind, typed: Callable[[], re.Pattern[str] | None] | None = None
+) -> None:
+    """Fetch every page of one listing into `ctx.learned` (client thread); none without the capability.
+
+    What a server lists may quote what was typed (it renamed a tool after the answer): `typed` gives that as
+    a pattern, and the listing is redacted with it (`privacy.redacted_listing`).
+    """
     learned = ctx.learned
     if getattr(client.server_capabilities, kind) is None:
         return
+    pattern = typed() if typed is not None else None
     if kind == "tools":
-        learned.tools = ToolList(await _all_pages(client.list_tools, "tools"))
+        tools = await _all_pages(client.list_tools, "tools")
+        learned.tools = _listed(ToolList, tools, learned.tools, pattern)
     elif kind == "prompts":
-        learned.prompts = PromptList(await _all_pages(client.list_prompts, "prompts"))
+        prompts = await _all_pages(client.list_prompts, "prompts")
+        learned.prompts = _listed(PromptList, prompts, learned.prompts, pattern)
     else:
         resources = await _all_pages(client.list_resources, "resources")
         try:
@@ -37,7 +48,15 @@ async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
         except MCPError:  # a server may list resources but not implement templates
             log.debug("listing the resource templates of %s failed", ctx.name, exc_info=True)
             templates = []
-        learned.resources = ResourceList([*resources, *templates])
+        learned.resources = _listed(ResourceList, [*resources, *templates], learned.resources, pattern)
+
+
+L = TypeVar("L", ToolList, PromptList, ResourceList)
+
+
+def _listed(kind: type[L], items: list[Any], before: L | None, typed: re.Pattern[str] | None) -> L:
+    shown, real, clean = redacted_listing(items, typed, before.clean if before is not None else frozenset())
+    return kind(shown, real, clean)
 
 
 RunCall = Callable[[CallRecord, Callable[[Client], Awaitable[None]]], Awaitable[None]]
@@ -52,15 +71,23 @@ class Catalog:
         run: Runs a request as a call.
     """
 
-    def __init__(self, ctx: ServerContext, require_connected: Callable[[], object], run: RunCall) -> None:
+    def __init__(
+        self,
+        ctx: ServerContext,
+        require_connected: Callable[[], object],
+        run: RunCall,
+        typed: Callable[[], re.Pattern[str] | None] | None = None,
+    ) -> None:
         self.ctx = ctx
         self.require_connected = require_connected
         self.run = run
+        self.typed = typed
+        """What was typed in the server's calls lately, as a pattern: a listing is redacted with it."""
 
     async def relist(self, kind: Kind) -> None:
         """Fetch one listing again, as a call of its own (kind "list")."""
         self.require_connected()
-        await self.run(CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
+        await self.run(CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind, self.typed))
 
     def info(self) -> ServerInfo:
         """Who the server is, as learned when connecting (raises when it never connected)."""

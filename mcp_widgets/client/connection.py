@@ -25,7 +25,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, oversized, tasks, tasks2026, url_flow
+from . import catalog, oversized, privacy, tasks, tasks2026, url_flow
 from .auth import SignInProvider, sign_out, signin_error
 from .functions import keep_invalid_results
 from .listings import ServerInfo
@@ -83,6 +83,7 @@ class Connection:
         self.intake = intake
         self.display = display
         self.open_tasks = open_tasks
+        self.typed = privacy.watched(display.late, lambda: intake.calls)  # redacts the SDK's log records
         self.transport = transport
         self.via = "sse" if transport == "sse" else target.kind
         """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
@@ -317,12 +318,12 @@ class Connection:
         learned.protocol_version = client.protocol_version
         caps = client.server_capabilities
         learned.info = ServerInfo.from_session(info, client.protocol_version, caps, client.instructions)
-        # What the server offers, listed once now so `srv.tools` etc. show at once; a listing that fails
-        # (or never answers) leaves that one empty rather than failing the connection.
+        # What the server offers, listed once now so `srv.tools` etc. show at once (redacted: a reconnect's
+        # may quote what was typed); a listing that fails (or never answers) leaves that one empty.
         kinds: tuple[Literal["tools", "resources", "prompts"], ...] = ("tools", "resources", "prompts")
-        limit = ctx.settings.timeout or CONNECT_TIMEOUT
+        limit, typed = ctx.settings.timeout or CONNECT_TIMEOUT, self.typed.pattern
         fetched = await asyncio.gather(
-            *(asyncio.wait_for(catalog.fetch(ctx, client, kind), limit) for kind in kinds),
+            *(asyncio.wait_for(catalog.fetch(ctx, client, kind, typed), limit) for kind in kinds),
             return_exceptions=True,
         )
         for kind, outcome in zip(kinds, fetched, strict=True):

@@ -3,13 +3,14 @@
 Each listing is a plain `list` of the SDK's own types (`mcp_types.Tool`, `Resource`, `ResourceTemplate`,
 `Prompt`), so code iterates it as usual; only its repr changes: a text table (long cells clipped) and an HTML
 table for notebooks. Everything shown comes from the server, so the HTML escapes every cell: a title such as
-`<script>` shows as text, never runs.
+`<script>` shows as text, never runs. A listing that quotes what was typed is redacted when it is fetched
+(`catalog.fetch`); an item renamed so is called by its listed name (`real_name` gives the server's).
 """
 
 from __future__ import annotations
 
 import html
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -50,6 +51,23 @@ class _Table(list):  # type: ignore[type-arg]
 
     columns: ClassVar[tuple[str, ...]] = ()
     noun: ClassVar[str] = "items"
+
+    def __init__(
+        self,
+        items: Iterable[Any] = (),
+        real: Mapping[str, str] | None = None,
+        clean: frozenset[str] = frozenset(),
+    ) -> None:
+        super().__init__(items)
+        self.real = dict(real or {})
+        """The server's own name (a resource's URI) of each item listed under another: its name quoted what
+        was typed, so it is listed with that redacted (`privacy.redacted_listing`)."""
+        self.clean = clean
+        """Digests of the items shown as the server sent them (kept as they are when listed again)."""
+
+    def real_name(self, listed: str) -> str:
+        """The server's own name for the item listed as `listed` (what a call sends)."""
+        return self.real.get(listed, listed)
 
     def row(self, item: Any) -> tuple[str, ...]:
         raise NotImplementedError

@@ -4,27 +4,38 @@ A call's typed values are the answers it sent and the secret arguments it was gi
 `core.redaction.is_secret_argument`); `core.redaction` matches them escaped and in any letter case. A
 server's log line may arrive after its call ended (2025-11-25 has no request to tie it to): the patterns of
 a server's last calls are kept for those, in memory only.
+
+The SDK logs what a server sent when it cannot parse it (a stdout line, a notification's params): its
+loggers, and ours, get a filter (`guard_logs`) that redacts what was typed in any open server's calls in
+flight and its last ended ones (`typed_now`): a record names no server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
+import logging
 import re
+import sys
+import threading
+import weakref
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
-from ..core.redaction import REDACTED, resource_label, scrub, secret_values, typed_pattern
+from ..core.redaction import REDACTED, guard_logger, resource_label, scrub, secret_values, typed_pattern
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED", "LateLines", "texts_of", "typed_values"]
+__all__ = ["REDACTED", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"]
 
-_RECENT = 16
-"""Ended calls per server whose typed values still redact its late log lines."""
+RECENT = 32
+"""Ended calls per server (of those in which something was typed) whose typed values still redact what it
+sends later: log lines, the wire, listings (the README says "its last 32 calls")."""
 
 class Typed(Protocol):
     """What redaction reads of a call (`record.CallRecord`): what the person sent in it."""
@@ -161,8 +172,8 @@ class LateLines:
     (2025-11-25 ties a log line to no request). In memory only; one per server."""
 
     def __init__(self) -> None:
-        self._recent: deque[re.Pattern[str]] = deque(maxlen=_RECENT)
-        self._texts: deque[frozenset[str]] = deque(maxlen=_RECENT)
+        self._recent: deque[re.Pattern[str]] = deque(maxlen=RECENT)
+        self._texts: deque[frozenset[str]] = deque(maxlen=RECENT)
         self.version = 0
         """Counts the calls remembered (a reader's cue that `texts()` changed)."""
 
@@ -214,3 +225,150 @@ def resource_name(resources: Iterable[Any], uri: str) -> str:
         elif getattr(item, "uri", None) is not None:
             static.append(str(item.uri))
     return resource_label(uri, templates, static)
+
+
+# -- what was typed lately, for records that name no server ----------------------------------------------
+
+
+class Recent:
+    """What was typed in a server's calls in flight and its last ended ones."""
+
+    def __init__(self, late: LateLines, calls: Callable[[], Iterable[Any]]) -> None:
+        self._late = late
+        self._calls = calls
+        self._pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+
+    def pattern(self) -> re.Pattern[str] | None:
+        """As one pattern (None: nothing was typed)."""
+        texts = self.typed_texts()
+        if texts != self._pattern[0]:
+            self._pattern = (texts, typed_pattern(texts) if texts else None)
+        return self._pattern[1]
+
+    def typed_texts(self) -> frozenset[str]:
+        """As text (any thread)."""
+        late = self._late.texts()
+        calls = list(self._calls())
+        if not calls:
+            return late
+        return late.union(*(texts_of([*typed_values(r), *r.typed_inputs]) for r in calls))
+
+
+_WATCHED: weakref.WeakSet[Recent] = weakref.WeakSet()
+_WATCHING = threading.Lock()
+"""Servers are made on the main thread while the client thread's records read `_WATCHED`."""
+_pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+
+
+def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
+    """A server's typed values (`late`, and those of its `calls` in flight), which redact every log record
+    while the returned object is held (a server's connection holds it); our logger and the SDK's are
+    guarded (`guard_logs`)."""
+    recent = Recent(late, calls)
+    with _WATCHING:
+        _WATCHED.add(recent)
+    guard_logs()
+    return recent
+
+
+def typed_now() -> re.Pattern[str] | None:
+    """What was typed in every watched server's calls in flight and its last ended ones, as one pattern."""
+    global _pattern
+    texts: frozenset[str] = frozenset()
+    with _WATCHING:
+        sources = list(_WATCHED)
+    for source in sources:
+        texts = texts.union(source.typed_texts())
+    cached = _pattern
+    if texts != cached[0]:
+        cached = _pattern = (texts, typed_pattern(texts) if texts else None)
+    return cached[1]
+
+
+def _sdk_loggers() -> list[logging.Logger]:
+    """The SDK's loggers: those named under `mcp`, and each of its modules' own (its session's is named
+    "client")."""
+    found = {
+        name: logger
+        for name, logger in list(logging.Logger.manager.loggerDict.items())
+        if (name == "mcp" or name.startswith("mcp.")) and isinstance(logger, logging.Logger)
+    }
+    for name, module in list(sys.modules.items()):
+        if name == "mcp" or name.startswith("mcp."):
+            for attr in ("logger", "_logger", "log"):
+                logger = getattr(module, attr, None)
+                if isinstance(logger, logging.Logger):
+                    found[logger.name] = logger
+    return list(found.values())
+
+
+def guard_logs() -> None:
+    """Our logger and the SDK's redact what was typed (`typed_now`) and URL credentials. A filter on each
+    logger, not on a parent: a parent's filters do not see its children's records. Called for each server
+    made (the SDK may have made a logger since: importing the client imports its transports)."""
+    for logger in [logging.getLogger("mcp_widgets"), *_sdk_loggers()]:
+        guard_logger(logger, typed_now)
+
+
+# -- listings ----------------------------------------------------------------------------------------------
+
+
+def _key(raw: Mapping[str, Any]) -> str:
+    """What an item of a listing is called by: a template's URI template, a resource's URI, else its name."""
+    for field in ("uriTemplate", "uri", "name"):
+        if isinstance(raw.get(field), str):
+            return str(raw[field])
+    return ""
+
+
+def _digest(raw: Any) -> str:
+    return hashlib.sha256(json.dumps(raw, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def redacted_listing(
+    items: Iterable[BaseModel], typed: re.Pattern[str] | None, clean: frozenset[str] = frozenset()
+) -> tuple[list[Any], dict[str, str], frozenset[str]]:
+    """A listing's items with what was typed redacted (names, titles, descriptions, schemas: every string),
+    the server's own name of each renamed item by the name it is listed under, and the digests of the
+    items shown as sent.
+
+    An item the server sent before exactly as it was shown then (its digest in `clean`) is kept: it was
+    listed before it could quote the value (typing `file` does not rename `read_file`). A renamed item is
+    listed under its name with the value redacted (`greet_[redacted]`), with " (2)", " (3)"... after it
+    when another item is listed so; calls by that name reach the server's own (`ToolList.real_name`).
+    """
+    raws = [(item, item.model_dump(mode="json", by_alias=True, exclude_unset=True)) for item in items]
+    digests = [_digest(raw) for _, raw in raws]
+    shown: list[Any] = []
+    kept: set[str] = set()
+    changed: dict[int, dict[str, Any]] = {}
+    for i, ((_, raw), digest) in enumerate(zip(raws, digests, strict=True)):
+        scrubbed_raw = scrub(raw, typed) if typed is not None and digest not in clean else raw
+        if scrubbed_raw == raw:
+            kept.add(digest)
+        else:
+            changed[i] = scrubbed_raw
+    taken = {_key(raw) for i, (_, raw) in enumerate(raws) if i not in changed}
+    real: dict[str, str] = {}
+    for i, (item, raw) in enumerate(raws):
+        if i not in changed:
+            shown.append(item)
+            continue
+        new = changed[i]
+        listed = base = _key(new)
+        n = 1
+        while listed in taken:
+            n += 1
+            listed = f"{base} ({n})"
+        taken.add(listed)
+        for field in ("uriTemplate", "uri", "name"):
+            if new.get(field) == base:
+                new[field] = listed
+                break
+        if listed != _key(raw):
+            real[listed] = _key(raw)
+        try:
+            shown.append(type(item).model_validate(new))
+        except ValidationError:  # the redacted text broke the item's own rules: left out, not shown raw
+            real.pop(listed, None)
+    return shown, real, frozenset(kept)

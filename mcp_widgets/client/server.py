@@ -229,7 +229,7 @@ class Server:
             wire=self._wire,
         )
         runner = Runner(ctx, connection, intake, display, app_host)
-        catalog = Catalog(ctx, connection.require_connected, runner.run_call)
+        catalog = Catalog(ctx, connection.require_connected, runner.run_call, connection.typed.pattern)
         self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._apps = app_host
@@ -340,22 +340,26 @@ class Server:
     ) -> mcp_types.GetPromptResult:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
         args = _copy(arguments)
-        return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
+        sent = self.prompts.real_name(name)  # a prompt listed under a redacted name: the server's own
+        return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     def get_prompt_sync(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
         args = _copy(arguments)
-        return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
+        sent = self.prompts.real_name(name)
+        return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
+        sent = self.resources.real_name(uri)  # a resource listed under a redacted URI: the server's own
+        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri))
+        sent = self.resources.real_name(uri)
+        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     async def list_tools(self) -> ToolList:
         """Fetch the tool listing again (also refreshes `tools`)."""

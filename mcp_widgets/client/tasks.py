@@ -149,14 +149,16 @@ def tool_call(
     """What `Server.call_tool` runs on the client thread: the plain call, or the call as a task."""
 
     async def call(client: Client, progress: ProgressFnT | None) -> mcp_types.CallToolResult:
+        listed = ctx.learned.tools
+        sent = listed.real_name(name) if listed is not None else name  # listed redacted: the server's name
         if not _as_task(ctx, client, name, task):
             try:
-                return await client.call_tool(name, arguments, progress_callback=progress)
+                return await client.call_tool(sent, arguments, progress_callback=progress)
             except Resumed as resumed:
                 return resumed.result
         record = CURRENT_CALL.get()  # set by the runner for the call this request belongs to
         assert record is not None
-        return await _run(ctx, open_tasks, display, record, client.session, name, arguments, progress)
+        return await _run(ctx, open_tasks, display, record, client.session, sent, arguments, progress)
 
     return call
 

@@ -1,6 +1,7 @@
 """What must not be shown again: typed values in a server's echo, secret tool arguments, URL credentials.
 
-Pure helpers for the client's redaction (`client/privacy.py`) and a logging filter for our logger.
+Pure helpers for the client's redaction (`client/privacy.py`) and a logging filter for our logger and the
+SDK's (`guard_logger`).
 
 A typed value is matched as itself in any letter case and in the forms escapers give it: JSON (`\\u00e9`,
 `\\"`, doubly escaped too), URL (`%C3%A9`, `+`, doubly encoded `%25C3%25A9`), HTML (`&eacute;`, `&#233;`,
@@ -21,8 +22,9 @@ import base64
 import html.entities
 import logging
 import re
+import traceback
 import unicodedata
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 REDACTED = "[redacted]"
@@ -212,35 +214,77 @@ def strip_url_secrets(text: str) -> str:
 
 
 class UrlSecretsFilter(logging.Filter):
-    """Rewrites a log record so no URL in it (message, traceback, stack) carries credentials or a query.
+    """Rewrites a log record so no URL in it (message, traceback, stack) carries credentials or a query,
+    and, given `typed` (what the person typed lately, as one pattern, or None), nothing typed is quoted.
 
     A filter rather than care at each call site: tracebacks logged with `exc_info` quote URLs from deep
-    inside the HTTP stack (a failed fallback's `httpx` error), which no call site can rewrite.
+    inside the HTTP stack (a failed fallback's `httpx` error), and the SDK's own records quote what a server
+    sent (a stdout line it could not parse, a malformed notification's params), which no call site reaches.
     """
+
+    def __init__(self, typed: Callable[[], re.Pattern[str] | None] | None = None) -> None:
+        super().__init__()
+        self.typed = typed
 
     def filter(self, record: logging.LogRecord) -> bool:
         try:
             message = record.getMessage()
         except Exception:  # a malformed record: leave it to logging's own error report
             return True
-        clean = strip_url_secrets(message)
-        if clean != message:
-            record.msg, record.args = clean, ()
+        typed = self.typed() if self.typed is not None else None
+
+        def clean(text: str) -> str:
+            text = strip_url_secrets(text)
+            return typed.sub(REDACTED, text) if typed is not None else text
+
+        cleaned = clean(message)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
         if record.exc_info and not record.exc_text:
             record.exc_text = logging.Formatter().formatException(record.exc_info)
         if record.exc_text:
-            clean = strip_url_secrets(record.exc_text)
-            if clean != record.exc_text:
-                record.exc_text, record.exc_info = clean, None  # handlers reading exc_info would re-quote it
+            cleaned = clean(record.exc_text)
+            if typed is not None and record.exc_info and _quotes_typed(record.exc_info[1], typed):
+                # A validator's traceback cuts a long input in the middle, maybe inside a typed value:
+                # what is left of it would not match. Its error is named, its text not shown.
+                _, error, frames = record.exc_info
+                cleaned = "".join(["Traceback (most recent call last):\n", *traceback.format_tb(frames)])
+                cleaned += f"{type(error).__name__}: (not shown: it quoted what was typed, {REDACTED})"
+            if cleaned != record.exc_text:
+                record.exc_text, record.exc_info = cleaned, None  # a handler reading exc_info re-quotes it
         if record.stack_info:
-            record.stack_info = strip_url_secrets(record.stack_info)
+            record.stack_info = clean(record.stack_info)
         return True
 
 
-def guard_logger(logger: logging.Logger) -> None:
-    """Add `UrlSecretsFilter` to `logger` (once)."""
-    if not any(isinstance(f, UrlSecretsFilter) for f in logger.filters):
-        logger.addFilter(UrlSecretsFilter())
+def _quotes_typed(error: BaseException | None, typed: re.Pattern[str]) -> bool:
+    """`error`, or one it chains to, holds input (a validator's `errors()`) that quotes a typed value."""
+    todo, seen = [error], set()
+    while todo:
+        exc = todo.pop()
+        if exc is None or id(exc) in seen:
+            continue
+        seen.add(id(exc))
+        errors = getattr(exc, "errors", None)
+        if callable(errors):
+            try:
+                inputs = [item.get("input") for item in errors()]
+            except Exception:
+                inputs = []
+            if any(scrub(item, typed) != item for item in inputs):
+                return True
+        todo += [exc.__cause__, exc.__context__, *getattr(exc, "exceptions", ())]
+    return False
+
+
+def guard_logger(logger: logging.Logger, typed: Callable[[], re.Pattern[str] | None] | None = None) -> None:
+    """Add `UrlSecretsFilter` to `logger` (once; `typed`, when given, replaces the one it had)."""
+    for found in logger.filters:
+        if isinstance(found, UrlSecretsFilter):
+            if typed is not None:
+                found.typed = typed
+            return
+    logger.addFilter(UrlSecretsFilter(typed))
 
 
 # -- resource URIs ----------------------------------------------------------------------------------------
