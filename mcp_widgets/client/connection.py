@@ -1,5 +1,4 @@
-"""`Connection`: a server's SDK client and its life on the client thread: connect (with the SSE fallback),
-serve, notice loss, close."""
+"""`Connection`: a server's SDK client on the client thread: connect (SSE fallback), serve, lose, close."""
 
 from __future__ import annotations
 
