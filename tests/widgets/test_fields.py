@@ -297,6 +297,24 @@ def test_the_demo_says_each_limit_once(name: str) -> None:
             assert re.findall(rf"\b{n}\b", text) == [str(n)], (key, text)
 
 
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        ("Your user name.", "does not have the form this field asks for"),  # the description need not say it
+        (None, "must match the pattern ^[a-z]+$"),  # nothing else says what is wanted
+        ("   ", "must match the pattern ^[a-z]+$"),  # a blank description shows nothing above
+    ],
+)
+def test_a_pattern_error_says_only_what_is_true(description: str | None, said: str) -> None:
+    prop: dict[str, Any] = {"type": "string", "pattern": "^[a-z]+$"}
+    if description is not None:
+        prop["description"] = description
+    form = one_field(prop)
+    form.fill(f="ABC")
+    assert alert(form) == f"⚠ Error: {said}"
+    assert "description above" not in alert(form)
+
+
 def test_more_than_five_choices_use_a_dropdown() -> None:
     assert stock(control(one_field({"type": "string", "enum": list("abcde")}))) is w.RadioButtons
     assert stock(control(one_field({"type": "string", "enum": list("abcdef")}))) is w.Dropdown
