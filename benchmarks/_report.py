@@ -5,11 +5,23 @@ from __future__ import annotations
 import gc
 import os
 import statistics
+import sys
 import time
-from collections.abc import Callable
+import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["GROUPS", "Row", "median_ms", "print_table", "rss_mb", "skipped"]
+__all__ = [
+    "GROUPS",
+    "Row",
+    "median_ms",
+    "not_measured",
+    "print_table",
+    "printed_figures",
+    "rss_mb",
+    "skipped",
+]
 
 GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire")
 """Every group, in the order they run and print."""
@@ -39,6 +51,34 @@ class Row:
 def skipped(group: str, why: str) -> Row:
     """The row a group prints when it cannot run here (the smoke test still sees the group)."""
     return Row(group, "skipped", None, unit="", note=why)
+
+
+def not_measured(group: str, names: Sequence[str], exc: BaseException) -> list[Row]:
+    """The rows of figures whose measurement raised `exc`: each says why (its traceback goes to stderr), and
+    the run goes on with the next figure (a loaded machine can fail one; the others still count)."""
+    traceback.print_exception(exc, file=sys.stderr)
+    why = f"not measured: {type(exc).__name__}: {exc}".splitlines()[0][:200]
+    return [Row(group, name, None, unit="", note=why) for name in names]
+
+
+def printed_figures(fe: Any, code: str, *, count: int, timeout: float, grace: float = 30.0) -> list[float]:
+    """Run `code` in the benchmark kernel `fe` (tests/kernel/harness.py); the last `count` numbers it printed.
+
+    The printed line can reach the front end after the cell's reply on a loaded machine: it is waited for, up
+    to `grace` seconds after the reply. Raises RuntimeError when the cell fails or never prints them.
+    """
+    cell = fe.run(code, timeout=timeout)
+    if cell.status != "ok":
+        raise RuntimeError(f"kernel cell failed: {cell.ename}: {cell.evalue}\n{cell.stderr[-2000:]}")
+    try:
+        fe.wait_until(lambda: len(cell.stdout.split()) >= count, timeout=grace, what="the figures printed")
+    except TimeoutError:
+        said = cell.stdout.strip()[-200:] or "nothing"
+        raise RuntimeError(
+            f"the kernel cell printed {said!r}, not {count} figures, {grace:g} s after its reply"
+        ) from None
+    words = cell.stdout.split()
+    return [float(x) for x in words[len(words) - count :]]
 
 
 def median_ms(

@@ -9,7 +9,7 @@ import sys
 import time
 from typing import Any
 
-from ._report import Row
+from ._report import Row, printed_figures
 
 GROUP = "waiting"
 FORM_CLASS = "mcp-widgets-form"
@@ -163,8 +163,9 @@ def _ok(cell: Any) -> Any:
 
 
 def _latency(fe: Any) -> float:
-    out = _ok(fe.run("print((_probe.STAMPS['server'] - _probe.STAMPS['click']) * 1e3)")).stdout
-    return float(out.strip())
+    code = "print((_probe.STAMPS['server'] - _probe.STAMPS['click']) * 1e3)"
+    (ms,) = printed_figures(fe, code, count=1, timeout=30)
+    return ms
 
 
 def run(quick: bool) -> list[Row]:
@@ -175,7 +176,7 @@ def run(quick: bool) -> list[Row]:
     rows: list[Row] = []
     seen: set[str] = set()
     with KernelFrontend(sys.executable) as fe:
-        pid = int(_ok(fe.run(SETUP, timeout=120)).stdout.split()[-1])
+        pid = int(printed_figures(fe, SETUP, count=1, timeout=120)[0])
         fe.settle(1.0)
         idle = _cpu_percent(pid, wait_s, fe)
         # CPU while a form waits: an awaiting cell (native) and a blocked one (the pump).
@@ -204,8 +205,8 @@ def run(quick: bool) -> list[Row]:
             rows.append(task_row)
         rows.append(_task2026_row(fe, pid, quick, seen))
         # Click to server, kernel-side: the click handled -> the answer inside the tool.
-        raw = _ok(fe.run("import asyncio\nprint(await _probe.raw_round_trips(20))", timeout=60)).stdout
-        raw_ms = statistics.median(float(x) for x in raw.strip().strip("[]").split(","))
+        trips = "import asyncio\nprint(*await _probe.raw_round_trips(20))"  # numbers only, spaced
+        raw_ms = statistics.median(printed_figures(fe, trips, count=20, timeout=60))
         for style in ("await", "sync", "background"):
             samples = []
             for _ in range(runs):

@@ -23,6 +23,7 @@ from .. import kernel
 from ..core import apps
 from .app_bridge import AppBridge, AppCalls, show_in
 from .app_questions import QUESTION_START, QuestionBridge, answer_later
+from .listings import Table
 from .runtime import RUNTIME, on_main_after
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("mcp_widgets.apps")
 
-__all__ = ["MAX_VIEWS", "AppHost", "app_tool"]
+__all__ = ["MAX_VIEWS", "AppHost", "AppList", "app_tool"]
 
 MAX_VIEWS = 20
 """Live app views per server at most; a further one closes the oldest (a loop of calls stays bounded)."""
@@ -45,6 +46,18 @@ def app_tool(tools: Any, name: str) -> tuple[mcp_types.Tool, str] | None:
             uri = apps.app_resource_uri(tool.meta)
             return (tool, uri) if uri is not None else None
     return None
+
+
+class AppList(Table):
+    """A server's app views live in the notebook (`srv.apps`: `AppView`s, the newest last), as a table like
+    the server's other listings. An app showing a question (no tool) reads "(a question)" as its tool."""
+
+    columns = ("tool", "app", "state")
+    noun = "apps"
+
+    def row(self, item: AppView) -> tuple[str, ...]:
+        state = "closed" if item.closed else "live" if item.initialized else "starting"
+        return (item.tool or "(a question)", item.resource_uri, state)
 
 
 class AppHost:

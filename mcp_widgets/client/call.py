@@ -93,10 +93,14 @@ class Call:
         return {"text/plain": repr(self)}
 
     def _ipython_display_(self) -> None:
-        # Plain text kept up to date by id (no widget): it ends as the call's status line.
+        # Plain text kept up to date by id (no widget): it ends as the call's status line. Not in the cell
+        # that shows the call's own display (`call = srv.call_tool_background(...)` then `call`): that one
+        # starts with the same line, kept up to date the same way, and the line would read twice.
         record = self._record
         if kernel.kernel_support() == "none":
             print(repr(self))
+            return
+        if record.out is None and record.cell is not None and record.cell == kernel.running_cell():
             return
         kernel.display_as({"text/plain": record.status_line()}, record.display_id + "-status")
         record.status_shown = True

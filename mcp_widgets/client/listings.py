@@ -20,7 +20,7 @@ from pydantic import BaseModel
 from ..core import apps
 from ..core.text import LITERAL_CLASSES, clip_line, shorten, shown
 
-__all__ = ["PromptList", "ResourceList", "ServerInfo", "ToolList"]
+__all__ = ["PromptList", "ResourceList", "ServerInfo", "Table", "TemplateList", "ToolList"]
 
 CELL = 60
 """Characters a text-table cell shows before it is clipped."""
@@ -46,7 +46,7 @@ def _cell(text: str, tip: str | None = None) -> str:
     return f"<td style='{_LEFT}'{title}>{html.escape(shorten(shown(text), HTML_CELL))}</td>"
 
 
-class _Table(list):  # type: ignore[type-arg]
+class Table(list):  # type: ignore[type-arg]
     """A list of SDK objects shown as a table: `rows()` gives each item's cells as strings."""
 
     columns: ClassVar[tuple[str, ...]] = ()
@@ -99,7 +99,7 @@ class _Table(list):  # type: ignore[type-arg]
         return [None] * len(self.columns)
 
 
-class ToolList(_Table):
+class ToolList(Table):
     """The server's tools (a list of `mcp_types.Tool`), shown as a table: name, title, description, inputs.
 
     Inputs read `name: type`, with `?` after an optional one.
@@ -122,7 +122,7 @@ def _app_mark(tool: mcp_types.Tool) -> str:
     return "[app] " if apps.app_resource_uri(tool.meta) else ""
 
 
-class ResourceList(_Table):
+class ResourceList(Table):
     """The server's resources and resource templates (`mcp_types.Resource` / `ResourceTemplate`) as a table.
 
     A template's row shows its URI template (`file:///{path}`); `templates` lists only those.
@@ -139,11 +139,18 @@ class ResourceList(_Table):
         return (None, None, None, None, item.description)
 
     @property
-    def templates(self) -> list[mcp_types.ResourceTemplate]:
-        return [item for item in self if isinstance(item, mcp_types.ResourceTemplate)]
+    def templates(self) -> TemplateList:
+        return TemplateList(item for item in self if isinstance(item, mcp_types.ResourceTemplate))
 
 
-class PromptList(_Table):
+class TemplateList(ResourceList):
+    """The server's resource templates (`mcp_types.ResourceTemplate`): `srv.resources.templates`, a table."""
+
+    columns = ("uri template", "name", "title", "mime type", "description")
+    noun = "resource templates"
+
+
+class PromptList(Table):
     """The server's prompts (a list of `mcp_types.Prompt`) as a table: name, title, description, arguments.
 
     Arguments read as names, with `?` after an optional one (as a tool's inputs do).

@@ -78,6 +78,8 @@ class CallRecord:
     """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""
     display_id: str = field(default_factory=lambda: uuid.uuid4().hex)
     """The display in the calling cell (or the marker of the call's entry in its `out`)."""
+    cell: str | None = None
+    """The cell that shows the call's display (its message id), when that is a cell's and not an `out`'s."""
     out: ipywidgets.Output | None = None
     """The ipywidgets Output the call shows in (`output=`), else None: the calling cell."""
     shown: ipywidgets.Widget | None = None

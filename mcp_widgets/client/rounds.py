@@ -5,7 +5,8 @@ only so long: the MCP Python SDK's `MCPServer` seals it with a 10-minute lifetim
 (`RequestStateSecurity(ttl=600)`), then refuses the answer ("Invalid or expired requestState", -32602). The
 protocol does not say how long, so the client assumes `ROUND_TTL` until a server refuses a late answer,
 then at most what that server kept (`limit`). While a round's questions wait, the call's panel says how
-long they have ("answer within about 9 min"), as a task's status line does.
+long they have ("answer within about 9 min"), as a task's status line does; unlike that line, it is never
+part of the text the call leaves when it ends (it says how each question ended).
 
 When the server refuses an answer as expired, the call ends with `AnswerExpired` (one line), the history
 records the round's questions as expired (not accepted), and calling again offers the same question with
@@ -168,7 +169,7 @@ class Rounds:
         if record.ended or record.panel is None:
             return
         if current.label is None:
-            current.label = record.panel.line(text)
+            current.label = record.panel.line(text, lasting=False)  # never the closing text
             self.display.place(record, current.label)
         elif current.label.value != text:
             current.label.value = current.label.tooltip = text

@@ -231,6 +231,7 @@ class Runner:
         record.out = out
         if out is None:
             kernel.display_as({"text/plain": status or ""}, record.display_id)
+            record.cell = kernel.running_cell()
         elif status is not None:
             show_call(record, {"text/plain": status})
         if kind == "tool" and not any(tool.name == name for tool in self.ctx.learned.tools or ()):

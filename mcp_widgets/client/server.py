@@ -46,7 +46,7 @@ from ..core.card import Handler
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
-from .apps import AppHost
+from .apps import AppHost, AppList
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
 from .catalog import Catalog
@@ -493,9 +493,9 @@ class Server:
         return self._wire
 
     @property
-    def apps(self) -> list[AppView]:
-        """The MCP App views of this server live in the notebook (the newest last)."""
-        return list(self._apps.views)
+    def apps(self) -> AppList:
+        """The MCP App views of this server live in the notebook (the newest last); displays as a table."""
+        return AppList(self._apps.views)
 
     def open_app(self, tool: str, arguments: Mapping[str, Any] | None = None) -> AppView:
         """Show a tool's MCP App without calling the tool (for app authors): the app gets `arguments` as its

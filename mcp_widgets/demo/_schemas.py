@@ -125,7 +125,7 @@ CHOOSE: dict[str, Any] = {
         "toppings": {
             "type": "array",
             "title": "Toppings",
-            "description": "An untitled multi-select (items.enum), at most 3.",
+            "description": "An untitled multi-select (items.enum) with a maximum (maxItems).",
             "items": {"type": "string", "enum": ["sprinkles", "nuts", "cherries", "wafer", "marshmallows"]},
             "maxItems": 3,
             "default": ["sprinkles"],
@@ -133,7 +133,7 @@ CHOOSE: dict[str, Any] = {
         "sauces": {
             "type": "array",
             "title": "Sauces",
-            "description": "A titled multi-select (items.anyOf), 1 or 2.",
+            "description": "A titled multi-select (items.anyOf) with a minimum and a maximum.",
             "items": {
                 "anyOf": [
                     {"const": "choc", "title": "Hot chocolate"},

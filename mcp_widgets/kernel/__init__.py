@@ -45,7 +45,7 @@ from .detect import (
 from .formatters import show_types_with
 from .posted import in_comm_handler
 from .signals import interrupt_deferred, interrupts
-from .views import display, display_as, is_viewed, seen_by_now, track_views, viewed_future
+from .views import display, display_as, is_viewed, running_cell, seen_by_now, track_views, viewed_future
 from .waits import wait_async, wait_sync
 
 __all__ = [
@@ -65,6 +65,7 @@ __all__ = [
     "kernel_support",
     "kernel_version",
     "post",
+    "running_cell",
     "seen_by_now",
     "show_types_with",
     "track_views",

@@ -64,6 +64,15 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
     ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
+def running_cell() -> str | None:
+    """The message id of the cell running now (None between cells, or without a kernel): which cell a
+    display goes to."""
+    kernel = get_kernel()
+    parent = kernel.cell_parent if kernel is not None else None
+    msg_id = (parent or {}).get("header", {}).get("msg_id")
+    return str(msg_id) if msg_id else None
+
+
 _ever_viewed: weakref.WeakSet[Any] = weakref.WeakSet()
 
 

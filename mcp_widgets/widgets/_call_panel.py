@@ -79,6 +79,8 @@ class CallPanel:
         self.status = status
         self._status_label: w.Label | None = None
         self._placed: list[w.Widget] = []
+        self._passing: list[w.Widget] = []
+        """Lines placed that the closing text leaves out (`line(lasting=False)`)."""
         self._answered: list[w.Widget] = []
         """Answered forms still shown as forms (at most ANSWERED_KEEP)."""
         self._retired: deque[w.Label] = deque()
@@ -121,20 +123,26 @@ class CallPanel:
         self._refresh()
         return box
 
-    def line(self, text: str) -> w.Label:
+    def line(self, text: str, *, lasting: bool = True) -> w.Label:
         """A line of plain text on the panel's shared Layout and Style (place it; `drop` closes it).
 
         A line that comes and goes (a round's time left, a task's status) is made here: a Label of its own
         would bring its own Layout and Style models, and a runaway server's thousands of rounds leak them.
+        Not `lasting`: the line holds only while the call runs (a round's time left), and the closing text
+        leaves it out, however the call ended (an interrupt ends it before the line could go).
         """
         self._ensure_box()
-        return self._label(text)
+        label = self._label(text)
+        if not lasting:
+            self._passing.append(label)
+        return label
 
     def drop(self, widget: w.Widget) -> None:
         """Take away and close a line placed here that no longer holds (a round's time left, answered)."""
         if self.ended or not any(p is widget for p in self._placed):
             return
         self._placed = [p for p in self._placed if p is not widget]
+        self._passing = [p for p in self._passing if p is not widget]
         widget.close()
         if self._kit is not None:  # forgotten too: thousands of rounds must not grow the kit's list
             self._kit.models = [m for m in self._kit.models if m is not widget]
@@ -255,6 +263,8 @@ class CallPanel:
         self.ended = True
         lines: list[str] = []
         for widget in self._placed:
+            if any(p is widget for p in self._passing):
+                continue
             line = _line_of(widget)
             if line:
                 lines.append(line)
@@ -272,7 +282,7 @@ class CallPanel:
 
     def close(self) -> None:
         """Close every model: the questions placed here and the panel's own."""
-        placed, self._placed = self._placed, []
+        placed, self._placed, self._passing = self._placed, [], []
         self._answered, self._earlier_label = [], None
         self._retired.clear()
         for widget in placed:

@@ -154,8 +154,10 @@ class Field:
         """The error line's text: empty until the field is touched or holds something."""
         if not error or not (self.touched or not _is_empty(value)):
             return ""
-        if error.startswith(_PATTERN_ERROR) and self.spec.description:
-            error = "does not have the form the description above asks for"  # not a raw regex
+        if error.startswith(_PATTERN_ERROR) and (self.spec.description or "").strip():
+            # Not a raw regex where a description is there to read; it need not say the form, so this
+            # does not claim it does. Without one (or a blank one), the pattern is all there is to go by.
+            error = "does not have the form this field asks for"
         return f"⚠ Error: {error}"
 
     def _note_text(self) -> str:

@@ -127,7 +127,7 @@ def test_the_gallery_light_and_dark(open_notebook: OpenNotebook) -> None:
     errors = out["errors"]
     expect(errors.locator(".mcp-widgets-error").first).to_be_visible()
     expect(errors.get_by_text("⚠ Error: must be at least 2 characters", exact=True)).to_be_visible()
-    pattern = "⚠ Error: does not have the form the description above asks for"
+    pattern = "⚠ Error: does not have the form this field asks for"
     expect(errors.get_by_text(pattern, exact=True)).to_be_visible()
     expect(errors.get_by_text("^[a-z]", exact=False)).to_have_count(0)  # no raw regex
     name = errors.get_by_label("Name")

@@ -58,6 +58,15 @@ def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
                 srv.open_app("delete_files")
             view = srv.open_app("roll_dice", {"count": 2})
             assert srv.apps == [view]
+            # A table like the server's other listings (not a list of <AppView ...> reprs).
+            assert repr(srv.apps).splitlines() == [
+                "tool       app                  state",
+                "---------  -------------------  --------",
+                "roll_dice  ui://demo/dice.html  starting",
+            ]
+            page = srv.apps._repr_html_()
+            assert page.startswith('<table class="mathjax_ignore tex2jax_ignore">')
+            assert "<td style='text-align:left;vertical-align:top'>ui://demo/dice.html</td>" in page
             models = (view, view.title, view.frame, view.calls, *view.children)
             state = json.dumps([w.get_state() for w in models])
             assert "<!DOCTYPE" not in state and "Content-Security-Policy" not in state
@@ -65,7 +74,7 @@ def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
             assert (view.tool, view.resource_uri, view.server) == ("roll_dice", "ui://demo/dice.html", "demo")
             assert not view.initialized
             view.close()  # never initialized: closes at once, nothing to tell
-            assert view.closed and srv.apps == []
+            assert view.closed and srv.apps == [] and repr(srv.apps) == "(no apps)"
         finally:
             await srv.aclose()
 

@@ -16,7 +16,7 @@ from mcp.server import Server as LowLevelServer
 from mcp.server.mcpserver import MCPServer
 
 from mcp_widgets.client import ConnectError, Server, connect, connect_sync
-from mcp_widgets.client.listings import CELL, PromptList, ResourceList, ServerInfo, ToolList
+from mcp_widgets.client.listings import CELL, PromptList, ResourceList, ServerInfo, TemplateList, ToolList
 from mcp_widgets.core.version import __version__
 from mcp_widgets.demo import create_server
 
@@ -72,6 +72,16 @@ def test_demo_listings(mode: str) -> None:
         text = repr(resources)
         assert text.splitlines()[0].split() == ["uri", "name", "title", "mime", "type", "description"]
         assert "demo://files/{name}" in text and "application/json" in text
+
+        # The templates alone: a table too (not a list of ResourceTemplate(...) reprs).
+        templates = resources.templates
+        assert isinstance(templates, TemplateList) and templates == [resources[-1]]
+        lines = repr(templates).splitlines()
+        assert lines[0].split() == ["uri", "template", "name", "title", "mime", "type", "description"]
+        assert lines[2].startswith("demo://files/{name}  file") and len(lines) == 3
+        assert "ResourceTemplate(" not in repr(templates)
+        assert "<th style='text-align:left;vertical-align:top'>uri template</th>" in templates._repr_html_()
+        assert repr(TemplateList()) == "(no resource templates)"
 
         prompts = srv.prompts
         assert isinstance(prompts, PromptList) and [p.name for p in prompts] == ["tidy_up", "explain_tool"]
@@ -130,7 +140,7 @@ def test_capability_options_read_as_words() -> None:
 @pytest.mark.parametrize("mode", MODES)
 def test_every_listing_escapes_server_text(mode: str) -> None:
     with connect_sync(hostile_server(), mode=mode) as srv:
-        for listing in (srv.tools, srv.resources, srv.prompts):
+        for listing in (srv.tools, srv.resources, srv.resources.templates, srv.prompts):
             page = listing._repr_html_()
             assert_escaped(page)
             # Hover text (the whole description) is an attribute: quotes must not end it early.

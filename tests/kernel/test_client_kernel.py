@@ -227,21 +227,61 @@ def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
     assert '{"action": "decline"}' in set(shown_lines(frontend))
 
 
+def cell_shows(fe: KernelFrontend, cell: CellResult) -> list[str]:
+    """The text of each output of `cell` as it reads now (a display at its latest update)."""
+    last: dict[str, str] = {}
+    for m in list(fe.iopub_log):
+        content, kind = m["content"], m["msg_type"]
+        ident = content.get("transient", {}).get("display_id") or m["header"]["msg_id"]
+        text = str(content.get("data", {}).get("text/plain", ""))
+        mine = kind in ("display_data", "execute_result") and m["parent_header"].get("msg_id") == cell.msg_id
+        if mine or (kind == "update_display_data" and ident in last):
+            last[ident] = text
+    return list(last.values())
+
+
+@pytest.mark.reuse_kernel
+@pytest.mark.parametrize(
+    "source", ["srv.call_tool_background('ask_name')", "call = srv.call_tool_background('ask_name')\ncall"]
+)
+def test_a_background_call_shown_where_it_started_reads_once_and_ends_true(
+    frontend: KernelFrontend, source: str
+) -> None:
+    """The cell that starts a background call and shows its handle: the status line once (the handle adds
+    no second copy of the call's own line), and once the call ended nothing in the cell says "running"."""
+    connect(frontend)
+    calling = ok(frontend.run(source))
+    status = "tool 'ask_name' on 'demo': "
+    (first,) = cell_shows(frontend, calling)  # one output: the call's display (by now maybe its form)
+    assert first.startswith((status + "running", "VBox(")), first
+    pending_form(frontend).seen().click("Decline")
+    frontend.wait_until(
+        lambda: any(status + "done" in text for text in cell_shows(frontend, calling)),
+        timeout=30,
+        what="the call's display to end",
+    )
+    (shown,) = cell_shows(frontend, calling)
+    lines = ["Request from demo: declined by the person", status + "done", '{"action": "decline"}']
+    assert shown.splitlines() == lines
+
+
 @pytest.mark.reuse_kernel
 def test_a_background_calls_status_line_follows_the_call(frontend: KernelFrontend) -> None:
     """running, waiting for an answer (while the question is open), maybe running again, done: as it
-    happens, in the call's display and the handle's; the cell then reads in order: the question's line, the
-    status line, the result."""
+    happens, in the call's display and the handle's (shown in a later cell); the calling cell then reads in
+    order: the question's line, the status line, the result."""
     connect(frontend)
-    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')\ncall"))
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')"))
+    handle_cell = ok(frontend.run("call"))
+    cells = (calling.msg_id, handle_cell.msg_id)
     shown = [
         m["content"]
         for m in list(frontend.iopub_log)
-        if m["msg_type"] == "display_data" and m["parent_header"].get("msg_id") == calling.msg_id
+        if m["msg_type"] == "display_data" and m["parent_header"].get("msg_id") in cells
     ]
     prefix = "tool 'ask_name' on 'demo': "
     texts = [c["data"]["text/plain"].removeprefix(prefix) for c in shown]
-    # (the handle's own line is made when the cell ends: the question may have come by then)
+    # (the handle's own line is made in the next cell: the question may have come by then)
     assert texts[0] == "running" and texts[1] in ("running", "waiting for an answer")
     call_display, handle = (c["transient"]["display_id"] for c in shown)
     assert handle == f"{call_display}-status"

@@ -113,11 +113,11 @@ def test_long_task_shows_progress_and_log_then_text(frontend: KernelFrontend, st
 
 def test_background_call_status_ends_as_text(frontend: KernelFrontend) -> None:
     ok(frontend.run(SETUP.format(mode="auto"), timeout=180))
-    calling = frontend.execute(
-        "call = srv.call_tool_background('long_task', {'seconds': 1, 'steps': 2})\ncall"
-    )
+    calling = frontend.execute("call = srv.call_tool_background('long_task', {'seconds': 1, 'steps': 2})")
     ok(frontend.wait_cell(calling, timeout=60))
-    shown = [m for m in messages(frontend, "display_data") if m["parent_header"].get("msg_id") == calling]
+    handle_cell = ok(frontend.run("call")).msg_id  # the handle shown in another cell than the call's display
+    cells = (calling, handle_cell)
+    shown = [m for m in messages(frontend, "display_data") if m["parent_header"].get("msg_id") in cells]
     # The call's display and the handle's display, both plain text (no widget for a status line).
     assert [m["content"]["data"]["text/plain"] for m in shown] == ["tool 'long_task' on 'demo': running"] * 2
     cell = ok(frontend.run("print(call.result().structured_content, call.state)", timeout=60))

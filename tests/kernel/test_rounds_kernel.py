@@ -12,7 +12,7 @@ import time
 import pytest
 
 from .harness import KernelFrontend
-from .test_client_kernel import connect, final_line, ok, pending_form
+from .test_client_kernel import cell_bundles, connect, final_line, ok, pending_form
 
 pytestmark = pytest.mark.kernel
 
@@ -47,3 +47,26 @@ def test_a_late_answer_expires_and_calling_again_keeps_what_was_typed(frontend: 
     again.click("Accept")
     cell = ok(frontend.wait_cell(msg_id, timeout=60))
     assert cell.stdout == '{"name": "Ada Lovelace", "guests": 2}\n'
+
+
+def test_an_interrupted_round_leaves_how_it_ended_not_its_deadline(frontend: KernelFrontend) -> None:
+    ok(frontend.run("import sys"))
+    connect(frontend, "auto", target=TARGET.replace("'2'", "'600'"), extra=", name='expiring'")
+    msg_id = frontend.execute("r = await srv.call_tool('book')")
+    pending_form(frontend).seen()
+    final_line(frontend, "Answer within about")
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    assert cell.ename in ("KeyboardInterrupt", "CancelledError"), cell
+    closing: list[str] = []
+
+    def ended() -> bool:  # the cell's call display, once it became its closing text
+        closing[:] = [str(b["text/plain"]) for b in cell_bundles(cell, frontend) if "Request from" in str(b)]
+        return bool(closing)
+
+    frontend.wait_until(ended, timeout=30, what="the call's closing text")
+    (text,) = closing
+    assert text.startswith("Request from expiring: cancelled"), text
+    assert "Answer within" not in text, text  # a deadline that no longer holds
+    ok(frontend.run("import time; time.sleep(1)"))  # the client's late line changes nothing afterwards
+    assert [str(b["text/plain"]) for b in cell_bundles(cell, frontend) if "Request from" in str(b)] == closing

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from typing import Any
 
 import ipywidgets as w
@@ -10,6 +11,7 @@ import mcp_types
 import pytest
 
 from mcp_widgets.core.schema import parse_schema
+from mcp_widgets.demo import _schemas as demo_schemas
 from mcp_widgets.widgets import ElicitationForm
 from mcp_widgets.widgets._fields import TITLE_EM, title_width
 
@@ -282,6 +284,35 @@ def test_a_few_choices_are_checkboxes_many_a_list() -> None:
     assert form.accept() is True and form.result == accepted({"f": ["c"]})
     assert one_field({**items, "items": {"enum": list("abcdefghi")}})._fields["f"].spec.choices
     assert stock(control(one_field({**items, "items": {"enum": list("abcdefghi")}}))) is w.SelectMultiple
+
+
+@pytest.mark.parametrize("name", demo_schemas.__all__)
+def test_the_demo_says_each_limit_once(name: str) -> None:
+    # The form says how many to pick ("Pick up to 3."): a description that says it too reads it twice.
+    form = ElicitationForm("", getattr(demo_schemas, name), server="demo")
+    for key, field in form._fields.items():
+        limits = {n for n in (field.spec.min_items, field.spec.max_items) if n}
+        text = note(form, key)
+        for n in limits:
+            assert re.findall(rf"\b{n}\b", text) == [str(n)], (key, text)
+
+
+@pytest.mark.parametrize(
+    ("description", "said"),
+    [
+        ("Your user name.", "does not have the form this field asks for"),  # the description need not say it
+        (None, "must match the pattern ^[a-z]+$"),  # nothing else says what is wanted
+        ("   ", "must match the pattern ^[a-z]+$"),  # a blank description shows nothing above
+    ],
+)
+def test_a_pattern_error_says_only_what_is_true(description: str | None, said: str) -> None:
+    prop: dict[str, Any] = {"type": "string", "pattern": "^[a-z]+$"}
+    if description is not None:
+        prop["description"] = description
+    form = one_field(prop)
+    form.fill(f="ABC")
+    assert alert(form) == f"⚠ Error: {said}"
+    assert "description above" not in alert(form)
 
 
 def test_more_than_five_choices_use_a_dropdown() -> None:
