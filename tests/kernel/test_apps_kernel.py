@@ -287,12 +287,16 @@ def test_the_newest_view_runs_the_app_and_a_closed_server_ends_it(
     assert second.request("ping")["result"] == {}
     assert not [c for c in second.received() if c.get("kind") == "rpc" and c["message"].get("id") == "old"]
 
-    # The server closes: the app is told, answers, and one line stays where it was.
+    # The server closes: the app is told, answers, and one line stays where it was (said once: no line
+    # under the app says it again).
+    ok(fe.run("v = srv.apps[-1]"))
     fe.execute("srv.close()")
     teardown = second.notification("ui/resource-teardown")
     second.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
     closed = second.expect(lambda c: c.get("kind") == "closed")
     assert closed["text"] == "App roll_dice from demo: ended (the server was closed)"
+    lines = ok(fe.run("print(v.lines)")).stdout
+    assert "ended" not in lines, lines
 
 
 def test_a_cancelled_call_tells_its_app(connected: KernelFrontend) -> None:
