@@ -13,6 +13,9 @@ app may do, and how it shows:
   card's consent (never opened without a click); `ui/message` and `ui/update-model-context` kept on the view
   for Python (no model here), said by a line that never quotes them; `ui/request-display-mode` answers inline.
 - Teardown: `ui/resource-teardown` (its answer awaited, briefly) before the view closes or the server goes.
+- The frame's document must stay the app's own: a batch whose messages came from an origin other than an
+  opaque one (`"null"`), or the relay's word that the app's frame loaded anything else (a navigation, even a
+  blocked one), ends the app at once; nothing from its frame is taken again.
 
 One concept: the host's half of one protocol (the bridge's methods, each checked and answered, and the
 batching, pacing and bounds that keep a hostile app from flooding the kernel or the page), read best whole.
@@ -104,6 +107,8 @@ class AppBridge:
         self.in_flight = 0
         self.refused = 0
         self.gone = False
+        self.left: str | None = None
+        """Why the app's frame stopped holding the app's document (then the app ended), or None."""
         self._size: float | None = None
         self._size_due = False
         self._refusal = ""
@@ -191,7 +196,11 @@ class AppBridge:
             return  # an older view (the page reloaded, a second view): the newest one runs the app
         self._batching = True
         try:
-            if kind == "rpc":
+            if kind == "left" or (kind == "rpc" and content.get("origin") != "null"):
+                # The app's document is no longer what talks: its messages are refused, unread.
+                why = content.get("why") if kind == "left" else "origin"
+                self._left(_LEFT.get(why if isinstance(why, str) else "", _LEFT["origin"]))
+            elif kind == "rpc":
                 texts = content.get("texts")
                 if isinstance(texts, list):
                     for text in texts[:MAX_BATCH]:
@@ -225,19 +234,34 @@ class AppBridge:
 
         on_main_after(GONE_GRACE, check)
 
+    def _left(self, why: str) -> None:
+        """The app's frame no longer holds its document (it navigated away, or another origin speaks): the
+        app ends here, with a line saying why, and is never shown again in this view's place."""
+        if self.left is not None:
+            return
+        self.left = why
+        self._waiting.clear()
+        log.info("an app ended: %s", why)
+        self.close_frame(f"{self.view.title.value}: ended ({why})")
+
     def _ready(self, view_id: str, context: Any) -> None:
         self.bound = view_id
         self.gone = False
         self.initialized = False  # a new document in a new view: the app starts again
         self.context = _context(context)
-        if self.document is not None:
+        if self.left is not None:  # the app ended: a new view shows the line and takes nothing from its frame
+            self.close_frame(f"{self.view.title.value}: ended ({self.left})")
+        elif self.document is not None:
             self._send_document()
         elif self.failed is not None:
             self._frame({"kind": "closed", "text": f"The app could not be shown: {self.failed}"})
 
     def _send_document(self) -> None:
         assert self.document is not None
-        self._frame({"kind": "document", "html": self.document.html, "allow": self.document.allow})
+        if self.left is not None:
+            return
+        doc = self.document
+        self._frame({"kind": "document", "html": doc.html, "allow": doc.allow, "frames": doc.frame_policy})
 
     def _context_changed(self, raw: Any) -> None:
         new = _context(raw)
@@ -632,6 +656,12 @@ def _context(raw: Any) -> dict[str, Any]:
     ctx["touch"] = raw.get("touch") is True
     return ctx
 
+
+_LEFT = {
+    "navigated": "the app tried to navigate its own frame",
+    "origin": "a message came from another origin than the app's",
+}
+"""Why an app's frame stopped being the app's, as the relay says it."""
 
 _NAME = re.compile(r"[A-Za-z0-9_+/-]{1,64}")
 _PERMISSION_KEYS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation"}

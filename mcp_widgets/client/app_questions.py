@@ -80,6 +80,12 @@ class QuestionBridge(AppBridge):
             self.settled = True
             self._failed(f"the app could not be shown: {why}")
 
+    def _left(self, why: str) -> None:
+        super()._left(why)
+        if not self.settled:
+            self.settled = True
+            self._failed(why)
+
     def timed_out(self) -> None:
         """The app did not start in time: the plain form takes over."""
         if not self.settled and not self.initialized:

@@ -237,5 +237,4 @@ def _deliver(bridge: AppBridge, fut: concurrent.futures.Future[apps.AppDocument]
 
 
 def _ended_line(bridge: AppBridge, view: AppView, reason: str) -> None:
-    bridge.close_frame(f"{view.title.value}: ended ({reason})")
-    view.say(f"The app ended: {reason}")
+    bridge.close_frame(f"{view.title.value}: ended ({reason})")  # in the app's place: said once

@@ -9,6 +9,8 @@ document's first element. Two decisions tighten the spec's policy, as it allows 
   its resource declares.
 - `base-uri` is `'none'` and `form-action` `'none'` unless declared, so no relative URL and no form
   submission can point at the notebook server either.
+The app's frame sits in a frame of ours (the spec's sandbox proxy) whose policy, `frame_policy`, is only
+`frame-src`: it keeps the app's frame from being taken to another page.
 Declared domains are checked: each must be a plain origin (`https://host[:port]`, `wss://…`, `https://*.host`);
 anything else (a quote, a `;`, a path, `*`) is dropped and named, so a server cannot inject a directive.
 """
@@ -39,6 +41,7 @@ __all__ = [
     "error_response",
     "file_from",
     "file_name",
+    "frame_policy",
     "parse_message",
     "permission_policy",
     "read_document",
@@ -139,6 +142,8 @@ class AppDocument:
     dropped: tuple[str, ...] = ()
     """Declared entries left out of the policy (not a plain origin), for a line that says so."""
     prefers_border: bool | None = None
+    frame_policy: str = "frame-src 'none'"
+    """The policy of the frame around the app's own (see `frame_policy`): where the app's frame may go."""
 
     @property
     def domains(self) -> tuple[str, ...]:
@@ -262,7 +267,17 @@ def read_document(uri: str, contents: Sequence[Any]) -> AppDocument:
         approved=approved,
         dropped=dropped,
         prefers_border=border if isinstance(border, bool) else None,
+        frame_policy=frame_policy(approved.get("frameDomains", ())),
     )
+
+
+def frame_policy(frame_domains: Sequence[str]) -> str:
+    """The policy of the frame the app's frame sits in (the spec's sandbox proxy): only `frame-src`, which
+    governs every load of the app's frame, its own navigations included (a `srcdoc` load is not one it
+    checks). It allows what the app may frame itself (its declared `frameDomains`, else nothing): a frame
+    inherits its parent's policy, so a tighter one would block the app's own frames, and anything more
+    would tighten the app's declared policy too."""
+    return "frame-src " + (" ".join(frame_domains) or "'none'")
 
 
 # -- the bridge's messages ----------------------------------------------------------------------------------

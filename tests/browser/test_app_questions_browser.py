@@ -73,7 +73,7 @@ def answered(nb: NotebookPage) -> dict[str, Any]:
 def picker(nb: NotebookPage) -> Any:
     from playwright.sync_api import expect
 
-    app = nb.output(1).frame_locator("iframe.mcp-widgets-app-frame")
+    app = nb.output(1).frame_locator("iframe.mcp-widgets-app-frame").frame_locator("iframe")
     expect(app.locator("#asked")).to_have_text("Asked: Which colour, and how dark?", timeout=UI_MS * 2)
     return app
 
@@ -193,7 +193,7 @@ def test_answered_in_the_app_in_voila(open_voila: Callable[..., VoilaPage], serv
     page = voila.page
     page.get_by_role("button", name="Pick a colour").click()
     expect(page.get_by_text(HEADER, exact=True)).to_be_visible(timeout=UI_MS * 2)
-    app = page.frame_locator("iframe.mcp-widgets-app-frame")
+    app = page.frame_locator("iframe.mcp-widgets-app-frame").frame_locator("iframe")
     expect(app.locator("#asked")).to_have_text("Asked: Which colour, and how dark?", timeout=UI_MS * 2)
     expect(page.get_by_role("button", name="Accept")).to_have_count(0)
     app.locator("#red").click()

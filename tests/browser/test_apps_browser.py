@@ -3,12 +3,16 @@ back a tool through the kernel, follows the theme and its own height, and reache
 
 from __future__ import annotations
 
+import http.server
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
+
+from tests.servers import wandering_app
 
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
 
@@ -35,13 +39,17 @@ def connected(open_notebook: OpenNotebook, *cells: str) -> NotebookPage:
     return nb
 
 
+APP = "iframe.mcp-widgets-app-frame"
+"""The frame of ours an app's own frame sits in (the sandbox proxy); the app's is the one iframe in it."""
+
+
 def app_frame(nb: NotebookPage, index: int) -> Any:
     """The app's iframe in cell `index` (its content, as Playwright reaches into any origin)."""
     from playwright.sync_api import expect
 
-    frame = nb.output(index).locator("iframe.mcp-widgets-app-frame")
+    frame = nb.output(index).locator(APP)
     expect(frame).to_have_count(1, timeout=UI_MS * 2)
-    return nb.output(index).frame_locator("iframe.mcp-widgets-app-frame")
+    return nb.output(index).frame_locator(APP).frame_locator("iframe")
 
 
 def test_the_demo_app_shows_its_result_and_calls_back(open_notebook: OpenNotebook, screenshots: Path) -> None:
@@ -162,7 +170,7 @@ srv = await mw.connect(build_server(), name='<b>bold</b> $x^2$ \\x1b[31mred')
 
 
 def test_a_hostile_app_reaches_nothing_and_stays_bounded(open_notebook: OpenNotebook) -> None:
-    """Our own hostile app: the page, its cookies and storage, the network, navigation, forms, popups, tools
+    """Our own hostile app: the page, its cookies and storage, the network, navigation, popups, tools
     outside its visibility, floods and malformed messages: each blocked or bounded, and all works on."""
     from playwright.sync_api import expect
 
@@ -222,6 +230,72 @@ def test_a_hostile_app_reaches_nothing_and_stays_bounded(open_notebook: OpenNote
     expect(nb.stdout(2)).to_have_text("2")
 
 
+WANDER_CONNECT = """\
+import sys
+sys.path.insert(0, {root!r})
+import mcp_widgets as mw
+from tests.servers import wandering_app
+srv = await mw.connect(wandering_app.build_server({url!r}), name="wander")
+"""
+WAYS = ("href", "refresh", "link", "form", "form-post", "reload")
+"""How the app takes its frame elsewhere (see tests/servers/wandering_app.py); reload reloads its own."""
+
+
+class _Elsewhere(http.server.BaseHTTPRequestHandler):
+    """The other origin: a page that would use the host's bridge and fetch, and a log of what it was asked."""
+
+    asked: ClassVar[list[str]] = []
+
+    def do_GET(self) -> None:
+        self.asked.append(self.path)
+        body = wandering_app.PAGE.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    do_POST = do_GET
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+def test_an_app_cannot_take_its_frame_to_another_page(open_notebook: OpenNotebook) -> None:
+    """An app takes its own frame to a page of another origin (the typed value in its query), each way a page
+    can: the navigation is blocked (the other origin is never asked), the page there gets no bridge (the
+    kernel never runs the tool it calls), and the app ends with a line saying why."""
+    from playwright.sync_api import expect
+
+    elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
+    thread = threading.Thread(target=elsewhere.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = f"http://127.0.0.1:{elsewhere.server_address[1]}/page"
+        root = str(Path(__file__).resolve().parents[2])
+        calls = [f'await srv.call_tool("wander", {{"how": "{how}", "typed": "typed-{how}"}})' for how in WAYS]
+        check = "print(wandering_app.CALLED)"
+        nb = open_notebook([WANDER_CONNECT.format(root=root, url=url), *calls, check])
+        nb.run(0)
+        nb.wait_done(0, timeout=UI_MS * 4)
+        assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+        ended = "App wander from wander: ended (the app tried to navigate its own frame)"
+        for index, _how in enumerate(WAYS, start=1):
+            nb.run(index)
+            nb.wait_done(index, timeout=UI_MS * 2)
+            out = nb.output(index)
+            expect(out.get_by_text(ended, exact=True)).to_be_visible(timeout=UI_MS * 2)
+            expect(out.locator(APP)).to_be_hidden()
+        nb.run(len(WAYS) + 1)
+        nb.wait_done(len(WAYS) + 1)
+        expect(nb.stdout(len(WAYS) + 1)).to_have_text("[]")
+        assert _Elsewhere.asked == [], _Elsewhere.asked
+    finally:
+        elsewhere.shutdown()
+        elsewhere.server_close()
+        thread.join()
+
+
 def test_the_app_runs_in_notebook_7(open_notebook: OpenNotebook) -> None:
     from playwright.sync_api import expect
 
@@ -261,7 +335,7 @@ def test_the_app_runs_in_voila_from_a_widget_callback(open_voila: Callable[..., 
     page.page.get_by_role("button", name="Roll").click()
     frame = page.page.locator("iframe.mcp-widgets-app-frame")
     expect(frame).to_have_count(1, timeout=UI_MS * 2)
-    app = page.page.frame_locator("iframe.mcp-widgets-app-frame")
+    app = page.page.frame_locator(APP).frame_locator("iframe")
     expect(app.locator(".die")).to_have_count(2, timeout=UI_MS * 2)
     app.locator("#again").click()
     expect(page.page.get_by_text("tool 'reroll' on 'demo': done", exact=False)).to_be_visible()

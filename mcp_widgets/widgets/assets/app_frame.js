@@ -1,6 +1,10 @@
 // An MCP App in the cell: a relay between a sandboxed iframe and the kernel, which decides everything.
 // - The iframe's origin is opaque (sandbox without allow-same-origin, the document as srcdoc): the app
 //   reaches nothing of this page, its cookies or Jupyter's token. Its policy comes with the document.
+// - The app's frame sits in a frame of ours (the spec's sandbox proxy, `PROXY`) whose policy is only
+//   `frame-src`: the app cannot take its frame to another page (a navigation, a refresh, a link, a form),
+//   and a second load of its frame (even a blocked one) ends the app: the kernel hears it, and the relay
+//   stops at once. Messages pass only from the app's own frame, from an opaque origin ("null").
 // - Messages from the iframe are taken only from its own window, as JSON text, bounded, and go to the
 //   kernel unread; the kernel's answers go to the iframe as they come.
 // - Each view says who it is (`view`); the kernel talks to the newest one (a reload, a second view of the
@@ -76,6 +80,51 @@ function context(el) {
   };
 }
 
+// The frame around the app's: relays between the app's frame and this page, both ways, and says when the
+// app's frame loads a second time (its document is no longer the app's: nothing passes after that).
+// Messages named ui/notifications/sandbox-* are the proxy's own (the spec reserves them), never the app's.
+const PROXY = `(() => {
+  const app = document.getElementById("app");
+  let loads = 0;
+  let left = false;
+  const leave = (why) => {
+    if (left) return;
+    left = true;
+    app.remove();
+    parent.postMessage({ jsonrpc: "2.0", method: "ui/notifications/sandbox-app-left", params: { why } }, "*");
+  };
+  app.addEventListener("load", () => {
+    loads += 1;
+    if (loads > 1) leave("navigated");
+  });
+  addEventListener("message", (event) => {
+    if (left) return;
+    if (event.source === parent) {
+      if (app.contentWindow) app.contentWindow.postMessage(event.data, "*");
+      return;
+    }
+    if (event.source !== app.contentWindow) return;
+    if (event.origin !== "null") return leave("origin");
+    const method = event.data && event.data.method;
+    if (typeof method === "string" && method.startsWith("ui/notifications/sandbox-")) return;
+    parent.postMessage(event.data, "*");
+  });
+})();`;
+
+const attribute = (text) => String(text).replace(/&/g, "&amp;").replace(/"/g, "&quot;").replace(/</g, "&lt;");
+
+// The proxy's document: its policy (the kernel's, only frame-src: the app's frame inherits it), the app's
+// frame with the app's document, and the relay. The app's frame fills it; it takes the page's colour scheme.
+function proxyDocument(html, allow, frames) {
+  return '<!DOCTYPE html><html><head><meta charset="utf-8">'
+    + `<meta http-equiv="Content-Security-Policy" content="${attribute(frames)}">`
+    + '<style>:root{color-scheme:light dark}html,body{margin:0;height:100%;overflow:hidden;background:transparent}'
+    + "iframe{display:block;border:0;width:100%;height:100%}</style></head><body>"
+    + `<iframe id="app" sandbox="allow-scripts allow-forms" referrerpolicy="no-referrer" title="MCP App"`
+    + ` allow="${attribute(allow)}" srcdoc="${attribute(html)}"></iframe>`
+    + `<script>${PROXY}</script></body></html>`;
+}
+
 function render({ model, el }) {
   const view = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
   el.classList.add("mcp-widgets-app");
@@ -95,6 +144,7 @@ function render({ model, el }) {
   el.append(frame, status);
 
   let live = false;
+  let loads = -1; // the proxy frame's loads since its document was set: one is ours
   const say = (text) => {
     status.textContent = text;
     status.style.display = text ? "" : "none";
@@ -108,15 +158,25 @@ function render({ model, el }) {
   // than the kernel's work on a message.
   let outbox = [];
   let outboxSize = 0;
+  let outboxOrigin = "null";
   let flushTimer = null;
   const flush = () => {
     clearTimeout(flushTimer);
     flushTimer = null;
-    if (outbox.length) send({ kind: "rpc", texts: outbox });
+    if (outbox.length) send({ kind: "rpc", texts: outbox, origin: outboxOrigin });
     outbox = [];
     outboxSize = 0;
   };
-  const queue = (text) => {
+  // The app's frame is no longer the app's: the kernel hears why, and nothing passes any more.
+  const leave = (why) => {
+    if (!live) return;
+    flush();
+    live = false;
+    send({ kind: "left", why });
+  };
+  const queue = (text, origin) => {
+    if (origin !== outboxOrigin) flush(); // a batch comes from one origin: the kernel takes only "null"
+    outboxOrigin = origin;
     outbox.push(text);
     outboxSize += text.length;
     if (outbox.length >= MAX_BATCH || outboxSize >= MAX_MESSAGE) flush();
@@ -124,6 +184,11 @@ function render({ model, el }) {
   };
   const onMessage = (event) => {
     if (event.source !== frame.contentWindow || !live) return;
+    const data = event.data;
+    if (event.origin === "null" && data && data.method === "ui/notifications/sandbox-app-left") {
+      leave(data.params && data.params.why === "origin" ? "origin" : "navigated");
+      return;
+    }
     let text = null;
     try {
       text = JSON.stringify(event.data);
@@ -137,9 +202,15 @@ function render({ model, el }) {
       send({ kind: "bad", id, reason: typeof text === "string" ? "too large" : "not JSON" });
       return;
     }
-    queue(text);
+    queue(text, String(event.origin));
   };
   window.addEventListener("message", onMessage);
+  // The proxy frame itself loads once; a second load is not ours (it cannot be the app's doing either).
+  frame.addEventListener("load", () => {
+    if (loads < 0) return;
+    loads += 1;
+    if (loads > 1) leave("navigated");
+  });
 
   const onCustom = (msg) => {
     if (!msg || msg.view !== view) return;
@@ -147,7 +218,8 @@ function render({ model, el }) {
       live = true;
       clearTimeout(notLive);
       frame.setAttribute("allow", msg.allow || "");
-      frame.srcdoc = msg.html;
+      loads = 0;
+      frame.srcdoc = proxyDocument(msg.html, msg.allow || "", msg.frames || "frame-src 'none'");
       say("");
     } else if (msg.kind === "rpc" && live && frame.contentWindow && Array.isArray(msg.messages)) {
       for (const message of msg.messages) frame.contentWindow.postMessage(message, "*");
@@ -169,6 +241,7 @@ function render({ model, el }) {
       frame.style.height = `${height}px`;
     } else if (msg.kind === "closed") {
       live = false;
+      loads = -1;
       clearTimeout(notLive);
       frame.removeAttribute("srcdoc");
       frame.src = "about:blank";
