@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable
+import re
+from collections.abc import Awaitable, Callable, Mapping
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from ..core.exceptions import brief
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .privacy import resource_name
 from .record import CallRecord
 
 if TYPE_CHECKING:
@@ -19,6 +22,9 @@ log = logging.getLogger("mcp_widgets")
 
 
 Kind = Literal["tools", "resources", "prompts"]
+_VARIABLE = r"[A-Za-z0-9_.%]+(?::[0-9]+|\*)?"
+_EXPRESSION = re.compile(rf"\{{[+#./;?&=,!@|]?({_VARIABLE}(?:,{_VARIABLE})*)\}}")
+"""An RFC 6570 expression (`{id}`, `{+path}`, `{?q,lang}`): a template's variables, never part of a URI."""
 
 
 async def fetch(ctx: ServerContext, client: Client, kind: Kind) -> None:
@@ -61,6 +67,42 @@ class Catalog:
         """Fetch one listing again, as a call of its own (kind "list")."""
         self.require_connected()
         await self.run(CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
+
+    def check_prompt(self, name: str, arguments: Mapping[str, Any] | None) -> None:
+        """Refuse, before sending, a listed prompt without its required arguments (a prompt not listed, or
+        listed before it changed, is sent as asked: the server decides)."""
+        listed = next((p for p in self.ctx.learned.prompts or () if p.name == name), None)
+        if listed is None:
+            return
+        given = arguments or {}
+        wanted = listed.arguments or []
+        missing = [a.name for a in wanted if a.required and a.name not in given]
+        if missing:
+            takes = ", ".join(a.name + ("" if a.required else " (optional)") for a in wanted)
+            raise brief(
+                TypeError(
+                    f"prompt {name!r} on {self.ctx.name!r} was not sent: it needs "
+                    f"{'the argument' if len(missing) == 1 else 'the arguments'} "
+                    f"{', '.join(map(repr, missing))} (it takes {takes})"
+                )
+            )
+
+    def check_uri(self, uri: str) -> None:
+        """Refuse, before sending, a URI with a template's variables left in it (`file:///{path}`, as
+        `srv.resources` lists a template): a URI never has one. A listed resource's own URI passes."""
+        listed = self.ctx.learned.resources or ()
+        if any(str(getattr(r, "uri", "")) == uri for r in listed):
+            return
+        names = [v.rstrip("*").split(":")[0] for e in _EXPRESSION.findall(uri) for v in e.split(",")]
+        if names:
+            raise brief(
+                ValueError(
+                    f"resource {resource_name(listed, uri)!r} on {self.ctx.name!r} was not read: its URI "
+                    f"still has the template's {'variable' if len(names) == 1 else 'variables'} "
+                    f"{', '.join(dict.fromkeys(names))}: fill {'it' if len(names) == 1 else 'them'} in "
+                    "first (srv.resources.templates lists the templates)"
+                )
+            )
 
     def info(self) -> ServerInfo:
         """Who the server is, as learned when connecting (raises when it never connected)."""

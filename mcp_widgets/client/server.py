@@ -43,6 +43,7 @@ import mcp_types
 
 from .. import kernel
 from ..core.card import Handler
+from ..core.exceptions import argument_errors, one_line
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
 from .apps import AppHost
@@ -171,24 +172,29 @@ class Server:
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
             transport = chosen["transport"]
-        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-            raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
-        if isinstance(log_level, str):
-            log_level = log_level.lower()  # "INFO" as Python's logging spells it
-        if log_level is not None and log_level not in LOG_LEVELS:
-            raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        bounds = question_bounds(max_questions)
-        if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
-            raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
-        # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
-        check_store(token_store)
-        check_scopes(scopes)
-        resolved = resolve_target(target, env)
+        # A mistake in the arguments is one line (README, "30 seconds"), found before anything starts.
+        with argument_errors():
+            if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+                raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+            if isinstance(log_level, str):
+                log_level = log_level.lower()  # "INFO" as Python's logging spells it
+            if log_level is not None and log_level not in LOG_LEVELS:
+                levels = ", ".join(LOG_LEVELS)
+                raise ValueError(f"log_level must be None or one of {levels}, not {log_level!r}")
+            bounds = question_bounds(max_questions)
+            if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
+                raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
+            # Checked on every transport, not only where a sign-in may use them: a typo must not pass on
+            # stdio.
+            check_store(token_store)
+            check_scopes(scopes)
+            resolved = resolve_target(target, env)
+            if transport in ("http", "sse") and resolved.kind != "http":
+                raise ValueError(f"transport={transport!r} needs an http(s) URL")
+            own_name = _own_name(name, resolved.name)
         show_results()  # results read as results in a notebook, from the first server on
-        if transport in ("http", "sse") and resolved.kind != "http":
-            raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
-            name=_own_name(name, resolved.name),
+            name=own_name,
             handler=handler,
             mode=mode,
             timeout=timeout,
@@ -261,6 +267,7 @@ class Server:
         """Ask the connection to end (for `connect`, when connecting failed)."""
         return self._connection.signal_close()
 
+    @one_line
     async def call_tool(
         self,
         name: str,
@@ -289,6 +296,7 @@ class Server:
             "tool", name, output, self._tool_request(name, args, task), args
         )
 
+    @one_line
     def call_tool_sync(
         self,
         name: str,
@@ -308,6 +316,7 @@ class Server:
             "tool", name, output, self._tool_request(name, args, task), args
         )
 
+    @one_line
     def call_tool_background(
         self,
         name: str,
@@ -331,38 +340,57 @@ class Server:
     ) -> Request[mcp_types.CallToolResult]:
         return tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
 
+    @one_line
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
-        """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
+        """Get a prompt (questions the server asks on the way appear as forms, as for tools).
+
+        Raises:
+            TypeError: The prompt is listed with required arguments not given (nothing was sent).
+        """
         args = _copy(arguments)
+        self._catalog.check_prompt(name, args)
         return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
+    @one_line
     def get_prompt_sync(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
         args = _copy(arguments)
+        self._catalog.check_prompt(name, args)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
+    @one_line
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
+        """Read a resource (questions the server asks on the way appear as forms, as for tools).
+
+        Raises:
+            ValueError: `uri` still has a template's variables (`{id}`; nothing was sent).
+        """
+        self._catalog.check_uri(uri)
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
 
+    @one_line
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
+        self._catalog.check_uri(uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri))
 
+    @one_line
     async def list_tools(self) -> ToolList:
         """Fetch the tool listing again (also refreshes `tools`)."""
         await self._catalog.relist("tools")
         return self.tools
 
+    @one_line
     async def list_resources(self) -> ResourceList:
         """Fetch the resources and resource templates again (also refreshes `resources`)."""
         await self._catalog.relist("resources")
         return self.resources
 
+    @one_line
     async def list_prompts(self) -> PromptList:
         """Fetch the prompt listing again (also refreshes `prompts`)."""
         await self._catalog.relist("prompts")
@@ -407,6 +435,7 @@ class Server:
         instructions: as learned when connecting (still there after `close`)."""
         return self._catalog.info()
 
+    @one_line
     def form(self, name: str) -> ToolForm:
         """A form for the tool `name`: fill in its arguments, click Run, see the result below it.
 
@@ -438,11 +467,13 @@ class Server:
     def connected(self) -> bool:
         return self._connection.state == "connected"
 
+    @one_line
     def sign_out(self) -> None:
         """Forget this server's sign-in: the token store's entry and the tokens in use (the next request
         the server refuses asks again)."""
         self._connection.sign_out()
 
+    @one_line
     def reconnect(self, timeout: float = 10.0) -> Done:
         """Connect again (after the server dropped, or to start afresh): the calls following a 2026-07-28
         task resume polling it on the new connection, and its open questions stay answerable.
@@ -489,6 +520,7 @@ class Server:
         """The MCP App views of this server live in the notebook (the newest last)."""
         return list(self._apps.views)
 
+    @one_line
     def open_app(self, tool: str, arguments: Mapping[str, Any] | None = None) -> AppView:
         """Show a tool's MCP App without calling the tool (for app authors): the app gets `arguments` as its
         tool input and no result. Display the returned view (the last expression of a cell shows it).
@@ -499,6 +531,7 @@ class Server:
         self._connection.require_connected()
         return self._apps.open_app(tool, _copy(arguments), self._runner.app_call)
 
+    @one_line
     def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; apps are told and end; a stdio server process is
         stopped)."""
@@ -508,6 +541,7 @@ class Server:
         self._loose.close_all()
         return Done(f"closed {self.name!r}")
 
+    @one_line
     async def aclose(self) -> None:
         """`close` for async code."""
         self._apps.end_all("the server was closed")
