@@ -69,12 +69,20 @@ class Catalog:
         await self.run(CallRecord(self.ctx, "list", kind), lambda c: fetch(self.ctx, c, kind))
 
     def check_prompt(self, name: str, arguments: Mapping[str, Any] | None) -> None:
-        """Refuse, before sending, a listed prompt without its required arguments (a prompt not listed, or
-        listed before it changed, is sent as asked: the server decides)."""
+        """Refuse, before sending, an argument that is not text, and a listed prompt without its required
+        arguments (a prompt not listed, or listed before it changed, is sent as asked: the server decides)."""
+        given = arguments or {}
+        wrong = [key for key, value in given.items() if not isinstance(value, str)]
+        if wrong:  # MCP's prompt arguments are text (the SDK would call it a malformed answer)
+            raise brief(
+                TypeError(
+                    f"prompt {name!r} on {self.ctx.name!r} was not sent: its arguments are text, and "
+                    f"{', '.join(map(repr, wrong))} {'is' if len(wrong) == 1 else 'are'} not"
+                )
+            )
         listed = next((p for p in self.ctx.learned.prompts or () if p.name == name), None)
         if listed is None:
             return
-        given = arguments or {}
         wanted = listed.arguments or []
         missing = [a.name for a in wanted if a.required and a.name not in given]
         if missing:

@@ -67,6 +67,11 @@ ERRORS = {
         "TypeError",
         "it needs the argument 'city' (it takes city, state (optional))",
     ),
+    "prompt argument not text": (
+        "await srv.get_prompt('args-prompt', {'city': 7})",
+        "TypeError",
+        "prompt 'args-prompt' on 'everything' was not sent: its arguments are text, and 'city' is not",
+    ),
     "template, await": (f"await srv.read_resource({TEMPLATE!r})", "ValueError", "variable resourceId"),
     "template, sync": (f"srv.read_resource_sync({TEMPLATE!r})", "ValueError", "fill it in first"),
     "fn argument, await": ("await srv.fn.get_sum('two', 1)", "TypeError", "get_sum(): argument 'a'"),
@@ -167,7 +172,12 @@ def test_what_can_be_known_is_refused_before_sending(frontend: KernelFrontend) -
     _setup(frontend)
     code = f"""
 before = sent("prompts/get"), sent("resources/read")
-for call in (lambda: srv.get_prompt_sync("args-prompt"), lambda: srv.read_resource_sync({TEMPLATE!r})):
+calls = (
+    lambda: srv.get_prompt_sync("args-prompt"),
+    lambda: srv.get_prompt_sync("args-prompt", {{"city": 7}}),
+    lambda: srv.read_resource_sync({TEMPLATE!r}),
+)
+for call in calls:
     try:
         call()
     except (TypeError, ValueError) as e:
@@ -180,10 +190,14 @@ print(sent("prompts/get") - before[0], sent("resources/read") - before[1], "Oslo
 """
     cell = frontend.run(code, timeout=120)
     assert cell.status == "ok", (cell.evalue, cell.traceback)
-    refused_prompt, refused_template, nothing, both = cell.stdout.splitlines()
+    refused_prompt, refused_number, refused_template, nothing, both = cell.stdout.splitlines()
     assert refused_prompt == (
         "TypeError prompt 'args-prompt' on 'everything' was not sent: it needs the argument 'city' "
         "(it takes city, state (optional))"
+    )
+    assert refused_number == (
+        "TypeError prompt 'args-prompt' on 'everything' was not sent: its arguments are text, "
+        "and 'city' is not"
     )
     assert refused_template == (
         f"ValueError resource {TEMPLATE!r} on 'everything' was not read: its URI still has the template's "
