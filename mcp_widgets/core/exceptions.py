@@ -32,6 +32,8 @@ import inspect
 from collections.abc import Awaitable, Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
 
+from .text import shown
+
 if TYPE_CHECKING:
     from .spec import Problem
 
@@ -151,7 +153,8 @@ def brief(exc: E, text: str | None = None) -> E:
 
 
 def _line(exc: BaseException, text: str | None = None) -> str:
-    return f"{_RED}{type(exc).__name__}{_RESET}: {exc if text is None else text}"
+    # Literal: a server's text in a message (a tool's error) must not colour or move the notebook's output.
+    return f"{_RED}{type(exc).__name__}{_RESET}: {shown(exc if text is None else text)}"
 
 
 def _unchain(exc: BaseException) -> None:

@@ -205,3 +205,29 @@ print(sent("prompts/get") - before[0], sent("resources/read") - before[1], "Oslo
     )
     assert nothing == "0 0"  # no request went out for either
     assert both == "1 1 True"
+
+
+@pytest.mark.reuse_kernel
+def test_a_servers_text_in_the_line_is_literal(frontend: KernelFrontend) -> None:
+    """A tool's error text is the server's: its terminal escapes are written out, never replayed (a notebook
+    renders ANSI in an error's lines: colour, or a cleared output)."""
+    setup = """
+import mcp_widgets as mw
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError as Refused
+app = MCPServer("hostile")
+
+@app.tool()
+def boom() -> str:
+    raise Refused("bad \\x1b[2J\\x1b[31mred\\x07")
+
+hostile = mw.connect_sync(app, name="hostile")
+"""
+    assert frontend.run(setup, timeout=60).status == "ok"
+    for code in ("hostile.fn.boom.sync()", "await hostile.fn.boom()"):
+        cell = frontend.run(code, timeout=60)
+        assert cell.ename == "ToolError", cell.evalue
+        (line,) = "\n".join(cell.traceback).splitlines()
+        said = "boom: Error executing tool boom: bad \\x1b[2J\\x1b[31mred\\x07"
+        assert line == f"\x1b[31mToolError\x1b[0m: {said}", repr(line)
+    assert frontend.run("hostile.close()").status == "ok"
