@@ -430,6 +430,7 @@ class Server:
         return listed if listed is not None else PromptList()
 
     @property
+    @one_line
     def info(self) -> ServerInfo:
         """Who the server is (name, title, version), the protocol version and its capabilities, and its
         instructions: as learned when connecting (still there after `close`)."""

@@ -231,3 +231,31 @@ hostile = mw.connect_sync(app, name="hostile")
         said = "boom: Error executing tool boom: bad \\x1b[2J\\x1b[31mred\\x07"
         assert line == f"\x1b[31mToolError\x1b[0m: {said}", repr(line)
     assert frontend.run("hostile.close()").status == "ok"
+
+
+@pytest.mark.reuse_kernel
+def test_a_background_call_and_a_closed_server_fail_in_one_line(frontend: KernelFrontend) -> None:
+    setup = """
+import time
+import mcp_widgets as mw
+from mcp.server.mcpserver import MCPServer
+slow = MCPServer("slow")
+
+@slow.tool()
+def wait() -> str:
+    time.sleep(3)
+    return "late"
+
+late = mw.connect_sync(slow, name="slow", timeout=0.3)
+"""
+    assert frontend.run(setup, timeout=60).status == "ok"
+    for code in ("late.call_tool_background('wait').result()", "await late.call_tool_background('wait')"):
+        cell = frontend.run(code, timeout=60)
+        assert cell.ename == "RequestTimeout", cell.evalue
+        (line,) = "\n".join(cell.traceback).splitlines()
+        assert line.endswith("tool 'wait' on 'slow' got no answer within 0.3 s"), line
+    assert frontend.run("late.close()").status == "ok"
+    for code in ("late.call_tool_sync('wait')", "await late.call_tool('wait')"):
+        cell = frontend.run(code, timeout=60)
+        (line,) = "\n".join(cell.traceback).splitlines()
+        assert cell.ename == "ConnectError" and "'slow' is closed, not connected" in line, line
