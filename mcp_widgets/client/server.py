@@ -141,6 +141,7 @@ class Server:
         protocol_version: The negotiated protocol version.
     """
 
+    @argument_errors()  # a mistake in the arguments is one line (README, "30 seconds")
     def __init__(
         self,
         target: Any,
@@ -172,29 +173,24 @@ class Server:
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
             transport = chosen["transport"]
-        # A mistake in the arguments is one line (README, "30 seconds"), found before anything starts.
-        with argument_errors():
-            if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-                raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
-            if isinstance(log_level, str):
-                log_level = log_level.lower()  # "INFO" as Python's logging spells it
-            if log_level is not None and log_level not in LOG_LEVELS:
-                levels = ", ".join(LOG_LEVELS)
-                raise ValueError(f"log_level must be None or one of {levels}, not {log_level!r}")
-            bounds = question_bounds(max_questions)
-            if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
-                raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
-            # Checked on every transport, not only where a sign-in may use them: a typo must not pass on
-            # stdio.
-            check_store(token_store)
-            check_scopes(scopes)
-            resolved = resolve_target(target, env)
-            if transport in ("http", "sse") and resolved.kind != "http":
-                raise ValueError(f"transport={transport!r} needs an http(s) URL")
-            own_name = _own_name(name, resolved.name)
+        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+            raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+        if isinstance(log_level, str):
+            log_level = log_level.lower()  # "INFO" as Python's logging spells it
+        if log_level is not None and log_level not in LOG_LEVELS:
+            raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+        bounds = question_bounds(max_questions)
+        if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
+            raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
+        # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
+        check_store(token_store)
+        check_scopes(scopes)
+        resolved = resolve_target(target, env)
         show_results()  # results read as results in a notebook, from the first server on
+        if transport in ("http", "sse") and resolved.kind != "http":
+            raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
-            name=own_name,
+            name=_own_name(name, resolved.name),
             handler=handler,
             mode=mode,
             timeout=timeout,
@@ -347,7 +343,8 @@ class Server:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools).
 
         Raises:
-            TypeError: The prompt is listed with required arguments not given (nothing was sent).
+            TypeError: An argument is not text, or the prompt is listed with required arguments not
+                given (nothing was sent).
         """
         args = _copy(arguments)
         self._catalog.check_prompt(name, args)

@@ -212,8 +212,8 @@ def one_line(fn: Callable[P, R]) -> Callable[P, R]:
 
 @contextlib.contextmanager
 def argument_errors() -> Iterator[None]:
-    """A `ValueError` or `TypeError` raised inside is a mistake in the caller's arguments, found before
-    anything was sent: it is `brief`, one line."""
+    """A `ValueError` or `TypeError` raised inside (a `with` block, or the function it decorates) is a
+    mistake in the caller's arguments, found before anything was sent: it is `brief`, one line."""
     try:
         yield
     except (TypeError, ValueError) as exc:
