@@ -345,9 +345,10 @@ class Server:
         Raises:
             TypeError: An argument is not text, or the prompt is listed with required arguments not
                 given (nothing was sent).
+            ValueError: For `read_resource`: its URI still has a template's variables (`{id}`; nothing
+                was sent).
         """
         args = _copy(arguments)
-        self._catalog.check_prompt(name, args)
         return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
     @one_line
@@ -356,23 +357,16 @@ class Server:
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
         args = _copy(arguments)
-        self._catalog.check_prompt(name, args)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
     @one_line
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """Read a resource (questions the server asks on the way appear as forms, as for tools).
-
-        Raises:
-            ValueError: `uri` still has a template's variables (`{id}`; nothing was sent).
-        """
-        self._catalog.check_uri(uri)
+        """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
 
     @one_line
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
-        self._catalog.check_uri(uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri))
 
     @one_line
