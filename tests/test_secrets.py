@@ -62,7 +62,7 @@ def leaks(text: str, values: Iterable[Any] = (NAME, WORD, PIN)) -> list[str]:
 
 
 def chain(error: BaseException) -> Iterator[BaseException]:
-    """`error` and every exception it holds on to (`__cause__`, `__context__`, groups)."""
+    """`error` and every exception it holds on to (`__cause__`, `__context__`, `.cause`, groups)."""
     seen: set[int] = set()
     todo = [error]
     while todo:
@@ -71,7 +71,7 @@ def chain(error: BaseException) -> Iterator[BaseException]:
             continue
         seen.add(id(exc))
         yield exc
-        todo += [e for e in (exc.__cause__, exc.__context__) if e is not None]
+        todo += [e for e in (exc.__cause__, exc.__context__, getattr(exc, "cause", None)) if e is not None]
         todo += list(getattr(exc, "exceptions", ()))
 
 

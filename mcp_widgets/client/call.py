@@ -8,6 +8,7 @@ from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from .. import kernel
+from ..core.exceptions import one_line
 from .record import CallRecord
 
 __all__ = ["Call", "Waits"]
@@ -65,6 +66,7 @@ class Call:
         self._runner.interrupt(self._record, "the call was cancelled")
         return True
 
+    @one_line
     def result(self, timeout: float | None = None) -> Any:
         """Block until the call ends and return its result (raises what the call raised).
 
@@ -84,7 +86,11 @@ class Call:
         self._future.add_done_callback(lambda _: kernel.post(partial(fn, self)))
 
     def __await__(self) -> Generator[Any, None, Any]:
-        return self._runner.wait(self._record, self._future).__await__()
+        return self._wait().__await__()
+
+    @one_line  # what the cell awaits: its error leaves as one line
+    async def _wait(self) -> Any:
+        return await self._runner.wait(self._record, self._future)
 
     def __repr__(self) -> str:
         return f"<Call {self._record.describe()}: {self.state}>"

@@ -11,6 +11,7 @@ import inspect
 from collections.abc import Callable, Generator
 from typing import Any, ParamSpec, TypeVar
 
+from ..core.exceptions import one_line
 from . import configs
 from .server import Server
 
@@ -48,6 +49,7 @@ class _Connecting:
             self._ready = self._server._start()
         return self._ready
 
+    @one_line  # awaited by the cell itself (`__await__`): a ConnectError leaves it as one line
     async def _open(self) -> Server:
         if self._server is None:  # a configured server with inputs: asked in the cell first
             assert self._make is not None
@@ -66,6 +68,7 @@ class _Connecting:
             "(srv = await mw.connect(...), or srv = mw.connect_sync(...))"
         )
 
+    @one_line
     async def __aenter__(self) -> Server:
         return await self._open()
 
@@ -75,6 +78,7 @@ class _Connecting:
 
 
 @_options_of(Server)
+@one_line
 def connect(target: Any, **options: Any) -> _Connecting:
     """Connect to an MCP server: `srv = await connect(...)` or `async with connect(...) as srv:`.
 
@@ -123,6 +127,7 @@ def connect(target: Any, **options: Any) -> _Connecting:
 
 
 @_options_of(Server)
+@one_line
 def connect_sync(target: Any, **options: Any) -> Server:
     """`connect` for synchronous code: returns the connected `Server` (close it with `srv.close()`)."""
     entry = configs.lookup(target, options.get("config"))

@@ -18,6 +18,7 @@ from typing import Any
 
 import mcp_types
 
+from ..core.exceptions import argument_errors, one_line
 from ..core.tool_signature import (
     OutputSchemaError,
     ToolError,
@@ -110,8 +111,10 @@ def tool_function(
     signature = tool_signature(schema, output)
 
     def arguments(args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        return bind_arguments(signature, schema, python_name, args, kwargs)
+        with argument_errors():  # one line, as every error a call raises (README, "30 seconds")
+            return bind_arguments(signature, schema, python_name, args, kwargs)
 
+    @one_line
     async def finish(sent: dict[str, Any]) -> Any:
         try:
             result = await call(tool.name, sent)
@@ -119,9 +122,11 @@ def tool_function(
             result = exc.result  # the SDK's check failed: ours says how, and keeps the result
         return outcome(tool, result)
 
+    @one_line
     def function(*args: Any, **kwargs: Any) -> Awaitable[Any]:
         return finish(arguments(args, kwargs))  # checked now: a bad call raises before anything is sent
 
+    @one_line
     def sync(*args: Any, **kwargs: Any) -> Any:
         try:
             result = call_sync(tool.name, arguments(args, kwargs))

@@ -35,7 +35,7 @@ from ..core.text import shorten, shown
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-from . import oversized, rounds, tasks, url_flow
+from . import oversized, prechecks, rounds, tasks, url_flow
 from .call import Call
 from .display import show_call
 from .privacy import foreign, quotes_typed, redacted_error, resource_name, scrubbed_line, secret_arguments
@@ -204,6 +204,10 @@ class Runner:
         comes back (`CallDisplay.close_call`).
         """
         self.connection.require_connected()
+        if kind == "prompt":  # what can be known before sending is said before sending
+            prechecks.check_prompt(self.ctx, name, arguments)
+        elif kind == "resource":
+            prechecks.check_uri(self.ctx, name)
         if kind == "resource":  # a filled-in URI is an argument: history and errors keep its template
             name = resource_name(self.ctx.learned.resources or (), name)
         record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())

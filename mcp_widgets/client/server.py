@@ -42,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
+from ..core import exceptions as errors
 from ..core.card import Handler
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
@@ -141,6 +142,7 @@ class Server:
         protocol_version: The negotiated protocol version.
     """
 
+    @errors.argument_errors()  # a mistake in the arguments is one line (README, "30 seconds")
     def __init__(
         self,
         target: Any,
@@ -265,6 +267,7 @@ class Server:
         """Ask the connection to end (for `connect`, when connecting failed)."""
         return self._connection.signal_close()
 
+    @errors.one_line
     async def call_tool(
         self,
         name: str,
@@ -293,6 +296,7 @@ class Server:
             "tool", name, output, self._tool_request(name, args, task), args
         )
 
+    @errors.one_line
     def call_tool_sync(
         self,
         name: str,
@@ -312,6 +316,7 @@ class Server:
             "tool", name, output, self._tool_request(name, args, task), args
         )
 
+    @errors.one_line
     def call_tool_background(
         self,
         name: str,
@@ -335,14 +340,23 @@ class Server:
     ) -> Request[mcp_types.CallToolResult]:
         return tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
 
+    @errors.one_line
     async def get_prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
-        """Get a prompt (questions the server asks on the way appear as forms, as for tools)."""
+        """Get a prompt (questions the server asks on the way appear as forms, as for tools).
+
+        Raises:
+            TypeError: An argument is not text, or the prompt is listed with required arguments not
+                given (nothing was sent).
+            ValueError: For `read_resource`: its URI still has a template's variables (`{id}`; nothing
+                was sent).
+        """
         args = _copy(arguments)
         sent = self.prompts.real_name(name)  # a prompt listed under a redacted name: the server's own
         return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
+    @errors.one_line
     def get_prompt_sync(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
     ) -> mcp_types.GetPromptResult:
@@ -351,26 +365,31 @@ class Server:
         sent = self.prompts.real_name(name)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
+    @errors.one_line
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
         sent = self.resources.real_name(uri)  # a resource listed under a redacted URI: the server's own
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
+    @errors.one_line
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
         sent = self.resources.real_name(uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
+    @errors.one_line
     async def list_tools(self) -> ToolList:
         """Fetch the tool listing again (also refreshes `tools`)."""
         await self._catalog.relist("tools")
         return self.tools
 
+    @errors.one_line
     async def list_resources(self) -> ResourceList:
         """Fetch the resources and resource templates again (also refreshes `resources`)."""
         await self._catalog.relist("resources")
         return self.resources
 
+    @errors.one_line
     async def list_prompts(self) -> PromptList:
         """Fetch the prompt listing again (also refreshes `prompts`)."""
         await self._catalog.relist("prompts")
@@ -410,11 +429,13 @@ class Server:
         return listed if listed is not None else PromptList()
 
     @property
+    @errors.one_line
     def info(self) -> ServerInfo:
         """Who the server is (name, title, version), the protocol version and its capabilities, and its
         instructions: as learned when connecting (still there after `close`)."""
         return self._catalog.info()
 
+    @errors.one_line
     def form(self, name: str) -> ToolForm:
         """A form for the tool `name`: fill in its arguments, click Run, see the result below it.
 
@@ -446,11 +467,13 @@ class Server:
     def connected(self) -> bool:
         return self._connection.state == "connected"
 
+    @errors.one_line
     def sign_out(self) -> None:
         """Forget this server's sign-in: the token store's entry and the tokens in use (the next request
         the server refuses asks again)."""
         self._connection.sign_out()
 
+    @errors.one_line
     def reconnect(self, timeout: float = 10.0) -> Done:
         """Connect again (after the server dropped, or to start afresh): the calls following a 2026-07-28
         task resume polling it on the new connection, and its open questions stay answerable.
@@ -497,6 +520,7 @@ class Server:
         """The MCP App views of this server live in the notebook (the newest last); displays as a table."""
         return AppList(self._apps.views)
 
+    @errors.one_line
     def open_app(self, tool: str, arguments: Mapping[str, Any] | None = None) -> AppView:
         """Show a tool's MCP App without calling the tool (for app authors): the app gets `arguments` as its
         tool input and no result. Display the returned view (the last expression of a cell shows it).
@@ -507,6 +531,7 @@ class Server:
         self._connection.require_connected()
         return self._apps.open_app(tool, _copy(arguments), self._runner.app_call)
 
+    @errors.one_line
     def close(self, timeout: float = 10.0) -> Done:
         """Disconnect (open forms end as withdrawn; apps are told and end; a stdio server process is
         stopped)."""
@@ -516,6 +541,7 @@ class Server:
         self._loose.close_all()
         return Done(f"closed {self.name!r}")
 
+    @errors.one_line
     async def aclose(self) -> None:
         """`close` for async code."""
         self._apps.end_all("the server was closed")

@@ -15,15 +15,24 @@
 
 Messages never carry what a person typed: only field names, rules and actions.
 
-What ends a call because of the person's own choice (a decline, a cancel, an interrupt) or a question that
-expired is no fault to debug: `brief(exc)` makes a notebook show it as one line (IPython's
-`_render_traceback_`), with nothing chained to it, whatever its type.
+Every error the API raises to a person reads as one line: `Type: message`, the message naming the server,
+the call, the code and what went wrong. An `MCPWidgetsError` shows so in a notebook (IPython's
+`_render_traceback_`); `brief(exc)` marks any other exception so (an argument error raised before sending,
+an interrupt: the person's own doing). The public calls are wrapped in `one_line`: what they raise leaves
+them with nothing chained and none of the client's frames, so `traceback.print_exc()` prints the caller's
+own frames and the line. What it was chained to (the SDK's error, an OSError while connecting) stays on the
+error as `.cause`, with its own traceback, for code that wants it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+import contextlib
+import functools
+import inspect
+from collections.abc import Awaitable, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, ParamSpec, TypeVar, cast
+
+from .text import shown
 
 if TYPE_CHECKING:
     from .spec import Problem
@@ -41,16 +50,30 @@ __all__ = [
     "SchemaError",
     "ServerError",
     "TooManyQuestions",
+    "argument_errors",
     "brief",
+    "one_line",
 ]
 
 INVALID_PARAMS = -32602
 E = TypeVar("E", bound=BaseException)
+P = ParamSpec("P")
+R = TypeVar("R")
 _RED, _RESET = "\x1b[31m", "\x1b[0m"  # how IPython colours an exception's name
 
 
 class MCPWidgetsError(Exception):
-    """Base class of every error this package raises on purpose."""
+    """Base class of every error this package raises on purpose: a notebook shows it as one line.
+
+    `cause`: the error underneath (the SDK's `MCPError`, an `OSError`), kept here instead of chained; None
+    when there is none, or when its text could carry what a person typed or a server's terminal escapes.
+    """
+
+    cause: BaseException | None = None
+
+    def _render_traceback_(self) -> list[str]:
+        # IPython shows the lines this returns instead of a traceback (`InteractiveShell.showtraceback`).
+        return [_line(self)]
 
 
 class SchemaError(MCPWidgetsError, ValueError):
@@ -123,13 +146,78 @@ def brief(exc: E, text: str | None = None) -> E:
     For an ending the person chose (decline, cancel, interrupt): code that catches still gets `exc`, of its
     own type, and `traceback.print_exc()` prints only it.
     """
-    line = f"{_RED}{type(exc).__name__}{_RESET}: {exc if text is None else text}"
+    line = _line(exc, text)
+    _unchain(exc)
+    setattr(exc, "_render_traceback_", lambda: [line])  # noqa: B010
+    return exc
+
+
+def _line(exc: BaseException, text: str | None = None) -> str:
+    # Literal: a server's text in a message (a tool's error) must not colour or move the notebook's output.
+    return f"{_RED}{type(exc).__name__}{_RESET}: {shown(exc if text is None else text)}"
+
+
+def _unchain(exc: BaseException) -> None:
+    """Cut what `exc` chains to; an explicit cause (`raise ... from exc`) of ours stays as `.cause`."""
+    if isinstance(exc, MCPWidgetsError) and exc.cause is None and exc.__cause__ is not None:
+        exc.cause = exc.__cause__
     exc.__cause__ = None
     exc.__context__ = None
     exc.__suppress_context__ = True
-    # IPython shows the lines this returns instead of a traceback (`InteractiveShell.showtraceback`).
-    setattr(exc, "_render_traceback_", lambda: [line])  # noqa: B010
-    return exc
+
+
+def _for_people(exc: BaseException) -> bool:
+    return isinstance(exc, MCPWidgetsError) or "_render_traceback_" in getattr(exc, "__dict__", {})
+
+
+def _trimmed(exc: BaseException) -> None:
+    """An error for people leaves the public call as its line: unchained, without the client's frames."""
+    if not _for_people(exc):
+        return  # a bug of ours keeps its traceback
+    _unchain(exc)
+    tb = exc.__traceback__
+    if tb is not None:
+        tb.tb_next = None  # Python 3.10 raises this traceback again: the public call's frame, none under it
+    # 3.11 and newer: a bare `raise` raises the exception with its own traceback, now none, so the caller's
+    # frames are all a traceback shows.
+    exc.__traceback__ = None
+
+
+def one_line(fn: Callable[P, R]) -> Callable[P, R]:
+    """Wrap a public call (a function or a coroutine function): an error for people (`MCPWidgetsError`, or
+    one marked by `brief`) leaves it with nothing chained and none of the client's frames."""
+    if inspect.iscoroutinefunction(fn):
+        run = cast("Callable[P, Awaitable[Any]]", fn)
+
+        @functools.wraps(fn)
+        async def waited(*args: P.args, **kwargs: P.kwargs) -> Any:
+            try:
+                return await run(*args, **kwargs)
+            except BaseException as exc:
+                _trimmed(exc)
+                raise
+
+        return cast("Callable[P, R]", waited)
+
+    @functools.wraps(fn)
+    def called(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return fn(*args, **kwargs)
+        except BaseException as exc:
+            _trimmed(exc)
+            raise
+
+    return called
+
+
+@contextlib.contextmanager
+def argument_errors() -> Iterator[None]:
+    """A `ValueError` or `TypeError` raised inside (a `with` block, or the function it decorates) is a
+    mistake in the caller's arguments, found before anything was sent: it is `brief`, one line."""
+    try:
+        yield
+    except (TypeError, ValueError) as exc:
+        raise brief(exc) from None
 
 
 class MalformedAnswer(MCPWidgetsError, ValueError):

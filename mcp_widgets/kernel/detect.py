@@ -1,13 +1,16 @@
-"""Finding the running kernel (once), what it supports, and posting work to its main thread."""
+"""Finding the running kernel (once), what it supports, and posting work to its main thread; a frontend that
+cannot show our widgets (VS Code with ipywidgets 8.1.9) is said once."""
 
 from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import os
 import sys
 import threading
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from importlib import metadata
 from typing import TypeVar
 
 from .adapter import Kernel, KernelSupport
@@ -104,8 +107,54 @@ def attach() -> None:
 
     Among other things this makes widget updates that arrive while a cell is running acknowledged to the
     frontend (see `Kernel.comm_handled_during_cell`), whether or not the cell waits through this module.
+    The first time a kernel is found, a frontend known not to show widgets is said (`frontend_problem`).
     """
-    get_kernel()
+    global _frontend_checked
+    if get_kernel() is None or _frontend_checked:
+        return
+    _frontend_checked = True
+    problem = frontend_problem()
+    if problem is not None:
+        sys.stderr.write(problem + "\n")  # one line in the cell that imported us (the kernel's stderr)
+
+
+_frontend_checked = False
+
+VSCODE_BLANK_WIDGETS = frozenset({"8.1.9"})
+"""ipywidgets releases from which VS Code's notebooks show no widget at all (vscode-jupyter #17504, open since
+2026-08-19: a plain FloatSlider shows with 8.1.8, nothing with 8.1.9). Add a release once it is confirmed."""
+
+
+def under_vscode(environ: Mapping[str, str] | None = None) -> bool:
+    """Did VS Code's Jupyter extension start this kernel?
+
+    It starts a Python kernel with its extension host's environment (`VSCODE_PID`, `VSCODE_CWD`,
+    `VSCODE_IPC_HOOK`, ...) and sets `PYDEVD_IPYTHON_COMPATIBLE_DEBUGGING=1` itself
+    (`KernelEnvironmentVariablesService`). Both are asked: a JupyterLab started from VS Code's terminal
+    inherits VS Code's variables, not that one.
+    """
+    env = os.environ if environ is None else environ
+    vscode = any(name.startswith("VSCODE_") for name in env)
+    return vscode and env.get("PYDEVD_IPYTHON_COMPATIBLE_DEBUGGING") == "1"
+
+
+def frontend_problem(environ: Mapping[str, str] | None = None, widgets: str | None = None) -> str | None:
+    """The line to say when this kernel's frontend cannot show our forms (VS Code with an ipywidgets it
+    shows nothing of), else None. `widgets`: the installed ipywidgets version (default: looked up)."""
+    if not under_vscode(environ):
+        return None
+    if widgets is None:
+        try:
+            widgets = metadata.version("ipywidgets")
+        except metadata.PackageNotFoundError:
+            return None
+    if widgets not in VSCODE_BLANK_WIDGETS:
+        return None
+    return (
+        f"mcp-widgets: VS Code shows no widget from ipywidgets {widgets} (vscode-jupyter #17504), so no "
+        "form would appear here: pip install ipywidgets==8.1.8 in this kernel's environment, then restart "
+        "the kernel"
+    )
 
 
 def kernel_support() -> KernelSupport:

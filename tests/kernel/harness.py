@@ -73,9 +73,12 @@ class KernelFrontend:
     Use as a context manager; every wait takes a timeout and raises `TimeoutError` with what was seen.
     """
 
-    def __init__(self, python: str | Path, *, cwd: str | Path | None = None) -> None:
+    def __init__(
+        self, python: str | Path, *, cwd: str | Path | None = None, env: dict[str, str] | None = None
+    ) -> None:
         self.python = str(python)
         self.cwd = str(cwd or ROOT)
+        self.env = env  # the kernel's whole environment (default: ours)
         self._dir = tempfile.TemporaryDirectory(prefix="mcpw-kernelspec-")
         self.km: KernelManager | None = None
         self.kc: BlockingKernelClient | None = None
@@ -105,7 +108,7 @@ class KernelFrontend:
             ip=str(Path(self._dir.name) / "kernel"),
             connection_file=str(Path(self._dir.name) / "kernel.json"),
         )
-        self.km.start_kernel(cwd=self.cwd)
+        self.km.start_kernel(cwd=self.cwd, **({} if self.env is None else {"env": self.env}))
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=timeout)
