@@ -156,7 +156,7 @@ head ends within them, and is redacted whole, never cut to its first characters.
 def redact_head(text: str, typed: re.Pattern[str] | None, keep: int = HEAD_KEEP) -> str:
     """`text` redacted (`typed`'s matches become `[redacted]`), cut after `keep` characters ("…"): the search
     reads `keep + SLACK` characters however long the text is, and the cut falls where no match was cut."""
-    if len(text) <= keep + SLACK:
+    if len(text) <= keep:
         return text if typed is None else typed.sub(REDACTED, text)
     window = text[: keep + SLACK]
     if typed is None:
@@ -169,7 +169,7 @@ def redact_head(text: str, typed: re.Pattern[str] | None, keep: int = HEAD_KEEP)
         out += [window[at : match.start()], REDACTED]
         at = match.end()
     out.append(window[at:keep])
-    return "".join(out) + "…"
+    return "".join(out) + ("…" if max(at, keep) < len(text) else "")
 
 
 # -- secret tool arguments --------------------------------------------------------------------------------
