@@ -11,12 +11,15 @@ target, while the wire's own work is CPU, measured in every thread of this proce
 from __future__ import annotations
 
 import gc
+import json
+import logging
 import statistics
 import time
 import tracemalloc
 from typing import Any
 
 from ._report import Row
+from ._shouting import shouting
 from .elicitation import _Ours, _Raw, _stdio
 
 GROUP = "wire"
@@ -78,24 +81,97 @@ def _message(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
     return request, result
 
 
-def memory(seen: int) -> tuple[float, float]:
-    """KB a wire holds after `seen` messages (a call and its result each), and µs per message kept."""
-    from mcp_widgets.core.wire import WireLog
+def memory(seen: int) -> tuple[float, float, float]:
+    """KB a wire holds after `seen` messages (a call and its result each), µs per message kept (as the
+    client keeps it: its JSON text written, redacted, clipped) and bytes per message kept."""
+    from mcp_widgets.core.wire import WireLog, whole_text
 
     gc.collect()
     tracemalloc.start()
     log = WireLog()
     start = time.perf_counter()
     for n in range(seen // 2):
-        request, result = _message(n)
-        log.add("out", request, size=300, call=(f"k{n}", "tool echo"))
-        log.add("in", result, size=700)
+        for direction, message in zip(("out", "in"), _message(n), strict=True):
+            raw, size = whole_text(message, lambda m=message: json.dumps(m, ensure_ascii=False))
+            log.add(direction, message, size=size, raw=raw, call=(f"k{n}", "tool echo") if n % 2 else None)
     took = (time.perf_counter() - start) / seen * 1e6
     gc.collect()
-    held = tracemalloc.get_traced_memory()[0] / 1024
+    held = tracemalloc.get_traced_memory()[0]
     tracemalloc.stop()
+    per = held / max(len(log), 1)
     del log
-    return held, took
+    return held / 1024, took, per
+
+
+def _stalls(size: int, n: int, wire: int) -> tuple[float, float]:
+    """One call to a server sending `n` log lines and a result of `size` characters quoting the typed
+    answer: the longest the shared client thread went without running a 5 ms heartbeat (what another
+    server's calls wait), in ms, and the call's messages per second."""
+    import asyncio
+
+    from mcp_widgets import handlers
+    from mcp_widgets.client import connect_sync
+    from mcp_widgets.client.runtime import RUNTIME
+
+    gaps: list[float] = []
+    stop = False
+
+    async def heartbeat() -> None:
+        last = time.perf_counter()
+        while not stop:
+            await asyncio.sleep(0.005)
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+
+    answers = handlers.scripted([{"name": "Zanzibar-Canary-77"}])
+    logger = logging.getLogger("mcp_widgets")
+    level, logger.level = logger.level, logging.WARNING  # the lines go to the log here: not printed
+    options: dict[str, Any] = {"name": f"shouting-{wire}", "wire": wire, "log_level": "info"}
+    with connect_sync(shouting(size), handler=answers, **options) as srv:
+        beating = RUNTIME.submit(heartbeat())
+        start = time.perf_counter()
+        srv.call_tool_sync("shout", {"n": n})
+        srv.wire.flush()
+        took = time.perf_counter() - start
+        stop = True
+        beating.result(timeout=10)
+    logger.setLevel(level)
+    return max(gaps) * 1e3, (n + 1) / took
+
+
+def big_messages(quick: bool) -> list[Row]:
+    """The redaction's cost follows what is kept, not what a server sends (#40)."""
+    size = 5_000_000 if quick else 50_000_000
+    rows: list[Row] = []
+    on, _ = _stalls(size, 1, 5000)
+    off, _ = _stalls(size, 1, 0)
+    rows.append(
+        Row(
+            GROUP,
+            f"a {size / 1e6:g} MB log line and result quoting a typed value: client thread's longest stall",
+            on,
+            unit="ms",
+            baseline=off,
+            baseline_name="wire off",
+            note="in process (no JSON); what another server's calls wait for at most (was 10 s)",
+        )
+    )
+    n = 20 if quick else 100
+    rate_on = _stalls(1_000_000, n, 5000)[1]
+    rate_off = _stalls(1_000_000, n, 0)[1]
+    rows.append(
+        Row(
+            GROUP,
+            f"{n} log lines of 1 MB quoting a typed value: messages a second",
+            rate_on,
+            unit="/s",
+            baseline=rate_off,
+            baseline_name="wire off",
+            note="in process; each line redacted in the call's log and kept clipped on the wire (was 7/s)",
+        )
+    )
+    return rows
 
 
 def run(quick: bool) -> list[Row]:
@@ -136,8 +212,9 @@ def run(quick: bool) -> list[Row]:
                 ),
             )
         )
-    small, _ = memory(10_000)
-    large, per = memory(20_000 if quick else 100_000)
+    rows += big_messages(quick)
+    small, _, _ = memory(10_000)
+    large, per, weight = memory(20_000 if quick else 100_000)
     rows.append(
         Row(
             GROUP,
@@ -146,7 +223,10 @@ def run(quick: bool) -> list[Row]:
             unit="KB",
             baseline=small,
             baseline_name="after 10,000",
-            note=f"flat when the ratio is ~1; {per:.1f} µs to keep a message (redacted, clipped)",
+            note=(
+                f"flat when the ratio is ~1; {per:.1f} µs to keep a message (redacted, clipped);"
+                f" {weight:,.0f} bytes per kept message of ~1 KB of JSON"
+            ),
         )
     )
     return rows

@@ -27,7 +27,15 @@ from typing import Any, Protocol
 from pydantic import BaseModel, ValidationError
 
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
-from ..core.redaction import REDACTED, guard_logger, resource_label, scrub, secret_values, typed_pattern
+from ..core.redaction import (
+    REDACTED,
+    guard_logger,
+    redact_head,
+    resource_label,
+    scrub,
+    secret_values,
+    typed_pattern,
+)
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
@@ -74,7 +82,8 @@ def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
 def scrubbed(record: Typed, lines: list[str]) -> list[str]:
     """`lines` with what the person typed in this call redacted (a server may echo it in logs)."""
     typed = _typed_pattern(record) if lines else None
-    return [typed.sub(REDACTED, line) for line in lines] if typed is not None else lines
+    # Only the head a line can show is searched (and kept): a 50 MB message costs what a short one does.
+    return [redact_head(line, typed) for line in lines] if typed is not None else lines
 
 
 def scrubbed_line(record: Typed | None, line: str) -> str:
@@ -195,7 +204,7 @@ class LateLines:
     def scrub(self, line: str) -> str:
         """A log line belonging to no call, redacted with the typed values of the server's last calls."""
         for typed in list(self._recent):
-            line = typed.sub(REDACTED, line)
+            line = redact_head(line, typed)
         return line
 
 

@@ -22,14 +22,15 @@ import threading
 import time
 import uuid
 import weakref
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .. import kernel
 from ..core.redaction import typed_pattern
-from ..core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, view_state
+from ..core.text import clip_line
+from ..core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
 from .privacy import texts_of, typed_values
 from .record import CURRENT_CALL
 from .runtime import on_main_after
@@ -85,8 +86,11 @@ class Wire:
         self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
         """What passed and was not kept yet (`flush`)."""
         self._flush_due = False
-        self._ties: OrderedDict[Any, CallRecord] = OrderedDict()
-        """A server's question -> the call it belongs to, as the client's intake found it (by request id)."""
+        self._ties: OrderedDict[Any, deque[CallRecord]] = OrderedDict()
+        """A server's question -> the calls it belongs to, as the client's intake found them, by request id,
+        in the order they came (two calls' questions may share an id: a per-call counter's "e1")."""
+        self._reads: OrderedDict[str, str] = OrderedDict()
+        """A resource read's call -> its label, naming the URI read (`_label`)."""
         self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
         self._refresh_due = False
         self.inproc = False
@@ -174,26 +178,33 @@ class Wire:
         if what[0] == "http":
             _, method, url, status, headers, content = what
             ids, answers = _ids(content)
-            self.log.add_http(method, url, status, headers, ids=ids, answers=answers, when=when)
+            self.log.add_http(
+                method, url, status, headers, ids=ids, answers=answers, when=when, typed=self._typed
+            )
             return
         kind, direction, item = what
-        if kind == "message":
-            raw = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-        else:
-            raw = json.dumps(item, ensure_ascii=False, default=str)
-        body = json.loads(raw)
+        # The message as Python objects, its strings shared with the SDK's (no JSON text of a 50 MB
+        # message is written nor parsed: only what is kept of it is, once clipped).
+        body = item.message.model_dump(by_alias=True, exclude_unset=True) if kind == "message" else item
         if not isinstance(body, dict):
             return
+        if kind == "message":
+            dump = item.message.model_dump_json
+            raw, size = whole_text(body, lambda: dump(by_alias=True, exclude_unset=True))
+        else:
+            raw, size = whole_text(body, lambda: _dumps(body))
+            if raw is not None:  # what an in-process dispatcher passed may hold objects: as their JSON says
+                body = json.loads(raw)
         call: tuple[str, str] | None = None
         if record is None and direction == "in" and "method" in body and body.get("id") is not None:
-            record = self._ties.pop(body["id"], None)  # a question the intake tied to its call
+            record = self._tied(body["id"])  # a question the intake tied to its call
         if record is not None:
-            call = (record.display_id, f"{record.kind} {record.name}")
+            call = (record.display_id, self._label(record, body))
             self._remember(record)
         self.log.add(
             direction,
             body,
-            size=len(raw) if raw.isascii() else len(raw.encode("utf-8", "replace")),
+            size=size,
             call=call,
             typed=self._typed,
             typed_arguments=record is not None and record.typed_arguments,
@@ -207,11 +218,38 @@ class Wire:
         if request_id is None:
             return
         with self._lock:
-            self._ties[request_id] = record
+            self._ties.setdefault(request_id, deque(maxlen=64)).append(record)
+            self._ties.move_to_end(request_id)
             while len(self._ties) > 64:
                 self._ties.popitem(last=False)
             # Kept already (a busy machine's flush came first): it moves to its call.
             self.log.retie(request_id, (record.display_id, f"{record.kind} {record.name}"))
+
+    def _tied(self, request_id: Any) -> CallRecord | None:
+        """The call the intake tied the server's request `request_id` to (the oldest: ids may repeat)."""
+        tied = self._ties.get(request_id)
+        if not tied:
+            return None
+        record = tied.popleft()
+        if not tied:
+            del self._ties[request_id]
+        return record
+
+    def _label(self, record: CallRecord, body: Mapping[str, Any]) -> str:
+        """What a call is: "tool roll_dice"; a resource read names the URI read (your code's argument), its
+        template beside it: "resource demo://text/42 (demo://text/{id})". The history keeps only the
+        template; a URI a person typed (an app's read) is kept as the template here too."""
+        label = f"{record.kind} {record.name}"
+        if record.kind != "resource":
+            return label
+        params = body.get("params")
+        uri = params.get("uri") if isinstance(params, Mapping) else None
+        if body.get("method") == "resources/read" and isinstance(uri, str) and not record.typed_arguments:
+            read = f"resource {clip_line(uri, 200)}"
+            self._reads[record.display_id] = read if uri == record.name else f"{read} ({record.name})"
+            while len(self._reads) > 64:
+                self._reads.popitem(last=False)
+        return self._reads.get(record.display_id, label)
 
     def _remember(self, record: CallRecord) -> None:
         key = record.display_id
@@ -384,6 +422,10 @@ def _detail(message: WireMessage | None) -> str:
     shown = {"message": clipped(record.pop("message"))}  # long strings cut, with their size
     shown.update((k, v) for k, v in record.items() if k != "call")  # a hex key says nothing to a person
     return json.dumps(shown, indent=2, ensure_ascii=False, default=str)
+
+
+def _dumps(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _content(request: Any) -> bytes:

@@ -147,6 +147,33 @@ def scrub(data: Any, typed: re.Pattern[str]) -> Any:
     return data
 
 
+HEAD_KEEP = 8192
+"""Characters of a server's text that a line shows at most (the callers clip to 2,000 or fewer): only these
+are searched for typed values, so a 50 MB log message costs what a short one does."""
+SLACK = 2048
+"""Characters past the kept head also searched: a typed value (in any of its spellings) that starts in the
+head ends within them, and is redacted whole, never cut to its first characters."""
+
+
+def redact_head(text: str, typed: re.Pattern[str] | None, keep: int = HEAD_KEEP) -> str:
+    """`text` redacted (`typed`'s matches become `[redacted]`), cut after `keep` characters ("…"): the search
+    reads `keep + SLACK` characters however long the text is, and the cut falls where no match was cut."""
+    if len(text) <= keep:
+        return text if typed is None else typed.sub(REDACTED, text)
+    window = text[: keep + SLACK]
+    if typed is None:
+        return window[:keep] + "…"
+    out: list[str] = []
+    at = 0
+    for match in typed.finditer(window):
+        if match.start() >= keep:
+            break
+        out += [window[at : match.start()], REDACTED]
+        at = match.end()
+    out.append(window[at:keep])
+    return "".join(out) + ("…" if max(at, keep) < len(text) else "")
+
+
 # -- secret tool arguments --------------------------------------------------------------------------------
 
 _SECRET_WORDS = frozenset(

@@ -23,10 +23,11 @@ import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from types import MappingProxyType
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from .redaction import REDACTED, scrub, strip_url_secrets
+from .redaction import REDACTED, redact_head, scrub, strip_url_secrets
 from .text import byte_size, clip_line, plural, shown
 
 __all__ = [
@@ -95,29 +96,66 @@ def fits(raw: str) -> bool:
     return len(raw) <= WHOLE_KEEP
 
 
-def clipped(value: Any, depth: int = 0) -> Any:
-    """`value` (JSON-like) with long strings, long lists and deep nesting cut, each saying what was cut."""
+def clipped(value: Any, depth: int = 0, typed: re.Pattern[str] | None = None) -> Any:
+    """`value` (JSON-like) with long strings, long lists and deep nesting cut, each saying what was cut; with
+    `typed`, what is kept is redacted as `scrub` does: only what is kept is searched, never the whole text
+    (one 50 MB string costs what a 400-character one does)."""
     kind = type(value)
-    if kind in _ATOMS:  # what JSON parses to first: no ABC checks on the way (this runs for every message)
+    if kind is bool or value is None:
         return value
-    if kind is str:
-        return value if len(value) <= STRING_KEEP else f"{value[:STRING_KEEP]}… [{len(value):,} characters]"
+    if kind in _ATOMS:  # what JSON parses to first: no ABC checks on the way (this runs for every message)
+        return REDACTED if typed is not None and typed.search(str(value)) else value
     if isinstance(value, str):
         if len(value) <= STRING_KEEP:
-            return value
-        return f"{value[:STRING_KEEP]}… [{len(value):,} characters]"
+            return value if typed is None else typed.sub(REDACTED, value)
+        return f"{redact_head(value, typed, STRING_KEEP)} [{len(value):,} characters]"
     if isinstance(value, Mapping):
         if depth >= DEPTH_KEEP:
             return f"[{plural(len(value), 'key')} nested deeper]"
-        return {str(k): clipped(v, depth + 1) for k, v in value.items()}
+        return {clipped(str(k), depth, typed): clipped(v, depth + 1, typed) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
         if depth >= DEPTH_KEEP:
             return f"[{plural(len(value), 'item')} nested deeper]"
-        kept = [clipped(v, depth + 1) for v in value[:LIST_KEEP]]
+        kept = [clipped(v, depth + 1, typed) for v in value[:LIST_KEEP]]
         if len(value) > LIST_KEEP:
             kept.append(f"[… {plural(len(value) - LIST_KEEP, 'more item')}]")
         return kept
-    return value
+    return clipped(str(value), depth, typed)  # not JSON (an in-process server's object): kept as its text
+
+
+def json_size(value: Any, limit: int | None = None) -> int:
+    """About the bytes of `value` as JSON, without writing it (a 50 MB string is not copied): exact for
+    what has no escapes, a string's escapes not counted. With `limit`, it stops once past it."""
+    total = 0
+    todo = [value]
+    while todo:
+        item = todo.pop()
+        kind = type(item)
+        if kind is str:
+            total += (len(item) if item.isascii() else len(item.encode("utf-8", "replace"))) + 2
+        elif kind is dict or isinstance(item, Mapping):
+            total += 1 + 2 * len(item) if item else 2  # braces, colons, commas
+            for key, inner in item.items():
+                todo += [str(key), inner]
+        elif kind is list or isinstance(item, (list, tuple)):
+            total += 1 + len(item) if item else 2
+            todo += item
+        elif item is None or kind is bool:
+            total += 5 if item is False else 4
+        else:
+            total += len(str(item))
+        if limit is not None and total > limit:
+            break
+    return total
+
+
+def whole_text(body: Any, dump: Callable[[], str]) -> tuple[str | None, int]:
+    """A message's JSON text when it is kept whole (`dump()` writes it; None: it is over `WHOLE_KEEP`, and
+    no text of it is written) and its size in bytes."""
+    if json_size(body, WHOLE_KEEP) > WHOLE_KEEP:
+        return None, json_size(body)
+    raw = dump()
+    return raw, len(raw) if raw.isascii() else len(raw.encode("utf-8", "replace"))
 
 
 def redacted_fields(content: Any, what: str = "field") -> str:
@@ -150,17 +188,27 @@ def _opaque(state: Any) -> str:
     return f"[opaque: {len(state):,} characters]" if isinstance(state, str) else "[opaque]"
 
 
+def is_answer(result: Any) -> bool:
+    """A result shaped as an elicitation's answer (`action`, and `content` when accepted): what it answers
+    is not looked up by its id, which a server may have used twice."""
+    return isinstance(result, Mapping) and isinstance(result.get("action"), str)
+
+
 def _redact(
-    body: dict[str, Any],
+    body: Mapping[str, Any],
     *,
+    sent: bool,
     answers: str | None,
     typed_arguments: bool,
-    typed: re.Pattern[str] | None,
-) -> dict[str, Any]:
-    """What of `body` may be kept: see the module's docstring. `answers` is the method of the server's
-    request this message answers (an elicitation's content is typed)."""
+) -> Mapping[str, Any]:
+    """What of `body` may be kept: see the module's docstring (`body` itself when all of it may). `sent`:
+    we sent it; `answers` is the method of the server's request it answers, when known."""
     params = body.get("params")
-    if isinstance(params, Mapping):
+    if isinstance(params, Mapping) and (
+        "inputResponses" in params
+        or "requestState" in params
+        or (typed_arguments and body.get("method") == "tools/call" and "arguments" in params)
+    ):
         params = dict(params)
         if "inputResponses" in params:
             params["inputResponses"] = _answers(params["inputResponses"])
@@ -171,19 +219,32 @@ def _redact(
         body = {**body, "params": params}
     result = body.get("result")
     if isinstance(result, Mapping):
-        if answers == "elicitation/create" and "content" in result:
-            result = {**result, "content": redacted_fields(result["content"])}
-        if "requestState" in result:
-            result = {**result, "requestState": _opaque(result["requestState"])}
-        body = {**body, "result": result}
-    if typed is not None:
-        body = scrub(body, typed)
+        # Any answer we send shaped as an elicitation's is typed, whatever request its id names.
+        typed = sent and "content" in result and (answers == "elicitation/create" or is_answer(result))
+        if typed or "requestState" in result:
+            result = dict(result)
+            if typed:
+                result["content"] = redacted_fields(result["content"])
+            if "requestState" in result:
+                result["requestState"] = _opaque(result["requestState"])
+            body = {**body, "result": result}
     return body
+
+
+_NO_HEADERS: Mapping[str, str] = MappingProxyType({})
+
+
+def _dumps(body: Any) -> str:
+    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 @dataclass(slots=True)  # one per message kept: no frozen __setattr__ cost (nothing sets it after)
 class WireMessage:
-    """One message as kept: redacted and clipped, never what a person typed."""
+    """One message as kept: redacted and clipped, never what a person typed.
+
+    Its body is kept as its JSON text (`text`), parsed only when read (`body`: a row opened, a record
+    asked for): a parsed message weighs about six times its text, and 5,000 of them are kept. What the rows
+    show of it (`note`, `task`, `state`) is read once, when it is kept."""
 
     seq: int
     """Its place in the connection's wire (1, 2, ...): gaps say messages fell off the ring."""
@@ -196,28 +257,36 @@ class WireMessage:
     """The method; for a result or an error, the method of its request."""
     id: str | int | None
     size: int
-    """Bytes of the message as JSON (before clipping)."""
-    body: Mapping[str, Any]
+    """Bytes of the message as JSON (before clipping; over 4 KB, counted without its strings' escapes)."""
+    text: str
+    """The message as kept (redacted, clipped), as JSON text."""
     call: str | None = None
     """The key of the call it belongs to (None: the connection's own traffic)."""
     took: float | None = None
     """A result or error: seconds since its request was sent."""
     status: int | None = None
     """HTTP: the response's status code."""
-    headers: Mapping[str, str] = field(default_factory=dict)
+    headers: Mapping[str, str] = field(default_factory=lambda: _NO_HEADERS)
     """HTTP: the `Mcp-*` headers (and markers for credentials)."""
     about: str | None = None
     """HTTP: the method of the JSON-RPC request the exchange carried (it is shown with that request)."""
+    note: str = ""
+    """A result: what a person looks for first (`_result_note`); an error: its code and message."""
+    task: str | None = None
+    """The task id its params name (a task's status notification)."""
+    state: str | None = None
+    """The task status it tells ("working"), if any."""
+
+    @property
+    def body(self) -> Mapping[str, Any]:
+        """The message as kept (parsed from `text` each time it is read)."""
+        body = json.loads(self.text)
+        return body if isinstance(body, dict) else {}
 
     @property
     def error(self) -> str | None:
         """ "-32602 invalid params: <message>" for an error answer."""
-        if self.kind != "error":
-            return None
-        error = self.body.get("error")
-        if not isinstance(error, Mapping):
-            return "error"
-        return f"{error_name(error.get('code'))}: {clip_line(error.get('message', ''), 200)}"
+        return (self.note or "error") if self.kind == "error" else None
 
     @property
     def summary(self) -> str:
@@ -231,9 +300,7 @@ class WireMessage:
             return f"error{ident} {self.error}"
         what = self.method or "?"
         if self.kind == "result":
-            result = self.body.get("result")
-            note = _result_note(result) if isinstance(result, Mapping) else ""
-            return f"result{ident} ({what}){note}"
+            return f"result{ident} ({what}){self.note}"
         return f"{what}{ident}"
 
     def record(self) -> dict[str, Any]:
@@ -256,6 +323,25 @@ class WireMessage:
             out["carried"] = self.about
         out["message"] = self.body
         return out
+
+
+def _notes(kind: Kind, body: Mapping[str, Any]) -> tuple[str, str | None, str | None]:
+    """What the rows show of a message, read when it is kept: its note, the task it names, its status."""
+    note = ""
+    result = body.get("result")
+    if kind == "error":
+        error = body.get("error")
+        if isinstance(error, Mapping):
+            note = f"{error_name(error.get('code'))}: {clip_line(error.get('message', ''), 200)}"
+    elif kind == "result" and isinstance(result, Mapping):
+        note = _result_note(result)
+    params = body.get("params")
+    task = params.get("taskId") if isinstance(params, Mapping) else None
+    told = params if body.get("method") == "notifications/tasks/status" else result
+    status = told.get("status") if isinstance(told, Mapping) else None
+    if status is None and isinstance(told, Mapping) and isinstance(told.get("task"), Mapping):
+        status = told["task"].get("status")
+    return note, task if isinstance(task, str) else None, status if isinstance(status, str) else None
 
 
 def _result_note(result: Mapping[str, Any]) -> str:
@@ -329,8 +415,7 @@ class WireGroup:
         message = answers[-1]
         if message.kind == "error":
             return message.error or "error"
-        result = message.body.get("result")
-        note = _result_note(result).strip() if isinstance(result, Mapping) else ""
+        note = message.note.strip()
         if note.startswith("input required"):
             return "waiting for answers"
         return note or "ok"
@@ -402,15 +487,8 @@ def _poll_text(run: Sequence[WireMessage]) -> str:
 
 def _last_status(messages: Sequence[WireMessage]) -> str:
     for message in reversed(messages):
-        result = message.body.get("result")
-        if message.method == "notifications/tasks/status":
-            result = message.body.get("params")
-        if isinstance(result, Mapping):
-            status = result.get("status")
-            if status is None and isinstance(result.get("task"), Mapping):
-                status = result["task"].get("status")
-            if isinstance(status, str):
-                return f"last {clip_line(status, 40)}"
+        if message.state is not None:
+            return f"last {clip_line(message.state, 40)}"
     return ""
 
 
@@ -435,8 +513,8 @@ class WireLog:
         self._messages: deque[WireMessage] = deque(maxlen=max(keep, 1))
         self._sent: OrderedDict[Any, _Open] = OrderedDict()
         """Our requests awaiting their answer, by id."""
-        self._asked: OrderedDict[Any, _Open] = OrderedDict()
-        """The server's requests awaiting our answer, by id."""
+        self._asked: OrderedDict[Any, list[_Open]] = OrderedDict()
+        """The server's requests awaiting our answer, by id (several when a server used an id twice)."""
         self._answered: OrderedDict[Any, _Open] = OrderedDict()
         """The server's requests we answered last, by id (over HTTP the answer's exchange comes after it)."""
         self._tasks: OrderedDict[str, str] = OrderedDict()
@@ -464,8 +542,8 @@ class WireLog:
     ) -> WireMessage | None:
         """Keep one JSON-RPC message (a dict as on the wire), redacted. `call` is (key, label) when the
         sender knows the call (our requests); `typed(key)` matches what the person typed in the call the
-        message belongs to (None: in no call); `raw` is the message's JSON text, when the caller has it;
-        `when` the clock's time it passed (default: now)."""
+        message belongs to (None: in no call); `raw` is the message's JSON text, when the caller has it (a
+        message without it, or over `WHOLE_KEEP`, is kept clipped); `when` the clock's time it passed."""
         if self.keep <= 0:
             return None
         at = (self._now() if when is None else when) - self._began
@@ -479,19 +557,22 @@ class WireLog:
         answers: str | None = None
         if isinstance(method, str):
             kind: Kind = "request" if ident is not None else "notification"
-            if kind == "request":
-                table = self._sent if direction == "out" else self._asked
-                if key is None and direction == "in":
+            if kind == "request" and direction == "out":
+                self._sent[ident] = _Open(method, at, key)
+                while len(self._sent) > _TRACKED:
+                    self._sent.popitem(last=False)
+            elif kind == "request":
+                if key is None:
                     key = self._call_of_request(message)
-                table[ident] = _Open(method, at, key)
-                while len(table) > _TRACKED:
-                    table.popitem(last=False)
+                # A server may use an id twice (a ping with its question's id, two calls' "e1"): each is kept.
+                self._asked.setdefault(ident, []).append(_Open(method, at, key))
+                while len(self._asked) > _TRACKED:
+                    self._asked.popitem(last=False)
             elif key is None:
                 key = self._call_of_notification(message)
         else:
             kind = "error" if "error" in message else "result"
-            table = self._sent if direction == "in" else self._asked
-            opened = table.pop(ident, None)
+            opened = self._sent.pop(ident, None) if direction == "in" else self._answering(ident, message)
             if opened is not None:
                 method, took, key = opened.method, at - opened.at, key or opened.call
                 answers = opened.method if direction == "out" else None
@@ -501,14 +582,20 @@ class WireLog:
                         self._answered.popitem(last=False)
                 if direction == "in" and key is not None:
                     self._note_task(message, key)
+        body = _redact(message, sent=direction == "out", answers=answers, typed_arguments=typed_arguments)
         # What we send quotes no typed value but where it is redacted above (answers, typed arguments,
         # request state); the rest is the person's own code. What comes in may quote anything.
         pattern = typed(key) if typed is not None and direction == "in" else None
-        if pattern is not None and raw is not None and pattern.search(raw) is None:
+        if raw is not None and fits(raw):
             # `raw` is the message as JSON text, where a typed value shows as itself or JSON-escaped (both
             # matched): one search instead of a walk through every string, for the many that quote none.
-            pattern = None
-        body = _redact(dict(message), answers=answers, typed_arguments=typed_arguments, typed=pattern)
+            if pattern is not None and pattern.search(raw) is not None:
+                body = scrub(body, pattern)
+            text = raw if body is message else _dumps(body)
+        else:  # clipped first: only what is kept is searched (a 50 MB string is not)
+            body = clipped(body, typed=pattern)
+            text = _dumps(body)
+        note, task, state = _notes(kind, body)
         kept = WireMessage(
             seq=next(self._seq),
             at=at,
@@ -517,12 +604,28 @@ class WireLog:
             method=method if isinstance(method, str) else None,
             id=ident if isinstance(ident, (str, int)) and not isinstance(ident, bool) else None,
             size=size,
-            body=body if raw is not None and fits(raw) else clipped(body),
+            text=text,
             call=key,
             took=took,
+            note=note,
+            task=task,
+            state=state,
         )
         self._store(kept)
         return kept
+
+    def _answering(self, ident: Any, message: Mapping[str, Any]) -> _Open | None:
+        """The server's request our answer `message` answers: of those with its id (a server may use one
+        twice), the question when the answer is shaped as one's, else the other, else the oldest."""
+        opened = self._asked.get(ident)
+        if not opened:
+            return None
+        answer = is_answer(message.get("result"))
+        chosen = next((o for o in opened if (o.method == "elicitation/create") == answer), opened[0])
+        opened.remove(chosen)
+        if not opened:
+            del self._asked[ident]
+        return chosen
 
     def add_http(
         self,
@@ -534,16 +637,19 @@ class WireLog:
         ids: Sequence[Any] = (),
         answers: Sequence[Any] = (),
         when: float | None = None,
+        typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
     ) -> WireMessage | None:
         """Keep one HTTP exchange: status, `Mcp-*` headers (credentials as markers), the URL without its
         query. `ids` are those of the JSON-RPC requests its body carried, `answers` those of the answers to
-        the server's requests (it is shown with their call)."""
+        the server's requests (it is shown with their call). `typed` as for `add`: a server may echo a
+        typed value in a header or redirect to a path holding it."""
         if self.keep <= 0:
             return None
         carried = [o for i in ids if (o := self._sent.get(i)) is not None]
         carried += [o for i in answers if (o := self._answered.get(i)) is not None]
         key = next((o.call for o in carried if o.call), None)
-        path = urlsplit(url).path or "/"
+        pattern = typed(key) if typed is not None else None
+        path = redact_head(urlsplit(url).path or "/", pattern, 2000)
         kept = WireMessage(
             seq=next(self._seq),
             at=(self._now() if when is None else when) - self._began,
@@ -553,10 +659,10 @@ class WireLog:
             about=carried[0].method if carried else None,
             id=ids[0] if len(ids) == 1 else None,
             size=0,
-            body={},
+            text="{}",
             call=key,
             status=status,
-            headers=http_headers(headers),
+            headers=http_headers(headers, pattern),
         )
         self._store(kept)
         return kept
@@ -564,11 +670,11 @@ class WireLog:
     def retie(self, request_id: Any, call: tuple[str, str]) -> None:
         """The server's request `request_id`, kept already, belongs to `call` (key, label): it moves there,
         and so does our answer to it."""
-        opened = self._asked.get(request_id)
+        asked = self._asked.get(request_id)
         self.labels[call[0]] = call[1]
-        if opened is None:  # not kept yet (the usual case): kept, it finds its call; no scan of the ring
+        if not asked:  # not kept yet (the usual case): kept, it finds its call; no scan of the ring
             return
-        opened.call = call[0]
+        asked[-1].call = call[0]
         for message in reversed(self._messages):
             if message.direction == "in" and message.kind == "request" and message.id == request_id:
                 message.call = call[0]
@@ -626,13 +732,8 @@ class WireLog:
             # call's.
             for at in range(len(self._messages) - 1, max(len(self._messages) - _EARLY, 0) - 1, -1):
                 early = self._messages[at]
-                params = early.body.get("params")
-                if (
-                    early.call is None
-                    and early.method == "notifications/tasks/status"
-                    and isinstance(params, Mapping)
-                    and params.get("taskId") == ident
-                ):
+                status = early.method == "notifications/tasks/status"
+                if early.call is None and status and early.task == ident:
                     self._messages[at] = replace(early, call=key)
 
     # -- reading ----------------------------------------------------------------------------------------
@@ -646,7 +747,13 @@ class WireLog:
         """The messages kept, oldest first; filtered by call key (or label), method, direction."""
         kept = list(self._messages)
         if call is not None:
-            keys = {call} | {k for k, label in self.labels.items() if label == call}
+            # A resource read's label names the URI read, its template beside it: either finds it.
+            beside = f" ({call.removeprefix('resource ')})" if call.startswith("resource ") else None
+            keys = {call} | {
+                k
+                for k, label in self.labels.items()
+                if label == call or (beside is not None and label.endswith(beside))
+            }
             kept = [m for m in kept if m.call in keys]
         if method is not None:
             kept = [m for m in kept if m.method == method]
@@ -723,12 +830,15 @@ _CREDENTIALS = {
 }
 
 
-def http_headers(headers: Mapping[str, str]) -> dict[str, str]:
+def http_headers(headers: Mapping[str, str], typed: re.Pattern[str] | None = None) -> dict[str, str]:
     """The headers a person debugging MCP needs: `Mcp-*`, `WWW-Authenticate`, the content type; credentials
-    as a marker naming their scheme ("Bearer"), the session id shortened."""
+    as a marker naming their scheme ("Bearer"), the session id shortened; what `typed` matches (a value a
+    person typed, which a server may echo in a header) redacted."""
     kept: dict[str, str] = {}
     for name, value in headers.items():
         lower = name.lower()
+        if typed is not None and lower not in _CREDENTIALS:
+            name, value = redact_head(name, typed, 2000), redact_head(value, typed, 2000)
         if lower in _CREDENTIALS:
             scheme = value.split(" ", 1)[0] if lower.endswith("authorization") and " " in value else ""
             what = f"{scheme} token" if scheme and len(scheme) < 20 else _CREDENTIALS[lower]

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from mcp_widgets.core.redaction import typed_pattern
+from mcp_widgets.core.redaction import HEAD_KEEP, redact_head, typed_pattern
 from mcp_widgets.core.wire import (
     LIST_KEEP,
     STRING_KEEP,
@@ -16,6 +16,7 @@ from mcp_widgets.core.wire import (
     clipped,
     error_name,
     http_headers,
+    json_size,
     redacted_fields,
     view_state,
 )
@@ -343,3 +344,35 @@ def test_scrub_treats_every_json_like_shape_alike() -> None:
     assert scrub(parsed, typed) == expected
     other = OrderedDict(a=("say Hunter2", 4242, 42, 4242.0, True, None), Hunter2=MappingProxyType({"n": 1}))
     assert scrub(other, typed) == expected
+
+
+def test_a_long_string_is_redacted_where_it_is_cut_and_searched_only_there() -> None:
+    """A value that starts before the cut is redacted whole (never its first characters kept), and a 5 MB
+    string is searched in its kept head only."""
+    typed = typed_pattern([CANARY])
+    assert typed is not None
+    cut = "x" * (STRING_KEEP - 5) + CANARY + "y" * 5_000_000 + CANARY
+    kept = clipped({"text": cut}, typed=typed)["text"]
+    assert kept.startswith("x" * (STRING_KEEP - 5) + "[redacted]")
+    assert "Zanz" not in kept and kept.endswith(f"… [{len(cut):,} characters]")
+    line = redact_head("x" * (HEAD_KEEP - 3) + CANARY + "y" * 50, typed)
+    assert line == "x" * (HEAD_KEEP - 3) + "[redacted]…"
+    searched: list[int] = []
+
+    class Counting:
+        def finditer(self, text: str) -> Any:
+            searched.append(len(text))
+            return typed.finditer(text)
+
+    redact_head(cut, Counting())  # type: ignore[arg-type]
+    assert sum(searched) < 20_000
+
+
+def test_a_big_message_keeps_its_size_and_no_typed_value() -> None:
+    log = WireLog()
+    typed = typed_pattern([CANARY])
+    body = result(1, {"content": [{"type": "text", "text": f"hi {CANARY} " + "y" * 10_000}]})
+    kept = log.add("in", body, size=json_size(body), typed=lambda _key: typed)
+    assert kept is not None and CANARY not in kept.text and "hi [redacted] yyy" in kept.text
+    assert kept.size == len(json.dumps(body, separators=(",", ":")))
+    assert len(kept.text) < 1000 and kept.body["result"]["content"][0]["text"].endswith("[10,022 characters]")

@@ -7,7 +7,8 @@ Ops (each a dict with "op"): elicit (id, message, schema), await (id), cancel (i
 echo), result / error (text, echo, code), report (a result of every answer's action and content), again
 (repeat the call's completion), stray, garbage, sleep (s), exit, flood (n, message, schema: n questions at
 once, then all their answers awaited), elicit_url (id, message, url, elicitationId: a URL-mode question),
-complete (elicitationId: its elicitation/complete).
+complete (elicitationId: its elicitation/complete), ping (id: a ping of the server's, not awaited);
+any op's "pad" (n) adds n characters after its text.
 An elicit op's "meta" is sent as the request's `_meta`; with `--apps` the server declares app-rendered
 questions and serves the apps of tests/servers/app_question.py (`resources/read`), and lists `play_task`: the
 same script run as a 2025-11-25 task (`execution.taskSupport: "required"`), its result or error that of
@@ -115,6 +116,8 @@ def play(call_id: Any, params: dict[str, Any], task: Task | None = None) -> None
     for op in (params.get("arguments") or {}).get("ops", []):
         kind = op.get("op")
         text = echo(op.get("echo", "none"), str(op.get("text", "")), answers)
+        if op.get("pad"):  # a long text after the echo (a server sending megabytes)
+            text += " " + "y" * int(op["pad"])
         form = {"mode": "form", "message": op.get("message", ""), "requestedSchema": op.get("schema", {})}
         if op.get("meta"):  # e.g. {"ui": {"resourceUri": ...}}: an app to show the question with
             form["_meta"] = op["meta"]
@@ -145,6 +148,8 @@ def play(call_id: Any, params: dict[str, Any], task: Task | None = None) -> None
                     answers.append(content)
             if task is not None:
                 task.status = "working"
+        elif kind == "ping":  # a ping of its own, with any id (a question's: ids may repeat); not awaited
+            send({"id": op["id"], "method": "ping"})
         elif kind == "cancel":
             send({"method": "notifications/cancelled", "params": {"requestId": op["id"], "reason": text}})
         elif kind == "progress" and token is not None:
