@@ -48,13 +48,13 @@ from . import configs, tasks
 from .apps import AppHost
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
-from .catalog import Catalog
+from .catalog import Catalog, expanded
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .results import show_results
+from .results import result_text, show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
 from .targets import Mode, TransportName, resolve_target
@@ -64,7 +64,7 @@ from .wire import Wire, Wires
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import AppView, HistoryPanel, PendingList, ToolForm
+    from ..widgets import AppView, HistoryPanel, PendingList, PromptForm, TemplateForm, ToolForm
     from .functions import ToolFunctions
 
 __all__ = ["Server", "wire"]
@@ -345,6 +345,56 @@ class Server:
         args = _copy(arguments)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
+    def get_prompt_background(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
+        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
+        args = _copy(arguments)
+        return self._runner.run_background(
+            "prompt", name, output, lambda c, _p: c.get_prompt(name, args), args, typed=typed
+        )
+
+    async def read_template(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
+        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
+
+        Raises:
+            TemplateError: Before anything is sent: a required variable has no value (the message names
+                the variables to give), `variables` names one the template lacks, or it is no template.
+        """
+        uri, values = expanded(template, variables)
+        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    def read_template_sync(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """`read_template` for synchronous code."""
+        uri, values = expanded(template, variables)
+        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    def read_template_background(
+        self,
+        template: Any,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
+        keeps neither the filled-in URI nor the values."""
+        uri, values = expanded(template, variables)
+        return self._runner.run_background(
+            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
+        )
+
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
@@ -416,6 +466,28 @@ class Server:
         from ..widgets import tool_form
 
         return tool_form(self, name)
+
+    def prompt_form(self, name: str) -> PromptForm:
+        """A form for the prompt `name` (its arguments, required ones marked): click Run to see its messages
+        below. Only prompts are looked at: a tool of the same name is never taken for it.
+
+        Raises:
+            KeyError: The server lists no prompt of that name (refresh with `await srv.list_prompts()`).
+        """
+        from ..widgets import prompt_form
+
+        return prompt_form(self, name, result_text)
+
+    def template_form(self, template: str) -> TemplateForm:
+        """A form for a resource template's variables (by its URI template or its name): it shows the URI
+        it will read as you type; click Read to see the resource below.
+
+        Raises:
+            KeyError: The server lists no such template (refresh with `await srv.list_resources()`).
+        """
+        from ..widgets import template_form
+
+        return template_form(self, template, result_text)
 
     @property
     def history(self) -> HistoryPanel:

@@ -3,10 +3,11 @@
 A message is kept as a `WireMessage`: when (seconds since the wire began), which way, what (method, id,
 result or error code), its size on the wire, how long its request took, and its body, redacted and clipped
 before it is stored. What a person typed is never stored: the content of an accepted elicitation answer, the
-values of `inputResponses`, the arguments of a call whose arguments a person typed (a tool form, an app) and
-any string that quotes a typed value become a marker saying what was there ("[redacted: 2 fields: name,
-seats]"). HTTP exchanges keep their status and `Mcp-*` headers; `Authorization` and cookies are markers,
-bodies and query strings are not kept. The log is a ring (`keep` messages), so its memory is bounded.
+values of `inputResponses`, the arguments of a call whose arguments a person typed (a tool or prompt form, an
+app), the URI a template form filled in and any string that quotes a typed value become a marker saying what
+was there ("[redacted: 2 fields: name, seats]"). HTTP exchanges keep their status and `Mcp-*` headers;
+`Authorization` and cookies are markers, bodies and query strings are not kept. The log is a ring (`keep`
+messages), so its memory is bounded.
 
 `groups()` reads the ring as a person thinks: one group per call (its 2026-07-28 rounds numbered, its task's
 polls folded into one row), then the connection's own traffic (handshake, listings, subscriptions) apart.
@@ -164,8 +165,11 @@ def _redact(
         params = dict(params)
         if "inputResponses" in params:
             params["inputResponses"] = _answers(params["inputResponses"])
-        if typed_arguments and body.get("method") == "tools/call" and "arguments" in params:
+        method = body.get("method")
+        if typed_arguments and method in ("tools/call", "prompts/get") and "arguments" in params:
             params["arguments"] = redacted_fields(params["arguments"], "argument")
+        if typed_arguments and method == "resources/read" and "uri" in params:  # filled in from a form
+            params["uri"] = "[redacted: a URI filled in from a template form]"
         if "requestState" in params:
             params["requestState"] = _opaque(params["requestState"])
         body = {**body, "params": params}
