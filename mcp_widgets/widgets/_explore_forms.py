@@ -118,7 +118,8 @@ class TemplateForm(ToolForm):
         return check
 
     def _extra(self) -> tuple[w.Widget, ...]:
-        self._uri = self._kit.make(w.Label, value="", _dom_classes=(WRAP_CLASS,))
+        # under the controls, as a field's note: it reads as what the fields above make
+        self._uri = self._kit.make(w.Label, value="", layout="note", _dom_classes=(WRAP_CLASS,))
         return (self._uri,)
 
     def _changed(self, check: ArgumentCheck) -> None:
