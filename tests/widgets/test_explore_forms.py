@@ -66,6 +66,10 @@ def build() -> MCPServer:
     def hostile() -> str:
         return "Result " + HOSTILE
 
+    @server.prompt(name="sign-in", description="A password-like argument.")
+    def sign_in(user: str, api_key: str) -> str:
+        return f"signed in {user}"
+
     @server.resource("notes://{topic}/{+rest}{?lang}", name="Notes", title="Notes by topic")
     def notes(topic: str, rest: str, lang: str = "en") -> str:
         return f"notes on {topic} under {rest} in {lang}"
@@ -201,6 +205,13 @@ def test_prompt_text_from_the_server_stays_text(srv: Server) -> None:
         form.close()
 
     run(scenario())
+
+
+def test_password_like_prompt_arguments_are_masked(srv: Server) -> None:
+    form = srv.prompt_form("sign-in")
+    assert isinstance(form._fields["api_key"].control, w.Password)
+    assert isinstance(form._fields["user"].control, w.Text)
+    form.close()
 
 
 # --------------------------------------------------------------------------- templates
