@@ -415,6 +415,11 @@ def tool_form(server: Any, name: str) -> ToolForm:
         if getattr(tool, "name", None) == name:
             return ToolForm(server, tool)
     known = ", ".join(str(getattr(t, "name", "?")) for t in tools[:50]) or "none"
+    if any(getattr(p, "name", None) == name for p in list(getattr(server, "prompts", None) or ())):
+        raise KeyError(
+            f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} but a prompt: "
+            f"srv.prompt_form({name!r}) (tools: {known})"
+        )
     raise KeyError(
         f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} (tools: {known}); "
         "if it was added since connecting, run `await srv.list_tools()` first"

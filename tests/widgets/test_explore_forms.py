@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -205,6 +206,31 @@ def test_prompt_text_from_the_server_stays_text(srv: Server) -> None:
         form.close()
 
     run(scenario())
+
+
+def test_a_tool_form_for_a_prompt_name_points_to_the_prompt_form(srv: Server) -> None:
+    with pytest.raises(
+        KeyError, match=r"lists no tool named 'sign-in' but a prompt: srv.prompt_form\('sign-in'\)"
+    ):
+        srv.form("sign-in")
+
+
+def test_a_server_template_that_is_no_template_is_refused_saying_so(srv: Server) -> None:
+    bad = mcp_types.ResourceTemplate(name="bad", uri_template="notes://{topic")
+    with pytest.raises(TemplateError, match=re.escape("'notes://{topic' is not an RFC 6570 URI template")):
+        TemplateForm(srv, bad, str)
+
+
+def test_model_counts(srv: Server, baseline: int) -> None:
+    prompt = srv.prompt_form("greet")
+    # as a tool form's: 2 fields (a control and a note each), 2 header lines, the problem line, Run, Stop,
+    # their box, the result area, the CSS carrier and the form itself
+    assert len(own_models()) - baseline == 13
+    prompt.close()
+    template = srv.template_form("notes://{topic}/{+rest}{?lang}")
+    assert len(own_models()) - baseline == 15  # 3 fields, 1 header line (no description), the "Reads:" line
+    template.close()
+    assert len(own_models()) == baseline
 
 
 def test_password_like_prompt_arguments_are_masked(srv: Server) -> None:
