@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from ..core.uri_template import parse_template
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .record import CallRecord
 
@@ -83,15 +82,3 @@ async def _all_pages(list_page: Callable[..., Awaitable[Any]], items: str) -> li
         if cursor is None:
             break
     return out
-
-
-def expanded(template: Any, variables: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
-    """The URI a resource template (its text, or an `mcp_types.ResourceTemplate`) names with `variables`,
-    and the variables as given (a call's arguments: what redaction and the wire know of them).
-
-    Raises:
-        TemplateError: A required variable is missing, an unknown one given, or it is no template.
-    """
-    text = getattr(template, "uri_template", template)
-    values = dict(variables or {})
-    return parse_template(text).expand(values), values

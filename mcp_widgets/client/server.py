@@ -43,12 +43,13 @@ import mcp_types
 
 from .. import kernel
 from ..core.card import Handler
+from ..core.uri_template import expanded
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
 from .apps import AppHost
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
-from .catalog import Catalog, expanded
+from .catalog import Catalog
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay

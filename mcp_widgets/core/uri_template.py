@@ -19,7 +19,7 @@ from typing import Any
 
 import uri_template
 
-__all__ = ["TemplateError", "TemplateVariable", "UriTemplate", "parse_template"]
+__all__ = ["TemplateError", "TemplateVariable", "UriTemplate", "expanded", "parse_template"]
 
 OPTIONAL_OPERATORS = frozenset({"?", "&", "#"})
 """Operators whose variables may be left out (see the module docstring)."""
@@ -172,3 +172,14 @@ def parse_template(text: str) -> UriTemplate:
             if name not in found or (made.required and not found[name].required):
                 found[name] = made
     return UriTemplate(text, tuple(found.values()))
+
+
+def expanded(template: Any, variables: Mapping[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    """The URI a resource template (its text, or an object with `uri_template`, as the SDK's
+    `ResourceTemplate`) names with `variables`, and the variables as given (a call's arguments).
+
+    Raises:
+        TemplateError: A required variable is missing, an unknown one given, or it is no template.
+    """
+    values = dict(variables or {})
+    return parse_template(getattr(template, "uri_template", template)).expand(values), values
