@@ -346,56 +346,6 @@ class Server:
         args = _copy(arguments)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(name, args), args)
 
-    def get_prompt_background(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
-        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
-        args = _copy(arguments)
-        return self._runner.run_background(
-            "prompt", name, output, lambda c, _p: c.get_prompt(name, args), args, typed=typed
-        )
-
-    async def read_template(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
-        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
-
-        Raises:
-            TemplateError: Before anything is sent: a required variable has no value (the message names
-                the variables to give), `variables` names one the template lacks, or it is no template.
-        """
-        uri, values = expanded(template, variables)
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    def read_template_sync(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """`read_template` for synchronous code."""
-        uri, values = expanded(template, variables)
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    def read_template_background(
-        self,
-        template: Any,
-        variables: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
-        keeps neither the filled-in URI nor the values."""
-        uri, values = expanded(template, variables)
-        return self._runner.run_background(
-            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
-        )
-
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri))
@@ -467,6 +417,56 @@ class Server:
         from ..widgets import tool_form
 
         return tool_form(self, name)
+
+    def get_prompt_background(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
+        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
+        args = _copy(arguments)
+        return self._runner.run_background(
+            "prompt", name, output, lambda c, _p: c.get_prompt(name, args), args, typed=typed
+        )
+
+    async def read_template(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
+        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
+
+        Raises:
+            TemplateError: Before anything is sent: a required variable has no value (the message names
+                the variables to give), `variables` names one the template lacks, or it is no template.
+        """
+        uri, values = expanded(template, variables)
+        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    def read_template_sync(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """`read_template` for synchronous code."""
+        uri, values = expanded(template, variables)
+        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    def read_template_background(
+        self,
+        template: Any,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
+        keeps neither the filled-in URI nor the values."""
+        uri, values = expanded(template, variables)
+        return self._runner.run_background(
+            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
+        )
 
     def prompt_form(self, name: str) -> PromptForm:
         """A form for the prompt `name` (its arguments, required ones marked): click Run to see its messages
