@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 
 from .. import kernel
+from ..core import uri_template
 from ..core.card import Handler
-from ..core.uri_template import expanded
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
 from .apps import AppHost
@@ -443,14 +443,14 @@ class Server:
             TemplateError: Before anything is sent: a required variable has no value (the message names
                 the variables to give), `variables` names one the template lacks, or it is no template.
         """
-        uri, values = expanded(template, variables)
+        uri, values = uri_template.expanded(template, variables)
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
 
     def read_template_sync(
         self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
     ) -> mcp_types.ReadResourceResult:
         """`read_template` for synchronous code."""
-        uri, values = expanded(template, variables)
+        uri, values = uri_template.expanded(template, variables)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
 
     def read_template_background(
@@ -463,7 +463,7 @@ class Server:
     ) -> Call:
         """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
         keeps neither the filled-in URI nor the values."""
-        uri, values = expanded(template, variables)
+        uri, values = uri_template.expanded(template, variables)
         return self._runner.run_background(
             "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
         )
