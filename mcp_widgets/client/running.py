@@ -213,7 +213,9 @@ class Runner:
         record = CallRecord(self.ctx, kind, name, style, context=contextvars.copy_context())
         record.secrets = secret_arguments(self.ctx.learned.tools or (), kind, name, arguments)
         record.typed_arguments = typed or from_app
-        typed_in = [v for v in (arguments or {}).values() if isinstance(v, str) and v]
+        # (a list of text too: a tool form's one-per-line field, a template's `{/path*}`)
+        values = [i for v in (arguments or {}).values() for i in (v if isinstance(v, (list, tuple)) else [v])]
+        typed_in = [v for v in values if isinstance(v, str) and v]
         if from_app:  # what the person typed into an app: kept out of every line and error, as answers are
             record.answered.extend(typed_in)
         elif typed:  # a tool form's values stay in its errors (the person sees them there) but not the wire

@@ -43,6 +43,7 @@ import mcp_types
 
 from .. import kernel
 from ..core import exceptions as errors
+from ..core import uri_template
 from ..core.card import Handler
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
@@ -56,7 +57,7 @@ from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .results import show_results
+from .results import result_text, show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
 from .targets import Mode, TransportName, resolve_target
@@ -66,7 +67,7 @@ from .wire import Wire, Wires
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import AppView, HistoryPanel, PendingList, ToolForm
+    from ..widgets import AppView, HistoryPanel, PendingList, PromptForm, TemplateForm, ToolForm
     from .functions import ToolFunctions
 
 __all__ = ["Server", "wire"]
@@ -445,6 +446,85 @@ class Server:
         from ..widgets import tool_form
 
         return tool_form(self, name)
+
+    @errors.one_line
+    def get_prompt_background(
+        self,
+        name: str,
+        arguments: Mapping[str, str] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
+        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
+        args = _copy(arguments)
+        sent = self.prompts.real_name(name)
+        return self._runner.run_background(
+            "prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args, typed=typed
+        )
+
+    @errors.one_line
+    async def read_template(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
+        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
+
+        Raises:
+            TemplateError: Before anything is sent: a required variable has no value (the message names
+                the variables to give), `variables` names one the template lacks, or it is no template.
+        """
+        uri, values = uri_template.expanded(template, variables)
+        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    @errors.one_line
+    def read_template_sync(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> mcp_types.ReadResourceResult:
+        """`read_template` for synchronous code."""
+        uri, values = uri_template.expanded(template, variables)
+        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
+
+    @errors.one_line
+    def read_template_background(
+        self,
+        template: Any,
+        variables: Mapping[str, Any] | None = None,
+        *,
+        output: Any = None,
+        typed: bool = False,
+    ) -> Call:
+        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
+        keeps neither the filled-in URI nor the values."""
+        uri, values = uri_template.expanded(template, variables)
+        return self._runner.run_background(
+            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
+        )
+
+    @errors.one_line
+    def prompt_form(self, name: str) -> PromptForm:
+        """A form for the prompt `name` (its arguments, required ones marked): click Run to see its messages
+        below. Only prompts are looked at: a tool of the same name is never taken for it.
+
+        Raises:
+            KeyError: The server lists no prompt of that name (refresh with `await srv.list_prompts()`).
+        """
+        from ..widgets import prompt_form
+
+        return prompt_form(self, name, result_text)
+
+    @errors.one_line
+    def template_form(self, template: str) -> TemplateForm:
+        """A form for a resource template's variables (by its URI template or its name): it shows the URI
+        it will read as you type; click Read to see the resource below.
+
+        Raises:
+            KeyError: The server lists no such template (refresh with `await srv.list_resources()`).
+        """
+        from ..widgets import template_form
+
+        return template_form(self, template, result_text)
 
     @property
     def history(self) -> HistoryPanel:

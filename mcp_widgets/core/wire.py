@@ -3,10 +3,11 @@
 A message is kept as a `WireMessage`: when (seconds since the wire began), which way, what (method, id,
 result or error code), its size on the wire, how long its request took, and its body, redacted and clipped
 before it is stored. What a person typed is never stored: the content of an accepted elicitation answer, the
-values of `inputResponses`, the arguments of a call whose arguments a person typed (a tool form, an app) and
-any string that quotes a typed value become a marker saying what was there ("[redacted: 2 fields: name,
-seats]"). HTTP exchanges keep their status and `Mcp-*` headers; `Authorization` and cookies are markers,
-bodies and query strings are not kept. The log is a ring (`keep` messages), so its memory is bounded.
+values of `inputResponses`, the arguments of a call whose arguments a person typed (a tool or prompt form, an
+app), the URI a template form filled in and any string that quotes a typed value become a marker saying what
+was there ("[redacted: 2 fields: name, seats]"). HTTP exchanges keep their status and `Mcp-*` headers;
+`Authorization` and cookies are markers, bodies and query strings are not kept. The log is a ring (`keep`
+messages), so its memory is bounded.
 
 `groups()` reads the ring as a person thinks: one group per call (its 2026-07-28 rounds numbered, its task's
 polls folded into one row), then the connection's own traffic (handshake, listings, subscriptions) apart.
@@ -203,17 +204,19 @@ def _redact(
 ) -> Mapping[str, Any]:
     """What of `body` may be kept: see the module's docstring (`body` itself when all of it may). `sent`:
     we sent it; `answers` is the method of the server's request it answers, when known."""
-    params = body.get("params")
-    if isinstance(params, Mapping) and (
-        "inputResponses" in params
-        or "requestState" in params
-        or (typed_arguments and body.get("method") == "tools/call" and "arguments" in params)
-    ):
+    params, method = body.get("params"), body.get("method")
+    typed_in = typed_arguments and isinstance(params, Mapping) and (
+        (method in ("tools/call", "prompts/get") and "arguments" in params)
+        or (method == "resources/read" and "uri" in params)
+    )
+    if isinstance(params, Mapping) and ("inputResponses" in params or "requestState" in params or typed_in):
         params = dict(params)
         if "inputResponses" in params:
             params["inputResponses"] = _answers(params["inputResponses"])
-        if typed_arguments and body.get("method") == "tools/call" and "arguments" in params:
+        if typed_arguments and method in ("tools/call", "prompts/get") and "arguments" in params:
             params["arguments"] = redacted_fields(params["arguments"], "argument")
+        if typed_arguments and method == "resources/read" and "uri" in params:  # filled in from a form
+            params["uri"] = "[redacted: a URI filled in from a template form]"
         if "requestState" in params:
             params["requestState"] = _opaque(params["requestState"])
         body = {**body, "params": params}

@@ -5,6 +5,9 @@ from ._call_panel import CallPanel as CallPanel  # for the client room, like the
 from ._call_panel import text_line as text_line
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
 from ._config_widgets import ServersTable as ServersTable
+from ._explore_forms import PromptForm, TemplateForm
+from ._explore_forms import prompt_form as prompt_form
+from ._explore_forms import template_form as template_form
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history
@@ -24,7 +27,9 @@ __all__ = [
     "FormState",
     "HistoryPanel",
     "Preview",
+    "PromptForm",
     "SignInCard",
+    "TemplateForm",
     "ToolForm",
     "UrlCard",
     "WireView",

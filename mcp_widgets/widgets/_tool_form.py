@@ -61,14 +61,15 @@ class ToolForm(w.VBox):
             `input_schema`).
     """
 
+    kind = "tool"
+    """What the form runs, in the words of its lines ("the tool is running")."""
+    run_label = "Run"
+
     def __init__(self, server: Any, tool: Any) -> None:
         self.server = server
         self.tool = tool
-        self.tool_name: str = str(tool.name)
-        schema = getattr(tool, "input_schema", None)
-        if schema is None:
-            schema = getattr(tool, "inputSchema", None)
-        self.spec: ToolFormSpec = parse_tool_schema(schema if schema is not None else {})
+        self.tool_name: str = self._name_of(tool)
+        self.spec: ToolFormSpec = parse_tool_schema(self._schema_of(tool))
         self._call: Any = None
         self._done: concurrent.futures.Future[Any] | None = None
         self._result: Any = None
@@ -83,15 +84,48 @@ class ToolForm(w.VBox):
             kit.close()
             raise
 
-    def _build(self) -> None:
-        kit = self._kit
+    # -- what a kind of form changes (a prompt's or a resource template's form: `_explore_forms`) ------------
+    def _name_of(self, tool: Any) -> str:
+        return str(tool.name)
+
+    def _schema_of(self, tool: Any) -> Any:
+        schema = getattr(tool, "input_schema", None)
+        if schema is None:
+            schema = getattr(tool, "inputSchema", None)
+        return schema if schema is not None else {}
+
+    def _header(self) -> str:
         tool = self.tool
         server_name = str(getattr(self.server, "name", "server"))
         title = getattr(tool, "title", None) or getattr(getattr(tool, "annotations", None), "title", None)
-        header = f"Tool {self.tool_name} on {server_name}"
+        header = f"{self.kind.capitalize()} {self.tool_name} on {server_name}"
         if title and title != self.tool_name:
-            header = f"{title} — tool {self.tool_name} on {server_name}"
-        top: list[w.Widget] = [kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,))]
+            header = f"{title} — {self.kind} {self.tool_name} on {server_name}"
+        return header
+
+    def _launch(self, arguments: dict[str, Any]) -> Any:
+        """Start the call (a `Call`) with what the person typed; its result and questions show in `_out`."""
+        return self.server.call_tool_background(self.tool_name, arguments, output=self._out, typed=True)
+
+    def _result_text(self, result: Any) -> str:
+        return format_result(result)
+
+    def _run_tip(self) -> str:
+        return f"Call {self.tool_name} on {getattr(self.server, 'name', 'the server')}"
+
+    def _extra(self) -> tuple[w.Widget, ...]:
+        """Widgets shown between the fields and the problem line (made with the form's kit)."""
+        return ()
+
+    def _changed(self, check: ArgumentCheck) -> None:
+        """After each check (a value changed)."""
+
+    def _build(self) -> None:
+        kit = self._kit
+        tool = self.tool
+        top: list[w.Widget] = [
+            kit.make(w.Label, value=self._header(), variant="bold", _dom_classes=(WRAP_CLASS,))
+        ]
         description = getattr(tool, "description", None)
         if description:
             text = " ".join(str(description).split())
@@ -116,7 +150,7 @@ class ToolForm(w.VBox):
             fields[-1].control.add_class(LAST_CLASS)
 
         self._problem = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS,))
-        self._run = kit.make(w.Button, description="Run", button_style="primary", icon="play")
+        self._run = kit.make(w.Button, description=self.run_label, button_style="primary", icon="play")
         self._stop = kit.make(w.Button, description="Stop", icon="stop", tooltip="Cancel the running call")
         self._run.on_click(lambda _b: self._clicked())
         self._stop.on_click(lambda _b: self._stop_clicked())
@@ -128,9 +162,9 @@ class ToolForm(w.VBox):
 
         for field in fields:
             field.on_change(functools.partial(self._on_change, field))
+        self._top, self._bottom = tuple(top), (*self._extra(), self._problem, buttons, self._out, style)
         self._refresh()
 
-        self._top, self._bottom = tuple(top), (self._problem, buttons, self._out, style)
         super().__init__(
             children=self._children(),
             layout=kit.layout(),
@@ -178,7 +212,8 @@ class ToolForm(w.VBox):
     def __repr__(self) -> str:
         server = getattr(self.server, "name", "?")
         state = "running" if self._running else "closed" if self._closed else "ready"
-        return f"<ToolForm tool={self.tool_name!r} server={server!r} fields={len(self.spec.fields)} {state}>"
+        what = f"{type(self).__name__} {self.kind}={self.tool_name!r}"
+        return f"<{what} server={server!r} fields={len(self.spec.fields)} {state}>"
 
     # -- driving it as a person would ------------------------------------------------------------------------
     def fill(self, **values: Any) -> None:
@@ -193,7 +228,7 @@ class ToolForm(w.VBox):
             TypeError, ValueError: A value no person could enter in that control (nothing is set then).
         """
         if self._closed:
-            raise FormStateError("the tool form is closed")
+            raise FormStateError(f"the {self.kind} form is closed")
         fill_fields(self._fields, values, lambda name, value: widget_value(self.spec.field(name), value))
 
     def run(self) -> Any:
@@ -223,7 +258,7 @@ class ToolForm(w.VBox):
             Exception: What the call raised (also shown in the result area).
         """
         if self._done is None:
-            raise FormStateError("the tool form has not been run")
+            raise FormStateError(f"the {self.kind} form has not been run")
         return await kernel.wait_async(self._done)
 
     def close(self) -> None:
@@ -274,12 +309,13 @@ class ToolForm(w.VBox):
         self._run.disabled = self._running or not check.ok
         self._stop.disabled = not self._running
         if self._running:
-            self._run.tooltip = "The tool is running"
+            self._run.tooltip = f"The {self.kind} is running"
         elif not check.ok:
             titles = [self._title(name) for name in check.errors]
             self._run.tooltip = "Still to fix: " + ", ".join(titles)
         else:
-            self._run.tooltip = f"Call {self.tool_name} on {getattr(self.server, 'name', 'the server')}"
+            self._run.tooltip = self._run_tip()
+        self._changed(check)
         return check
 
     def _children(self) -> tuple[w.Widget, ...]:
@@ -315,11 +351,9 @@ class ToolForm(w.VBox):
         done: concurrent.futures.Future[Any] = concurrent.futures.Future()
         self._done = done
         try:
-            call = self.server.call_tool_background(
-                self.tool_name, arguments, output=self._out, typed=True
-            )
+            call = self._launch(arguments)
         except Exception as exc:  # not connected, ...: said in the result area, the form stays usable
-            self._out.append_stdout(plain_text(f"⚠ Could not run the tool: {exc}") + "\n")
+            self._out.append_stdout(plain_text(f"⚠ Could not run the {self.kind}: {exc}") + "\n")
             done.set_exception(exc)
             self._refresh()
             return
@@ -349,7 +383,7 @@ class ToolForm(w.VBox):
                 self._result = result
                 if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)
                     shorten_status(self._out)  # the result shows in full below, not in the status line too
-                self._out.append_stdout(format_result(result))
+                self._out.append_stdout(self._result_text(result))
                 media_last(self._out)  # its images render below the text, as when awaited
         except Exception:
             log.exception("showing a tool result failed")
@@ -381,6 +415,11 @@ def tool_form(server: Any, name: str) -> ToolForm:
         if getattr(tool, "name", None) == name:
             return ToolForm(server, tool)
     known = ", ".join(str(getattr(t, "name", "?")) for t in tools[:50]) or "none"
+    if any(getattr(p, "name", None) == name for p in list(getattr(server, "prompts", None) or ())):
+        raise KeyError(
+            f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} but a prompt: "
+            f"srv.prompt_form({name!r}) (tools: {known})"
+        )
     raise KeyError(
         f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} (tools: {known}); "
         "if it was added since connecting, run `await srv.list_tools()` first"

@@ -87,7 +87,7 @@ def label(name: str, title: str) -> str:
     return " ".join([words[0][:1].upper() + words[0][1:], *rest])
 
 
-_DONE = re.compile(r"^tool '.*' on '.*': done(?: \(the tool reported an error\))?$")
+_DONE = re.compile(r"^(?:tool|prompt|resource) '.*' on '.*': done(?: \(the tool reported an error\))?$")
 
 
 def shorten_status(out: Any) -> None:
