@@ -1,7 +1,7 @@
-"""Which spellings of a typed value the redaction covers (#33), as the README's privacy section lists them.
+"""Which spellings of a typed value the redaction covers (#33), as docs/privacy.md lists them.
 
 Each covered spelling is redacted from a server's error and from the `mcp_widgets` log (a raw JSON-RPC server
-quotes the answer it got that way); each spelling the README says is not covered is shown not to be, so the
+quotes the answer it got that way); each spelling docs/privacy.md calls not covered is shown not to be, so the
 list stays honest.
 """
 
@@ -65,11 +65,11 @@ def test_each_spelling_the_readme_calls_not_covered_is_not(how: str) -> None:
     typed = typed_pattern([VALUE])
     assert typed is not None
     text = f"you said {NOT_COVERED[how](VALUE)}"
-    assert typed.sub(REDACTED, text) == text  # if this starts to fail, move it to COVERED and the README
+    assert typed.sub(REDACTED, text) == text  # if this starts to fail, move it to COVERED and docs/privacy.md
 
 
 def test_a_value_split_across_two_messages_is_not_redacted() -> None:
-    # Each part alone is not the value: the README says so.
+    # Each part alone is not the value: docs/privacy.md says so.
     typed = typed_pattern([VALUE])
     assert typed is not None
     assert [typed.sub(REDACTED, part) for part in (VALUE[:5], VALUE[5:])] == [VALUE[:5], VALUE[5:]]

@@ -4,7 +4,7 @@ It builds on every other room (core, kernel, widgets). `Server` (server.py) is a
 parts it holds: a `Connection` (connection.py), an `Intake` (intake.py: a question comes in), a
 `CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
 `Catalog` (catalog.py: listings). `answering` decides who answers a card (handler, policy or person), with
-`calls` (one call in flight), `runtime` (the client thread), `targets` (what to connect to, transports),
+`call` (one call in flight), `runtime` (the client thread), `targets` (what to connect to, transports),
 `privacy`, `url_flow` (URL mode), `rounds` (2026-07-28 rounds that expire), `console` (a terminal) and
 `listings` (tables).
 """

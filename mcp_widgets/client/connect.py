@@ -92,7 +92,7 @@ def connect(target: Any, **options: Any) -> _Connecting:
         answer_timeout: Seconds a person may take to answer a question (then it is cancelled).
         headers: HTTP headers (never shown in reprs or outputs).
         auth: A bearer token string or an `httpx2.Auth` (never shown). Without it, an http(s) server that
-            answers 401 with OAuth metadata gets a sign-in card in the calling cell (README, "Signing in").
+            answers 401 with OAuth metadata gets a sign-in card in the calling cell (docs/signing-in.md).
         client_id: A client id registered with the authorization server beforehand (used first).
         client_metadata_url: An https address of this client's Client ID Metadata Document (next).
         scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
@@ -111,7 +111,7 @@ def connect(target: Any, **options: Any) -> _Connecting:
             `TooManyQuestions`.
 
         config: For a target that names a server in an `mcp.json` file, the file to take it from (needed
-            when the name is in several, or when the name is not a plain word; README, "Your servers"),
+            when the name is in several, or when the name is not a plain word; docs/servers.md),
             or a row of `mw.servers()` (a `ServerConfig`).
 
     Raises:

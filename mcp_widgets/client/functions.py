@@ -1,4 +1,4 @@
-"""`srv.fn`: a server's tools as Python functions (README, "Tools as functions").
+"""`srv.fn`: a server's tools as Python functions (docs/functions.md).
 
 Each tool is a real function object (so `help()`, IPython's `?` and completion read it as any function):
 its `__signature__` and `__doc__` come from the tool (`core.tool_signature`), calling it checks the
@@ -111,7 +111,7 @@ def tool_function(
     signature = tool_signature(schema, output)
 
     def arguments(args: Sequence[Any], kwargs: Mapping[str, Any]) -> dict[str, Any]:
-        with argument_errors():  # one line, as every error a call raises (README, "30 seconds")
+        with argument_errors():  # one line, as every error a call raises (docs/troubleshooting.md)
             return bind_arguments(signature, schema, python_name, args, kwargs)
 
     @one_line

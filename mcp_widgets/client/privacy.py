@@ -43,7 +43,7 @@ __all__ = ["REDACTED", "LateLines", "guard_logs", "texts_of", "typed_now", "type
 
 RECENT = 32
 """Ended calls per server (of those in which something was typed) whose typed values still redact what it
-sends later: log lines, the wire, listings (the README says "its last 32 calls")."""
+sends later: log lines, the wire, listings (docs/privacy.md says "its last 32 calls")."""
 
 class Typed(Protocol):
     """What redaction reads of a call (`record.CallRecord`): what the person sent in it."""

@@ -143,7 +143,7 @@ class Server:
         protocol_version: The negotiated protocol version.
     """
 
-    @errors.argument_errors()  # a mistake in the arguments is one line (README, "30 seconds")
+    @errors.argument_errors()  # a mistake in the arguments is one line (docs/troubleshooting.md)
     def __init__(
         self,
         target: Any,
@@ -168,7 +168,7 @@ class Server:
         apps: bool = True,
         wire: int = DEFAULT_KEEP,
     ) -> None:
-        entry = configs.lookup(target, config)  # a server's name in an mcp.json file (README: Your servers)
+        entry = configs.lookup(target, config)  # a server's name in an mcp.json file (docs/servers.md)
         hidden: tuple[str, ...] = ()
         if entry is not None:
             target, chosen = configs.server_arguments(
@@ -404,8 +404,8 @@ class Server:
 
     @property
     def fn(self) -> ToolFunctions:
-        """The tools as Python functions with real signatures and docstrings (README, "Tools as
-        functions"): `await srv.fn.weather(city="Oslo")`, `srv.fn.weather.sync(...)`, `srv.fn["get-x"]`."""
+        """The tools as Python functions with real signatures and docstrings (docs/functions.md):
+        `await srv.fn.weather(city="Oslo")`, `srv.fn.weather.sync(...)`, `srv.fn["get-x"]`."""
         from .functions import ToolFunctions
 
         tools = self.tools

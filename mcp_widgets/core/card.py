@@ -100,4 +100,4 @@ class LinkCard(Card, Protocol):
 
 Handler = Callable[[Card], Awaitable[None]]
 """Answers a card: reads `kind`, fills a `FormCard`, reads a `LinkCard`'s `url`, then accepts, declines or
-cancels (README, "Handlers"). Passed as `connect(..., handler=...)` or `mw.set_default_handler(...)`."""
+cancels (docs/handlers.md). Passed as `connect(..., handler=...)` or `mw.set_default_handler(...)`."""

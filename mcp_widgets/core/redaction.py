@@ -12,7 +12,7 @@ value of 4 characters or more in base64 (standard or URL-safe, padded or not). V
 more match anywhere (a server may glue one to a word: `pin48151623`); shorter ones only as whole tokens, else
 typing `an` would cut words of every message apart. Booleans and 1-character values are not redacted.
 
-Not matched (the README's privacy section says so): a value inside a longer base64 text, a value split
+Not matched (docs/privacy.md says so): a value inside a longer base64 text, a value split
 across two messages, and other encodings (hex dumps, ROT13, ...).
 """
 

@@ -187,6 +187,6 @@ def open_voila(open_notebook: OpenNotebook) -> Callable[..., VoilaPage]:
 
 @pytest.fixture
 def screenshots() -> Path:
-    """Where the tests save screenshots for the README."""
+    """Where the tests save screenshots for the README and docs/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS

@@ -114,7 +114,7 @@ def test_the_gallery_light_and_dark(open_notebook: OpenNotebook) -> None:
         nb.wait_done(index, timeout=UI_MS * 4)
         assert nb.stderr(index).count() == 0, (index, nb.stderr(index).all_inner_texts())
     # Escape answers a confirmation (no field to type into) at once once the person has moved into it
-    # (focus the form took by itself is handed back to the notebook instead: README, Keyboard).
+    # (focus the form took by itself is handed back to the notebook instead: docs/keyboard.md).
     last = nb.cell(len(names) + 1).locator(".jp-Cell-outputArea")
     expect(last.get_by_role("button", name="Accept")).to_be_visible()
     nb.page.keyboard.press("Tab")  # the person moves within the form: now it is theirs

@@ -1,7 +1,7 @@
 """The history table at a glance (issue 32): 50 questions at 1280 px, one line each, every column in sight
 ("Took" included), the fields as one line with a count that opens to the full list, and what a server
-calls itself said once. JupyterLab light and dark, and Voila; screenshots in `build/gallery/`, and the
-README's (`docs/screenshots/history-panel.png`)."""
+calls itself said once. JupyterLab light and dark, and Voila; screenshots in `build/gallery/`, and
+docs/history.md's (`docs/screenshots/history-panel.png`)."""
 
 from __future__ import annotations
 
@@ -103,7 +103,7 @@ def test_fifty_questions_one_line_each_in_jupyterlab_light_and_dark(
         check_at_a_glance(output)
         shoot(nb, output, "history-50")
     nb.set_theme(LIGHT_THEME)
-    # The README's: a page of twelve, one list of fields opened, the names said once below.
+    # docs/history.md's: a page of twelve, one list of fields opened, the names said once below.
     small = nb.output(2)
     small.locator("td.fields summary").filter(has_text="10 fields:").first.click()
     expect(small.locator("td.fields details[open] li")).to_have_count(10)

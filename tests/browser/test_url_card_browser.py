@@ -92,7 +92,7 @@ def test_nothing_is_fetched_before_consent_and_open_page_opens_it_in_the_same_cl
     out = nb.output(CARD)
     nb.page.mouse.move(0, 0)  # no hover effects in the picture
     assert layout_problems(out) == []  # nothing overflows, no button label cut
-    out.screenshot(path=str(screenshots / "url-card.png"))  # for the README
+    out.screenshot(path=str(screenshots / "url-card.png"))  # for docs/url-mode.md
     expect(out.get_by_text("Sign in " + HOSTILE, exact=True)).to_be_visible()
     expect(out.get_by_text(f"Opens a page on: {HOST}", exact=True)).to_be_visible()
     expect(out.get_by_text(f"Full address: {HOSTILE_URL}", exact=True)).to_be_visible()

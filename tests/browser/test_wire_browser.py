@@ -210,7 +210,7 @@ def test_the_wire_of_a_call_in_jupyterlab(
     search.fill("")
     expect(view.locator("details.mcp-wire-group")).to_have_count(3)
 
-    # The README's pictures: the call open, the message that carries the answer open at its end.
+    # docs/wire.md's pictures: the call open, the message that carries the answer open at its end.
     answer_row = rows.filter(has=view.page.locator("pre", has_text="inputResponses"))
     expect(answer_row).to_have_count(1)
     for i in range(rows.count()):

@@ -1,5 +1,5 @@
 """A value typed in one of a server's last 32 calls (of those in which something was typed) is redacted from
-what it sends later; the 33rd-oldest is not (README, Privacy and The wire): measured at the edge, against a
+what it sends later; the 33rd-oldest is not (docs/privacy.md, docs/wire.md): measured at the edge, against a
 raw JSON-RPC server over stdio that logs every value it was answered, in a later call."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from mcp_widgets.core.redaction import REDACTED
 
 RAW = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
 KEPT = 32
-"""The README's figure."""
+"""The figure docs/privacy.md gives."""
 SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(180)]

@@ -188,7 +188,7 @@ def scope_text(*, error: BaseException | None, logs: Records, closing: str, serv
 
 
 def claimed_spellings(value: Any) -> set[str]:
-    """The spellings of `value` the README's privacy section says are redacted beyond `leaks`' own (#33):
+    """The spellings of `value` docs/privacy.md says are redacted beyond `leaks`' own (#33):
     HTML entities for every character, URL-encoded twice, decomposed, fullwidth, a zero-width space inside,
     and base64 for values of 4 characters or more."""
     text = str(value)

@@ -1,6 +1,7 @@
-"""Errors raised to a person read as one line (README, "30 seconds"), in a real kernel, against the TypeScript
-SDK's reference server (`@modelcontextprotocol/server-everything`, over stdio): a server's error, an argument
-error found before sending, a tool's error through `srv.fn`, a failed connect, a config that cannot be used.
+"""Errors raised to a person read as one line (docs/troubleshooting.md), in a real kernel, against the
+TypeScript SDK's reference server (`@modelcontextprotocol/server-everything`, over stdio): a server's
+error, an argument error found before sending, a tool's error through `srv.fn`, a failed connect, a config
+that cannot be used.
 
 The cell's error is one line (no traceback through the client, nothing chained), for `await` and the
 blocking calls alike; `traceback.print_exc()` prints the cell's own frame and the line; code that catches

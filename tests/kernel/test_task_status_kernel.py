@@ -48,7 +48,7 @@ def test_task_status_messages_reach_neither_iopub_nor_saved_widget_state(fronten
                                            "cancelled ServerError redacted"]
     frontend.settle(0.5)  # the closing updates may follow the reply
     # All iopub traffic but the echo of the setup cell's code (which types the canary itself) and the form's
-    # own text field taking what was typed while it is open (`echo_update`: the README says a pending form
+    # own text field taking what was typed while it is open (`echo_update`: docs/privacy.md: a pending form
     # keeps what is on screen; it is closed once answered, as the saved state below shows).
     traffic = [
         m["content"]

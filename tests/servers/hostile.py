@@ -46,7 +46,7 @@ def echo(how: str, text: str, answers: list[dict[str, Any]]) -> str:
         "url": "https://example.org/?q=" + quote_plus(joined),
         "html": html.escape(joined),
         "glued": "x".join(f"user_{v}_" for v in values),
-        # The spellings the README's privacy section says are redacted too (#33):
+        # The spellings docs/privacy.md says are redacted too (#33):
         "entities": "".join(f"&#{ord(c)};" for c in joined),
         "base64": " ".join(base64.b64encode(v.encode()).decode() for v in values),
         "url-twice": quote(quote(joined, safe=""), safe=""),

@@ -129,7 +129,7 @@ def test_keyboard_plain_text_one_line_and_saving(lab: tuple[str, Path]) -> None:
 
         run(0)
         page.wait_for_selector("button.widget-button >> text=Accept", timeout=60_000)
-        # A form shown by a cell that has ended takes no focus by itself (README, Keyboard): a click.
+        # A form shown by a cell that has ended takes no focus by itself (docs/keyboard.md): a click.
         cells.nth(0).locator(".mcp-widgets-first input").click()
         output = cells.nth(0).locator(".jp-OutputArea")
         assert output.locator("img, script").count() == 0
@@ -178,7 +178,7 @@ def test_keyboard_plain_text_one_line_and_saving(lab: tuple[str, Path]) -> None:
         "action": "accept",
         "content": {"name": "Ada", "age": 50, "city": CANARY},
     }
-    assert seen["pending_save_keeps_typed"] is True  # what the README must say about pending forms
+    assert seen["pending_save_keeps_typed"] is True  # what docs/privacy.md must say about pending forms
     assert CANARY not in state
     saved = json.loads(state)["application/vnd.jupyter.widget-state+json"]["state"].values()
     # The form and its line; the rest are the Layouts, Styles and keyboard helper every form shares (no

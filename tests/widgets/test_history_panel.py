@@ -475,7 +475,7 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
     assert CANARY not in nb.output(1).inner_text()
     page.mouse.move(0, 0)
-    shots = Path(__file__).resolve().parents[2] / "build" / "gallery"  # the README's: test_history_browser
+    shots = Path(__file__).resolve().parents[2] / "build" / "gallery"  # the docs' shot: test_history_browser
     shots.mkdir(parents=True, exist_ok=True)
     nb.output(1).screenshot(path=str(shots / "history-hostile.png"))
 

@@ -38,7 +38,7 @@ function mayTakeFocus(box) {
   return Boolean(cell && cell.contains(active) && !active.closest(".jp-OutputArea"));
 }
 
-// Keys (see the README's "Keyboard"): the keys a person moves through a notebook with never answer for them.
+// Keys (see docs/keyboard.md): the keys a person moves through a notebook with never answer for them.
 // - "Engaged": the person put focus or input into the form themselves (a click, Tab, typing, a change).
 //   Focus the form took by itself is not that.
 // - Escape: on a form the person has not engaged, hands the keyboard back to the notebook and asks nothing;
