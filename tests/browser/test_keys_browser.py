@@ -159,6 +159,136 @@ def test_arrows_in_a_radio_group_move_the_choice_not_the_cell(open_notebook: Ope
     assert printed_result(nb, 1)["content"] == {"size": "medium"}
 
 
+# Two forms of the demo's `choose` at once (background calls: their cells end, the forms stay), and every
+# open question again in an mw.pending() list: a second view of the same two forms.
+TWO_ORDERS = [
+    "first = srv.call_tool_background('choose')",
+    "second = srv.call_tool_background('choose')",
+    "mw.pending()",
+    "import json\nprint(json.dumps([(await c).structured_content['order'] for c in (first, second)]))",
+]
+# Every group of options on the page: its inputs' names, and which of them are checked.
+GROUPS_JS = """() => [...document.querySelectorAll(
+  '.jp-Notebook .widget-radio-box, .jp-Notebook .mcp-widgets-choices')].map((group) => {
+    const inputs = [...group.querySelectorAll('input')];
+    const box = group.closest('.mcp-widgets-form');
+    const id = [...box.classList].find((c) => c.startsWith('mcp-widgets-keys-')).slice(17);
+    return {id, names: [...new Set(inputs.map((i) => i.name))], checked: inputs.map((i) => i.checked)};
+  })"""
+FOCUSED_JS = """() => { const a = document.activeElement;
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')];
+  return [cells.findIndex((c) => c.contains(a)), a.closest('label')?.textContent ?? a.tagName]; }"""
+
+
+def test_arrows_stay_in_their_radio_group_and_tab_stops_once_per_group(open_notebook: OpenNotebook) -> None:
+    """The demo's `choose` twice on the page, and both again in mw.pending(): ArrowDown on a group's last
+    option wraps to its first and ArrowUp back, never into the next group, the other form or the other view
+    of the same form; Tab stops once per radio group (on its chosen option), then on each checkbox; arrows
+    on a checkbox change nothing. Each group's inputs share one name of their own on the page, made of the
+    form's id and the group's place (a second view adds "-2")."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([DEMO, *TWO_ORDERS])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 6)
+    for index, forms in ((1, 1), (2, 1), (3, 2)):
+        nb.run(index)
+        nb.wait_done(index)
+        # Shown in full before the next run (a click on a prompt a growing form moves runs nothing).
+        expect(nb.output(index).get_by_role("button", name="Accept")).to_have_count(forms)
+        expect(nb.output(index).get_by_role("button", name="Accept").last).to_be_visible()
+    a, b, copies = nb.output(1), nb.output(2), nb.output(3)
+    copy_of_a = copies.locator(".mcp-widgets-form").first
+    keyboard = nb.page.keyboard
+
+    def focused() -> list[Any]:
+        return list(nb.page.evaluate(FOCUSED_JS))
+
+    def option(where: Any, title: str) -> Any:
+        return where.get_by_role("radio", name=title, exact=True)
+
+    groups = nb.page.evaluate(GROUPS_JS)
+    id_a, id_b = groups[0]["id"], groups[5]["id"]
+    # Flavour, Size, Served in (radio buttons), Toppings, Sauces (checkboxes): in cell 1, 2, then the list.
+    assert [g["id"] for g in groups] == [id_a] * 5 + [id_b] * 5 + [id_a] * 5 + [id_b] * 5
+    names = [g["names"] for g in groups]
+    assert names == [
+        *([f"mcp-widgets-{id_a}-{place}"] for place in range(5)),
+        *([f"mcp-widgets-{id_b}-{place}"] for place in range(5)),
+        *([f"mcp-widgets-{id_a}-{place}-2"] for place in range(5)),
+        *([f"mcp-widgets-{id_b}-{place}-2"] for place in range(5)),
+    ]
+    b_before = [g["checked"] for g in groups[5:10]]
+
+    def checked(first: int, last: int) -> list[list[bool]]:
+        return [g["checked"] for g in nb.page.evaluate(GROUPS_JS)[first:last]]
+
+    # Form A: from Flavour's last option, ArrowDown wraps to its first; Size keeps its default (Medium).
+    option(a, "pistachio").check()
+    keyboard.press("ArrowDown")
+    expect(option(a, "vanilla")).to_be_checked()
+    assert focused() == [1, "vanilla"]
+    expect(option(a, "Medium (2 scoops)")).to_be_checked()
+    keyboard.press("ArrowUp")
+    expect(option(a, "pistachio")).to_be_checked()
+    assert focused() == [1, "pistachio"]
+    # From Served in's last option, ArrowDown wraps to its first; Flavour keeps pistachio.
+    option(a, "Waffle cone").check()
+    keyboard.press("ArrowDown")
+    expect(option(a, "Paper cup")).to_be_checked()
+    assert focused() == [1, "Paper cup"]
+    expect(option(a, "pistachio")).to_be_checked()
+    expect(option(a, "Medium (2 scoops)")).to_be_checked()
+    # Tab: once per group, on its chosen option, then each checkbox; Shift+Tab back the same way.
+    option(a, "pistachio").focus()
+    stops = []
+    for _ in range(4):
+        keyboard.press("Tab")
+        stops.append(focused())
+    assert stops == [[1, "Medium (2 scoops)"], [1, "Paper cup"], [1, "sprinkles"], [1, "nuts"]]
+    keyboard.press("Shift+Tab")
+    keyboard.press("Shift+Tab")
+    assert focused() == [1, "Paper cup"]
+    # Arrows on a checkbox change nothing, anywhere.
+    a.get_by_role("checkbox", name="sprinkles").focus()
+    before = checked(0, 20)
+    for key in ("ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft"):
+        keyboard.press(key)
+    nb.page.wait_for_timeout(300)  # a change the key made would show by now
+    assert checked(0, 20) == before
+    assert focused() == [1, "sprinkles"]
+    assert checked(5, 10) == b_before  # form B was never touched
+
+    # Form B: ArrowUp on Flavour's first option wraps to its last, not into form A above.
+    option(b, "vanilla").click()  # already chosen (the default): the click focuses it
+    keyboard.press("ArrowUp")
+    expect(option(b, "pistachio")).to_be_checked()
+    assert focused() == [2, "pistachio"]
+    keyboard.press("Tab")
+    assert focused() == [2, "Medium (2 scoops)"]
+    expect(option(a, "pistachio")).to_be_checked()
+    expect(option(a, "Paper cup")).to_be_checked()
+
+    # The list's copy of form A: its arrows stay in the copy (the same form: both views show the choice).
+    option(copy_of_a, "chocolate").check()
+    keyboard.press("ArrowDown")
+    expect(option(copy_of_a, "strawberry")).to_be_checked()
+    assert focused() == [3, "strawberry"]
+    expect(option(a, "strawberry")).to_be_checked()
+    expect(option(copy_of_a, "Paper cup")).to_be_checked()
+
+    a.get_by_role("button", name="Accept").click()
+    b.get_by_role("button", name="Accept").click()
+    nb.run(4)
+    nb.wait_done(4)
+    orders = json.loads(nb.stdout(4).inner_text())
+    picked = [{k: order[k] for k in ("flavour", "size", "holder")} for order in orders]
+    assert picked == [
+        {"flavour": "strawberry", "size": "m", "holder": "cup"},
+        {"flavour": "pistachio", "size": "m", "holder": "cone"},
+    ]
+
+
 def test_shift_enter_moves_on_and_the_form_leaves_the_keyboard_to_the_notebook(
     open_notebook: OpenNotebook,
 ) -> None:

@@ -213,12 +213,15 @@ function render({ model, el }) {
       }
     } else if (frames++ < 120) requestAnimationFrame(attach);
     if (box && !unmark) unmark = markInvalid(box);
+    if (box && !unname) unname = nameGroups(box, boxIdOf(box));
   };
   let unmark = null;
+  let unname = null;
   requestAnimationFrame(attach);
   return () => {
     stopped = true;
     if (unmark) unmark();
+    if (unname) unname();
     if (form) {
       form.off("msg:custom", onFlush);
       form.off("msg:custom", onUrl);
