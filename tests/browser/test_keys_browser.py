@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import OpenNotebook
 from .gallery import layout_problems
-from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, UIS, NotebookPage
 from .test_clean_logs_browser import NOTEBOOKS, code_cells, log_entries, open_copy
 from .test_form_browser import (
     KEYBOARD_SCHEMA,
@@ -318,6 +318,67 @@ import sys
 import mcp_widgets as mw
 srv = await mw.connect([sys.executable, "-m", "mcp_widgets.demo"], name="demo")
 """
+
+
+# Where the keyboard is: in the card (and on which of its buttons), on a toolbar button, in the notebook (in
+# command mode, on its active cell).
+WHERE_JS = """(card) => { const a = document.activeElement; const nb = document.querySelector('.jp-Notebook');
+  return {inCard: card.contains(a), button: a.closest('.mcp-widgets-form button')?.textContent ?? null,
+    toolbar: Boolean(a.closest('.jp-Toolbar, .jp-cell-toolbar, jp-button')), inNotebook: nb.contains(a),
+    commandMode: nb.classList.contains('jp-mod-commandMode'),
+    onActiveCell: a === nb.querySelector('.jp-Cell.jp-mod-active')}; }"""
+IN_NOTEBOOK = {"inCard": False, "button": None, "toolbar": False, "inNotebook": True, "commandMode": True}
+
+
+@pytest.mark.parametrize("ui", UIS)
+def test_tab_from_a_clicked_confirmation_stays_in_it_and_after_a_keyboard_accept_enter_is_the_notebooks(
+    open_notebook: OpenNotebook, ui: str
+) -> None:
+    """The demo's delete_files, run with Shift+Enter (the card takes no focus), then the next cell clicked,
+    then the card beside its text: Tab
+    goes to the card's Accept, not to the cell toolbar's "Create a duplicate" button. Shift+Tab out and Tab
+    back in, Enter accepts; the keyboard is then the notebook's, in command mode on the card's cell: the next
+    Enter edits that cell and duplicates nothing."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([DEMO, 'await srv.call_tool("delete_files")', "1"], ui=ui)
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 6)
+    nb.prompt(1).click()
+    nb.page.keyboard.press("Shift+Enter")
+    card = nb.output(1).locator(".mcp-widgets-form")
+    expect(card.get_by_role("button", name="Accept")).to_be_visible()
+    cells = nb.cells.count()
+    handle = card.element_handle()
+
+    def where() -> dict[str, Any]:
+        found: dict[str, Any] = nb.page.evaluate(WHERE_JS, handle)
+        return found
+
+    size = card.bounding_box()
+    assert size is not None
+    nb.prompt(2).click()  # the person is on the next cell, as Shift+Enter left them
+    card.click(position={"x": size["width"] / 2, "y": 4})  # then clicks the card, beside its text
+    # The card's cell is active: its toolbar shows (a person sees it before pressing a key).
+    expect(nb.cell(1).get_by_role("button", name="Create a duplicate of this cell below")).to_be_visible()
+    nb.page.keyboard.press("Tab")
+    assert where()["inCard"] and where()["button"] == "Accept"
+    nb.page.keyboard.press("Shift+Tab")  # out of the card, backwards
+    assert not where()["inCard"]
+    nb.page.keyboard.press("Tab")
+    assert where()["button"] == "Accept"
+    nb.page.keyboard.press("Enter")
+    expect(nb.output(1).get_by_text("accepted by the person")).to_be_visible()
+    nb.wait_done(1)
+    expect(card.get_by_role("button")).to_have_count(0)
+    nb.page.wait_for_function("(card) => !card.contains(document.activeElement)", arg=handle)
+    assert where() == {**IN_NOTEBOOK, "onActiveCell": True}
+    expect(nb.cell(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    nb.page.keyboard.press("Enter")  # command mode: edit the cell
+    expect(nb.page.locator(".jp-Notebook.jp-mod-editMode")).to_have_count(1)
+    assert nb.cells.count() == cells  # nothing duplicated
+    expect(nb.cell(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    nb.page.keyboard.press("Escape")
 
 
 def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNotebook) -> None:
