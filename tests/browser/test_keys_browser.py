@@ -361,6 +361,9 @@ def test_tab_from_a_clicked_confirmation_stays_in_it_and_after_a_keyboard_accept
     card.click(position={"x": size["width"] / 2, "y": 4})  # then clicks the card, beside its text
     # The card's cell is active: its toolbar shows (a person sees it before pressing a key).
     expect(nb.cell(1).get_by_role("button", name="Create a duplicate of this cell below")).to_be_visible()
+    # The card itself has the focus now, without the ring Tab would draw around it.
+    ring = "(card) => [document.activeElement === card, card.matches(':focus-visible')]"
+    assert nb.page.evaluate(ring, handle) == [True, False]
     nb.page.keyboard.press("Tab")
     assert where()["inCard"] and where()["button"] == "Accept"
     nb.page.keyboard.press("Shift+Tab")  # out of the card, backwards

@@ -130,7 +130,7 @@ function render({ model, el }) {
     const active = activeElement();
     if (event.defaultPrevented || (active && box.contains(active))) return;
     if (!box.hasAttribute("tabindex")) box.tabIndex = -1;
-    box.focus({ preventScroll: true });
+    box.focus({ preventScroll: true, focusVisible: false });  // a click: no keyboard ring
   };
   const onEngage = (event) => {
     engaged = true;
