@@ -1,8 +1,8 @@
 """The browser side of the forms: their JavaScript (ESM) and CSS, package data files in `assets/`.
 
-`flush.js` holds what several views share (flush probes, aria-invalid); each widget's ESM is it followed by
-its own file. The files name the CSS classes literally; `tests/widgets/test_keys.py` checks that they are
-the ones `_kit` defines.
+`flush.js` holds what several views share (flush probes, aria-invalid); a form's ESM adds `groups.js` (a
+page-unique name for each group of options) and its own file. The files name the CSS classes literally;
+`tests/widgets/test_keys.py` checks that they are the ones `_kit` defines.
 """
 
 from __future__ import annotations
@@ -22,10 +22,12 @@ def asset(name: str) -> str:
 
 FLUSH_JS = asset("flush.js")
 """Flush probes and aria-invalid: the functions every view of ours shares."""
-ESM = FLUSH_JS + asset("keys.js")
-"""The KeyCatcher's module: focus, keys, flush probes, aria-invalid."""
-STYLE_ESM = FLUSH_JS + asset("form_style.js")
-"""A tool form's FormStyle module: flush probes and aria-invalid, without the keyboard."""
+GROUPS_JS = asset("groups.js")
+"""Names each group of options of a form (radio buttons, checkboxes), unique on the page."""
+ESM = FLUSH_JS + GROUPS_JS + asset("keys.js")
+"""The KeyCatcher's module: focus, keys, flush probes, aria-invalid, named option groups."""
+STYLE_ESM = FLUSH_JS + GROUPS_JS + asset("form_style.js")
+"""A tool form's FormStyle module: flush probes, aria-invalid, named option groups; no keyboard."""
 CSS = asset("forms.css")
 """The CSS of every form and card."""
 HISTORY_CSS = asset("history.css")

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from .harness import NotebookPage
+from .harness import UI_MS, NotebookPage
 from .test_client_browser import CONNECT_IN_PROCESS, HEADER, connected
 
 pytestmark = pytest.mark.browser
@@ -389,3 +389,62 @@ def test_date_and_date_time_pickers_send_iso_strings(open_notebook: OpenNotebook
     expect(form.get_by_text("⚠ Error")).to_have_count(0)
     accept.click()
     assert received(nb, 1) == {"action": "accept", "content": {"day": "2026-12-24", "start": sent}}
+
+
+# Two tool forms of one tool with two choice arguments, in one cell. A tool form has no keyboard helper (its
+# result holds the tool's own questions): its FormStyle view names the option groups.
+TWO_TOOL_FORMS = """\
+from typing import Literal
+from mcp.server.mcpserver import MCPServer
+import mcp_widgets as mw
+from mcp_widgets.widgets._tool_form import tool_form
+shop = MCPServer("shop")
+
+@shop.tool()
+def order(flavour: Literal["vanilla", "chocolate", "pistachio"] = "vanilla",
+          size: Literal["small", "medium", "large"] = "medium") -> str:
+    return f"ordered {flavour} {size}"
+
+s = await mw.connect(shop, name="shop")
+display(tool_form(s, "order"), tool_form(s, "order"))
+"""
+GROUP_NAMES_JS = """(form) => [...form.querySelectorAll('.widget-radio-box')].map(
+  (group) => [...new Set([...group.querySelectorAll('input')].map((i) => i.name))])"""
+
+
+def test_tool_form_arrows_stay_in_their_radio_group(open_notebook: OpenNotebook) -> None:
+    """Two tool forms: each radio group has a name of its own on the page; ArrowDown on Flavour's last option
+    wraps to its first, "(no answer)", and ArrowUp back (Size and the other form keep theirs; the notebook
+    does not take the arrows), and Run sends what the keys chose."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([TWO_TOOL_FORMS, "1"])
+    nb.run(0)
+    forms = nb.output(0).locator(".mcp-widgets-tool-form")
+    expect(forms.get_by_role("button", name="Run")).to_have_count(2, timeout=UI_MS * 4)
+    first, second = forms.nth(0), forms.nth(1)
+    names = [nb.page.evaluate(GROUP_NAMES_JS, form.element_handle()) for form in (first, second)]
+    flat = [group[0] for form in names for group in form]
+    assert all(len(group) == 1 for form in names for group in form), names
+    assert len(flat) == 4 and len(set(flat)) == 4 and all(n.startswith("mcp-widgets-") for n in flat), names
+
+    def option(form: Any, title: str) -> Any:
+        return form.get_by_role("radio", name=title, exact=True)
+
+    option(first, "pistachio").check()
+    nb.page.keyboard.press("ArrowDown")  # an optional argument's first option: "(no answer)"
+    expect(option(first, "(no answer)").first).to_be_checked()
+    expect(option(first, "medium")).to_be_checked()
+    nb.page.keyboard.press("ArrowDown")
+    expect(option(first, "vanilla")).to_be_checked()
+    expect(option(first, "vanilla")).to_be_focused()
+    expect(option(first, "medium")).to_be_checked()
+    expect(nb.cell(0)).to_have_class(re.compile(r"\bjp-mod-active\b"))  # the cell selection stayed
+    nb.page.keyboard.press("ArrowUp")
+    nb.page.keyboard.press("ArrowUp")
+    expect(option(first, "pistachio")).to_be_checked()  # ArrowUp on its first option wraps to its last
+    expect(option(first, "medium")).to_be_checked()
+    for title in ("vanilla", "medium"):  # the other form keeps its defaults
+        expect(option(second, title)).to_be_checked()
+    first.get_by_role("button", name="Run").click()
+    expect(first).to_contain_text("ordered pistachio medium")

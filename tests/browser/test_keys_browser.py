@@ -16,7 +16,7 @@ import pytest
 
 from .conftest import OpenNotebook
 from .gallery import layout_problems
-from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, UIS, NotebookPage
 from .test_clean_logs_browser import NOTEBOOKS, code_cells, log_entries, open_copy
 from .test_form_browser import (
     KEYBOARD_SCHEMA,
@@ -159,6 +159,136 @@ def test_arrows_in_a_radio_group_move_the_choice_not_the_cell(open_notebook: Ope
     assert printed_result(nb, 1)["content"] == {"size": "medium"}
 
 
+# Two forms of the demo's `choose` at once (background calls: their cells end, the forms stay), and every
+# open question again in an mw.pending() list: a second view of the same two forms.
+TWO_ORDERS = [
+    "first = srv.call_tool_background('choose')",
+    "second = srv.call_tool_background('choose')",
+    "mw.pending()",
+    "import json\nprint(json.dumps([(await c).structured_content['order'] for c in (first, second)]))",
+]
+# Every group of options on the page: its inputs' names, and which of them are checked.
+GROUPS_JS = """() => [...document.querySelectorAll(
+  '.jp-Notebook .widget-radio-box, .jp-Notebook .mcp-widgets-choices')].map((group) => {
+    const inputs = [...group.querySelectorAll('input')];
+    const box = group.closest('.mcp-widgets-form');
+    const id = [...box.classList].find((c) => c.startsWith('mcp-widgets-keys-')).slice(17);
+    return {id, names: [...new Set(inputs.map((i) => i.name))], checked: inputs.map((i) => i.checked)};
+  })"""
+FOCUSED_JS = """() => { const a = document.activeElement;
+  const cells = [...document.querySelectorAll('.jp-Notebook .jp-CodeCell')];
+  return [cells.findIndex((c) => c.contains(a)), a.closest('label')?.textContent ?? a.tagName]; }"""
+
+
+def test_arrows_stay_in_their_radio_group_and_tab_stops_once_per_group(open_notebook: OpenNotebook) -> None:
+    """The demo's `choose` twice on the page, and both again in mw.pending(): ArrowDown on a group's last
+    option wraps to its first and ArrowUp back, never into the next group, the other form or the other view
+    of the same form; Tab stops once per radio group (on its chosen option), then on each checkbox; arrows
+    on a checkbox change nothing. Each group's inputs share one name of their own on the page, made of the
+    form's id and the group's place (a second view adds "-2")."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([DEMO, *TWO_ORDERS])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 6)
+    for index, forms in ((1, 1), (2, 1), (3, 2)):
+        nb.run(index)
+        nb.wait_done(index)
+        # Shown in full before the next run (a click on a prompt a growing form moves runs nothing).
+        expect(nb.output(index).get_by_role("button", name="Accept")).to_have_count(forms)
+        expect(nb.output(index).get_by_role("button", name="Accept").last).to_be_visible()
+    a, b, copies = nb.output(1), nb.output(2), nb.output(3)
+    copy_of_a = copies.locator(".mcp-widgets-form").first
+    keyboard = nb.page.keyboard
+
+    def focused() -> list[Any]:
+        return list(nb.page.evaluate(FOCUSED_JS))
+
+    def option(where: Any, title: str) -> Any:
+        return where.get_by_role("radio", name=title, exact=True)
+
+    groups = nb.page.evaluate(GROUPS_JS)
+    id_a, id_b = groups[0]["id"], groups[5]["id"]
+    # Flavour, Size, Served in (radio buttons), Toppings, Sauces (checkboxes): in cell 1, 2, then the list.
+    assert [g["id"] for g in groups] == [id_a] * 5 + [id_b] * 5 + [id_a] * 5 + [id_b] * 5
+    names = [g["names"] for g in groups]
+    assert names == [
+        *([f"mcp-widgets-{id_a}-{place}"] for place in range(5)),
+        *([f"mcp-widgets-{id_b}-{place}"] for place in range(5)),
+        *([f"mcp-widgets-{id_a}-{place}-2"] for place in range(5)),
+        *([f"mcp-widgets-{id_b}-{place}-2"] for place in range(5)),
+    ]
+    b_before = [g["checked"] for g in groups[5:10]]
+
+    def checked(first: int, last: int) -> list[list[bool]]:
+        return [g["checked"] for g in nb.page.evaluate(GROUPS_JS)[first:last]]
+
+    # Form A: from Flavour's last option, ArrowDown wraps to its first; Size keeps its default (Medium).
+    option(a, "pistachio").check()
+    keyboard.press("ArrowDown")
+    expect(option(a, "vanilla")).to_be_checked()
+    assert focused() == [1, "vanilla"]
+    expect(option(a, "Medium (2 scoops)")).to_be_checked()
+    keyboard.press("ArrowUp")
+    expect(option(a, "pistachio")).to_be_checked()
+    assert focused() == [1, "pistachio"]
+    # From Served in's last option, ArrowDown wraps to its first; Flavour keeps pistachio.
+    option(a, "Waffle cone").check()
+    keyboard.press("ArrowDown")
+    expect(option(a, "Paper cup")).to_be_checked()
+    assert focused() == [1, "Paper cup"]
+    expect(option(a, "pistachio")).to_be_checked()
+    expect(option(a, "Medium (2 scoops)")).to_be_checked()
+    # Tab: once per group, on its chosen option, then each checkbox; Shift+Tab back the same way.
+    option(a, "pistachio").focus()
+    stops = []
+    for _ in range(4):
+        keyboard.press("Tab")
+        stops.append(focused())
+    assert stops == [[1, "Medium (2 scoops)"], [1, "Paper cup"], [1, "sprinkles"], [1, "nuts"]]
+    keyboard.press("Shift+Tab")
+    keyboard.press("Shift+Tab")
+    assert focused() == [1, "Paper cup"]
+    # Arrows on a checkbox change nothing, anywhere.
+    a.get_by_role("checkbox", name="sprinkles").focus()
+    before = checked(0, 20)
+    for key in ("ArrowDown", "ArrowUp", "ArrowRight", "ArrowLeft"):
+        keyboard.press(key)
+    nb.page.wait_for_timeout(300)  # a change the key made would show by now
+    assert checked(0, 20) == before
+    assert focused() == [1, "sprinkles"]
+    assert checked(5, 10) == b_before  # form B was never touched
+
+    # Form B: ArrowUp on Flavour's first option wraps to its last, not into form A above.
+    option(b, "vanilla").click()  # already chosen (the default): the click focuses it
+    keyboard.press("ArrowUp")
+    expect(option(b, "pistachio")).to_be_checked()
+    assert focused() == [2, "pistachio"]
+    keyboard.press("Tab")
+    assert focused() == [2, "Medium (2 scoops)"]
+    expect(option(a, "pistachio")).to_be_checked()
+    expect(option(a, "Paper cup")).to_be_checked()
+
+    # The list's copy of form A: its arrows stay in the copy (the same form: both views show the choice).
+    option(copy_of_a, "chocolate").check()
+    keyboard.press("ArrowDown")
+    expect(option(copy_of_a, "strawberry")).to_be_checked()
+    assert focused() == [3, "strawberry"]
+    expect(option(a, "strawberry")).to_be_checked()
+    expect(option(copy_of_a, "Paper cup")).to_be_checked()
+
+    a.get_by_role("button", name="Accept").click()
+    b.get_by_role("button", name="Accept").click()
+    nb.run(4)
+    nb.wait_done(4)
+    orders = json.loads(nb.stdout(4).inner_text())
+    picked = [{k: order[k] for k in ("flavour", "size", "holder")} for order in orders]
+    assert picked == [
+        {"flavour": "strawberry", "size": "m", "holder": "cup"},
+        {"flavour": "pistachio", "size": "m", "holder": "cone"},
+    ]
+
+
 def test_shift_enter_moves_on_and_the_form_leaves_the_keyboard_to_the_notebook(
     open_notebook: OpenNotebook,
 ) -> None:
@@ -188,6 +318,70 @@ import sys
 import mcp_widgets as mw
 srv = await mw.connect([sys.executable, "-m", "mcp_widgets.demo"], name="demo")
 """
+
+
+# Where the keyboard is: in the card (and on which of its buttons), on a toolbar button, in the notebook (in
+# command mode, on its active cell).
+WHERE_JS = """(card) => { const a = document.activeElement; const nb = document.querySelector('.jp-Notebook');
+  return {inCard: card.contains(a), button: a.closest('.mcp-widgets-form button')?.textContent ?? null,
+    toolbar: Boolean(a.closest('.jp-Toolbar, .jp-cell-toolbar, jp-button')), inNotebook: nb.contains(a),
+    commandMode: nb.classList.contains('jp-mod-commandMode'),
+    onActiveCell: a === nb.querySelector('.jp-Cell.jp-mod-active')}; }"""
+IN_NOTEBOOK = {"inCard": False, "button": None, "toolbar": False, "inNotebook": True, "commandMode": True}
+
+
+@pytest.mark.parametrize("ui", UIS)
+def test_tab_from_a_clicked_confirmation_stays_in_it_and_after_a_keyboard_accept_enter_is_the_notebooks(
+    open_notebook: OpenNotebook, ui: str
+) -> None:
+    """The demo's delete_files, run with Shift+Enter (the card takes no focus), then the next cell clicked,
+    then the card beside its text: Tab
+    goes to the card's Accept, not to the cell toolbar's "Create a duplicate" button. Shift+Tab out and Tab
+    back in, Enter accepts; the keyboard is then the notebook's, in command mode on the card's cell: the next
+    Enter edits that cell and duplicates nothing."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([DEMO, 'await srv.call_tool("delete_files")', "1"], ui=ui)
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 6)
+    nb.prompt(1).click()
+    nb.page.keyboard.press("Shift+Enter")
+    card = nb.output(1).locator(".mcp-widgets-form")
+    expect(card.get_by_role("button", name="Accept")).to_be_visible()
+    cells = nb.cells.count()
+    handle = card.element_handle()
+
+    def where() -> dict[str, Any]:
+        found: dict[str, Any] = nb.page.evaluate(WHERE_JS, handle)
+        return found
+
+    size = card.bounding_box()
+    assert size is not None
+    nb.prompt(2).click()  # the person is on the next cell, as Shift+Enter left them
+    card.click(position={"x": size["width"] / 2, "y": 4})  # then clicks the card, beside its text
+    # The card's cell is active: its toolbar shows (a person sees it before pressing a key).
+    expect(nb.cell(1).get_by_role("button", name="Create a duplicate of this cell below")).to_be_visible()
+    # The card itself has the focus now, without the ring Tab would draw around it.
+    ring = "(card) => [document.activeElement === card, card.matches(':focus-visible')]"
+    assert nb.page.evaluate(ring, handle) == [True, False]
+    nb.page.keyboard.press("Tab")
+    assert where()["inCard"] and where()["button"] == "Accept"
+    nb.page.keyboard.press("Shift+Tab")  # out of the card, backwards
+    assert not where()["inCard"]
+    nb.page.keyboard.press("Tab")
+    assert where()["button"] == "Accept"
+    nb.page.keyboard.press("Enter")
+    expect(nb.output(1).get_by_text("accepted by the person")).to_be_visible()
+    nb.wait_done(1)
+    expect(card.get_by_role("button")).to_have_count(0)
+    nb.page.wait_for_function("(card) => !card.contains(document.activeElement)", arg=handle)
+    assert where() == {**IN_NOTEBOOK, "onActiveCell": True}
+    expect(nb.cell(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    nb.page.keyboard.press("Enter")  # command mode: edit the cell
+    expect(nb.page.locator(".jp-Notebook.jp-mod-editMode")).to_have_count(1)
+    assert nb.cells.count() == cells  # nothing duplicated
+    expect(nb.cell(1)).to_have_class(re.compile(r"\bjp-mod-active\b"))
+    nb.page.keyboard.press("Escape")
 
 
 def test_an_old_open_questions_list_never_takes_focus(open_notebook: OpenNotebook) -> None:

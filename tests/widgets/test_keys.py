@@ -504,6 +504,9 @@ def test_the_asset_files_name_the_classes_python_uses() -> None:
     assert f"margin: 0 {_kit.TITLE_GAP} 0 0" in CSS and f"margin-right: {_kit.TITLE_GAP}" in CSS
     assert f'"{KEYS_CLASS}"' in ESM and f".slice({len(KEYS_CLASS)})" in ESM
     assert f'"{_kit.INVALID_CLASS}"' in ESM and f'"{_kit.INVALID_CLASS}"' in STYLE_ESM
+    # Each group of options gets its own name (groups.js): a multi-select's checkbox column, by its class.
+    assert f".{CHOICES_CLASS}" in ESM and f".{CHOICES_CLASS}" in STYLE_ESM
+    assert f'closest(".{_kit.FORM_CLASS}")' in ESM
     assert ".mcp-widgets-history" in HISTORY_CSS
 
 

@@ -48,7 +48,8 @@ function mayTakeFocus(box) {
 // - On a control of the form, keys without Ctrl/Meta stay with the control: arrows move a radio group's
 //   choice, not the notebook's cell selection, and command-mode letters (D D deletes a cell) do nothing.
 // - Enter on a button of the form presses it (JupyterLab would take it for "edit the cell").
-// After an answer the form's controls go: focus that was in the form goes back to where it came from.
+// - A click on the form beside its controls puts focus on the form: Tab goes on to the form's controls.
+// After an answer the form's controls go: focus that was in the form goes back to the notebook (backTo).
 const CONTROLS = ["INPUT", "TEXTAREA", "SELECT"];
 
 // A URL card's "Open page" button, and the only URLs it opens (the kernel refuses every other one first).
@@ -90,11 +91,23 @@ function render({ model, el }) {
       selfFocus = false;
     }
   };
-  // Focus back where it came from (else the notebook, in command mode): Shift+Enter and arrows work at once.
+  // Where focus goes back to: in a notebook, where it came from only when that was the notebook, a cell or
+  // a cell's editor, else the notebook in command mode (its active cell). Never a button there: Tab from a
+  // click beside the form reached the cell toolbar's "Create a duplicate" button, and the next Enter after
+  // the answer duplicated the cell. Outside a notebook, where it came from.
+  const backTo = () => {
+    const from = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : null;
+    if (!notebook) return from;
+    const editor = from && from.closest(".jp-Editor");
+    const fromCell = from && (from === notebook || from.classList.contains("jp-Cell") || editor);
+    if (fromCell && notebook.contains(from) && !from.closest(".jp-OutputArea")) return from;
+    return notebook.querySelector(".jp-Cell.jp-mod-active") || notebook;
+  };
+  // Focus back (see backTo): Shift+Enter and the arrows work at once.
   const giveBack = () => {
     engaged = typed = false;
     focusInside = false;
-    const to = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : notebook;
+    const to = backTo();
     returnTo = null;
     if (to && typeof to.focus === "function") to.focus({ preventScroll: true });
     else {
@@ -110,6 +123,14 @@ function render({ model, el }) {
   };
   const onFocusOut = (event) => {
     if (event.relatedTarget && !box.contains(event.relatedTarget)) focusInside = false;
+  };
+  // A click on the form's own surface (its text, a margin), not on a control: focus goes to the form itself,
+  // so Tab goes on to the form's controls (it went from the cell, to the cell toolbar's buttons first).
+  const onClickIn = (event) => {
+    const active = activeElement();
+    if (event.defaultPrevented || (active && box.contains(active))) return;
+    if (!box.hasAttribute("tabindex")) box.tabIndex = -1;
+    box.focus({ preventScroll: true, focusVisible: false });  // a click: no keyboard ring
   };
   const onEngage = (event) => {
     engaged = true;
@@ -182,6 +203,7 @@ function render({ model, el }) {
       box.dataset.mcpWidgetsKeys = "1";
       box.addEventListener("keydown", onKey, true);
       box.addEventListener("click", onOpen, true);
+      box.addEventListener("click", onClickIn);
       box.addEventListener("focusin", onFocusIn, true);
       box.addEventListener("focusout", onFocusOut, true);
       box.addEventListener("pointerdown", onEngage, true);
@@ -213,12 +235,15 @@ function render({ model, el }) {
       }
     } else if (frames++ < 120) requestAnimationFrame(attach);
     if (box && !unmark) unmark = markInvalid(box);
+    if (box && !unname) unname = nameGroups(box, boxIdOf(box));
   };
   let unmark = null;
+  let unname = null;
   requestAnimationFrame(attach);
   return () => {
     stopped = true;
     if (unmark) unmark();
+    if (unname) unname();
     if (form) {
       form.off("msg:custom", onFlush);
       form.off("msg:custom", onUrl);
@@ -237,6 +262,7 @@ function render({ model, el }) {
       box.removeAttribute && box.removeAttribute("tabindex");
       box.removeEventListener("keydown", onKey, true);
       box.removeEventListener("click", onOpen, true);
+      box.removeEventListener("click", onClickIn);
       box.removeEventListener("focusin", onFocusIn, true);
       box.removeEventListener("focusout", onFocusOut, true);
       box.removeEventListener("pointerdown", onEngage, true);
