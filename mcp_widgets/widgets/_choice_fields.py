@@ -32,21 +32,40 @@ class ChoiceField(Field):
 
     def _options(self) -> list[tuple[str, Any]]:
         options: list[tuple[str, Any]] = [(c.title, c.value) for c in self.spec.choices]
-        return options if self.spec.required else [(self.NO_ANSWER, None), *options]
+        # Not None: a selection whose value is None is taken by ipywidgets for no selection (it sends index
+        # null back, and the browser redraws the buttons, unchecked, dropping the focus the arrows were on).
+        return options if self.spec.required else [(self.NO_ANSWER, _NO_ANSWER), *options]
 
     def _traits(self) -> dict[str, Any]:
         values = [v for _, v in self._options()]
-        default = None if self.spec.default is MISSING else self.spec.default
+        default = self.spec.default
+        if default is MISSING or default is None:
+            default = _NO_ANSWER
         index = values.index(default) if default in values else None
         return {"options": self._options(), "index": index}
 
+    @property
+    def value(self) -> Any:
+        value = self.control.value
+        return None if value is _NO_ANSWER else value
+
     def state_for(self, value: Any) -> dict[str, Any]:
         values = [v for _, v in self._options()]
-        if value is None and None not in values:
-            return {"index": None}
+        if value is None:
+            return {"index": values.index(_NO_ANSWER) if _NO_ANSWER in values else None}
         if value not in values:
             raise ValueError(f"field {self.spec.name!r} has no such choice")
         return {"index": values.index(value)}
+
+
+class _NoAnswer:
+    """The value of an optional choice's "(no answer)" option: the field's value is None."""
+
+    def __repr__(self) -> str:
+        return "(no answer)"
+
+
+_NO_ANSWER = _NoAnswer()
 
 
 class MultiField(Field):

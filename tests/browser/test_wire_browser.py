@@ -239,9 +239,11 @@ def test_the_wire_of_a_call_in_jupyterlab(
     expect(nb.stdout(3)).to_have_text("refused\nis error: True\n")
     expect(view.locator("details.mcp-wire-group")).to_have_count(5, timeout=UI_MS)
     print(f"[call ended to its group shown {time.perf_counter() - ended:.2f} s]", end=" ")
-    # (a resource's label keeps its scheme and host only: a URI's path and query may hold secrets)
-    assert labels(view)[3:] == [f"tool {HOSTILE_SHOWN}", "resource demo://…"], labels(view)
-    resource = group(view, "resource demo://…")
+    # A resource read's label is the URI the code read, as literal text, the listed name beside it (here its
+    # scheme and host only: no template matches; the history keeps only that).
+    read_label = f"resource demo://{HOSTILE_SHOWN} (demo://…)"
+    assert labels(view)[3:] == [f"tool {HOSTILE_SHOWN}", read_label], labels(view)
+    resource = group(view, read_label)
     expect(resource.locator(".mcp-wire-outcome-error")).to_contain_text(HOSTILE_SHOWN)
     open_details(resource)
     refused = resource.locator("details.mcp-wire-row").last

@@ -148,7 +148,11 @@ def test_every_connection_in_one_place(tmp_path: Path) -> None:
         saved = wires.save(tmp_path / "all.jsonl").read_text(encoding="utf-8").splitlines()
     assert {"a", "b"} <= {r["server"] for r in records}
     assert "wire of 'a'" in text and "wire of 'b'" in text
-    assert len(saved) == len(records)
+    # Servers of earlier tests are in mw.wire() until they are collected, which may happen between the two
+    # reads: only a and b, open throughout, are compared.
+    ours = [r for r in records if r["server"] in ("a", "b")]
+    saved_ours = [line for line in saved if json.loads(line)["server"] in ("a", "b")]
+    assert saved_ours == [json.dumps(r, ensure_ascii=False, default=str) for r in ours]
 
 
 def test_the_view_fetches_a_message_when_its_row_opens() -> None:
