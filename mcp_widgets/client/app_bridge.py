@@ -34,7 +34,7 @@ import mcp_types
 
 from .. import kernel
 from ..core import apps
-from ..core.text import clip_line, plural, shorten, shown
+from ..core.text import byte_size, clip_line, plural, shorten, shown
 from ..core.urls import inspect_url
 from ..core.version import __version__
 from .runtime import on_main_after
@@ -331,7 +331,7 @@ class AppBridge:
         return {}, {"toolInfo": {"tool": _dump(self.tool)}} if self.tool is not None else {}
 
     def _initialize(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
-        granted: dict[str, dict[str, Any]] = {name: {} for name in _permission_keys(self.document)}
+        granted: dict[str, dict[str, Any]] = {name: {} for name in _granted_keys(self.document)}
         capabilities: dict[str, Any] = {
             "openLinks": {},
             "serverTools": {},
@@ -526,7 +526,7 @@ class AppBridge:
         if size > apps.MAX_DOWNLOAD:
             self._error(msg_id, apps.DENIED, f"files larger than {apps.MAX_DOWNLOAD // (1024 * 1024)} MB")
             return
-        named = ", ".join(f"{f.name} ({shown(f.mime)[:60]}, {_size(len(f.data))})" for f in files)
+        named = ", ".join(f"{f.name} ({shown(f.mime)[:60]}, {byte_size(len(f.data))})" for f in files)
 
         def answered(yes: bool) -> None:
             if yes:
@@ -634,10 +634,6 @@ _REQUESTS: dict[str, Callable[[AppBridge, str | int, Mapping[str, Any]], None]] 
 }
 
 
-def _size(n: int) -> str:
-    return f"{n} bytes" if n < 1024 else f"{n / 1024:.1f} KB" if n < 1024 * 1024 else f"{n / 1048576:.1f} MB"
-
-
 def _context(raw: Any) -> dict[str, Any]:
     """What a front end said about itself, kept only where well formed."""
     if not isinstance(raw, dict):
@@ -664,14 +660,8 @@ _LEFT = {
 """Why an app's frame stopped being the app's, as the relay says it."""
 
 _NAME = re.compile(r"[A-Za-z0-9_+/-]{1,64}")
-_PERMISSION_KEYS = {"camera": "camera", "microphone": "microphone", "geolocation": "geolocation"}
-
-
-def _permission_keys(document: apps.AppDocument | None) -> list[str]:
-    if document is None:
-        return []
-    keys = {"clipboard-write": "clipboardWrite", **_PERMISSION_KEYS}
-    return [keys[name] for name in document.granted if name in keys]
+def _granted_keys(document: apps.AppDocument | None) -> list[str]:
+    return [] if document is None else apps.permission_keys(document.granted)
 
 
 def _declared(document: apps.AppDocument | None) -> dict[str, list[str]]:

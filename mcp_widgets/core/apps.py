@@ -43,6 +43,7 @@ __all__ = [
     "file_name",
     "frame_policy",
     "parse_message",
+    "permission_keys",
     "permission_policy",
     "read_document",
     "style_variables",
@@ -199,6 +200,12 @@ def content_security_policy(meta_ui: Any) -> tuple[str, dict[str, tuple[str, ...
     kept = zip(_CSP_KEYS, (connect, resource, frame, base), strict=True)
     approved = {key: tuple(values) for key, values in kept if values}
     return "; ".join(directives), approved, tuple(dropped)
+
+
+def permission_keys(granted: Sequence[str]) -> list[str]:
+    """The spec's keys (`clipboardWrite`) of permissions granted in words (`clipboard-write`)."""
+    keys = {policy: key for key, policy in _PERMISSIONS.items()}
+    return [keys[name] for name in granted if name in keys]
 
 
 def permission_policy(meta_ui: Any) -> tuple[str, tuple[str, ...]]:

@@ -25,7 +25,7 @@ from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Any, Literal
+from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
 from .redaction import REDACTED, redact_head, scrub, strip_url_secrets
@@ -57,6 +57,23 @@ _TRACKED = 2000
 """Open requests remembered (for their method and time) before the oldest is forgotten."""
 _EARLY = 32
 """The newest messages looked through for a task's status pushed before the result naming the task."""
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Recent(OrderedDict[_K, _V]):
+    """A dict of the last `limit` keys set: one more forgets the oldest (a server may send without end)."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+
+    def __setitem__(self, key: _K, value: _V) -> None:
+        super().__setitem__(key, value)
+        while len(self) > self.limit:
+            self.popitem(last=False)
+
 
 Direction = Literal["out", "in"]
 Kind = Literal["request", "notification", "result", "error", "http"]
@@ -428,8 +445,7 @@ class WireGroup:
         folded into one row per run."""
         rows: list[WireRow] = []
         run: WireRow | None = None
-        runs: dict[Any, WireRow] = {}
-        """A poll's id -> its run (its answer joins it, whatever came between)."""
+        runs: dict[Any, WireRow] = {}  # a poll's id -> its run (its answer joins it, whatever came between)
         rounds = 0
         retried = sum(1 for m in self.messages if _is_call(m)) > 1
         for message in self.messages:
@@ -514,13 +530,13 @@ class WireLog:
         self._began = now()
         self._seq = itertools.count(1)
         self._messages: deque[WireMessage] = deque(maxlen=max(keep, 1))
-        self._sent: OrderedDict[Any, _Open] = OrderedDict()
+        self._sent: _Recent[Any, _Open] = _Recent(_TRACKED)
         """Our requests awaiting their answer, by id."""
-        self._asked: OrderedDict[Any, list[_Open]] = OrderedDict()
+        self._asked: _Recent[Any, list[_Open]] = _Recent(_TRACKED)
         """The server's requests awaiting our answer, by id (several when a server used an id twice)."""
-        self._answered: OrderedDict[Any, _Open] = OrderedDict()
+        self._answered: _Recent[Any, _Open] = _Recent(64)
         """The server's requests we answered last, by id (over HTTP the answer's exchange comes after it)."""
-        self._tasks: OrderedDict[str, str] = OrderedDict()
+        self._tasks: _Recent[str, str] = _Recent(_TRACKED)
         """Task id -> the call that made it."""
         self.labels: OrderedDict[str, str] = OrderedDict()
         """Call key -> what the call is ("tool roll_dice")."""
@@ -562,15 +578,11 @@ class WireLog:
             kind: Kind = "request" if ident is not None else "notification"
             if kind == "request" and direction == "out":
                 self._sent[ident] = _Open(method, at, key)
-                while len(self._sent) > _TRACKED:
-                    self._sent.popitem(last=False)
             elif kind == "request":
                 if key is None:
                     key = self._call_of_request(message)
                 # A server may use an id twice (a ping with its question's id, two calls' "e1"): each is kept.
                 self._asked.setdefault(ident, []).append(_Open(method, at, key))
-                while len(self._asked) > _TRACKED:
-                    self._asked.popitem(last=False)
             elif key is None:
                 key = self._call_of_notification(message)
         else:
@@ -581,8 +593,6 @@ class WireLog:
                 answers = opened.method if direction == "out" else None
                 if direction == "out":
                     self._answered[ident] = _Open(opened.method, at, key)
-                    while len(self._answered) > 64:
-                        self._answered.popitem(last=False)
                 if direction == "in" and key is not None:
                     self._note_task(message, key)
         body = _redact(message, sent=direction == "out", answers=answers, typed_arguments=typed_arguments)
@@ -728,8 +738,6 @@ class WireLog:
             ident = result.get("taskId")
         if isinstance(ident, str):
             self._tasks[ident] = key
-            while len(self._tasks) > _TRACKED:
-                self._tasks.popitem(last=False)
             # A server may push the task's first status before the result that names the task (the
             # TypeScript SDK does): that notification was kept in no call ("other messages"); it is this
             # call's.

@@ -15,7 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.outcome import Action
+from ..core.outcome import Action, Reason
 from ..core.urls import UrlCheck
 from ._answerable import Answerable, FormState
 from ._keys import KeyRoute
@@ -47,6 +47,37 @@ class LinkCardWidget(Answerable):
 
     def _answerable(self) -> bool:
         return self._state is FormState.PENDING and not self._ended
+
+    def _resolve(
+        self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
+    ) -> bool:
+        """Settle the card (a consent, or a refusal), then show what follows: the waiting, or the end."""
+        with self._lock:
+            if not self._answerable():
+                return False
+            if action is Action.ACCEPT and not self.check.allowed:
+                return False
+            settled = self._settle(action, reason, by, note, None)
+            self._on_settled()
+        if self.check.allowed:
+            self._disarm()
+        if action is Action.ACCEPT:
+            self._after_consent()
+        else:
+            self._after_refusal(leave_line=leave_line)
+        self._deliver(settled)
+        return True
+
+    def _on_settled(self) -> None:
+        """Under the lock, just settled (`self._outcome` is set)."""
+
+    def _after_consent(self) -> None:
+        """The person consented: show that the card waits for what happens on the page."""
+        raise NotImplementedError
+
+    def _after_refusal(self, *, leave_line: bool) -> None:
+        """The person declined or cancelled: the card ends (to its closing line, or gone)."""
+        raise NotImplementedError
 
     def _on_key(self, content: dict[str, Any]) -> None:
         if content.get("key") == "Escape":

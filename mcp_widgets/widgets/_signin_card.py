@@ -271,25 +271,13 @@ class SignInCard(LinkCardWidget):
             return
         self._clicked(Action.CANCEL)
 
-    def _resolve(
-        self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
-    ) -> bool:
-        with self._lock:
-            if not self._answerable():
-                return False
-            if action is Action.ACCEPT and not self.check.allowed:
-                return False
-            settled = self._settle(action, reason, by, note, None)
-        if self.check.allowed:
-            self._disarm()
-        if action is Action.ACCEPT:
-            self.signin_state = "waiting"
-            self._show_waiting()
-        else:
-            assert self._outcome is not None
-            self._conclude("cancelled", self._outcome, leave_line=leave_line)
-        self._deliver(settled)
-        return True
+    def _after_consent(self) -> None:
+        self.signin_state = "waiting"
+        self._show_waiting()
+
+    def _after_refusal(self, *, leave_line: bool) -> None:
+        assert self._outcome is not None
+        self._conclude("cancelled", self._outcome, leave_line=leave_line)
 
     def _show_waiting(self) -> None:
         host = visible(self.check.host)

@@ -291,25 +291,15 @@ class UrlCard(LinkCardWidget):
             self._open.description = "Open page"
             self._open.tooltip = f"Agree, and open this page on {host} in a new tab"
 
-    def _resolve(
-        self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
-    ) -> bool:
-        with self._lock:
-            if not self._answerable():
-                return False
-            if action is Action.ACCEPT and not self.check.allowed:
-                return False
-            settled = self._settle(action, reason, by, note, None)
-            assert self._outcome is not None
-            self._outcomes.append(self._outcome)
-        if self.check.allowed:
-            self._disarm()
-        if action is Action.ACCEPT:
-            self._show_waiting()
-        else:
-            self._end(leave_line=leave_line)
-        self._deliver(settled)
-        return True
+    def _on_settled(self) -> None:
+        assert self._outcome is not None
+        self._outcomes.append(self._outcome)
+
+    def _after_consent(self) -> None:
+        self._show_waiting()
+
+    def _after_refusal(self, *, leave_line: bool) -> None:
+        self._end(leave_line=leave_line)
 
     def _show_waiting(self) -> None:
         """After consent: a waiting line (and the one live link, unless the page opened) and Done."""

@@ -108,6 +108,9 @@ def test_permissions_are_the_spec_s_four_only() -> None:
     assert names == ("camera", "clipboard-write")
     assert allow == "camera; clipboard-write"
     assert apps.permission_policy({}) == ("", ())
+    # The host context names them back by the spec's keys (what ui/initialize tells the app it was granted).
+    assert apps.permission_keys(names) == ["camera", "clipboardWrite"]
+    assert apps.permission_keys(("usb", "geolocation")) == ["geolocation"]
 
 
 @pytest.mark.parametrize(
