@@ -73,7 +73,7 @@ def stamp_requests(asked: list[float], placed: list[float]) -> None:
     """Append `time.time()` to `asked` whenever a server's elicitation request reaches the client, and to
     `placed` when the client puts the form into the calling cell's container."""
     from mcp_widgets.client.display import CallDisplay
-    from mcp_widgets.client.intake import Intake
+    from mcp_widgets.client.questions.intake import Intake
 
     on_elicit, place = Intake.on_elicit, CallDisplay.place
 

@@ -311,7 +311,7 @@ def _configs(quick: bool) -> list[Row]:
     import tempfile
     from pathlib import Path
 
-    from mcp_widgets.client.servers_table import servers
+    from mcp_widgets.client.configs.table import servers
     from mcp_widgets.core import jsonc
     from mcp_widgets.core.mcp_config import MAX_SERVERS
 

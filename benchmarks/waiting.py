@@ -21,7 +21,7 @@ import os, time
 import mcp_widgets.client as mwc
 from benchmarks import _probe
 _probe.stamp_clicks()
-mwc.answering.LOOK_GRACE = 3600  # the simulated frontend reports views itself
+mwc.questions.answering.LOOK_GRACE = 3600  # the simulated frontend reports views itself
 srv = mwc.connect_sync(_probe.build_server(), name="bench")
 print(os.getpid())
 """

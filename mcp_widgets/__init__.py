@@ -30,9 +30,9 @@ from .core.mcp_config import ConfigError
 from .core.outcome import Action, Outcome, Reason
 from .core.redaction import guard_logger as _guard_logger
 from .core.schema import check_schema, validate_schema
-from .core.signin import SignInError
+from .core.signin_addresses import SignInError
 from .core.spec import Problem
-from .core.tool_signature import OutputSchemaError, ToolError
+from .core.tools.signature import OutputSchemaError, ToolError
 from .core.urls import UrlCheck, inspect_url
 from .core.version import __version__
 
@@ -49,12 +49,12 @@ if _TYPE_CHECKING:
         get_default_handler,
         set_default_handler,
     )
+    from .client.configs.table import servers
 
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
     from .client.connect import connect, connect_sync
-    from .client.open_questions import pending
+    from .client.questions.pending import pending
     from .client.server import wire
-    from .client.servers_table import servers
     from .playground import playground
     from .widgets import (
         AppView,
@@ -102,8 +102,8 @@ _LAZY = {
     "playground": "mcp_widgets.playground",
     "check_model": "mcp_widgets.authoring",
     "ModelError": "mcp_widgets.authoring",
-    "pending": "mcp_widgets.client.open_questions",
-    "servers": "mcp_widgets.client.servers_table",
+    "pending": "mcp_widgets.client.questions.pending",
+    "servers": "mcp_widgets.client.configs.table",
     "wire": "mcp_widgets.client.server",
     "WireView": "mcp_widgets.widgets",
 }

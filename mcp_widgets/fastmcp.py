@@ -19,7 +19,7 @@ from typing import Any, Literal
 import mcp_types
 
 from . import kernel
-from .client.answering import answer, pick_handler
+from .client.questions.answering import answer, pick_handler
 from .core.card import Card, Handler
 from .core.outcome import Action, Reason
 

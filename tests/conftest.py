@@ -21,8 +21,8 @@ def no_pending_list_left_open() -> Iterator[None]:
     """A `mw.pending()` list a test leaves open keeps refreshing (once a second) for the rest of the
     process, making rows for later tests' questions: those tests would find models they never made."""
     yield
-    if "mcp_widgets.client.open_questions" in sys.modules:
-        from mcp_widgets.client import open_questions
+    if "mcp_widgets.client.questions.pending" in sys.modules:
+        from mcp_widgets.client.questions import pending as open_questions
 
         for listed in list(open_questions._LISTS.values()):
             listed.close()

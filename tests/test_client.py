@@ -30,9 +30,9 @@ from mcp_widgets.client import (
     ServerError,
     connect,
     connect_sync,
-    presenting,
     set_default_handler,
 )
+from mcp_widgets.client.questions import answering
 from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.outcome import Action, Reason
@@ -562,7 +562,7 @@ def test_env_policy(policy: str, expected: dict[str, Any], monkeypatch: pytest.M
     seen: list[Any] = []
     srv = connect_sync(build_server())
     try:
-        monkeypatch.setattr(presenting, "answer", _spy(presenting.answer, seen))
+        monkeypatch.setattr(answering, "answer", _spy(answering.answer, seen))
         assert parse(srv.call_tool_sync("ask_defaults")) == expected
     finally:
         srv.close()
@@ -574,7 +574,7 @@ def test_env_policy_decline_is_the_policys(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setenv("MCP_WIDGETS_HANDLER", "accept_defaults")
     seen: list[Any] = []
     with connect_sync(build_server()) as srv:
-        monkeypatch.setattr(presenting, "answer", _spy(presenting.answer, seen))
+        monkeypatch.setattr(answering, "answer", _spy(answering.answer, seen))
         assert parse(srv.call_tool_sync("ask_profile")) == {"action": "decline"}  # "name" has no default
     outcome = seen[0].outcome
     assert (outcome.reason, outcome.by) == (Reason.POLICY, "MCP_WIDGETS_HANDLER=accept_defaults")
@@ -715,7 +715,7 @@ def test_every_form_is_recorded_in_the_history(mode: str) -> None:
         assert [f["name"] for f in record["fields"]] == ["name"]
         assert record["outcome"]["action"] == "accept"
         assert record["outcome"]["reason"] == "handler"
-        assert record["answered_by"] == client.answering._handler_name(script)
+        assert record["answered_by"] == client.questions.answering._handler_name(script)
         assert record["duration"] is not None
         srv.get_prompt_sync("greeting", {})
         assert _newest(name)["source"] == {"kind": "prompt", "name": "greeting"}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from typing import Any, ParamSpec, TypeVar
 
 from ..core.exceptions import one_line
-from . import configs
+from .configs import lookup as configs
 from .server import Server
 
 P = ParamSpec("P")

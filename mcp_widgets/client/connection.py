@@ -1,4 +1,8 @@
-"""`Connection`: a server's SDK client on the client thread: connect (SSE fallback), serve, lose, close."""
+"""`Connection`: a server's SDK client on the client thread: connect (SSE fallback), serve, lose, close.
+
+One concept: the life of one connection, from the first handshake to the last close, with what each state
+change tells the parts that depend on it. See docs/architecture.md.
+"""
 
 from __future__ import annotations
 
@@ -21,22 +25,25 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from ..core.exceptions import ConnectError, ConnectionClosedError
 from ..core.protocol import is_modern
 from ..core.redaction import strip_url_secrets
-from ..core.signin import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
+from ..core.signin_addresses import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, oversized, privacy, tasks, tasks2026, url_flow
-from .auth import SignInProvider, sign_out, signin_error
+from . import catalog, privacy
 from .functions import keep_invalid_results
 from .listings import ServerInfo
+from .questions import bounds, url_mode
 from .record import describe_exc
 from .runtime import RUNTIME
+from .signin.provider import SignInProvider, sign_out, signin_error
 from .targets import NotJsonRpc, Target, TransportName, http_transport, quoted_line, watched
+from .tasks import experimental as tasks
+from .tasks import extension as tasks2026
 
 if TYPE_CHECKING:
     from .context import LinkState, ServerContext
     from .display import CallDisplay
-    from .intake import Intake
-    from .wire import Wire
+    from .questions.intake import Intake
+    from .wire.capture import Wire
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -55,8 +62,8 @@ class Connection:
     """A server's connection: the SDK client and its life (connect, serve, notice loss, close).
 
     It writes what it learns into `ctx.learned` and its state into `ctx.link`; the server's settings are
-    read from `ctx.settings` when used. The SDK client calls back into `intake` (questions) and `display`
-    (log messages); `open_tasks` are cancelled when it closes.
+    read from `ctx.settings` when used. The SDK client calls back into `questions.intake` (questions) and
+    `display` (log messages); `open_tasks` are cancelled when it closes.
     """
 
     def __init__(
@@ -229,7 +236,7 @@ class Connection:
             for via in vias:
                 try:
                     client = Client(
-                        oversized.bound(
+                        bounds.bound(
                             self.target.kind, ctx, tasks.adapt(self.target.kind, self._tapped(via))
                         ),
                         mode=ctx.settings.mode,
@@ -372,7 +379,7 @@ class Connection:
         if isinstance(message, Exception):
             log.debug("transport error from %s: %s", self.ctx.name, describe_exc(message))
         else:
-            url_flow.on_message(self.intake, message)  # notifications/elicitation/complete
+            url_mode.on_message(self.intake, message)  # notifications/elicitation/complete
         await asyncio.sleep(0)
 
     async def _ask_for_logs(self, client: Client) -> None:

@@ -1,10 +1,19 @@
-"""A call's display in its cell: its panel (questions, progress, log), then plain text when it ends."""
+"""A call's display in its cell: its panel (questions, progress, log), then plain text when it ends.
+
+What is shown outside any call (a server asking between calls) is kept here too (`LooseForms`): inside a
+call its panel retires answered forms; outside one, a form's closing line is shown in the server's `output=`
+or the cell that was current, and nothing else would ever close it: a server asking again and again between
+calls would pile up widget models. The same goes for an ended URL card no call holds and for a line about a
+request that could not be shown. The newest few stay, the rest close; `srv.close()` closes those kept.
+"""
 
 from __future__ import annotations
 
 import json
 import logging
+import threading
 import time
+from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
@@ -13,7 +22,6 @@ import mcp_types
 
 from .. import kernel
 from ..core.text import clip_line
-from .loose import LooseForms
 from .privacy import LateLines, scrubbed, scrubbed_line, scrubbed_progress
 from .record import CURRENT_CALL
 from .results import result_bundles
@@ -308,3 +316,39 @@ class CallDisplay:
         if record is not None and self.feed(record, None, text):
             return
         log.log(_PY_LEVELS.get(level, logging.INFO), "%s: %s", self.ctx.name, text)
+
+
+LOOSE_KEEP = 20
+"""How many answered out-of-call forms keep their closing line (the newest), as a call's panel does."""
+
+
+class LooseForms:
+    """The answered forms (and ended cards, and notes) of one server that no call holds."""
+
+    def __init__(self, keep: int = LOOSE_KEEP) -> None:
+        self._kept: deque[Any] = deque()
+        self._keep = keep
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def keep(self, form: Any) -> None:
+        """Hold `form` (answered, shown); close the oldest beyond the bound (all, once the server closed:
+        a form withdrawn by the close may finish after it)."""
+        with self._lock:
+            self._kept.append(form)
+            keep = 0 if self._closed else self._keep
+            old = [self._kept.popleft() for _ in range(max(0, len(self._kept) - keep))]
+        for form_ in old:
+            form_.close()
+
+    def close_all(self) -> None:
+        with self._lock:
+            kept, self._kept = list(self._kept), deque()
+            self._closed = True
+        for form in kept:
+            form.close()
+
+    def reopen(self) -> None:
+        """The server connected again: keep forms again."""
+        with self._lock:
+            self._closed = False

@@ -19,7 +19,7 @@ from typing import Any
 import mcp_types
 
 from ..core.exceptions import argument_errors, one_line
-from ..core.tool_signature import (
+from ..core.tools.signature import (
     OutputSchemaError,
     ToolError,
     bind_arguments,

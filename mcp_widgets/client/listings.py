@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 import mcp_types
 from pydantic import BaseModel
 
-from ..core import apps
+from ..core import app_policy
 from ..core.text import LITERAL_CLASSES, clip_line, shorten, shown
 
 __all__ = ["PromptList", "ResourceList", "ServerInfo", "Table", "TemplateList", "ToolList"]
@@ -117,9 +117,9 @@ class ToolList(Table):
 
 def _app_mark(tool: mcp_types.Tool) -> str:
     """"[app] " before a tool that shows an MCP App, "[app only] " before one only its app may call."""
-    if apps.visibility(tool.meta) == ("app",):
+    if app_policy.visibility(tool.meta) == ("app",):
         return "[app only] "
-    return "[app] " if apps.app_resource_uri(tool.meta) else ""
+    return "[app] " if app_policy.app_resource_uri(tool.meta) else ""
 
 
 class ResourceList(Table):

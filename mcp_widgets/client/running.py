@@ -29,16 +29,17 @@ from ..core.exceptions import (
 )
 from ..core.outcome import Action, Reason
 from ..core.protocol import is_modern
-from ..core.signin import RECONNECT_TO_SIGN_IN, SignInError
+from ..core.signin_addresses import RECONNECT_TO_SIGN_IN, SignInError
 from ..core.text import shorten, shown
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
 
-from . import oversized, prechecks, rounds, tasks, url_flow
+from . import prechecks
 from .call import Call
 from .display import show_call
 from .privacy import foreign, quotes_typed, redacted_error, resource_name, scrubbed_line, secret_arguments
+from .questions import bounds, rounds, url_mode
 from .record import (
     CURRENT_CALL,
     INTERRUPTED,
@@ -48,15 +49,16 @@ from .record import (
     tool_needs_legacy,
 )
 from .runtime import RUNTIME
+from .tasks import experimental as tasks
 
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .apps import AppHost
+    from .apps.views import AppHost
     from .connection import Connection
     from .context import ServerContext
     from .display import CallDisplay
-    from .intake import Intake
+    from .questions.intake import Intake
 
 log = logging.getLogger("mcp_widgets")
 
@@ -283,7 +285,7 @@ class Runner:
         calls.append(record)
         try:
             # -32042 (2025-11-25): the required pages, then one retry
-            return await url_flow.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
+            return await url_mode.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
             expired = rounds.expired_error(self.intake.rounds, record, exc)
             error = expired if expired is not None else self._error(exc, record)
@@ -356,11 +358,11 @@ class Runner:
             return record.stopped
         code = exc.error.code
         data = exc.error.data
-        if isinstance(data, dict) and isinstance(data.get(oversized.OVERSIZED), int):
+        if isinstance(data, dict) and isinstance(data.get(bounds.OVERSIZED), int):
             text = (
-                f"{record.describe()} was stopped: the server asked {data[oversized.OVERSIZED]} questions in "
+                f"{record.describe()} was stopped: the server asked {data[bounds.OVERSIZED]} questions in "
                 f"one input-required round, refused as a whole (the bound is connect(max_questions=...), now "
-                f"{oversized.largest(self.ctx)} in one round)"
+                f"{bounds.largest(self.ctx)} in one round)"
             )
             log.warning("%s", text)
             record.post(partial(self.display.place, record, text))

@@ -6,11 +6,12 @@ Its parts collaborate through typed references: a `Connection` (the SDK client a
 (`timeout`, `handler`, `output`, ...) from it when used, so changing one on the server takes effect at once.
 
 Every connection's `mcp.Client` lives on one asyncio event loop in a daemon thread ("mcp-widgets-client",
-`runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol. An
-elicitation arrives on that loop (`intake`); it becomes a `PendingRequest`, is handed to the kernel's main
-thread (`kernel.post`), which builds the form in the calling cell's container and lets the handler or the
-person answer (`answering`), and the loop awaits the request's `reply` future. The calling cell waits on a
-future too (`running`): `await` (`kernel.wait_async`), blocking (`kernel.wait_sync`) or not at all (`Call`).
+`runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol.
+An elicitation arrives on that loop (`questions.intake`); it becomes a `PendingRequest`, is handed to the
+kernel's main thread (`kernel.post`), which builds the form in the calling cell's container and lets the
+handler or the person answer (`questions.answering`), and the loop awaits the request's `reply` future.
+The calling cell waits on a future too (`running`): `await` (`kernel.wait_async`), blocking
+(`kernel.wait_sync`) or not at all (`Call`).
 
 Each call makes one display in its cell (by display id, `display`): empty text until the call has something
 to show (a form, progress, a log line), then the call's `CallPanel` box, and plain text again once the call
@@ -46,23 +47,24 @@ from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
 from ..core.mcp_config import ServerConfig
-from ..core.wire import DEFAULT_KEEP
-from . import configs, tasks
-from .apps import AppHost, AppList
-from .bounds import MAX_QUESTIONS, question_bounds
+from ..core.wire_log import DEFAULT_KEEP
+from .apps.views import AppHost, AppList
 from .call import Call
 from .catalog import Catalog
+from .configs import lookup as configs
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
-from .intake import Intake
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .questions.bounds import MAX_QUESTIONS, question_bounds
+from .questions.intake import Intake
 from .results import result_text, show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
+from .signin.tokens import check_scopes, check_store
 from .targets import Mode, TransportName, resolve_target
-from .tokens import check_scopes, check_store
-from .wire import Wire, Wires
+from .tasks import experimental as tasks
+from .wire.capture import Wire, Wires
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -539,7 +541,7 @@ class Server:
     @property
     def pending(self) -> PendingList:
         """This server's open questions, live (see `mw.pending()`), each answerable in the list."""
-        from .open_questions import pending
+        from .questions.pending import pending
 
         return pending(self.name)
 

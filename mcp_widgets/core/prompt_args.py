@@ -2,7 +2,7 @@
 
 MCP prompt arguments are all text (`PromptArgument`: name, title, description, required). The schema has a
 string property for each, in the prompt's order, the required ones listed as required: the tool form's
-parser and checker (`tool_schema`, `tool_args`) then show and check them exactly as a tool's text arguments.
+parser and checker (`tools.schema`, `tools.args`) then show and check them exactly as a tool's text arguments.
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from typing import Any
 import ipywidgets as w
 
 from ..core.prompt_args import prompt_schema
-from ..core.tool_schema import ARGUMENTS, ArgumentCheck
+from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
 from ._fields import WRAP_CLASS
 from ._tool_form import ToolForm

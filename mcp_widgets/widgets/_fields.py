@@ -273,7 +273,7 @@ def _parse_datetime(text: Any) -> dt.datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=dt.timezone.utc)
 
 
-# -- tool forms (mcp_widgets.core.tool_schema): fields elicitation never has ---------------------------------
+# -- tool forms (mcp_widgets.core.tools.schema): fields elicitation never has -------------------------------
 class JsonField(Field):
     """The "json" and "lines" kinds (tool forms only): a Textarea of JSON text, or of strings one per line.
 

@@ -24,7 +24,7 @@ from typing import ClassVar
 import ipywidgets as w
 
 from ..core.outcome import Action, Outcome, Reason
-from ..core.signin import (
+from ..core.signin_addresses import (
     AuthorizationDenied,
     Redirect,
     RedirectRefused,

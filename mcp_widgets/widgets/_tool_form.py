@@ -21,8 +21,8 @@ import ipywidgets as w
 from .. import kernel
 from ..core.exceptions import FormStateError
 from ..core.redaction import is_secret_argument
-from ..core.tool_args import check_arguments, widget_value
-from ..core.tool_schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
+from ..core.tools.args import check_arguments, widget_value
+from ..core.tools.schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
     ERROR_CLASS,
     FIRST_CLASS,

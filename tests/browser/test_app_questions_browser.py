@@ -24,7 +24,7 @@ CONNECT = f"""\
 import sys, json
 sys.path.insert(0, {str(ROOT)!r})
 import mcp_widgets as mw
-import mcp_widgets.client.app_questions as aq
+import mcp_widgets.client.apps.questions as aq
 from tests.servers.app_question import PICKER, SCHEMA, SILENT, WRONG_TYPE
 aq.QUESTION_START = 3  # the silent app's fallback comes sooner
 RAW = {str(ROOT / "tests" / "servers" / "rawrpc.py")!r}

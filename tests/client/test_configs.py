@@ -19,7 +19,7 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets import kernel
-from mcp_widgets.client import configs
+from mcp_widgets.client.configs import lookup as configs
 from mcp_widgets.core.mcp_config import ConfigError, config_locations, read_config
 from mcp_widgets.widgets._config_widgets import plain_table
 from tests.servers.launch import serving

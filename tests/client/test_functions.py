@@ -136,7 +136,7 @@ def test_awkward_names_output_schema_and_tool_errors() -> None:
 
 
 def test_optional_annotations() -> None:
-    from mcp_widgets.core.tool_signature import tool_signature
+    from mcp_widgets.core.tools.signature import tool_signature
 
     sig = tool_signature(
         {

@@ -23,7 +23,7 @@ from IPython.utils.dir2 import get_real_method
 import mcp_widgets as mw
 from mcp_widgets.client.functions import ToolFunctions
 from mcp_widgets.core.text import shown
-from mcp_widgets.core.tool_signature import bind_arguments, python_names, tool_docstring, tool_signature
+from mcp_widgets.core.tools.signature import bind_arguments, python_names, tool_docstring, tool_signature
 from mcp_widgets.demo import create_server
 from tests.servers.awkward_names import HOSTILE, TOOLS, build_server
 

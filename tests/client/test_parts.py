@@ -15,9 +15,9 @@ from mcp_widgets.client.catalog import Catalog
 from mcp_widgets.client.context import Learned, ServerContext, Setting, Settings
 from mcp_widgets.client.display import CallDisplay
 from mcp_widgets.client.privacy import LateLines
+from mcp_widgets.client.questions.rounds import ROUND_TTL, Rounds
 from mcp_widgets.client.record import CallRecord
-from mcp_widgets.client.rounds import ROUND_TTL, Rounds
-from mcp_widgets.client.tasks import OpenTasks, _Task
+from mcp_widgets.client.tasks.experimental import OpenTasks, _Task
 from mcp_widgets.core.exceptions import ConnectError
 from mcp_widgets.core.redaction import REDACTED
 
@@ -131,7 +131,7 @@ def test_rounds_keep_the_shortest_time_a_server_kept_a_question() -> None:
 def test_a_2025_question_goes_to_the_call_that_has_yet_to_ask() -> None:
     """2025-11-25 names no call: of the calls with no open question, the one that asked fewest is taken, so
     a question of a second call in flight does not go to a first call whose question was just answered."""
-    from mcp_widgets.client.intake import Intake
+    from mcp_widgets.client.questions.intake import Intake
     from mcp_widgets.core.requests import PendingRequest
 
     ctx = context()

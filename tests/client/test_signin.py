@@ -34,10 +34,10 @@ from ipywidgets.widgets.widget import _instances
 
 import mcp_widgets as mw
 from mcp_widgets import kernel as mw_kernel
-from mcp_widgets.client import tokens
+from mcp_widgets.client.signin import tokens
 from mcp_widgets.core.card import KINDS, Card
 from mcp_widgets.core.history import default_history
-from mcp_widgets.core.signin import HEADLESS_HELP, SignInError
+from mcp_widgets.core.signin_addresses import HEADLESS_HELP, SignInError
 from mcp_widgets.widgets import SignInCard
 from tests.servers.launch import serving
 from tests.servers.oauth_quick import CANARY_PREFIX
@@ -587,7 +587,7 @@ def test_file_store_a_new_process_is_signed_in_with_no_card(short_url: str, tmp_
 def test_an_abandoned_tab_ends_the_sign_in_after_the_bound(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Consent, then the browser never comes back: `connect(timeout=)` is paused, so the bound after consent
     (`FINISH_WITHIN`, 5 minutes by default; short here) ends it with SignInError and closes the card."""
-    from mcp_widgets.core import signin as signin_core
+    from mcp_widgets.core import signin_addresses as signin_core
 
     assert signin_core.FINISH_WITHIN == 300.0  # the documented default
     monkeypatch.setattr(signin_core, "FINISH_WITHIN", 1.0)

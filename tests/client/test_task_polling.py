@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from mcp_widgets import connect_sync
-from mcp_widgets.client.tasks2026 import _Task2026
+from mcp_widgets.client.tasks.extension import _Task2026
 from mcp_widgets.core.polling import CEILING, DEFAULT, FLOOR
 
 RAWTASKS = [sys.executable, str(Path(__file__).parents[1] / "servers" / "rawtasks.py")]

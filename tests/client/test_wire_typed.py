@@ -118,7 +118,8 @@ def test_a_5_mb_message_quoting_a_typed_value_is_searched_only_where_kept(
 ) -> None:
     """The wire, the log line and the result's redaction read what they keep (clipped), not 50 MB: the
     shared client thread stays free for other servers (the benchmarks time it)."""
-    from mcp_widgets.client import privacy, wire
+    from mcp_widgets.client import privacy
+    from mcp_widgets.client.wire import capture as wire
 
     def counting(values: Any) -> Any:
         pattern = typed_pattern(values)

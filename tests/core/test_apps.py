@@ -8,7 +8,7 @@ import json
 
 import pytest
 
-from mcp_widgets.core import apps
+from mcp_widgets.core import app_policy as apps
 
 
 def test_the_resource_uri_comes_from_ui_or_the_deprecated_flat_key() -> None:

@@ -17,9 +17,9 @@ from pydantic import AnyUrl, BaseModel, Field
 
 from mcp_widgets import check_schema
 from mcp_widgets.core.schema import MISSING, parse_schema
-from mcp_widgets.core.tool_args import check_arguments, widget_value
-from mcp_widgets.core.tool_parts import MAX_REF_DEPTH
-from mcp_widgets.core.tool_schema import ARGUMENTS, MAX_FIELDS, ToolFormSpec, parse_tool_schema
+from mcp_widgets.core.tools.args import check_arguments, widget_value
+from mcp_widgets.core.tools.parts import MAX_REF_DEPTH
+from mcp_widgets.core.tools.schema import ARGUMENTS, MAX_FIELDS, ToolFormSpec, parse_tool_schema
 from mcp_widgets.demo import create_server
 
 CANARY = "SECRET-CANARY-7f3a"

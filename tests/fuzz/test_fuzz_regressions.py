@@ -130,7 +130,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
     from ipywidgets.widgets.widget import _instances
 
     from mcp_widgets import ElicitationForm, kernel
-    from mcp_widgets.client.loose import KEEP
+    from mcp_widgets.client.display import LOOSE_KEEP
     from mcp_widgets.core.history import default_history
 
     from .checks import Later
@@ -156,7 +156,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
         ):
             assert time.monotonic() < deadline, "the late questions were not all answered"
             kernel.wait_sync(Later(0.05).future)
-        assert alive() - before <= KEEP
+        assert alive() - before <= LOOSE_KEEP
     finally:
         srv.close()
     out.close()
@@ -166,7 +166,7 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
 def test_loose_forms_keep_the_newest_and_close_the_rest() -> None:
     import ipywidgets as w
 
-    from mcp_widgets.client.loose import LooseForms
+    from mcp_widgets.client.display import LooseForms
 
     loose = LooseForms(keep=3)
     labels = [w.Label(value=str(i)) for i in range(5)]

@@ -372,7 +372,7 @@ def test_the_tool_form_and_the_magic_show_the_app_too(connected: KernelFrontend)
 
 def test_a_view_that_left_the_page_is_freed_unless_it_comes_back(connected: KernelFrontend) -> None:
     fe = connected
-    ok(fe.run("import mcp_widgets.client.app_bridge as ab\nab.GONE_GRACE = 0.5"))
+    ok(fe.run("import mcp_widgets.client.apps.bridge as ab\nab.GONE_GRACE = 0.5"))
     ok(fe.run('await srv.call_tool("roll_dice")'))
     frame = app_frame(fe, "App roll_dice from demo")
     relay = Relay(fe, frame, "v1")

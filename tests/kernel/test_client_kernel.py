@@ -43,7 +43,7 @@ from mcp_widgets.core.exceptions import BlockingCallError
 from mcp_widgets.core.requests import pending_requests
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import stdio_command
-mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.questions.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 srv = mwc.connect_sync({target}, mode={mode!r}{extra})
 print("connected", srv.protocol_version)
 """
@@ -481,7 +481,7 @@ def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> N
 @pytest.mark.reuse_kernel
 def test_unseen_form_is_declined(frontend: KernelFrontend) -> None:
     connect(frontend)
-    code = "mwc.answering.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))"
+    code = "mwc.questions.answering.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))"
     cell = ok(frontend.run(code, timeout=60))
     assert cell.stdout == "{'action': 'decline'}\n"
     final_line(frontend, "no frontend showed the form")

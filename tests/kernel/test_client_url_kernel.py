@@ -86,7 +86,7 @@ def test_an_unseen_url_card_is_declined_as_a_card(frontend: KernelFrontend) -> N
     # The closing note names what nobody saw: a URL card, not "the form".
     target = "__import__('mcp_widgets.demo', fromlist=['x']).create_server(sign_in_port=0)"
     connect(frontend, "legacy", target=target)
-    code = "mwc.answering.LOOK_GRACE = 1.0\nr = await srv.call_tool('sign_in', {'timeout': 60})"
+    code = "mwc.questions.answering.LOOK_GRACE = 1.0\nr = await srv.call_tool('sign_in', {'timeout': 60})"
     ok(frontend.run(code, timeout=90))
     line = final_line(frontend, "no frontend showed the URL card")
     assert "the form" not in line

@@ -19,7 +19,7 @@ import json
 from IPython.display import display
 from mcp.server.mcpserver import MCPServer
 import mcp_widgets.client as mwc
-mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.questions.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 notes = MCPServer("notes")
 
 @notes.prompt(name="greet", description="Greets someone.")

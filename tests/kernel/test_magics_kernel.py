@@ -15,7 +15,7 @@ pytestmark = pytest.mark.kernel
 SETUP = """
 import sys
 import mcp_widgets.client as mwc
-mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.questions.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 %load_ext mcp_widgets
 %mcp connect demo {sys.executable} -m mcp_widgets.demo
 """

@@ -24,7 +24,7 @@ import sys
 sys.path.insert(0, {root!r})
 import mcp_widgets as mw
 import mcp_widgets.client as mwc
-mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.questions.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 {server}
 srv = mw.connect_sync({target}, name="asker")
 print("connected", srv.protocol_version)

@@ -21,7 +21,7 @@ from IPython.display import display
 import mcp_widgets.client as mwc
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets._tool_form import tool_form
-mwc.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
+mwc.questions.answering.LOOK_GRACE = 30  # the test frontend may be slow to report a view on a loaded machine
 srv = mwc.connect_sync(create_server(sign_in_port=0))
 print("connected")
 """

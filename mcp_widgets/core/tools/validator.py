@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .validation import jsonschema, pattern_ok
+from ..validation import jsonschema, pattern_ok
 
 
 def _search(pattern: Any, text: Any) -> bool:

@@ -32,9 +32,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, cast
 
-from .schema import parse_schema
-from .spec import MISSING, Choice, FieldKind, FieldSpec, Problem
-from .tool_parts import (
+from ..schema import parse_schema
+from ..spec import MISSING, Choice, FieldKind, FieldSpec, Problem
+from .parts import (
     COMBINATORS,
     IGNORED_KEYS,
     Refused,
@@ -44,7 +44,7 @@ from .tool_parts import (
     placeholder_of,
     unwrap_null,
 )
-from .tool_validator import make_validator
+from .validator import make_validator
 
 __all__ = [
     "ARGUMENTS",

@@ -17,13 +17,13 @@ import logging
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .. import kernel
-from ..core.exceptions import FieldNotFound
-from .app_bridge import AppBridge, ReadResource
+from ... import kernel
+from ...core.exceptions import FieldNotFound
+from .bridge import AppBridge, ReadResource
 
 if TYPE_CHECKING:
-    from ..widgets import AppView, ElicitationForm
-    from .call import Call
+    from ...widgets import AppView, ElicitationForm
+    from ..call import Call
 
 log = logging.getLogger("mcp_widgets.apps")
 

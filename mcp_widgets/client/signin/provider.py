@@ -32,18 +32,19 @@ from mcp.shared.auth import AuthorizationCodeResult, OAuthClientInformationFull,
 from mcp.shared.auth_utils import resource_url_from_server_url
 from pydantic import AnyUrl, PrivateAttr
 
-from .. import kernel
-from ..core import signin as signin_core
-from ..core.signin import Redirect, SignInError
-from ..core.text import clip_line
-from ..core.version import __version__
-from . import signin, tokens
-from .auth_loopback import Loopback
-from .runtime import RUNTIME
+from ... import kernel
+from ...core import signin_addresses as signin_core
+from ...core.signin_addresses import Redirect, SignInError
+from ...core.text import clip_line
+from ...core.version import __version__
+from ..runtime import RUNTIME
+from . import card as signin
+from . import tokens
+from .loopback import Loopback
 
 if TYPE_CHECKING:
-    from ..widgets import SignInCard
-    from .context import ServerContext
+    from ...widgets import SignInCard
+    from ..context import ServerContext
 
 __all__ = ["SignInProvider", "sign_out", "signin_error"]
 
@@ -245,7 +246,7 @@ class SignInProvider(OAuthClientProvider):
         """The SDK's redirect step: the card, and consent (connect's timeout paused until the end)."""
         loopback = self._loopback
         assert loopback is not None
-        from ..core.signin import read_authorization
+        from ...core.signin_addresses import read_authorization
 
         loopback.expect(read_authorization(authorization_url).state)
         consent: concurrent.futures.Future[SignInCard] = concurrent.futures.Future()
@@ -436,7 +437,7 @@ def signin_error(exc: BaseException) -> SignInError | None:
 
 
 def sign_out(auth: Any) -> None:
-    """Sign out of what `auth` holds: ours forgets its store's entry too; an SDK provider its tokens."""
+    """Sign out of what `provider` holds: ours forgets its store's entry too; an SDK provider its tokens."""
     if isinstance(auth, SignInProvider):
         auth.sign_out()
     elif isinstance(auth, OAuthClientProvider):

@@ -1,6 +1,6 @@
 """The sign-in card in the calling cell (main thread): built, recorded, shown and answered like any card.
 
-`present` is posted by the provider (`auth`) when the SDK is ready to send the person to the authorization
+`present` is posted by the provider (`provider`) when the SDK is ready to send the person to the authorization
 server. The handler answers it if there is one (no ready-made handler or headless policy ever accepts a
 sign-in), else the person, if anyone is looking. Consent resolves the provider's future with the card; any
 other end rejects it with a `SignInError` whose text says what happened and, when nobody could be asked, how
@@ -17,16 +17,16 @@ from collections.abc import Callable
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
-from .. import kernel
-from ..core.history import default_history
-from ..core.outcome import Action, Reason
-from ..core.signin import HEADLESS_HELP, SignInError
-from . import presenting
-from .answering import pick_handler
+from ... import kernel
+from ...core.history import default_history
+from ...core.outcome import Action, Reason
+from ...core.signin_addresses import HEADLESS_HELP, SignInError
+from ..questions import answering
+from ..questions.answering import pick_handler
 
 if TYPE_CHECKING:
-    from ..widgets import SignInCard
-    from .context import ServerContext
+    from ...widgets import SignInCard
+    from ..context import ServerContext
 
 __all__ = ["present"]
 
@@ -42,7 +42,7 @@ def present(
 ) -> None:
     """Show the sign-in card for `authorization_url` and let the handler or the person answer it; `wire`
     connects the card to the provider first. `place` shows a line or a card outside any call."""
-    from ..widgets import SignInCard
+    from ...widgets import SignInCard
 
     def build() -> SignInCard | None:
         try:
@@ -56,7 +56,7 @@ def present(
     if ctx.settings.output is None:  # under a display of its own, which ends as its closing line
         show = cast("Callable[[object], None]", _shown_until_final)
     try:
-        presenting.present(
+        answering.present(
             build,
             prepare=wire,
             deliver=partial(_consented, ctx, consent),

@@ -44,7 +44,7 @@ RECONNECT_TO_SIGN_IN = "call srv.reconnect() to sign in again"
 FINISH_WITHIN = 300.0
 """Seconds a sign-in waits for the browser to come back after the person consented (`connect`'s timeout is
 paused meanwhile): an abandoned tab then ends the sign-in with `SignInError` instead of waiting forever. Read
-when each sign-in starts waiting; set `mcp_widgets.core.signin.FINISH_WITHIN` to change it."""
+when each sign-in starts waiting; set `mcp_widgets.core.signin_addresses.FINISH_WITHIN` to change it."""
 
 
 class SignInError(ConnectError):

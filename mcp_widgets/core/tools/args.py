@@ -9,11 +9,11 @@ import json
 from collections.abc import Iterator, Mapping
 from typing import Any
 
-from .spec import MISSING, FormSpec, initial_value
-from .text import number_text, plural
-from .tool_parts import MAX_REF_DEPTH, json_text
-from .tool_schema import ARGUMENTS, JSON, LINES, MAX_JSON_TEXT, ArgumentCheck, ToolField, ToolFormSpec
-from .validation import build_content, check_field
+from ..spec import MISSING, FormSpec, initial_value
+from ..text import number_text, plural
+from ..validation import build_content, check_field
+from .parts import MAX_REF_DEPTH, json_text
+from .schema import ARGUMENTS, JSON, LINES, MAX_JSON_TEXT, ArgumentCheck, ToolField, ToolFormSpec
 
 __all__ = ["check_arguments", "widget_value"]
 

@@ -1,8 +1,8 @@
 """The bridge of one app view: the kernel answers the app's JSON-RPC, message by message (main thread).
 
 The browser only relays (`assets/app_frame.js`); every decision is taken here. Each message is checked
-(`core.apps.parse_message`); a malformed one gets a JSON-RPC error, never an exception in the kernel. What the
-app may do, and how it shows:
+(`core.app_policy.parse_message`); a malformed one gets a JSON-RPC error, never an exception in the
+kernel. What the app may do, and how it shows:
 - `ui/initialize` → host info, capabilities and the host context (theme and style variables from the front
   end, display mode `inline`, the width, locale, time zone); after `ui/notifications/initialized` the tool's
   input and, once the call ended, its result (or `tool-cancelled`) follow, and theme or width changes.
@@ -32,16 +32,16 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types
 
-from .. import kernel
-from ..core import apps
-from ..core.text import byte_size, clip_line, plural, shorten, shown
-from ..core.urls import inspect_url
-from ..core.version import __version__
-from .runtime import on_main_after
+from ... import kernel
+from ...core import app_policy
+from ...core.text import byte_size, clip_line, plural, shorten, shown
+from ...core.urls import inspect_url
+from ...core.version import __version__
+from ..runtime import on_main_after
 
 if TYPE_CHECKING:
-    from ..widgets import AppView
-    from .call import Call
+    from ...widgets import AppView
+    from ..call import Call
 
 log = logging.getLogger("mcp_widgets.apps")
 
@@ -96,7 +96,7 @@ class AppBridge:
         self.tools = tools
         self.call = call
         self.read = read
-        self.document: apps.AppDocument | None = None
+        self.document: app_policy.AppDocument | None = None
         self.failed: str | None = None
         self.bound: str | None = None
         """The front-end view the app runs in (the newest that said ready)."""
@@ -120,7 +120,7 @@ class AppBridge:
         view.frame.on_msg(self._on_frontend)
 
     # -- from the host side ----------------------------------------------------------------------------------
-    def show(self, document: apps.AppDocument) -> None:
+    def show(self, document: app_policy.AppDocument) -> None:
         """The app's document arrived: show it in the bound view (or the first one to say ready)."""
         self.document = document
         notes = []
@@ -210,7 +210,7 @@ class AppBridge:
                 msg_id = content.get("id")
                 reason = "too large" if content.get("reason") == "too large" else "not JSON"
                 if isinstance(msg_id, (str, int)) and not isinstance(msg_id, bool):
-                    self._send(apps.error_response(msg_id, apps.INVALID_REQUEST, f"message {reason}"))
+                    self._error(msg_id, app_policy.INVALID_REQUEST, f"message {reason}")
                 self._note_refusal(f"a message {reason}")
             elif kind == "context":
                 self._context_changed(content.get("context"))
@@ -280,7 +280,7 @@ class AppBridge:
 
     # -- messages from the app -------------------------------------------------------------------------------
     def _receive(self, text: str) -> None:
-        message = apps.parse_message(text)
+        message = app_policy.parse_message(text)
         if isinstance(message, dict):
             self._send(message)
             self._note_refusal("a malformed message")
@@ -296,7 +296,8 @@ class AppBridge:
         assert message.id is not None
         handler = _REQUESTS.get(message.method)
         if handler is None:
-            self._error(message.id, apps.METHOD_NOT_FOUND, f"not offered by this host: {message.method}")
+            why = f"not offered by this host: {message.method}"
+            self._error(message.id, app_policy.METHOD_NOT_FOUND, why)
             return
         handler(self, message.id, message.params)
 
@@ -361,7 +362,7 @@ class AppBridge:
         self._result(
             msg_id,
             {
-                "protocolVersion": apps.PROTOCOL_VERSION,
+                "protocolVersion": app_policy.PROTOCOL_VERSION,
                 "hostInfo": {"name": "mcp-widgets", "version": __version__},
                 "hostCapabilities": capabilities,
                 "hostContext": context,
@@ -379,26 +380,26 @@ class AppBridge:
         name = params.get("name")
         arguments = params.get("arguments")
         if not isinstance(name, str) or not name or len(name) > 200:
-            self._error(msg_id, apps.INVALID_PARAMS, "tools/call needs a tool name")
+            self._error(msg_id, app_policy.INVALID_PARAMS, "tools/call needs a tool name")
             return
         if arguments is not None and not isinstance(arguments, dict):
-            self._error(msg_id, apps.INVALID_PARAMS, "arguments must be an object")
+            self._error(msg_id, app_policy.INVALID_PARAMS, "arguments must be an object")
             return
         listed = next((tool for tool in self.tools() if tool.name == name), None)
         if listed is None:
             self._deny(msg_id, f"the app asked for a tool {self.server!r} does not list: {shown(name)!r}")
             return
-        if not apps.callable_by_app(listed.meta):
+        if not app_policy.callable_by_app(listed.meta):
             self._deny(msg_id, f"the tool {name!r} of {self.server!r} is not open to apps (its visibility)")
             return
         if self.in_flight >= MAX_CALLS:
-            self._error(msg_id, apps.DENIED, f"more than {MAX_CALLS} tool calls at once")
+            self._error(msg_id, app_policy.DENIED, f"more than {MAX_CALLS} tool calls at once")
             self._note_refusal(f"tool calls beyond {MAX_CALLS} at once")
             return
         try:
             handle = self.call(name, arguments, self.view.calls)
         except Exception as exc:  # not connected, say
-            self._error(msg_id, apps.DENIED, clip_line(str(exc), 300))
+            self._error(msg_id, app_policy.DENIED, clip_line(str(exc), 300))
             return
         self.in_flight += 1
         handle.future.add_done_callback(lambda fut: kernel.post(lambda: self._call_done(msg_id, fut)))
@@ -407,30 +408,30 @@ class AppBridge:
         self.in_flight -= 1
         _trim(self.view.calls, CALLS_SHOWN)
         if fut.cancelled():
-            self._error(msg_id, apps.DENIED, "the call was cancelled")
+            self._error(msg_id, app_policy.DENIED, "the call was cancelled")
         elif (exc := fut.exception()) is not None:
-            self._error(msg_id, getattr(exc, "code", None) or apps.DENIED, clip_line(str(exc), 500))
+            self._error(msg_id, getattr(exc, "code", None) or app_policy.DENIED, clip_line(str(exc), 500))
         else:
             self._result(msg_id, _dump(fut.result()))
 
     def _resources_read(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         uri = params.get("uri")
-        if not isinstance(uri, str) or not uri or len(uri) > apps.MAX_URI:
-            self._error(msg_id, apps.INVALID_PARAMS, "resources/read needs a uri")
+        if not isinstance(uri, str) or not uri or len(uri) > app_policy.MAX_URI:
+            self._error(msg_id, app_policy.INVALID_PARAMS, "resources/read needs a uri")
             return
         if self.in_flight >= MAX_CALLS:
-            self._error(msg_id, apps.DENIED, f"more than {MAX_CALLS} requests at once")
+            self._error(msg_id, app_policy.DENIED, f"more than {MAX_CALLS} requests at once")
             self._note_refusal(f"requests beyond {MAX_CALLS} at once")
             return
         self.in_flight += 1
         self.read(uri).add_done_callback(lambda fut: kernel.post(lambda: self._call_done(msg_id, fut)))
 
     def _open_link(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
-        from ..widgets import UrlCard
+        from ...widgets import UrlCard
 
         url = params.get("url")
         if not isinstance(url, str):
-            self._error(msg_id, apps.INVALID_PARAMS, "ui/open-link needs a url")
+            self._error(msg_id, app_policy.INVALID_PARAMS, "ui/open-link needs a url")
             return
         check = inspect_url(url)
         if not check.allowed:
@@ -449,7 +450,7 @@ class AppBridge:
     def _message(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         content = params.get("content")
         if params.get("role") != "user" or not isinstance(content, (list, dict)):
-            self._error(msg_id, apps.INVALID_PARAMS, "ui/message needs role \"user\" and content")
+            self._error(msg_id, app_policy.INVALID_PARAMS, "ui/message needs role \"user\" and content")
             return
         blocks = content if isinstance(content, list) else [content]
         self.view.messages.append({"role": "user", "content": blocks})
@@ -477,21 +478,21 @@ class AppBridge:
         says yes (the browser saves them) or no (`isError`, as the ext-apps SDK reads a refusal)."""
         contents = params.get("contents")
         if not isinstance(contents, list) or not 0 < len(contents) <= 10:
-            self._error(msg_id, apps.INVALID_PARAMS, "ui/download-file needs 1 to 10 contents")
+            self._error(msg_id, app_policy.INVALID_PARAMS, "ui/download-file needs 1 to 10 contents")
             return
-        files: list[apps.AppFile] = []
+        files: list[app_policy.AppFile] = []
         links: list[str] = []
         try:
             for item in contents:
                 kind = item.get("type") if isinstance(item, dict) else None
                 if kind == "resource":
-                    files.append(apps.file_from(item.get("resource")))
+                    files.append(app_policy.file_from(item.get("resource")))
                 elif kind == "resource_link" and isinstance(item.get("uri"), str):
                     links.append(item["uri"])
                 else:
-                    raise apps.AppError("contents must be embedded resources or resource links")
-        except apps.AppError as exc:
-            self._error(msg_id, apps.INVALID_PARAMS, str(exc))
+                    raise app_policy.AppError("contents must be embedded resources or resource links")
+        except app_policy.AppError as exc:
+            self._error(msg_id, app_policy.INVALID_PARAMS, str(exc))
             return
         if not links:
             self._offer_files(msg_id, files)
@@ -502,9 +503,9 @@ class AppBridge:
             try:
                 for fut in reads:
                     result = _dump(fut.result())
-                    files.append(apps.file_from((result.get("contents") or [None])[0]))
+                    files.append(app_policy.file_from((result.get("contents") or [None])[0]))
             except Exception as exc:  # the server's error, or a file we refuse
-                self._error(msg_id, apps.DENIED, clip_line(f"reading the file failed: {exc}", 300))
+                self._error(msg_id, app_policy.DENIED, clip_line(f"reading the file failed: {exc}", 300))
                 self._flush()
                 return
             self._offer_files(msg_id, files)
@@ -521,10 +522,11 @@ class AppBridge:
         for fut in reads:
             fut.add_done_callback(lambda f: kernel.post(lambda: one_done(f)))
 
-    def _offer_files(self, msg_id: str | int, files: list[apps.AppFile]) -> None:
+    def _offer_files(self, msg_id: str | int, files: list[app_policy.AppFile]) -> None:
         size = sum(len(f.data) for f in files)
-        if size > apps.MAX_DOWNLOAD:
-            self._error(msg_id, apps.DENIED, f"files larger than {apps.MAX_DOWNLOAD // (1024 * 1024)} MB")
+        if size > app_policy.MAX_DOWNLOAD:
+            limit = app_policy.MAX_DOWNLOAD // (1024 * 1024)
+            self._error(msg_id, app_policy.DENIED, f"files larger than {limit} MB")
             return
         named = ", ".join(f"{f.name} ({shown(f.mime)[:60]}, {byte_size(len(f.data))})" for f in files)
 
@@ -580,10 +582,11 @@ class AppBridge:
         self._send({"jsonrpc": "2.0", "id": msg_id, "result": result})
 
     def _error(self, msg_id: str | int | None, code: int, message: str) -> None:
-        self._send(apps.error_response(msg_id, code if isinstance(code, int) else apps.DENIED, message))
+        code = code if isinstance(code, int) else app_policy.DENIED
+        self._send(app_policy.error_response(msg_id, code, message))
 
     def _deny(self, msg_id: str | int, why: str) -> None:
-        self._error(msg_id, apps.DENIED, why)
+        self._error(msg_id, app_policy.DENIED, why)
         self._note_refusal(why)
 
     def _note_refusal(self, what: str) -> None:
@@ -641,7 +644,7 @@ def _context(raw: Any) -> dict[str, Any]:
     ctx: dict[str, Any] = {}
     if raw.get("theme") in ("light", "dark"):
         ctx["theme"] = raw["theme"]
-    ctx["variables"] = apps.style_variables(raw.get("variables"))
+    ctx["variables"] = app_policy.style_variables(raw.get("variables"))
     width = raw.get("width")
     if isinstance(width, int) and not isinstance(width, bool) and 0 < width < 100_000:
         ctx["width"] = width
@@ -660,11 +663,11 @@ _LEFT = {
 """Why an app's frame stopped being the app's, as the relay says it."""
 
 _NAME = re.compile(r"[A-Za-z0-9_+/-]{1,64}")
-def _granted_keys(document: apps.AppDocument | None) -> list[str]:
-    return [] if document is None else apps.permission_keys(document.granted)
+def _granted_keys(document: app_policy.AppDocument | None) -> list[str]:
+    return [] if document is None else app_policy.permission_keys(document.granted)
 
 
-def _declared(document: apps.AppDocument | None) -> dict[str, list[str]]:
+def _declared(document: app_policy.AppDocument | None) -> dict[str, list[str]]:
     return {} if document is None else {key: list(values) for key, values in document.approved.items()}
 
 

@@ -31,18 +31,18 @@ from typing import TYPE_CHECKING, Any
 
 from mcp.shared.exceptions import MCPError
 
-from ..core.exceptions import INVALID_PARAMS, AnswerExpired, brief
-from ..core.history import default_history
-from ..core.outcome import Action, Outcome, Reason
-from ..core.protocol import is_modern
-from ..core.requests import PendingRequest
-from ..widgets import waited_text
+from ...core.exceptions import INVALID_PARAMS, AnswerExpired, brief
+from ...core.history import default_history
+from ...core.outcome import Action, Outcome, Reason
+from ...core.protocol import is_modern
+from ...core.requests import PendingRequest
+from ...widgets import waited_text
 
 if TYPE_CHECKING:
-    from ..widgets import ElicitationForm
-    from .context import ServerContext
-    from .display import CallDisplay
-    from .record import CallRecord
+    from ...widgets import ElicitationForm
+    from ..context import ServerContext
+    from ..display import CallDisplay
+    from ..record import CallRecord
 
 __all__ = ["ROUND_TTL", "Rounds", "expired_error"]
 

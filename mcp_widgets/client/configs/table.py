@@ -1,15 +1,15 @@
-"""`servers()`: the configured servers as a table whose Connect buttons connect (see `configs`)."""
+"""`servers()`: the configured servers as a table whose Connect buttons connect (see `lookup`)."""
 
 from __future__ import annotations
 
 import os
 from typing import Any
 
-from .. import kernel
-from ..core.mcp_config import ServerConfig
-from ..widgets import InputsCard, ServersTable
-from .configs import ASKING, found_files, keep_inputs, missing_inputs
-from .server import Server
+from ... import kernel
+from ...core.mcp_config import ServerConfig
+from ...widgets import InputsCard, ServersTable
+from ..server import Server
+from .lookup import ASKING, found_files, keep_inputs, missing_inputs
 
 __all__ = ["servers"]
 

@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 from mcp import StdioServerParameters
 
-from .. import kernel
-from ..core.mcp_config import (
+from ... import kernel
+from ...core.mcp_config import (
     PLAIN_NAME,
     ConfigError,
     ConfigFile,
@@ -31,7 +31,7 @@ from ..core.mcp_config import (
 )
 
 if TYPE_CHECKING:
-    from ..widgets import InputsCard
+    from ...widgets import InputsCard
 
 __all__ = ["ConfigError", "forget_inputs", "lookup"]
 
@@ -109,7 +109,7 @@ def forget_inputs() -> None:
 
 
 def _inputs_card(entry: ServerConfig) -> InputsCard:
-    from ..widgets import InputsCard
+    from ...widgets import InputsCard
 
     card = InputsCard(entry.name, missing_inputs(entry), entry.where)
     ASKING.append(card)

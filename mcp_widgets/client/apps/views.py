@@ -3,7 +3,7 @@
 A call of a tool whose `_meta.ui.resourceUri` names a `ui://` resource shows the app under the call's line in
 the calling cell (or as an entry of its `output=`): the view appears at once, its document is read with
 `resources/read` (once per connection, then cached), and the call's arguments and result reach the app
-through its bridge (`app_bridge`). No app is shown where nobody can see one (plain Python, a headless run: a
+through its bridge (`bridge`). No app is shown where nobody can see one (plain Python, a headless run: a
 call never waits for an app), nor when the server was connected with `apps=False` (then the extension is not
 advertised either, and the server sends text only).
 """
@@ -19,17 +19,17 @@ from typing import TYPE_CHECKING, Any
 import mcp_types
 from mcp.client.extension import ClientExtension, advertise
 
-from .. import kernel
-from ..core import apps
-from .app_bridge import AppBridge, AppCalls, show_in
-from .app_questions import QUESTION_START, QuestionBridge, answer_later
-from .listings import Table
-from .runtime import RUNTIME, on_main_after
+from ... import kernel
+from ...core import app_policy
+from ..listings import Table
+from ..runtime import RUNTIME, on_main_after
+from .bridge import AppBridge, AppCalls, show_in
+from .questions import QUESTION_START, QuestionBridge, answer_later
 
 if TYPE_CHECKING:
-    from ..widgets import AppView, ElicitationForm
-    from .context import ServerContext
-    from .record import CallRecord
+    from ...widgets import AppView, ElicitationForm
+    from ..context import ServerContext
+    from ..record import CallRecord
 
 log = logging.getLogger("mcp_widgets.apps")
 
@@ -43,7 +43,7 @@ def app_tool(tools: Any, name: str) -> tuple[mcp_types.Tool, str] | None:
     """The listed tool `name` and its app's `ui://` URI, or None when it has no app."""
     for tool in tools or ():
         if tool.name == name:
-            uri = apps.app_resource_uri(tool.meta)
+            uri = app_policy.app_resource_uri(tool.meta)
             return (tool, uri) if uri is not None else None
     return None
 
@@ -66,7 +66,7 @@ class AppHost:
     def __init__(self, ctx: ServerContext) -> None:
         self.ctx = ctx
         self.views: list[AppView] = []
-        self._documents: dict[str, concurrent.futures.Future[apps.AppDocument]] = {}
+        self._documents: dict[str, concurrent.futures.Future[app_policy.AppDocument]] = {}
         self._documents_of: object = None
         self._bridges: dict[int, AppBridge] = {}
 
@@ -75,7 +75,8 @@ class AppHost:
         `apps=False`."""
         if not self.ctx.settings.apps:
             return []
-        return [advertise(apps.EXTENSION_ID, {"mimeTypes": [apps.APP_MIME_TYPE], "elicitation": {}})]
+        offer = {"mimeTypes": [app_policy.APP_MIME_TYPE], "elicitation": {}}
+        return [advertise(app_policy.EXTENSION_ID, offer)]
 
     def renders_questions(self) -> bool:
         """Both sides said so: apps are on here, and the server declared app-rendered questions."""
@@ -83,13 +84,13 @@ class AppHost:
         if not self.ctx.settings.apps or client is None:
             return False
         extensions = getattr(client.server_capabilities, "extensions", None) or {}
-        ours = extensions.get(apps.EXTENSION_ID) if isinstance(extensions, dict) else None
+        ours = extensions.get(app_policy.EXTENSION_ID) if isinstance(extensions, dict) else None
         return isinstance(ours, dict) and isinstance(ours.get("elicitation"), dict)
 
     def render_question(self, form: ElicitationForm, uri: str, params: Mapping[str, Any]) -> AppView:
         """Show the server's app `uri` in `form` instead of its fields; the app's answer answers the form
-        (checked by it), and any failure brings the plain form back (see `app_questions`)."""
-        from ..widgets import AppView
+        (checked by it), and any failure brings the plain form back (see `questions`)."""
+        from ...widgets import AppView
 
         view = AppView(tool="", resource_uri=uri, server=self.ctx.name, label=f"The app of {self.ctx.name}")
         view.title.layout.display = "none"  # the form's header already names the server
@@ -144,7 +145,7 @@ class AppHost:
         """A tool's app without calling the tool (for app authors): the app gets the arguments, no result."""
         found = app_tool(self.ctx.learned.tools, name)
         if found is None:
-            known = [t.name for t in self.ctx.learned.tools or () if apps.app_resource_uri(t.meta)]
+            known = [t.name for t in self.ctx.learned.tools or () if app_policy.app_resource_uri(t.meta)]
             raise ValueError(
                 f"{self.ctx.name!r} lists no tool {name!r} with an app"
                 + (f" (tools with an app: {', '.join(known)})" if known else " (none of its tools has one)")
@@ -156,7 +157,7 @@ class AppHost:
     def _view(
         self, tool: mcp_types.Tool, uri: str, arguments: Mapping[str, Any] | None, calls: AppCalls
     ) -> tuple[AppView, AppBridge]:
-        from ..widgets import AppView
+        from ...widgets import AppView
 
         while len(self.views) >= MAX_VIEWS:  # a runaway caller: the oldest app goes
             oldest = self.views.pop(0)
@@ -196,7 +197,7 @@ class AppHost:
             bridge.teardown(reason, partial(_ended_line, bridge, view, reason))
 
     # -- documents -------------------------------------------------------------------------------------------
-    def _document(self, uri: str) -> concurrent.futures.Future[apps.AppDocument]:
+    def _document(self, uri: str) -> concurrent.futures.Future[app_policy.AppDocument]:
         client = self.ctx.link.client
         if client is not self._documents_of:  # a new connection: the server may have changed its apps
             self._documents_of = client
@@ -207,31 +208,31 @@ class AppHost:
             self._documents[uri] = fut
         return fut
 
-    async def _fetch(self, uri: str) -> apps.AppDocument:
+    async def _fetch(self, uri: str) -> app_policy.AppDocument:
         client = self.ctx.link.client
         if client is None:
-            raise apps.AppError(f"{self.ctx.name!r} is not connected")
+            raise app_policy.AppError(f"{self.ctx.name!r} is not connected")
         result = await client.read_resource(uri)
         contents = [c.model_dump(by_alias=True, mode="json") for c in result.contents]
-        return apps.read_document(uri, contents)
+        return app_policy.read_document(uri, contents)
 
     def _read(self, uri: str) -> concurrent.futures.Future[mcp_types.ReadResourceResult]:
         client = self.ctx.link.client
 
         async def read() -> mcp_types.ReadResourceResult:
             if client is None:
-                raise apps.AppError(f"{self.ctx.name!r} is not connected")
+                raise app_policy.AppError(f"{self.ctx.name!r} is not connected")
             return await client.read_resource(uri)
 
         return RUNTIME.submit(read())
 
 
-def _deliver(bridge: AppBridge, fut: concurrent.futures.Future[apps.AppDocument]) -> None:
+def _deliver(bridge: AppBridge, fut: concurrent.futures.Future[app_policy.AppDocument]) -> None:
     exc = fut.exception()
     if exc is None:
         bridge.show(fut.result())
         return
-    why = str(exc) if isinstance(exc, apps.AppError) else f"reading its resource failed: {exc}"
+    why = str(exc) if isinstance(exc, app_policy.AppError) else f"reading its resource failed: {exc}"
     log.info("an app could not be shown: %s", why)
     bridge.fail(why[:500])
 

@@ -1,13 +1,13 @@
 """`srv.wire`: every JSON-RPC message of a server's connection, captured as it passes, redacted when kept.
 
-The connection's transport streams are seen through (`tap`, `wire_taps`): what the SDK writes and what it
+The connection's transport streams are seen through (`tap`, `taps`): what the SDK writes and what it
 reads, on the client thread, in the task that sends it, so a request is tied to the call that made it
 (`CURRENT_CALL`). An HTTP connection adds each exchange's status and `Mcp-*` headers (`http_exchange`, an
 httpx event hook). An in-process server has no transport (on 2026-07-28 the SDK calls it directly): its
 client's dispatcher is seen through instead (`tap_client`), each call kept as the JSON-RPC message it
 stands for. A message is noted as it passes and kept at the next `flush` (within `FLUSH_AFTER`, or at once
 when anything reads the wire): the work of keeping it is off its way. What is kept, and how a person reads
-it, is `core.wire`: nothing typed is ever stored.
+it, is `core.wire_log`: nothing typed is ever stored.
 """
 
 from __future__ import annotations
@@ -27,19 +27,19 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .. import kernel
-from ..core.redaction import typed_pattern
-from ..core.text import clip_line
-from ..core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
-from .privacy import texts_of, typed_values
-from .record import CURRENT_CALL
-from .runtime import on_main_after
-from .wire_taps import TappedDispatcher, tapped
+from ... import kernel
+from ...core.redaction import typed_pattern
+from ...core.text import clip_line
+from ...core.wire_log import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
+from ..privacy import texts_of, typed_values
+from ..record import CURRENT_CALL
+from ..runtime import on_main_after
+from .taps import TappedDispatcher, tapped
 
 if TYPE_CHECKING:
-    from ..widgets import WireView
-    from .context import ServerContext
-    from .record import CallRecord
+    from ...widgets import WireView
+    from ..context import ServerContext
+    from ..record import CallRecord
 
 __all__ = ["Wire", "Wires"]
 
@@ -361,7 +361,7 @@ class Wire:
     # -- the live view (main thread) -------------------------------------------------------------------
     def view(self) -> WireView:
         """A live widget of this wire: one row per call, expanding to its messages."""
-        from ..widgets import WireView
+        from ...widgets import WireView
 
         view = WireView(title=f"The wire of {self._ctx.name}", fetch=self._details)
         self._views.add(view)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import time
 
-from .. import kernel
-from ..core.requests import pending_requests
-from ..widgets import PendingItem, PendingList
-from . import tasks2026
-from .runtime import RUNTIME
+from ... import kernel
+from ...core.requests import pending_requests
+from ...widgets import PendingItem, PendingList
+from ..runtime import RUNTIME
+from ..tasks import extension as tasks2026
 
 REFRESH = 1.0
 """Seconds between refreshes of an open list (its waited times count in seconds)."""

@@ -12,25 +12,26 @@ from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import mcp_types
 
-from .. import kernel
-from ..core.apps import app_resource_uri
-from ..core.card import Card
-from ..core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
-from ..core.history import HistoryRecord, default_history
-from ..core.outcome import Action, Outcome, Reason
-from ..core.protocol import LEGACY, is_modern
-from ..core.requests import PendingRequest
-from . import presenting, tasks, url_flow
+from ... import kernel
+from ...core.app_policy import app_resource_uri
+from ...core.card import Card
+from ...core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
+from ...core.history import HistoryRecord, default_history
+from ...core.outcome import Action, Outcome, Reason
+from ...core.protocol import LEGACY, is_modern
+from ...core.requests import PendingRequest
+from ..record import CURRENT_CALL
+from ..tasks import experimental as tasks
+from . import answering, url_mode
 from .answering import pick_handler
 from .bounds import over_bound
-from .record import CURRENT_CALL
 from .rounds import Rounds
 
 if TYPE_CHECKING:
-    from ..widgets import ElicitationForm
-    from .context import ServerContext
-    from .display import CallDisplay
-    from .record import CallRecord
+    from ...widgets import ElicitationForm
+    from ..context import ServerContext
+    from ..display import CallDisplay
+    from ..record import CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
@@ -66,7 +67,7 @@ class Intake:
         self.pending: dict[PendingRequest, CallRecord | None] = {}
         """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = display.loose
-        self.flow = url_flow.UrlFlow(put_away=self.loose.keep)
+        self.flow = url_mode.UrlFlow(put_away=self.loose.keep)
         self.rounds = Rounds(ctx, display)
         display.serve(self)  # its questions end with their call; a log line finds its call here
 
@@ -206,12 +207,12 @@ class Intake:
             note = record.interrupt_note(legacy=True)  # nothing was sent yet: only the reason is news
             self.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             return
-        if request.kind == "url":  # a URL card, shown and answered like a form (see `url_flow`)
-            url_flow.present(self, request, record)
+        if request.kind == "url":  # a URL card, shown and answered like a form (see `url_mode`)
+            url_mode.present(self, request, record)
             return
         ctx = self.ctx
         chosen = pick_handler(ctx.settings.handler)
-        presenting.present(
+        answering.present(
             partial(self._build_form, request, record, handler=chosen is not None),
             deliver=partial(self.view_done, request, record),
             record=partial(self.record_view, request, record),
@@ -228,7 +229,7 @@ class Intake:
         self, request: PendingRequest, record: CallRecord | None, *, handler: bool
     ) -> ElicitationForm | None:
         """The form for `request` (None: refused or failed, and the request answered so)."""
-        from ..widgets import ElicitationForm
+        from ...widgets import ElicitationForm
 
         ctx = self.ctx
         try:

@@ -14,7 +14,13 @@ import asyncio
 import contextlib
 from collections.abc import Callable
 
-from ..core.signin import AuthorizationDenied, Redirect, RedirectRefused, SignInError, read_redirect
+from ...core.signin_addresses import (
+    AuthorizationDenied,
+    Redirect,
+    RedirectRefused,
+    SignInError,
+    read_redirect,
+)
 
 __all__ = ["Loopback"]
 

@@ -29,19 +29,19 @@ from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
-from .. import kernel
-from ..core.exceptions import ServerError, brief
-from ..core.outcome import Action, Outcome, Reason
-from ..core.protocol import LEGACY, is_modern
-from ..core.requests import PendingRequest
-from . import presenting
+from ... import kernel
+from ...core.exceptions import ServerError, brief
+from ...core.outcome import Action, Outcome, Reason
+from ...core.protocol import LEGACY, is_modern
+from ...core.requests import PendingRequest
+from . import answering
 from .answering import pick_handler
 
 if TYPE_CHECKING:
-    from ..core.card import Card
-    from ..widgets import UrlCard
-    from .context import ServerContext
-    from .record import CallRecord
+    from ...core.card import Card
+    from ...widgets import UrlCard
+    from ..context import ServerContext
+    from ..record import CallRecord
 
 __all__ = ["UrlFlow", "on_message", "present", "retrying"]
 
@@ -199,7 +199,7 @@ def _present(
     """A URL card through the present pipeline: a new card is followed and placed; a card asked again is
     on screen already. A refused URL's card is declined as it is built, and only shown."""
     place = partial(intake.display.place, record)
-    presenting.present(
+    answering.present(
         build,
         deliver=deliver,
         record=partial(intake.record_view, request, record) if history else _no_entry,
@@ -225,7 +225,7 @@ def _adopt(flow: UrlFlow, record: CallRecord | None, card: UrlCard) -> None:
 
 def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
     """The card for `request` (None on failure, the request answered so)."""
-    from ..widgets import UrlCard
+    from ...widgets import UrlCard
 
     try:
         card = UrlCard(

@@ -31,17 +31,17 @@ from mcp.client.session import ClientSession
 from mcp.shared.exceptions import MCPError
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from ..core.exceptions import ConnectionClosedError, MalformedAnswer, RequestTimeout
-from ..core.outcome import Reason
-from ..core.polling import WAITING, backed_off, poll_interval
-from ..core.requests import PendingRequest
-from ..widgets import waited_text
-from . import tasks
-from .record import CURRENT_CALL
+from ...core.exceptions import ConnectionClosedError, MalformedAnswer, RequestTimeout
+from ...core.outcome import Reason
+from ...core.polling import WAITING, backed_off, poll_interval
+from ...core.requests import PendingRequest
+from ...widgets import waited_text
+from ..record import CURRENT_CALL
+from . import experimental as tasks
 
 if TYPE_CHECKING:
-    from .context import ServerContext
-    from .display import CallDisplay
+    from ..context import ServerContext
+    from ..display import CallDisplay
 
 log = logging.getLogger("mcp_widgets")
 

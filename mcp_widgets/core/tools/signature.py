@@ -1,7 +1,7 @@
 """A tool as a Python function's parts (pure): its Python name, signature, docstring; checking the arguments
 a call binds, and the structured result against `outputSchema`.
 
-Imports only the standard library and jsonschema (through `tool_schema`).
+Imports only the standard library and jsonschema (through `tools.schema`).
 
 - Names: a tool name that is not an identifier (`get-weather`, `2fa`, `class`) becomes one (`get_weather`,
   `_2fa`, `class_`); one that begins and ends with an underscore (`__init__`, `_ipython_display_`: names
@@ -27,12 +27,12 @@ import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
-from .exceptions import MCPWidgetsError
-from .text import shown
-from .tool_args import deepest_error, rule_message
-from .tool_parts import Refused, deref, unwrap_null
-from .tool_schema import parse_tool_schema
-from .tool_validator import make_validator
+from ..exceptions import MCPWidgetsError
+from ..text import shown
+from .args import deepest_error, rule_message
+from .parts import Refused, deref, unwrap_null
+from .schema import parse_tool_schema
+from .validator import make_validator
 
 __all__ = [
     "OutputSchemaError",

@@ -14,7 +14,7 @@ from typing import Any, Literal, Protocol
 
 import mcp_types
 
-from .targets import StreamProxy
+from ..targets import StreamProxy
 
 __all__ = ["Captures", "TappedDispatcher", "tapped"]
 

@@ -33,21 +33,21 @@ from mcp import Client
 from mcp.client.session import ClientSession
 from mcp.shared.message import SessionMessage
 
-from ..core.exceptions import MalformedAnswer
-from ..core.polling import backed_off, poll_interval
-from ..core.protocol import is_modern
-from ..core.text import clip_line
-from .privacy import scrubbed_line
-from .record import CURRENT_CALL
-from .targets import StreamProxy
+from ...core.exceptions import MalformedAnswer
+from ...core.polling import backed_off, poll_interval
+from ...core.protocol import is_modern
+from ...core.text import clip_line
+from ..privacy import scrubbed_line
+from ..record import CURRENT_CALL
+from ..targets import StreamProxy
 
 if TYPE_CHECKING:
     import ipywidgets
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .context import ServerContext
-    from .display import CallDisplay
-    from .record import CallRecord
+    from ..context import ServerContext
+    from ..display import CallDisplay
+    from ..record import CallRecord
 
 log = logging.getLogger("mcp_widgets")
 
