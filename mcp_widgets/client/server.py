@@ -45,6 +45,7 @@ from .. import kernel
 from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
+from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
 from . import configs, tasks
@@ -52,6 +53,7 @@ from .apps import AppHost, AppList
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
 from .catalog import Catalog
+from .completing import Completer
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
@@ -236,6 +238,7 @@ class Server:
         self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._apps = app_host
+        self._completer = Completer(ctx, connection)
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
         self._made = next(_MADE)
         _LIVE.add(self)
@@ -501,6 +504,46 @@ class Server:
         return self._runner.run_background(
             "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
         )
+
+    @errors.one_line
+    async def complete(
+        self,
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+        argument: str,
+        value: str = "",
+        context: Mapping[str, str] | None = None,
+    ) -> Completion:
+        """What the server suggests for a prompt's argument or a resource template's variable, given what is
+        typed so far (docs/exploring.md): `await srv.complete(prompt="p", argument="city", value="Os")`.
+
+        Args:
+            prompt: A listed prompt's name; or `template=`: a listed resource template's URI template.
+            argument: The argument (or variable) to complete.
+            value: What is typed so far.
+            context: The other arguments already filled in (sent as `context.arguments`).
+
+        Raises:
+            NotImplementedError: The server declares no `completions` capability (nothing was sent).
+            KeyError: It lists no such prompt or template (the message names those it lists).
+        """
+        target = self._completer.target(prompt, template)
+        return await kernel.wait_async(self._completer.submit(target, argument, value, context))
+
+    @errors.one_line
+    def complete_sync(
+        self,
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+        argument: str,
+        value: str = "",
+        context: Mapping[str, str] | None = None,
+    ) -> Completion:
+        """`complete` for synchronous code."""
+        target = self._completer.target(prompt, template)
+        return kernel.wait_sync(self._completer.submit(target, argument, value, context))
 
     @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:
