@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -32,10 +33,21 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .context import ServerContext
 
-__all__ = ["DEFAULT_TIMEOUT", "Completer", "Target"]
+__all__ = ["DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Completer", "Target"]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a completion may take when the server has no `timeout=` (suggestions that late help nobody)."""
+
+FORM_DELAY = 0.03
+"""Seconds a form's field waits after a keystroke before it asks (a newer keystroke cancels the wait and the
+request): a burst of typing sends one request, and suggestions still show well within 150 ms."""
+
+FORM_TIMEOUT = 5.0
+"""Seconds a form's field waits for suggestions at most (then it shows none)."""
+
+
+Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
+"""How a form's field asks (argument, value so far, the other arguments): the widgets room's `Ask`."""
 
 
 @dataclass(frozen=True)
@@ -114,6 +126,19 @@ class Completer:
         real = resources.real_name(uri) if resources is not None else uri
         return Target("template", real, f"resource template {uri!r}")
 
+    def asker(self, prompt: str | None = None, template: str | None = None) -> Ask | None:
+        """How a form's fields ask (`widgets._suggest.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
+        or None when the server offers no completions for it (or is not connected, or does not list it)."""
+        try:
+            target = self.target(prompt, template)
+        except Exception:
+            return None
+
+        def ask(argument: str, value: str, context: Mapping[str, str]) -> Future[Completion]:
+            return self.submit(target, argument, value, context, timeout=FORM_TIMEOUT, delay=FORM_DELAY)
+
+        return ask
+
     def submit(
         self,
         target: Target,
@@ -121,17 +146,21 @@ class Completer:
         value: str,
         context: Mapping[str, str] | None = None,
         timeout: float | None = None,
+        delay: float = 0.0,
     ) -> concurrent.futures.Future[Completion]:
-        """Ask on the client thread; the future ends with a `Completion` or a one-line error."""
+        """Ask on the client thread (after `delay` s there: cancelling the future meanwhile sends nothing);
+        the future ends with a `Completion` or a one-line error."""
         if not isinstance(argument, str) or not isinstance(value, str):
             raise brief(TypeError("complete(): argument= is a name and value= the text typed so far"))
         given = {str(k): v for k, v in (context or {}).items() if isinstance(v, str) and k != argument}
         bound = timeout if timeout is not None else (self.ctx.settings.timeout or DEFAULT_TIMEOUT)
-        return RUNTIME.submit(self._ask(target, argument, value, given, bound))
+        return RUNTIME.submit(self._ask(target, argument, value, given, bound, delay))
 
     async def _ask(
-        self, target: Target, argument: str, value: str, context: dict[str, str], timeout: float
+        self, target: Target, argument: str, value: str, context: dict[str, str], timeout: float, delay: float
     ) -> Completion:
+        if delay > 0:
+            await asyncio.sleep(delay)
         about = f"completing {argument!r} of {target.label} on {self.ctx.name!r}"
         client = self.connection.client
         if client is None:

@@ -548,26 +548,28 @@ class Server:
     @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:
         """A form for the prompt `name` (its arguments, required ones marked): click Run to see its messages
-        below. Only prompts are looked at: a tool of the same name is never taken for it.
+        below. Only prompts are looked at: a tool of the same name is never taken for it. Where the server
+        declares `completions`, its text fields offer the server's values as you type.
 
         Raises:
             KeyError: The server lists no prompt of that name (refresh with `await srv.list_prompts()`).
         """
         from ..widgets import prompt_form
 
-        return prompt_form(self, name, result_text)
+        return prompt_form(self, name, result_text, self._completer.asker(prompt=name))
 
     @errors.one_line
     def template_form(self, template: str) -> TemplateForm:
         """A form for a resource template's variables (by its URI template or its name): it shows the URI
-        it will read as you type; click Read to see the resource below.
+        it will read as you type (and the server's completions, where it declares them); click Read to see
+        the resource below.
 
         Raises:
             KeyError: The server lists no such template (refresh with `await srv.list_resources()`).
         """
         from ..widgets import template_form
 
-        return template_form(self, template, result_text)
+        return template_form(self, template, result_text, self._completer.asker(template=template))
 
     @property
     def history(self) -> HistoryPanel:

@@ -209,7 +209,12 @@ def _completion_asked(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def _completion_answered(body: Mapping[str, Any]) -> Mapping[str, Any]:
-    """A `completion/complete` result as kept: how many values, not them (they extend what was typed)."""
+    """A `completion/complete` result as kept: how many values, not them (they extend what was typed); an
+    error keeps its code, not its message or data (they may quote what was typed)."""
+    error = body.get("error")
+    if isinstance(error, Mapping):
+        kept = {"code": error.get("code"), "message": "[redacted: a completion's error message]"}
+        return {**body, "error": kept}
     result = body.get("result")
     completion = result.get("completion") if isinstance(result, Mapping) else None
     if not isinstance(completion, Mapping) or not isinstance(completion.get("values"), list):

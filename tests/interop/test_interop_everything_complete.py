@@ -62,3 +62,37 @@ def test_the_wire_keeps_names_not_the_values_typed(everything: Server) -> None:
     sent = everything.wire.records(method="completion/complete")
     text = json.dumps(sent)
     assert sent and '"name"' in text and "Cha" not in text and "Engineering" not in text
+
+
+def test_the_prompt_form_offers_departments_then_names_in_one(everything: Server) -> None:
+    async def scenario() -> None:
+        form = everything.prompt_form("completable-prompt")
+        try:
+            assert form.suggesting == ("department", "name")
+            form.fill(department="S")
+            got = await form.wait_suggestions("department")
+            assert got is not None and got.values == ["Sales", "Support"]
+            form.pick("department", "Sales")
+            form.fill(name="")
+            form.fill(department="Engineering")
+            form.fill(name="A")
+            form.fill(name="")  # the names of the department in the other field (sent as context)
+            names = await form.wait_suggestions("name")
+            assert names is not None and names.values == ["Alice", "Bob", "Charlie"]
+        finally:
+            form.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_template_form_offers_resource_ids(everything: Server) -> None:
+    async def scenario() -> None:
+        form = everything.template_form(TEXT)
+        try:
+            form.fill(resourceId="1")
+            got = await form.wait_suggestions("resourceId")
+            assert got is not None and got.values == ["1"]
+        finally:
+            form.close()
+
+    asyncio.run(scenario())
