@@ -68,6 +68,12 @@ def _done() -> concurrent.futures.Future[None]:
     return done
 
 
+def _count_line(completion: Completion) -> str:
+    """ "2 suggestions", "1 suggestion", "3 of 12 suggestions", "100 and more suggestions"."""
+    text = completion.count_text
+    return f"{text} suggestion" if text == "1" else f"{text} suggestions"
+
+
 class Suggester:
     """One text field's suggestions: asks on each change of its value, shows the newest answer.
 
@@ -149,7 +155,7 @@ class Suggester:
         if view.comm is not None:
             with view.hold_sync():
                 view.values = list(shown.values) if shown is not None else []
-                view.count = shown.count_text if shown is not None else ""
+                view.count = _count_line(shown) if shown is not None else ""
                 view.answer += 1
         if applied is not None and not applied.done():
             applied.set_result(None)
@@ -187,6 +193,10 @@ class Suggester:
             shown = self.shown
             if shown is not None and 0 <= index < len(shown.values):
                 self.pick(shown.values[index])
+        elif content.get("ask") is True:  # ArrowDown on a closed list: what the field holds now
+            value = self.field.control.value
+            if isinstance(value, str):
+                self.ask(value)
         elif content.get("closed") is True:
             self._token += 1
             self._drop_pending()

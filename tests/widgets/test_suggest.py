@@ -51,7 +51,7 @@ def test_a_text_field_offers_the_servers_values_as_you_type(srv: Server) -> None
         got = await form.wait_suggestions("month")
         assert got is not None and got.values == ["June", "July"] and got.count_text == "2"
         view = lists(form)[1]
-        assert view.values == ["June", "July"] and view.count == "2"
+        assert view.values == ["June", "July"] and view.count == "2 suggestions"
         form.pick("month", "July")
         assert form._fields["month"].control.value == "July"
         assert view.values == [] and form.suggestions("month") is None  # closed: the values are gone
@@ -60,6 +60,7 @@ def test_a_text_field_offers_the_servers_values_as_you_type(srv: Server) -> None
         form.fill(city="o")
         many = await form.wait_suggestions("city")
         assert many is not None and len(many.values) == 100 and many.count_text == "100 of 122"
+        assert lists(form)[0].count == "100 of 122 suggestions"
         with pytest.raises(ValueError, match="shows no such value"):
             form.pick("city", "Atlantis")
         form.close()
@@ -159,3 +160,19 @@ def test_without_completions_the_fields_offer_nothing() -> None:
         form.fill(resourceId="3")
         assert not srv.wire.records(method="completion/complete")
         form.close()
+
+
+def test_arrow_down_on_a_closed_list_asks_again(srv: Server) -> None:
+    async def scenario() -> None:
+        form = srv.prompt_form("trip")
+        view = lists(form)[1]
+        form.fill(month="ap")
+        await form.wait_suggestions("month")
+        view._handle_custom_msg({"closed": True}, [])  # Escape: closed and emptied
+        assert view.values == []
+        view._handle_custom_msg({"ask": True}, [])  # ArrowDown in the field
+        got = await form.wait_suggestions("month")
+        assert got is not None and got.values == ["April"] and view.values == ["April"]
+        form.close()
+
+    run(scenario())

@@ -1,7 +1,7 @@
 // A field's suggestion list (SuggestList in _suggest.py): the server's completions for the text input it
 // serves, drawn under that input as the person types. The kernel asks the server and sets `values`, `count`
 // and `answer` (a new number for each answer); this view draws them as literal text and handles the keys:
-// - ArrowDown / ArrowUp move the highlight (ArrowDown opens a closed list that has values),
+// - ArrowDown / ArrowUp move the highlight (ArrowDown on a closed list opens it, asking again if needed),
 // - Enter picks the highlighted value (sent as {pick: index}: the kernel sets the field), Escape closes,
 //   and neither reaches the form or the notebook while the list is open (never Run, never command mode),
 // - a click picks; leaving the input closes (the kernel then forgets the values: {closed: true}).
@@ -9,8 +9,7 @@
 
 export default {
   render({ model, el }) {
-    el.classList.add("mcp-widgets-suggest");
-    el.style.display = "none";
+    el.classList.add("mcp-widgets-suggest");  // shown only with mcp-widgets-suggest-open (suggest.css)
     const listId = "mcp-widgets-suggest-" + Math.random().toString(36).slice(2);
     const list = document.createElement("ul");
     list.id = listId;
@@ -41,7 +40,7 @@ export default {
     const close = (tell) => {
       const was = open;
       open = false;
-      el.style.display = "none";
+      el.classList.remove("mcp-widgets-suggest-open");
       highlight(-1);
       if (input) input.setAttribute("aria-expanded", "false");
       if (tell && was) model.send({ closed: true });
@@ -54,6 +53,7 @@ export default {
     };
     const draw = () => {
       const values = model.get("values") || [];
+      const was = active >= 0 && list.children[active] ? list.children[active].textContent : null;
       list.replaceChildren();
       values.forEach((value, i) => {
         const item = document.createElement("li");
@@ -66,25 +66,24 @@ export default {
         list.appendChild(item);
       });
       count.textContent = model.get("count") || "";
-      highlight(-1);
+      highlight(was === null ? -1 : values.indexOf(was));  // a newer answer keeps the highlighted value
       const focused = input && input.ownerDocument.activeElement === input;
       if (values.length && focused) {
         open = true;
-        el.style.display = "";
+        el.classList.add("mcp-widgets-suggest-open");
         input.setAttribute("aria-expanded", "true");
       } else close(false);
     };
     const onKey = (event) => {
       const values = model.get("values") || [];
       if (!open) {
-        if (event.key === "ArrowDown" && values.length && !event.altKey) {
+        if (event.key !== "ArrowDown" || event.altKey || event.ctrlKey || event.metaKey) return;
+        event.preventDefault();
+        event.stopPropagation();
+        if (values.length) {
           draw();
-          if (open) {
-            highlight(0);
-            event.preventDefault();
-            event.stopPropagation();
-          }
-        }
+          if (open) highlight(0);
+        } else model.send({ ask: true });  // closed and emptied (Escape): ask again for what is there
         return;
       }
       const n = list.children.length;
