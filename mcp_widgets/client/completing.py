@@ -22,8 +22,9 @@ from typing import TYPE_CHECKING, Any, Literal
 import mcp_types
 from mcp.shared.exceptions import MCPError
 
+from .. import kernel
 from ..core.completion import Completion, completion_of
-from ..core.exceptions import ConnectionClosedError, RequestTimeout, ServerError, brief
+from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, typed_pattern
 from ..core.text import clip_line
 from ..core.wire import error_name
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .context import ServerContext
 
-__all__ = ["DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Completer", "Target"]
+__all__ = ["DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Ask", "Completer", "Target", "blocking"]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a completion may take when the server has no `timeout=` (suggestions that late help nobody)."""
@@ -178,6 +179,17 @@ class Completer:
         except asyncio.TimeoutError:
             raise RequestTimeout(f"{about}: no answer within {timeout:g} s") from None
         return completion_of(result)
+
+
+def blocking(future: concurrent.futures.Future[Completion]) -> Completion:
+    """`complete_sync`'s wait: refused on the client thread (it would deadlock); inside a widget callback a
+    plain wait (a completion needs no widget message while it waits), elsewhere the kernel's own."""
+    if RUNTIME.in_client_thread():
+        future.cancel()
+        raise MCPWidgetsError("complete_sync from inside the client thread (a handler?) would deadlock")
+    if kernel.in_comm_handler():
+        return future.result()
+    return kernel.wait_sync(future)
 
 
 def _not_listed(message: str) -> KeyError:

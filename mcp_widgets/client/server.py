@@ -48,7 +48,7 @@ from ..core.card import Handler
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
-from . import configs, tasks
+from . import completing, configs, tasks
 from .apps import AppHost, AppList
 from .bounds import MAX_QUESTIONS, question_bounds
 from .call import Call
@@ -543,7 +543,7 @@ class Server:
     ) -> Completion:
         """`complete` for synchronous code."""
         target = self._completer.target(prompt, template)
-        return kernel.wait_sync(self._completer.submit(target, argument, value, context))
+        return completing.blocking(self._completer.submit(target, argument, value, context))
 
     @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:

@@ -111,3 +111,17 @@ def test_an_answer_past_100_values_is_clipped_and_says_it_has_more() -> None:
     got = completion_of(sent)
     assert got.values == [f"v{n}" for n in range(100)] and got.total is None and got.has_more
     assert got.count_text == "100 and more" and completion_of({}).count_text == "none"
+
+
+def test_complete_sync_on_the_client_thread_is_refused_not_deadlocked() -> None:
+    from mcp_widgets import MCPWidgetsError
+    from mcp_widgets.client.runtime import RUNTIME
+
+    with connect_sync(build_server()) as srv:
+
+        async def inside() -> Any:
+            return srv.complete_sync(prompt="trip", argument="month", value="ju")
+
+        with pytest.raises(MCPWidgetsError, match="would deadlock"):
+            RUNTIME.submit(inside()).result(10)
+        assert srv.complete_sync(prompt="trip", argument="month", value="ju").values == ["June", "July"]
