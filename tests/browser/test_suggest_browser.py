@@ -125,6 +125,14 @@ def test_a_person_picks_a_suggestion_with_the_keyboard(
     expect(shown.get_by_role("option")).to_have_text(["Sales", "Support"])
     department.press("Escape")
 
+    # A click picks too (the input keeps the focus).
+    department.press("Control+a")
+    department.press_sequentially("Su")
+    shown.get_by_role("option", name="Support").click()
+    expect(department).to_have_value("Support")
+    expect(shown).to_be_hidden()
+    expect(department).to_be_focused()
+
     # Picked with the keyboard, the form runs with it when the person asks.
     department.click()
     department.press("Control+a")
