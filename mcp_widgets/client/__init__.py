@@ -5,8 +5,8 @@ parts it holds: a `Connection` (connection.py), an `Intake` (intake.py: a questi
 `CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
 `Catalog` (catalog.py: listings). `answering` decides who answers a card (handler, policy or person), with
 `call` (one call in flight), `runtime` (the client thread), `targets` (what to connect to, transports),
-`privacy`, `url_flow` (URL mode), `rounds` (2026-07-28 rounds that expire), `console` (a terminal) and
-`listings` (tables).
+`privacy`, `url_flow` (URL mode), `rounds` (2026-07-28 rounds that expire), `console` (a terminal),
+`completing` (a server's completions, for `srv.complete` and the forms' suggestions) and `listings` (tables).
 """
 
 from ..core.card import Handler
