@@ -23,7 +23,7 @@ __all__ = [
     "skipped",
 ]
 
-GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire")
+GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire", "completions")
 """Every group, in the order they run and print."""
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
 from .core.card import Card, FormCard, Handler, LinkCard
+from .core.completion import Completion
 from .core.exceptions import (
     AnswerExpired,
     BlockingCallError,
@@ -116,6 +117,7 @@ __all__ = [
     "BlockingCallError",
     "Call",
     "Card",
+    "Completion",
     "ConfigError",
     "ConnectError",
     "ConnectionClosedError",

@@ -46,11 +46,14 @@ from .. import kernel
 from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
+from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire_log import DEFAULT_KEEP
+from . import completing
 from .apps.views import AppHost, AppList
 from .call import Call
 from .catalog import Catalog
+from .completing import Completer
 from .configs import lookup as configs
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
@@ -238,6 +241,7 @@ class Server:
         self._open_tasks, self._intake = open_tasks, intake
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._apps = app_host
+        self._completer = Completer(ctx, connection)
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
         self._made = next(_MADE)
         _LIVE.add(self)
@@ -505,28 +509,70 @@ class Server:
         )
 
     @errors.one_line
+    async def complete(
+        self,
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+        argument: str,
+        value: str = "",
+        context: Mapping[str, str] | None = None,
+    ) -> Completion:
+        """What the server suggests for a prompt's argument or a resource template's variable, given what is
+        typed so far (docs/exploring.md): `await srv.complete(prompt="p", argument="city", value="Os")`.
+
+        Args:
+            prompt: A listed prompt's name; or `template=`: a listed resource template's URI template.
+            argument: The argument (or variable) to complete.
+            value: What is typed so far.
+            context: The other arguments already filled in (sent as `context.arguments`).
+
+        Raises:
+            NotImplementedError: The server declares no `completions` capability (nothing was sent).
+            KeyError: It lists no such prompt or template (the message names those it lists).
+        """
+        target = self._completer.target(prompt, template)
+        return await kernel.wait_async(self._completer.submit(target, argument, value, context))
+
+    @errors.one_line
+    def complete_sync(
+        self,
+        *,
+        prompt: str | None = None,
+        template: str | None = None,
+        argument: str,
+        value: str = "",
+        context: Mapping[str, str] | None = None,
+    ) -> Completion:
+        """`complete` for synchronous code."""
+        target = self._completer.target(prompt, template)
+        return completing.blocking(self._completer.submit(target, argument, value, context))
+
+    @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:
         """A form for the prompt `name` (its arguments, required ones marked): click Run to see its messages
-        below. Only prompts are looked at: a tool of the same name is never taken for it.
+        below. Only prompts are looked at: a tool of the same name is never taken for it. Where the server
+        declares `completions`, its text fields offer the server's values as you type.
 
         Raises:
             KeyError: The server lists no prompt of that name (refresh with `await srv.list_prompts()`).
         """
         from ..widgets import prompt_form
 
-        return prompt_form(self, name, result_text)
+        return prompt_form(self, name, result_text, self._completer.asker(prompt=name))
 
     @errors.one_line
     def template_form(self, template: str) -> TemplateForm:
         """A form for a resource template's variables (by its URI template or its name): it shows the URI
-        it will read as you type; click Read to see the resource below.
+        it will read as you type (and the server's completions, where it declares them); click Read to see
+        the resource below.
 
         Raises:
             KeyError: The server lists no such template (refresh with `await srv.list_resources()`).
         """
         from ..widgets import template_form
 
-        return template_form(self, template, result_text)
+        return template_form(self, template, result_text, self._completer.asker(template=template))
 
     @property
     def history(self) -> HistoryPanel:

@@ -212,6 +212,36 @@ def is_answer(result: Any) -> bool:
     return isinstance(result, Mapping) and isinstance(result.get("action"), str)
 
 
+def _completion_asked(params: Mapping[str, Any]) -> dict[str, Any]:
+    """A `completion/complete` request as kept: the partial value and the context's values are typed (as a
+    person types them into a form, or code passes them on): names only."""
+    params = dict(params)
+    argument = params.get("argument")
+    if isinstance(argument, Mapping):
+        params["argument"] = {**argument, "value": "[redacted: the value typed so far]"}
+    context = params.get("context")
+    if isinstance(context, Mapping) and isinstance(context.get("arguments"), Mapping):
+        params["context"] = {**context, "arguments": redacted_fields(context["arguments"], "argument")}
+    return params
+
+
+def _completion_answered(body: Mapping[str, Any]) -> Mapping[str, Any]:
+    """A `completion/complete` result as kept: how many values, not them (they extend what was typed); an
+    error keeps its code, not its message or data (they may quote what was typed)."""
+    error = body.get("error")
+    if isinstance(error, Mapping):
+        kept = {"code": error.get("code"), "message": "[redacted: a completion's error message]"}
+        return {**body, "error": kept}
+    result = body.get("result")
+    completion = result.get("completion") if isinstance(result, Mapping) else None
+    if not isinstance(completion, Mapping) or not isinstance(completion.get("values"), list):
+        return body
+    count = len(completion["values"])
+    marker = f"[redacted: {count} {'value' if count == 1 else 'values'}]"
+    assert isinstance(result, Mapping)
+    return {**body, "result": {**result, "completion": {**completion, "values": marker}}}
+
+
 def _redact(
     body: Mapping[str, Any],
     *,
@@ -222,6 +252,10 @@ def _redact(
     """What of `body` may be kept: see the module's docstring (`body` itself when all of it may). `sent`:
     we sent it; `answers` is the method of the server's request it answers, when known."""
     params, method = body.get("params"), body.get("method")
+    if method == "completion/complete" and isinstance(params, Mapping):
+        body = {**body, "params": _completion_asked(params)}
+    elif answers == "completion/complete":
+        return _completion_answered(body)
     typed_in = typed_arguments and isinstance(params, Mapping) and (
         (method in ("tools/call", "prompts/get") and "arguments" in params)
         or (method == "resources/read" and "uri" in params)
@@ -590,7 +624,9 @@ class WireLog:
             opened = self._sent.pop(ident, None) if direction == "in" else self._answering(ident, message)
             if opened is not None:
                 method, took, key = opened.method, at - opened.at, key or opened.call
-                answers = opened.method if direction == "out" else None
+                # what we answer, and a completion's result (its values extend what was typed)
+                asked = direction == "out" or opened.method == "completion/complete"
+                answers = opened.method if asked else None
                 if direction == "out":
                     self._answered[ident] = _Open(opened.method, at, key)
                 if direction == "in" and key is not None:

@@ -6,6 +6,10 @@ form's (`ToolForm`), and so is what happens to what was typed (it stays in the w
 to the server marked as typed, and to no log, repr or error). Run gets the prompt, Read reads the resource;
 the result shows under the form as the client's result text (`result_text`, passed in by the client room:
 roles, text, images and embedded resources as lines, server text literal).
+
+Where the server declares `completions`, the client room passes `suggest` (`_suggest.Ask`): each text field
+then offers the server's values as the person types (`_suggest`), and `suggestions`, `wait_suggestions` and
+`pick` drive that from Python as `fill` drives typing.
 """
 
 from __future__ import annotations
@@ -16,10 +20,13 @@ from typing import Any
 
 import ipywidgets as w
 
+from ..core.completion import Completion
+from ..core.exceptions import FieldNotFound
 from ..core.prompt_args import prompt_schema
 from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
-from ._fields import WRAP_CLASS
+from ._fields import WRAP_CLASS, TextField
+from ._suggest import Ask, Suggester
 from ._tool_form import ToolForm
 from ._tool_result import plain_text
 
@@ -32,7 +39,75 @@ PROMPT_FORM_CLASS = "mcp-widgets-prompt-form"
 TEMPLATE_FORM_CLASS = "mcp-widgets-template-form"
 
 
-class PromptForm(ToolForm):
+class ExploreForm(ToolForm):
+    """A tool form whose text fields may offer the server's completions (`suggest`; None: they do not)."""
+
+    def __init__(self, server: Any, tool: Any, suggest: Ask | None = None) -> None:
+        self._suggest = suggest
+        self._suggesters: dict[str, Suggester] = {}
+        super().__init__(server, tool)
+
+    def _extra(self) -> tuple[w.Widget, ...]:
+        # the fields are made by now: each text one gets its list (a secret one never: no partial secrets)
+        ask = self._suggest
+        if ask is not None:
+            for name, field in self._fields.items():
+                if type(field) is TextField:
+                    self._suggesters[name] = Suggester(field, name, ask, self._context_for(name), self._kit)
+        return ()
+
+    def _context_for(self, name: str) -> Callable[[], dict[str, str]]:
+        def context() -> dict[str, str]:
+            values = self._values() if not self._closed else {}
+            return {k: v for k, v in values.items() if k != name and isinstance(v, str) and v}
+
+        return context
+
+    def _children(self) -> tuple[w.Widget, ...]:
+        views: list[w.Widget] = []
+        for name, field in self._fields.items():
+            shown = field.views()
+            suggester = self._suggesters.get(name)
+            views += shown[:1] + ((suggester.view,) if suggester is not None else ()) + shown[1:]
+        return (*self._top, *views, *self._bottom)
+
+    @property
+    def suggesting(self) -> tuple[str, ...]:
+        """The fields that offer the server's completions as you type (none without `completions`)."""
+        return tuple(self._suggesters)
+
+    def suggestions(self, name: str) -> Completion | None:
+        """What the list under the field `name` shows now (None: nothing)."""
+        return self._suggester(name).shown
+
+    async def wait_suggestions(self, name: str) -> Completion | None:
+        """What the list under `name` shows once the server answered the newest change (None: nothing:
+        no values, or a slow or failing server)."""
+        return await self._suggester(name).wait()
+
+    def pick(self, name: str, value: str) -> None:
+        """Pick `value` from the list under `name`, as Enter or a click would (the list closes).
+
+        Raises:
+            FieldNotFound: `name` is no field offering suggestions.
+            ValueError: The list shows no such value.
+        """
+        self._suggester(name).pick(value)
+
+    def _suggester(self, name: str) -> Suggester:
+        suggester = self._suggesters.get(name)
+        if suggester is None:
+            raise FieldNotFound(name, self.suggesting)
+        return suggester
+
+    def close(self) -> None:
+        for suggester in getattr(self, "_suggesters", {}).values():  # (none yet: a form that failed to build)
+            suggester.close()
+        self._suggesters = {}
+        super().close()
+
+
+class PromptForm(ExploreForm):
     """A form for one prompt's arguments: Run gets the prompt (`server.get_prompt_background`) and shows its
     messages below; `form.result` is the SDK's `GetPromptResult`.
 
@@ -40,13 +115,14 @@ class PromptForm(ToolForm):
         server: A connected `mcp_widgets.Server`.
         prompt: The prompt (an `mcp_types.Prompt`: `name`, `title`, `description`, `arguments`).
         result_text: How a result reads as text.
+        suggest: Asks the server for completions (None: no suggestions).
     """
 
     kind = "prompt"
 
-    def __init__(self, server: Any, prompt: Any, result_text: ResultText) -> None:
+    def __init__(self, server: Any, prompt: Any, result_text: ResultText, suggest: Ask | None = None) -> None:
         self._text_of = result_text
-        super().__init__(server, prompt)
+        super().__init__(server, prompt, suggest)
         self.add_class(PROMPT_FORM_CLASS)
 
     @property
@@ -66,7 +142,7 @@ class PromptForm(ToolForm):
         return f"Get the prompt {self.tool_name} from {getattr(self.server, 'name', 'the server')}"
 
 
-class TemplateForm(ToolForm):
+class TemplateForm(ExploreForm):
     """A form for one resource template's variables (RFC 6570): it shows the URI it will read as you type;
     Read reads it (`server.read_template_background`) and shows the resource below; `form.result` is the
     SDK's `ReadResourceResult`.
@@ -75,6 +151,7 @@ class TemplateForm(ToolForm):
         server: A connected `mcp_widgets.Server`.
         template: The template (an `mcp_types.ResourceTemplate`: `uri_template`, `name`, `title`, ...).
         result_text: How a result reads as text.
+        suggest: Asks the server for completions (None: no suggestions).
 
     Raises:
         TemplateError: The server's URI template is not one (RFC 6570).
@@ -83,10 +160,12 @@ class TemplateForm(ToolForm):
     kind = "template"
     run_label = "Read"
 
-    def __init__(self, server: Any, template: Any, result_text: ResultText) -> None:
+    def __init__(
+        self, server: Any, template: Any, result_text: ResultText, suggest: Ask | None = None
+    ) -> None:
         self._text_of = result_text
         self.template: UriTemplate = parse_template(str(getattr(template, "uri_template", "")))
-        super().__init__(server, template)
+        super().__init__(server, template, suggest)
         self.add_class(TEMPLATE_FORM_CLASS)
 
     @property
@@ -120,7 +199,7 @@ class TemplateForm(ToolForm):
     def _extra(self) -> tuple[w.Widget, ...]:
         # under the controls, as a field's note: it reads as what the fields above make
         self._uri = self._kit.make(w.Label, value="", layout="note", _dom_classes=(WRAP_CLASS,))
-        return (self._uri,)
+        return (*super()._extra(), self._uri)
 
     def _changed(self, check: ArgumentCheck) -> None:
         if check.arguments is not None:
@@ -144,7 +223,7 @@ def _known(items: list[Any], attr: str) -> str:
     return ", ".join(str(getattr(i, attr, "?")) for i in items[:50]) or "none"
 
 
-def prompt_form(server: Any, name: str, result_text: ResultText) -> PromptForm:
+def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | None = None) -> PromptForm:
     """A `PromptForm` for the prompt `name` of `server` (exactly as listed, whatever its spelling; the
     server's tools are not looked at, so a tool of the same name is never taken for it).
 
@@ -154,14 +233,16 @@ def prompt_form(server: Any, name: str, result_text: ResultText) -> PromptForm:
     prompts: list[Any] = list(getattr(server, "prompts", None) or ())
     for prompt in prompts:
         if getattr(prompt, "name", None) == name:
-            return PromptForm(server, prompt, result_text)
+            return PromptForm(server, prompt, result_text, suggest)
     raise KeyError(
         f"{getattr(server, 'name', 'the server')!r} lists no prompt named {name!r} (prompts: "
         f"{_known(prompts, 'name')}); if it was added since connecting, run `await srv.list_prompts()` first"
     )
 
 
-def template_form(server: Any, template: str, result_text: ResultText) -> TemplateForm:
+def template_form(
+    server: Any, template: str, result_text: ResultText, suggest: Ask | None = None
+) -> TemplateForm:
     """A `TemplateForm` for a resource template of `server`, given by its URI template (as listed) or its
     name.
 
@@ -174,7 +255,7 @@ def template_form(server: Any, template: str, result_text: ResultText) -> Templa
     found = [t for t in templates if getattr(t, "uri_template", None) == template]
     found = found or [t for t in templates if getattr(t, "name", None) == template]
     if found:
-        return TemplateForm(server, found[0], result_text)
+        return TemplateForm(server, found[0], result_text, suggest)
     raise KeyError(
         f"{getattr(server, 'name', 'the server')!r} lists no resource template {template!r} (templates: "
         f"{_known(templates, 'uri_template')}); if it was added since connecting, run "

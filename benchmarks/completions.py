@@ -1,0 +1,79 @@
+"""Suggestions as the person types: from a keystroke's value reaching the kernel (`form.fill`, as the
+browser's update does) to the server's values set on the field's list (the model the browser draws), against
+the same server asked directly (`await srv.complete(...)`, the baseline, same run, alternating).
+
+Plain python (the client on its own thread, as in a notebook), against tests/servers/completing.py in
+process and over stdio, on 2026-07-28. The form's figure includes its pause after a keystroke
+(`client.completing.FORM_DELAY`, 30 ms): a burst of typing sends one request.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from ._report import Row, not_measured
+
+GROUP = "completions"
+ROOT = Path(__file__).resolve().parents[1]
+SERVER = ROOT / "tests" / "servers" / "completing.py"
+TYPED = ("ju", "ma", "a", "s", "o", "n", "d", "f", "j", "m")
+
+
+async def _pairs(srv: Any, runs: int) -> tuple[list[float], list[float]]:
+    form = srv.prompt_form("trip")
+    keyed: list[float] = []
+    direct: list[float] = []
+    try:
+        for i in range(runs + 2):  # two to warm up
+            typed = TYPED[i % len(TYPED)]
+            t0 = time.perf_counter()
+            form.fill(month=typed)
+            got = await form.wait_suggestions("month")
+            t1 = time.perf_counter()
+            await srv.complete(prompt="trip", argument="month", value=typed)
+            t2 = time.perf_counter()
+            assert got is not None and got.values, typed
+            if i >= 2:
+                keyed.append((t1 - t0) * 1e3)
+                direct.append((t2 - t1) * 1e3)
+    finally:
+        form.close()
+    return keyed, direct
+
+
+def run(quick: bool) -> list[Row]:
+    sys.path.insert(0, str(ROOT))
+    from mcp_widgets import connect_sync
+    from mcp_widgets.client.completing import FORM_DELAY
+    from tests.servers.completing import build_server
+
+    runs = 10 if quick else 60
+    rows: list[Row] = []
+    for via, target in (("in process", build_server()), ("stdio", [sys.executable, str(SERVER)])):
+        name = f"keystroke to suggestions set, kernel side ({via})"
+        try:
+            with connect_sync(target, name="bench-complete", timeout=30) as srv:
+                keyed, direct = asyncio.run(_pairs(srv, runs))
+        except Exception as exc:
+            rows += not_measured(GROUP, [name], exc)
+            continue
+        value, base = statistics.median(keyed), statistics.median(direct)
+        rows.append(
+            Row(
+                GROUP,
+                name,
+                value,
+                baseline=base,
+                baseline_name="await srv.complete",
+                target="< 150 ms",
+                ok=value < 150,
+                note=f"of which {FORM_DELAY * 1e3:.0f} ms the pause after a keystroke; "
+                f"p90 {statistics.quantiles(keyed, n=10)[-1]:.1f} ms",
+            )
+        )
+    return rows

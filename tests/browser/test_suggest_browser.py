@@ -1,0 +1,145 @@
+"""A prompt form's completions in real JupyterLab, with a keyboard: type into a field, the server's values
+show under it ("2" of them), arrows move, Enter picks (and never runs the form), Escape closes. Saves
+docs/screenshots/prompt-suggestions-{light,dark}.png."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .gallery import layout_problems
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OpenNotebook = Callable[..., NotebookPage]
+
+CONNECT = """\
+import mcp_types
+import mcp_widgets as mw
+from mcp.server.mcpserver import MCPServer
+staff = MCPServer("staff")
+TEAMS = {"Engineering": ["Alice", "Bob", "Charlie"], "Sales": ["David", "Eve"], "Support": ["Frank", "Grace"]}
+
+@staff.prompt(name="team", description="Write to someone in a team.")
+def team(department: str, name: str) -> str:
+    return f"Hello {name} of {department}!"
+
+@staff.completion()
+async def complete(ref, argument, context):
+    given = dict(getattr(context, "arguments", None) or {})
+    options = list(TEAMS) if argument.name == "department" else TEAMS.get(given.get("department"), [])
+    found = [o for o in options if o.lower().startswith(argument.value.lower())]
+    return mcp_types.Completion(values=found, total=len(found), has_more=False)
+
+srv = await mw.connect(staff, name="staff")
+"""
+
+
+def test_a_person_picks_a_suggestion_with_the_keyboard(
+    open_notebook: OpenNotebook, screenshots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook([CONNECT, 'srv.prompt_form("team")'])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    form = nb.output(1).locator(".mcp-widgets-prompt-form")
+    run = form.get_by_role("button", name="Run")
+    expect(run).to_be_visible()
+    department = form.get_by_label("Department *")
+    name = form.get_by_label("Name *")
+    lists = form.locator(".mcp-widgets-suggest")
+    stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
+
+    # Name first, so that Run is enabled when Enter picks a department below.
+    name.click()
+    name.press_sequentially("Zed")
+    expect(lists.nth(1)).to_be_hidden()  # no department yet: no names
+    department.click()
+    started = time.perf_counter()
+    department.press_sequentially("S")
+    shown = lists.nth(0)
+    expect(shown).to_be_visible()
+    took = time.perf_counter() - started
+    print(f"keystroke to suggestions shown (browser): {took * 1000:.0f} ms")
+    items = shown.get_by_role("option")
+    expect(items).to_have_text(["Sales", "Support"])
+    expect(shown.locator(".mcp-widgets-suggest-count")).to_have_text("2 suggestions")
+    expect(department).to_have_attribute("aria-expanded", "true")
+    department.press("ArrowDown")
+    department.press("ArrowDown")
+    expect(items.nth(1)).to_have_attribute("aria-selected", "true")
+    department.press("ArrowUp")
+    department.press("ArrowDown")
+    expect(items.nth(1)).to_have_class("mcp-widgets-suggest-item mcp-widgets-suggest-active")
+    expect(run).to_be_enabled()
+    department.press("Enter")
+    expect(department).to_have_value("Support")
+    expect(shown).to_be_hidden()
+    expect(department).to_be_focused()
+    nb.page.wait_for_timeout(500)
+    expect(stdout).to_have_count(0)  # Enter picked: the prompt was not run
+
+    # Escape closes the list and leaves the value as typed (and the form, the notebook, as they were).
+    name.click()
+    name.press("Control+a")
+    name.press_sequentially("F")
+    names = lists.nth(1)
+    expect(names.get_by_role("option")).to_have_text(["Frank"])
+    name.press("Escape")
+    expect(names).to_be_hidden()
+    expect(name).to_have_value("F")
+    expect(name).to_be_focused()
+    nb.page.wait_for_timeout(300)
+    expect(stdout).to_have_count(0)
+
+    # The pictures: the list open under Department, in both themes.
+    nb.page.mouse.move(0, 0)
+    try:
+        for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
+            nb.set_theme(theme)
+            department.click()
+            department.press("Control+a")
+            department.press("Backspace")
+            department.press_sequentially("S")
+            expect(shown.get_by_role("option")).to_have_text(["Sales", "Support"])
+            department.press("ArrowDown")
+            expect(shown.get_by_role("option").nth(0)).to_have_attribute("aria-selected", "true")
+            assert layout_problems(form) == []
+            path = screenshots / f"prompt-suggestions-{suffix}.png"
+            form.screenshot(path=str(path), animations="disabled")
+            assert path.stat().st_size > 5_000
+            department.press("Escape")
+    finally:
+        nb.set_theme(LIGHT_THEME)
+
+    # Escape emptied the list: ArrowDown asks again for what the field holds.
+    department.click()
+    department.press("ArrowDown")
+    expect(shown.get_by_role("option")).to_have_text(["Sales", "Support"])
+    department.press("Escape")
+
+    # A click picks too (the input keeps the focus).
+    department.press("Control+a")
+    department.press_sequentially("Su")
+    shown.get_by_role("option", name="Support").click()
+    expect(department).to_have_value("Support")
+    expect(shown).to_be_hidden()
+    expect(department).to_be_focused()
+
+    # Picked with the keyboard, the form runs with it when the person asks.
+    department.click()
+    department.press("Control+a")
+    department.press_sequentially("Sa")
+    expect(shown.get_by_role("option")).to_have_text(["Sales"])
+    department.press("ArrowDown")
+    department.press("Enter")
+    expect(department).to_have_value("Sales")
+    run.click()
+    expect(stdout).to_contain_text("Hello F of Sales!")
