@@ -7,6 +7,7 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 
 # Imported under private names: every public name of the module is in __all__ (tests/test_exported_members).
 import logging as _logging
+import warnings as _warnings
 from importlib import import_module as _import_module
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
@@ -61,8 +62,6 @@ if _TYPE_CHECKING:
         AppView,
         ElicitationForm,
         FormState,
-        HistoryPanel,
-        Preview,
         PromptForm,
         SignInCard,
         TemplateForm,
@@ -91,8 +90,6 @@ _LAZY = {
     "AppView": "mcp_widgets.widgets",
     "ElicitationForm": "mcp_widgets.widgets",
     "FormState": "mcp_widgets.widgets",
-    "HistoryPanel": "mcp_widgets.widgets",
-    "Preview": "mcp_widgets.widgets",
     "SignInCard": "mcp_widgets.widgets",
     "PromptForm": "mcp_widgets.widgets",
     "TemplateForm": "mcp_widgets.widgets",
@@ -109,6 +106,8 @@ _LAZY = {
     "WireView": "mcp_widgets.widgets",
 }
 _LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
+# One way each: mw.history() and mw.preview() make these (the types are in mcp_widgets.widgets).
+_DEPRECATED = {"HistoryPanel": "mw.history(...)", "Preview": "mw.preview(...)"}
 
 __all__ = [
     "Action",
@@ -127,14 +126,12 @@ __all__ = [
     "FormState",
     "FormStateError",
     "Handler",
-    "HistoryPanel",
     "LinkCard",
     "MCPWidgetsError",
     "MalformedAnswer",
     "ModelError",
     "Outcome",
     "OutputSchemaError",
-    "Preview",
     "Problem",
     "PromptForm",
     "PromptList",
@@ -180,6 +177,13 @@ def __getattr__(name: str) -> _Any:
         value = _import_module(_LAZY_MODULES[name])
     elif name in _LAZY:
         value = getattr(_import_module(_LAZY[name]), name)
+    elif name in _DEPRECATED:
+        _warnings.warn(
+            f"mw.{name} is deprecated: use {_DEPRECATED[name]} (the type is mcp_widgets.widgets.{name})",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return getattr(_import_module("mcp_widgets.widgets"), name)  # not cached: it warns every time
     else:
         raise AttributeError(f"module 'mcp_widgets' has no attribute {name!r}")
     globals()[name] = value

@@ -34,3 +34,16 @@ def test_unknown_name_raises_attribute_error() -> None:
         assert "no_such_thing" in str(exc)
     else:
         raise AssertionError("expected AttributeError")
+
+
+def test_one_way_each_the_other_warns() -> None:
+    """mw.history() and mw.preview() make the panels; mw.HistoryPanel and mw.Preview still give the types
+    (mcp_widgets.widgets has them) with a DeprecationWarning naming the function, and are not in __all__."""
+    import pytest
+
+    from mcp_widgets import widgets
+
+    for name, use in (("HistoryPanel", "mw.history"), ("Preview", "mw.preview")):
+        with pytest.warns(DeprecationWarning, match=rf"mw\.{name} is deprecated: use {use}\("):
+            assert getattr(mcp_widgets, name) is getattr(widgets, name)
+        assert name not in mcp_widgets.__all__

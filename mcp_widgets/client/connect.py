@@ -13,7 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from ..core.exceptions import one_line
 from .configs import lookup as configs
-from .server import Server
+from .server import Server, build
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -122,8 +122,8 @@ def connect(target: Any, **options: Any) -> _Connecting:
     if entry is not None:
         options["config"] = entry  # looked up once: Server reads no file again
     if entry is not None and configs.missing_inputs(entry):
-        return _Connecting(None, lambda: Server(target, **options), entry)
-    return _Connecting(Server(target, **options))
+        return _Connecting(None, lambda: build(target, **options), entry)
+    return _Connecting(build(target, **options))
 
 
 @_options_of(Server)
@@ -134,6 +134,6 @@ def connect_sync(target: Any, **options: Any) -> Server:
     if entry is not None:
         options["config"] = entry  # looked up once: Server reads no file again
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
-    server = Server(target, **options)
+    server = build(target, **options)
     server._wait_connected(server._start())
     return server

@@ -36,6 +36,8 @@ import concurrent.futures
 import contextlib
 import itertools
 import os
+import threading
+import warnings
 import weakref
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -85,6 +87,19 @@ def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
 _LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
 """Every server made: a name held by one not closed is not given to another."""
 _MADE = itertools.count()
+
+
+_BUILDING = threading.local()
+"""Set while `build` makes a Server (connect, connect_sync, the servers table); one made elsewhere warns."""
+
+
+def build(target: Any, **options: Any) -> Server:
+    """A `Server` as `connect` makes it: not connected yet (`connect` starts it)."""
+    _BUILDING.active = True
+    try:
+        return Server(target, **options)
+    finally:
+        _BUILDING.active = False
 
 
 def wire() -> Wires:
@@ -173,6 +188,13 @@ class Server:
         apps: bool = True,
         wire: int = DEFAULT_KEEP,
     ) -> None:
+        if not getattr(_BUILDING, "active", False):
+            warnings.warn(
+                "Server(...) built directly never connects: use mw.connect(...) or mw.connect_sync(...) "
+                "(building a Server directly is deprecated)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
         entry = configs.lookup(target, config)  # a server's name in an mcp.json file (docs/servers.md)
         hidden: tuple[str, ...] = ()
         if entry is not None:
@@ -665,8 +687,7 @@ class Server:
         stopped)."""
         self._apps.end_all("the server was closed")
         self._connection.close(timeout)
-        kernel.flush_posted()  # plain python: the withdrawn forms are closed before this returns
-        self._loose.close_all()
+        self._closed()
         return Done(f"closed {self.name!r}")
 
     @errors.one_line
@@ -674,7 +695,10 @@ class Server:
         """`close` for async code."""
         self._apps.end_all("the server was closed")
         await self._connection.aclose()
-        kernel.flush_posted()
+        self._closed()
+
+    def _closed(self) -> None:
+        kernel.flush_posted()  # plain python: the withdrawn forms are closed before close returns
         self._loose.close_all()
 
     async def __aenter__(self) -> Server:

@@ -114,10 +114,10 @@ def test_an_http_server_that_never_answers_keeps_no_connection() -> None:
 def test_the_bound_on_connecting_is_the_connections_own() -> None:
     """Nobody waiting with a deadline (a Connect button starts a connection and only listens for its end):
     the connection still gives up after `timeout` and stops the server."""
-    from mcp_widgets import Server
+    from mcp_widgets.client.server import build
 
     marker = f"never-answers-{uuid.uuid4().hex}"
-    server = Server([sys.executable, "-c", "import sys, time; time.sleep(120)", marker], timeout=1)
+    server = build([sys.executable, "-c", "import sys, time; time.sleep(120)", marker], timeout=1)
     ready = server._start()
     with pytest.raises(ConnectError, match="took longer than 1 s"):
         ready.result(timeout=30)

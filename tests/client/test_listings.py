@@ -320,5 +320,7 @@ async def refresh_the_properties() -> None:
 
 
 def test_info_needs_a_connection_first() -> None:
+    with pytest.warns(DeprecationWarning, match=r"never connects: use mw\.connect"):
+        server = Server(create_server())  # built directly: it warns, and it never connects
     with pytest.raises(ConnectError, match="not connected"):
-        Server(create_server()).info  # noqa: B018
+        server.info  # noqa: B018

@@ -8,7 +8,7 @@ from typing import Any
 from ... import kernel
 from ...core.mcp_config import ServerConfig
 from ...widgets import InputsCard, ServersTable
-from ..server import Server
+from ..server import build
 from .lookup import ASKING, found_files, keep_inputs, missing_inputs
 
 __all__ = ["servers"]
@@ -45,7 +45,7 @@ def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
         try:
             if values is not None or missing_inputs(row):
                 keep_inputs(row, values)
-            server = Server(row.name, config=row)  # any name, and no file read again
+            server = build(row.name, config=row)  # any name, and no file read again
         except Exception as exc:
             table.settled(row, False, str(exc))
             return
