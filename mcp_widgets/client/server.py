@@ -67,7 +67,7 @@ from .results import result_text, show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
 from .signin.tokens import check_scopes, check_store
-from .targets import Mode, TransportName, resolve_target
+from .targets import Mode, Target, TransportName, resolve_target
 from .tasks import experimental as tasks
 from .wire.capture import Wire, Wires
 
@@ -111,6 +111,25 @@ def wire() -> Wires:
         return [(s.name, s._wire) for s in servers if s._connection.state != "new"]
 
     return Wires(wires)
+
+
+def _checked(
+    mode: Any, log_level: Any, max_questions: Any, wire: Any, token_store: Any, scopes: Any
+) -> tuple[str | None, tuple[int, int]]:
+    """`Server`'s options checked before anything is made: the log level as sent, the question bounds."""
+    if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
+        raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
+    if isinstance(log_level, str):
+        log_level = log_level.lower()  # "INFO" as Python's logging spells it
+    if log_level is not None and log_level not in LOG_LEVELS:
+        raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
+    bounds = question_bounds(max_questions)
+    if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
+        raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
+    # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
+    check_store(token_store)
+    check_scopes(scopes)
+    return log_level, bounds
 
 
 def _own_name(asked: str | None, default: str) -> str:
@@ -203,18 +222,7 @@ class Server:
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
             transport, hidden = chosen["transport"], chosen["hidden"]
-        if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-            raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
-        if isinstance(log_level, str):
-            log_level = log_level.lower()  # "INFO" as Python's logging spells it
-        if log_level is not None and log_level not in LOG_LEVELS:
-            raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-        bounds = question_bounds(max_questions)
-        if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
-            raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
-        # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
-        check_store(token_store)
-        check_scopes(scopes)
+        log_level, bounds = _checked(mode, log_level, max_questions, wire, token_store, scopes)
         resolved = resolve_target(target, env)
         if hidden:
             resolved.hide(hidden)  # a value from ${env:...} in `cwd` or `command` is never quoted back
@@ -233,13 +241,28 @@ class Server:
             apps=bool(apps),
             wire=wire,
         )
-        ctx = self._ctx = ServerContext(settings)
+        self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
         self._history: HistoryPanel | None = None
         self._fn: tuple[object, ToolFunctions] | None = None
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
-        # Each part gets the context and the parts it calls, built before it (no part holds the server).
+        self._assemble(resolved, transport=transport, headers=headers, auth=auth, signin=signin, wire=wire)
+        self._made = next(_MADE)
+        _LIVE.add(self)
+
+    def _assemble(
+        self,
+        resolved: Target,
+        *,
+        transport: TransportName,
+        headers: Mapping[str, str] | None,
+        auth: Any,
+        signin: dict[str, Any],
+        wire: int,
+    ) -> None:
+        """Each part gets the context and the parts it calls, built before it (no part holds the server)."""
+        ctx = self._ctx
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         app_host = AppHost(ctx)
@@ -265,8 +288,6 @@ class Server:
         self._apps = app_host
         self._completer = Completer(ctx, connection)
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
-        self._made = next(_MADE)
-        _LIVE.add(self)
 
     # The person's settings and what the connection learned live in the context every part reads.
     name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")
