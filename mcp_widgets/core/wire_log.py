@@ -721,6 +721,7 @@ class WireLog:
         and so does our answer to it."""
         asked = self._asked.get(request_id)
         self.labels[call[0]] = call[1]
+        self._prune_labels()
         if not asked:  # not kept yet (the usual case): kept, it finds its call; no scan of the ring
             return
         asked[-1].call = call[0]
@@ -732,12 +733,15 @@ class WireLog:
     def _store(self, message: WireMessage) -> None:
         self._messages.append(message)
         self.total += 1
+        self._prune_labels()
+        for listener in list(self.listeners):
+            listener()
+
+    def _prune_labels(self) -> None:
         if len(self.labels) > self.keep + 16:  # labels of calls gone from the ring
             live = {m.call for m in self._messages}
             for stale in [k for k in self.labels if k not in live]:
                 del self.labels[stale]
-        for listener in list(self.listeners):
-            listener()
 
     def _call_of_request(self, message: Mapping[str, Any]) -> str | None:
         """The call a server's request belongs to: its related task's call, else the only call open."""

@@ -109,6 +109,17 @@ def test_wire_0_keeps_nothing_and_says_so() -> None:
         connect_sync(stdio_command(), wire=-1)
 
 
+def test_wire_0_remembers_no_call_either() -> None:
+    """With the wire off, a question's call is not remembered for it (it grew by one label a question)."""
+    from mcp_widgets.demo import create_server
+
+    answers = handlers.scripted([{"name": "Ada"}] * 30)
+    with connect_sync(create_server(), handler=answers, wire=0) as srv:
+        for _ in range(30):
+            srv.call_tool_sync("echo_elicit", {"requested_schema": {"type": "object", "properties": {}}})
+        assert len(srv._wire.log.labels) == 0
+
+
 def test_a_small_ring_keeps_the_newest() -> None:
     with connect_sync(stdio_command(), wire=6) as srv:
         for n in range(5):

@@ -215,7 +215,7 @@ class Wire:
     def tie(self, request_id: Any, record: CallRecord) -> None:
         """The server's request `request_id` belongs to `record` (the intake knows; the wire may not: two
         2025-11-25 calls in flight). Read when that request is kept."""
-        if request_id is None:
+        if request_id is None or self.keep <= 0:  # the wire is off: nothing is kept to tie
             return
         with self._lock:
             self._ties.setdefault(request_id, deque(maxlen=64)).append(record)
