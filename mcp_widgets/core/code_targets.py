@@ -79,12 +79,32 @@ class _Token:
     start: int
 
 
-def code_target(before: str) -> CodeTarget | None:
-    """The argument string the cursor (at the end of `before`) is in, or None; never raises."""
+def code_target(before: str, after: str = "") -> CodeTarget | None:
+    """The argument string the cursor (at the end of `before`, `after` following it) is in, or None; never
+    raises. The dict's literal entries on either side of the cursor are the context."""
     try:
-        return _target(before)
+        if not any(method in before for method in ("get_prompt", "read_template")):
+            return None  # the usual Tab, anywhere else: no scanning
+        return _target(_statement(before), after)
     except Exception:
         return None
+
+
+FULL_SCAN = 20_000
+"""Characters before the cursor read whole; of a longer cell, only its last top-level statement is read
+(from the last line starting in column 0 with no bracket, quote or comment: a few ms at most)."""
+
+
+def _statement(before: str) -> str:
+    if len(before) <= FULL_SCAN:
+        return before
+    at = len(before)
+    while at > 0:
+        at = before.rfind("\n", 0, at - 1) + 1
+        if before[at : at + 1] not in ("", " ", "\t", "\n", "#", "'", '"', *_BRACKETS, *_CLOSERS):
+            return before[at:]
+        at -= 1
+    return before
 
 
 def literal_content(value: str, target: CodeTarget) -> str | None:
@@ -176,7 +196,7 @@ def _string_end(text: str, quote_at: int, raw: bool) -> int:
     return n + 1
 
 
-def _target(before: str) -> CodeTarget | None:
+def _target(before: str, after: str) -> CodeTarget | None:
     tokens = _scan(before)
     if not tokens or tokens[-1].kind != "open":
         return None
@@ -219,12 +239,46 @@ def _target(before: str) -> CodeTarget | None:
     if name is None:
         return None
     context: dict[str, str] = {}
-    for entry in others:
+    for entry in [*others, *_entries_after(after, quote)]:
         if len(entry) == 3 and entry[1].text == ":" and entry[0].kind == "string":
             key, literal = _literal(entry[0]), _literal(entry[2])
             if isinstance(key, str) and key != argument and _is_plain(literal):
                 context[key] = str(literal)
     return CodeTarget(receiver, method, kind, name, argument, value, fragment, quote, raw, context)
+
+
+def _entries_after(after: str, quote: str) -> list[list[_Token]]:
+    """The dict's entries after the cursor's string (up to the dict's `}`, or the text's end)."""
+    end = _closing_quote(after, quote)
+    if end is None:
+        return []  # the string does not end (on this line): what follows is no code yet
+    tokens = _scan(after[end:])
+    depth, stop = 0, len(tokens)
+    for index, token in enumerate(tokens):
+        if token.kind == "op" and token.text in _BRACKETS:
+            depth += 1
+        elif token.kind == "op" and token.text in _CLOSERS:
+            depth -= 1
+            if depth < 0:
+                stop = index
+                break
+    return _split(tokens, 0, stop)[1:]  # the first part ends the cursor's own entry
+
+
+def _closing_quote(after: str, quote: str) -> int | None:
+    """One past the quote that ends the cursor's (one-line) string in `after`; None if it does not end."""
+    i = 0
+    while i < len(after):
+        ch = after[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == quote:
+            return i + 1
+        if ch == "\n":
+            return None
+        i += 1
+    return None
 
 
 def _open_brackets(tokens: list[_Token]) -> list[int]:

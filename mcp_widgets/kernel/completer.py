@@ -51,7 +51,7 @@ def _matcher(shell: Any) -> Callable[[Any], dict[str, Any]]:
 
     def server_values(context: Any) -> dict[str, Any]:
         try:
-            target = code_target(_before_cursor(context))
+            target = code_target(*_around_cursor(context))
             values = _values(shell, target) if target is not None else []
         except Exception:
             values, target = [], None
@@ -69,11 +69,13 @@ def _matcher(shell: Any) -> Callable[[Any], dict[str, Any]]:
     return matcher
 
 
-def _before_cursor(context: Any) -> str:
-    """The cell's text before the cursor (all its lines: a dict may span several)."""
-    lines = str(context.full_text).split("\n")
+def _around_cursor(context: Any) -> tuple[str, str]:
+    """The cell's text before the cursor and after it (all its lines: a dict may span several)."""
+    text = str(context.full_text)
+    lines = text.split("\n")
     line = int(context.cursor_line)
-    return "\n".join([*lines[:line], lines[line][: int(context.cursor_position)]])
+    at = sum(len(earlier) + 1 for earlier in lines[:line]) + int(context.cursor_position)
+    return text[:at], text[at:]
 
 
 def _values(shell: Any, target: CodeTarget) -> list[str]:

@@ -59,6 +59,34 @@ def test_a_dict_over_several_lines_with_comments_and_nested_values() -> None:
     assert target.context == {"day": "mon"}
 
 
+def test_entries_after_the_cursor_are_context_too() -> None:
+    before = 'srv.get_prompt("trip", {"city": "Oslo", "month": "Ju'
+    target = found_around(before, 'n", "note": \'x\', "n": [1, 2], "day": 3}, output=o)\nz = {"q": "r"}')
+    assert target.value == "Ju" and target.context == {"city": "Oslo", "note": "x", "day": "3"}
+    assert found_around(before, '"}').context == {"city": "Oslo"}
+    assert found_around(before, ', "note": "x"').context == {"city": "Oslo"}  # the string goes on: no code
+    assert found_around(before, '\\"", "note": "x"').context == {"city": "Oslo", "note": "x"}
+    assert found_around(before, '", "month": "May"}').context == {"city": "Oslo"}  # not its own argument
+
+
+def found_around(before: str, after: str) -> CodeTarget:
+    target = code_target(before, after)
+    assert target is not None, before
+    return target
+
+
+def test_a_long_cell_is_read_from_its_last_top_level_statement() -> None:
+    import time
+
+    earlier = 'rows = srv.get_prompt("a", {"b": "c"})  # a { and a " in a comment\n' * 2000
+    code = earlier + 'def f():\n    return srv.get_prompt_sync(\n        "greet",\n{"team": "x",\n"name": "Al'
+    started = time.perf_counter()
+    target = found(code)
+    assert time.perf_counter() - started < 0.05 and len(code) > 100_000
+    assert (target.name, target.argument, target.value) == ("greet", "name", "Al")
+    assert target.context == {"team": "x"}
+
+
 def test_escapes_are_decoded_and_raw_strings_kept() -> None:
     target = found('srv.get_prompt("g", {"who": "caf\\u00e9 \\"A')
     assert target.value == 'café "A' and target.fragment == 'caf\\u00e9 \\"A'
@@ -126,9 +154,9 @@ code_pieces = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
 @SETTINGS
-@given(st.one_of(st.text(max_size=80), code_pieces))
-def test_any_text_is_read_without_raising(text: str) -> None:
-    target = code_target(text)
+@given(st.one_of(st.text(max_size=80), code_pieces), st.one_of(st.text(max_size=20), code_pieces))
+def test_any_text_is_read_without_raising(text: str, after: str) -> None:
+    target = code_target(text, after)
     if target is not None:
         assert text.endswith(target.fragment) and target.method in METHODS
         assert isinstance(target.value, str) and all(isinstance(v, str) for v in target.context.values())

@@ -80,6 +80,12 @@ def test_tab_in_an_argument_string_offers_the_servers_values(frontend: KernelFro
     code = 'srv.get_prompt_sync(\n    "greet", arguments={"team": "Sales", "name": \'A'
     reply, _ = complete(frontend, code)
     assert reply["matches"] == ["Alma"] and reply["cursor_start"] == len(code) - 1
+    # The cursor inside a string, the dict's entries after it are context too.
+    code = 'srv.get_prompt("greet", {"name": "A", "team": "Sales"})'
+    cursor = code.index('A"') + 1
+    reply = frontend.wait_reply(frontend.complete(code, cursor), timeout=30)
+    assert reply["matches"] == ["Alma"]
+    assert (reply["cursor_start"], reply["cursor_end"]) == (cursor - 1, cursor)
     code = 'srv.read_template_background("people://{team}/{name}", {"team": "'
     reply, _ = complete(frontend, code)
     assert reply["matches"] == ["Sales", "Support"]
