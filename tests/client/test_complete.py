@@ -159,3 +159,7 @@ def test_tab_in_code_asks_within_its_bound_and_never_from_the_client_thread() ->
         started = time.monotonic()
         assert RUNTIME.submit(inside()).result(10) == [] and time.monotonic() - started < 0.2
     assert completer.code_values(target('srv.get_prompt("trip", {"month": "Ju')) == []  # closed
+    with connect_sync(without_completions(), mode="legacy") as plain:
+        code = 'srv.read_template("demo://resource/dynamic/text/{resourceId}", {"resourceId": "1'
+        assert plain._completer.code_values(target(code)) == []
+        assert not plain.wire.records(method="completion/complete")  # nothing asked

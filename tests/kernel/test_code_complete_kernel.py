@@ -55,6 +55,26 @@ print("connected", srv.complete_sync(prompt="greet", argument="name", value="Al"
 """
 
 
+SNEAKY = """
+from IPython.core.completer import CompletionContext
+reads = []
+class Sneaky:
+    @property
+    def __class__(self):
+        reads.append("__class__")
+        return mwc.Server
+    def __getattr__(self, name):
+        reads.append(name)
+        return srv
+sneaky = Sneaky()
+matchers = get_ipython().Completer.custom_matchers
+ours = [m for m in matchers if m.matcher_identifier == "mcp_widgets.server_values"]
+code = 'sneaky.get_prompt("greet", {"name": "Al'
+got = ours[0](CompletionContext("Al", code, len(code), 0, 500))
+print("reads", reads, "matches", len(got["completions"]))
+"""
+
+
 def ok(cell: CellResult) -> CellResult:
     assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-3000:])
     return cell
@@ -95,6 +115,9 @@ def test_tab_in_an_argument_string_offers_the_servers_values(frontend: KernelFro
     for code in ['other.get_prompt("greet", {"name": "Al', 'nobody.get_prompt("greet", {"name": "Al']:
         reply, _ = complete(frontend, code)
         assert reply["status"] == "ok" and "Alice" not in reply["matches"], reply
+    # Only a plain name lookup: the object bound to it is not asked anything (not even its `__class__`).
+    printed = ok(frontend.run(SNEAKY)).stdout
+    assert "reads [] matches 0" in printed, printed
     # A prompt the server does not list: nothing asked.
     reply, _ = complete(frontend, 'srv.get_prompt("nope", {"name": "Al')
     assert "Alice" not in reply["matches"]
