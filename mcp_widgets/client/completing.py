@@ -164,7 +164,7 @@ class Completer:
         future = self.submit(what, target.argument, target.value, target.context, timeout=CODE_TIMEOUT)
         try:
             return list(future.result(CODE_TIMEOUT + 0.1).values)
-        except BaseException:
+        except (Exception, KeyboardInterrupt):  # an interrupt while Tab waits: no values, as IPython does
             future.cancel()
             return []
 
