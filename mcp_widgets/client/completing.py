@@ -5,6 +5,10 @@ template or name) and refuses, before anything is sent, a server without the `co
 name it does not list: one line naming what it has. `Completer.ask` sends the request on the client thread
 (the SDK speaks either protocol generation) and reads the answer as a `Completion`, at most 100 values.
 
+`Completer.code_values` answers Tab in a code cell (`kernel.complete_in_code`: the kernel's shell thread waits
+for it, at most `CODE_TIMEOUT`): the values, or none when the server offers no completions for it, is slow
+or fails, or when asked from the client thread (it would deadlock).
+
 A completion is no call: it has no panel, no history row and no questions. What it sends is typed (the
 partial value, the other arguments as context): the wire keeps names, never values (`core.wire_log`), and an
 error names the argument and the code, with the server's message only once what was sent is scrubbed out.
@@ -23,6 +27,7 @@ import mcp_types
 from mcp.shared.exceptions import MCPError
 
 from .. import kernel
+from ..core.code_targets import CodeTarget
 from ..core.completion import Completion, completion_of
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, typed_pattern
@@ -34,7 +39,9 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .context import ServerContext
 
-__all__ = ["DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Ask", "Completer", "Target", "blocking"]
+__all__ = [
+    "CODE_TIMEOUT", "DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Ask", "Completer", "Target", "blocking"
+]
 
 DEFAULT_TIMEOUT = 10.0
 """Seconds a completion may take when the server has no `timeout=` (suggestions that late help nobody)."""
@@ -45,6 +52,10 @@ request): a burst of typing sends one request, and suggestions still show well w
 
 FORM_TIMEOUT = 5.0
 """Seconds a form's field waits for suggestions at most (then it shows none)."""
+
+
+CODE_TIMEOUT = 0.5
+"""Seconds Tab in a code cell waits for a server's completions at most (then it offers none of them)."""
 
 
 Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
@@ -139,6 +150,23 @@ class Completer:
             return self.submit(target, argument, value, context, timeout=FORM_TIMEOUT, delay=FORM_DELAY)
 
         return ask
+
+    def code_values(self, target: CodeTarget) -> list[str]:
+        """The server's values for an argument string Tab was pressed in (`core.code_targets`), within
+        `CODE_TIMEOUT`; [] when it offers none for it, is slow or fails (nothing raised, nothing logged)."""
+        if RUNTIME.in_client_thread() or not self.offered():
+            return []
+        try:
+            prompt = target.name if target.kind == "prompt" else None
+            what = self.target(prompt, None if prompt is not None else target.name)
+        except Exception:
+            return []
+        future = self.submit(what, target.argument, target.value, target.context, timeout=CODE_TIMEOUT)
+        try:
+            return list(future.result(CODE_TIMEOUT + 0.1).values)
+        except (Exception, KeyboardInterrupt):  # an interrupt while Tab waits: no values, as IPython does
+            future.cancel()
+            return []
 
     def submit(
         self,

@@ -48,6 +48,7 @@ from .. import kernel
 from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
+from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire_log import DEFAULT_KEEP
@@ -227,6 +228,7 @@ class Server:
         if hidden:
             resolved.hide(hidden)  # a value from ${env:...} in `cwd` or `command` is never quoted back
         show_results()  # results read as results in a notebook, from the first server on
+        kernel.complete_in_code(Server, _code_values)  # Tab in an argument string: the server's values
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
@@ -749,3 +751,8 @@ class Server:
             parts.append("credentials redacted")
         parts.append(connection.state)
         return parts[0] + "\n  " + " · ".join(parts[1:]) + ">"  # JupyterLab breaks long lines mid-word
+
+
+def _code_values(srv: Server, target: CodeTarget) -> list[str]:
+    """Tab in an argument string of a call on `srv` (`kernel.complete_in_code`): its completer's values."""
+    return srv._completer.code_values(target)

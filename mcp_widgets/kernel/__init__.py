@@ -25,12 +25,14 @@ support), and the real-kernel tests in tests/kernel pin them per release.
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `detect` (finding the kernel,
 what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
-comms reach a front end?) and `formatters` (how IPython shows objects we do not own).
+comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completer` (Tab in
+a code cell: a server's completions in a prompt's or template's argument string).
 """
 
 from __future__ import annotations
 
 from .adapter import KernelSupport
+from .completer import complete_in_code
 from .detect import (
     attach,
     blocking_supported,
@@ -53,6 +55,7 @@ __all__ = [
     "attach",
     "blocking_supported",
     "call_on_main",
+    "complete_in_code",
     "deliver_comms",
     "display",
     "display_as",

@@ -125,3 +125,41 @@ def test_complete_sync_on_the_client_thread_is_refused_not_deadlocked() -> None:
         with pytest.raises(MCPWidgetsError, match="would deadlock"):
             RUNTIME.submit(inside()).result(10)
         assert srv.complete_sync(prompt="trip", argument="month", value="ju").values == ["June", "July"]
+
+
+def test_tab_in_code_asks_within_its_bound_and_never_from_the_client_thread() -> None:
+    """`Completer.code_values` (what Tab in a code cell asks, `kernel.complete_in_code`): the values; none,
+    within `CODE_TIMEOUT`, from a slow server or a failing one; none, at once, on the client thread (where
+    waiting would deadlock) or for what the server does not list."""
+    import time
+
+    from mcp_widgets.client.completing import CODE_TIMEOUT
+    from mcp_widgets.client.runtime import RUNTIME
+    from mcp_widgets.core.code_targets import code_target
+
+    def target(code: str) -> Any:
+        found = code_target(code)
+        assert found is not None
+        return found
+
+    with connect_sync(build_server()) as srv:
+        completer = srv._completer
+        assert completer.code_values(target('srv.get_prompt("trip", {"month": "Ju')) == ["June", "July"]
+        day = target(f'srv.read_template({TEMPLATE!r}, {{"city": "Paris", "day": "t')
+        assert completer.code_values(day) == ["tuesday"]
+        started = time.monotonic()
+        assert completer.code_values(target('srv.get_prompt("trip", {"city": "slow')) == []
+        assert CODE_TIMEOUT <= time.monotonic() - started < CODE_TIMEOUT + 0.4
+        assert completer.code_values(target('srv.get_prompt("trip", {"city": "boom')) == []
+        assert completer.code_values(target('srv.get_prompt("Trip", {"city": "O')) == []
+
+        async def inside() -> Any:
+            return completer.code_values(target('srv.get_prompt("trip", {"month": "Ju'))
+
+        started = time.monotonic()
+        assert RUNTIME.submit(inside()).result(10) == [] and time.monotonic() - started < 0.2
+    assert completer.code_values(target('srv.get_prompt("trip", {"month": "Ju')) == []  # closed
+    with connect_sync(without_completions(), mode="legacy") as plain:
+        code = 'srv.read_template("demo://resource/dynamic/text/{resourceId}", {"resourceId": "1'
+        assert plain._completer.code_values(target(code)) == []
+        assert not plain.wire.records(method="completion/complete")  # nothing asked

@@ -1,0 +1,90 @@
+"""Tab in a code cell offers a server's completions inside a prompt's or template's argument string.
+
+`complete_in_code(kind, ask)` adds one IPython matcher (matcher API v2, `IPCompleter.custom_matchers`) to the
+running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.code_targets`), it looks the
+plain name `srv` up in the shell's namespace (a dict lookup: nothing is evaluated, no attribute of the
+object is read) and, when the object is a `kind`, returns `ask(obj, target)`'s values as the string's new
+content (the text from after the opening quote to the cursor), in the server's order, suppressing the other
+matchers (file names, Jedi) where it has any. `ask` bounds its own wait (the client asks on its own thread);
+whatever goes wrong gives no matches, never an exception: IPython would print its traceback, and what is
+typed must appear nowhere.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from ..core.code_targets import CodeTarget, code_target, literal_content
+
+__all__ = ["MATCHER_ID", "CodeAsk", "complete_in_code"]
+
+MATCHER_ID = "mcp_widgets.server_values"
+"""The matcher's identifier (`IPCompleter.disable_matchers = ["mcp_widgets.server_values"]` turns it off)."""
+
+CodeAsk = Callable[[Any, CodeTarget], Sequence[str]]
+"""Asks the object bound to `target.receiver` for `target`'s values (bounded in time; [] when it cannot)."""
+
+_asks: dict[type, CodeAsk] = {}
+
+
+def complete_in_code(kind: type, ask: CodeAsk) -> None:
+    """Offer `ask`'s values for calls on names bound to a `kind` (idempotent; without IPython's shell:
+    nothing but remembering `ask`)."""
+    _asks[kind] = ask
+    shells = sys.modules.get("IPython.core.interactiveshell")
+    if shells is None or not shells.InteractiveShell.initialized():
+        return
+    shell = shells.InteractiveShell.instance()
+    completer = getattr(shell, "Completer", None)
+    matchers = getattr(completer, "custom_matchers", None)
+    if not isinstance(matchers, list):
+        return
+    if any(getattr(m, "matcher_identifier", None) == MATCHER_ID for m in matchers):
+        return
+    matchers.append(_matcher(shell))
+
+
+def _matcher(shell: Any) -> Callable[[Any], dict[str, Any]]:
+    from IPython.core.completer import SimpleCompletion, context_matcher  # IPython is loaded: this is cheap
+
+    def server_values(context: Any) -> dict[str, Any]:
+        try:
+            target = code_target(*_around_cursor(context))
+            values = _values(shell, target) if target is not None else []
+        except Exception:
+            values, target = [], None
+        if target is None or not values:
+            return {"completions": []}
+        texts = [t for t in (literal_content(v, target) for v in values) if t is not None]
+        return {
+            "completions": [SimpleCompletion(t, type="mcp") for t in texts],
+            "matched_fragment": target.fragment,
+            "suppress": bool(texts),
+            "ordered": True,
+        }
+
+    matcher: Callable[[Any], dict[str, Any]] = context_matcher(identifier=MATCHER_ID)(server_values)
+    return matcher
+
+
+def _around_cursor(context: Any) -> tuple[str, str]:
+    """The cell's text before the cursor and after it (all its lines: a dict may span several)."""
+    text = str(context.full_text)
+    lines = text.split("\n")
+    line = int(context.cursor_line)
+    at = sum(len(earlier) + 1 for earlier in lines[:line]) + int(context.cursor_position)
+    return text[:at], text[at:]
+
+
+def _values(shell: Any, target: CodeTarget) -> list[str]:
+    namespace = getattr(shell, "user_ns", None)
+    if not isinstance(namespace, dict):
+        return []
+    bound = dict.get(namespace, target.receiver)  # a plain lookup: no code of the namespace's runs
+    kind = type(bound)  # not isinstance: it could read the object's `__class__`
+    for cls, ask in list(_asks.items()):
+        if issubclass(kind, cls):
+            return [v for v in ask(bound, target) if isinstance(v, str)]
+    return []
