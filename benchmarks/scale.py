@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import sys
 import time
+import tracemalloc
 from typing import Any
 
 from ._report import Row, median_ms, rss_mb
@@ -29,7 +30,7 @@ def _in_process(n: int) -> list[Row]:
 
     warm = 20
     srv = connect_sync(
-        create_server(), handler=handlers.scripted([{"name": "Ada"}] * (n + warm)), name="bench"
+        create_server(), handler=handlers.scripted([{"name": "Ada"}] * (2 * n + warm)), name="bench"
     )
     args = {"requested_schema": NAME}
     try:
@@ -43,6 +44,14 @@ def _in_process(n: int) -> list[Row]:
         took = time.perf_counter() - start
         gc.collect()
         models, rss = _live_models() - models0, rss_mb() - rss0
+        # What Python still holds of them (the RSS keeps what the allocator does not give back).
+        tracemalloc.start()
+        held0 = tracemalloc.get_traced_memory()[0]
+        for _ in range(n):
+            srv.call_tool_sync("echo_elicit", args)
+        gc.collect()
+        held = (tracemalloc.get_traced_memory()[0] - held0) / 1e6
+        tracemalloc.stop()
     finally:
         srv.close()
     return [
@@ -66,6 +75,18 @@ def _in_process(n: int) -> list[Row]:
             baseline_name="RSS before",
             target=f"< {RSS_TARGET_MB:g} MB",
             ok=rss < RSS_TARGET_MB,
+        ),
+        Row(
+            GROUP,
+            f"{n:,} more elicitations in-process: Python heap growth (tracemalloc)",
+            held,
+            unit="MB",
+            baseline=rss,
+            baseline_name="RSS growth above",
+            target=f"< {RSS_TARGET_MB:g} MB",
+            ok=held < RSS_TARGET_MB,
+            note="the history's records and the wire's ring (at most 5,000 messages) among it; "
+            "the RSS growth beyond it is memory the allocator keeps",
         ),
     ]
 
