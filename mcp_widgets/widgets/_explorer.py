@@ -118,6 +118,7 @@ class Explorer(w.VBox):
         self._nav.observe(self._chosen, names="value")
         self._body = kit.make(w.VBox)
         keys = kit.make(ExplorerKeys, layout="hidden")
+        keys.on_msg(self._on_keys)
         super().__init__(
             children=(*head, self._nav, self._body, keys), layout=kit.layout(), _dom_classes=(EXPLORER_CLASS,)
         )
@@ -197,6 +198,21 @@ class Explorer(w.VBox):
         button.on_click(lambda _b: self._open_item(name))
         row = kit.make(w.HBox, children=(select, button))
         return kit.make(w.VBox, children=(row, place, out))
+
+    def _on_keys(self, _: Any, content: Any, buffers: Any) -> None:
+        """The browser opens the item its list shows chosen now (`{"open": index}`: see explorer.js)."""
+        index = content.get("open") if isinstance(content, dict) else None
+        if (
+            self._closed
+            or not isinstance(index, int)
+            or isinstance(index, bool)
+            or self.section not in self._lists
+        ):
+            return
+        select = self._lists[self.section][0]
+        if 0 <= index < len(select.options):
+            select.index = index
+            self._open_item(self.section)
 
     def _open_item(self, name: str) -> None:
         if self._closed:

@@ -83,6 +83,19 @@ def test_a_tool_opens_its_form_and_runs(srv: Server) -> None:
     assert second._closed
 
 
+def test_the_browser_opens_the_item_its_list_shows_chosen(srv: Server) -> None:
+    explorer = srv.explore()
+    explorer.show("Tools")
+    keys = explorer.children[-1]
+    keys._handle_custom_msg({"open": 4}, [])  # Enter in the list, or a click on Open (explorer.js)
+    select, _, place, _ = explorer._lists["Tools"]
+    assert select.value == "tool_4" and [f.tool_name for f in place.children] == ["tool_4"]
+    for junk in ({"open": 999}, {"open": True}, {"open": "1"}, {"other": 1}, [1]):
+        keys._handle_custom_msg(junk, [])
+    assert [f.tool_name for f in place.children] == ["tool_4"]
+    explorer.close()
+
+
 def test_prompts_templates_and_resources(srv: Server) -> None:
     explorer = srv.explore()
     assert explorer.items("Prompts") == ["greet: Greets someone."]

@@ -5,10 +5,28 @@
 //   presses the list's open button.
 // - Enter on any other button of the explorer presses it.
 // Keys inside a form the explorer opened are that form's (its own helper handles them).
+// Opening the chosen item (Enter in a list, a click on its open button) sends the index the list shows now
+// ({open: index}) instead of the stock click: the front end may still hold the list's last change (it sends
+// a control's next update only after the kernel went idle for the previous one, a click at once), and the
+// kernel would open the item chosen before. Only the open section's list is on the page.
 const NAV = ".mcp-widgets-explorer-nav";
 const LIST = ".mcp-widgets-explorer-list";
 const OPEN = ".mcp-widgets-explorer-open";
-function explorerKeys(box) {
+function explorerKeys(box, model) {
+  const openChosen = (select) => {
+    if (select && select.selectedIndex >= 0) model.send({ open: select.selectedIndex });
+  };
+  const listOf = (button) => {
+    const row = button.parentElement;
+    return row ? row.querySelector(LIST + " select") : null;
+  };
+  const onClick = (event) => {
+    const button = event.target && event.target.closest && event.target.closest("button" + OPEN);
+    if (!button || !box.contains(button) || button.disabled) return;
+    event.preventDefault();
+    event.stopPropagation();  // the stock click would reach the kernel before the list's last change
+    openChosen(listOf(button));
+  };
   const onKey = (event) => {
     const target = event.target;
     if (!target || target === box || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -37,9 +55,7 @@ function explorerKeys(box) {
     if (list && target.tagName === "SELECT" && event.key === "Enter" && !event.shiftKey) {
       event.preventDefault();
       event.stopPropagation();
-      const row = list.parentElement;
-      const open = row && row.querySelector(OPEN);
-      if (open && !open.disabled) open.click();
+      openChosen(target);
       return;
     }
     if (["INPUT", "SELECT", "TEXTAREA", "BUTTON"].includes(target.tagName) && event.key !== "Tab") {
@@ -47,7 +63,11 @@ function explorerKeys(box) {
     }
   };
   box.addEventListener("keydown", onKey);
-  return () => box.removeEventListener("keydown", onKey);
+  box.addEventListener("click", onClick, true);
+  return () => {
+    box.removeEventListener("keydown", onKey);
+    box.removeEventListener("click", onClick, true);
+  };
 }
 
 function inParent(el, fn) {
@@ -67,7 +87,7 @@ function inParent(el, fn) {
 }
 
 export default {
-  render({ el }) {
-    return inParent(el, explorerKeys);
+  render({ model, el }) {
+    return inParent(el, (box) => explorerKeys(box, model));
   },
 };
