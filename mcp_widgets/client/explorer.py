@@ -13,9 +13,9 @@ from typing import Any
 import ipywidgets
 import mcp_types
 
+from ..core.app_policy import app_resource_uri
 from ..core.text import shorten, shown
 from ..widgets import Explorer, ExplorerParts, Listing
-from .apps.views import app_tool
 from .call import Call
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import result_text
@@ -81,23 +81,26 @@ def explorer(
         templates = resources().templates
         return [(_line(t.uri_template, t.title or t.name, t.description), t.uri_template) for t in templates]
 
-    def app_rows() -> list[tuple[str, str]]:
-        listed = tools()
-        return [row for row in rows(listed) if app_tool(listed, row[1]) is not None]
+    def app_tools() -> list[Any]:
+        return [t for t in tools() if app_resource_uri(t.meta) is not None]
 
     def reading(uri: str, out: ipywidgets.Output) -> None:
         read(uri, out).add_done_callback(lambda call: _show_read(call, out))
 
     listings = {
-        "Tools": Listing(lambda: rows(tools()), lambda key, _out: tool_form(key), "Open form", "tool"),
+        "Tools": Listing(
+            lambda: rows(tools()), lambda key, _out: tool_form(key), "Open form", "tool", lambda: len(tools())
+        ),
         "Prompts": Listing(
             lambda: rows(prompts()), lambda key, _out: prompt_form(key), "Open form", "prompt"
         ),
         "Resources": Listing(resource_rows, lambda key, out: reading(key, out), "Read", "resource"),
         "Templates": Listing(template_rows, lambda key, _out: template_form(key), "Open form", "template"),
     }
-    if open_app is not None and app_rows():
-        listings["Apps"] = Listing(app_rows, lambda key, _out: open_app(key), "Open app", "app")
+    if open_app is not None and any(app_resource_uri(t.meta) is not None for t in tools()):
+        listings["Apps"] = Listing(
+            lambda: rows(app_tools()), lambda key, _out: open_app(key), "Open app", "app"
+        )
     parts = ExplorerParts(
         title=title,
         facts=_facts(info) if info is not None else [("state", "not connected yet")],

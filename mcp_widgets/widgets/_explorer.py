@@ -50,6 +50,8 @@ class Listing:
     button: str = "Open"
     """The open button's label."""
     noun: str = "item"
+    count: Callable[[], int] | None = None
+    """How many items there are, for the section's button (None: the length of `items()`)."""
 
 
 @dataclass(frozen=True)
@@ -125,7 +127,9 @@ class Explorer(w.VBox):
 
     def _label(self, name: str) -> str:
         listing = self.parts.listings.get(name)
-        return name if listing is None else f"{name} ({len(listing.items())})"
+        if listing is None:
+            return name
+        return f"{name} ({listing.count() if listing.count is not None else len(listing.items())})"
 
     # -- as a person drives it (also for tests) ----------------------------------------------------------
     @property

@@ -94,6 +94,7 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     )
     nav.get_by_role("button", name="Tools (200)").click()
     expect(form).to_be_visible()  # kept while the explorer lives
+    expect(tools).to_have_js_property("selectedIndex", 2)  # the list still shows the tool that was opened
 
     nb.page.mouse.move(0, 0)
     try:
