@@ -144,3 +144,24 @@ def test_without_a_frontend_a_server_shows_its_text(srv: Server, capsys: pytest.
     srv._ipython_display_()
     assert capsys.readouterr().out == repr(srv) + "\n"
     assert isinstance(srv.explore(), Explorer)
+
+
+def test_apps_are_a_section_where_a_tool_has_one() -> None:
+    from mcp_widgets.demo import create_server
+    from mcp_widgets.widgets import AppView
+
+    with connect_sync(create_server(sign_in_port=0), name="demo") as demo:
+        explorer = demo.explore()
+        assert "Apps" in explorer.sections
+        assert any(item.startswith("roll_dice") for item in explorer.items("Apps"))
+        view = explorer.open_item("Apps", "roll_dice")
+        assert isinstance(view, AppView) and view.tool == "roll_dice"
+        explorer.close()
+    with connect_sync(create_server(sign_in_port=0), name="demo", apps=False) as plain:
+        assert "Apps" not in plain.explore().sections
+    assert "Apps" not in srv_without_apps_sections()
+
+
+def srv_without_apps_sections() -> tuple[str, ...]:
+    with connect_sync(build_server(2, name="no-apps"), mode="legacy") as server:
+        return server.explore().sections
