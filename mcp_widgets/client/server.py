@@ -36,7 +36,6 @@ import concurrent.futures
 import contextlib
 import itertools
 import os
-import uuid
 import weakref
 from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -721,15 +720,15 @@ class Server:
             history=lambda: HistoryPanel(server=self.name),
         )
 
-    def _ipython_display_(self) -> None:
-        # The explorer where widgets render, its plain text the repr (a saved notebook, GitHub, nbconvert
-        # read that); the repr alone without a frontend.
-        if kernel.kernel_support() == "none":
-            print(repr(self))
-            return
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        # The explorer where widgets render, its plain text the repr (what a saved notebook, GitHub and
+        # nbconvert show); the repr alone without a frontend, or once the connection has ended.
+        text = repr(self)
+        if kernel.kernel_support() == "none" or not self.connected:
+            return {"text/plain": text}
         from .explorer import with_text
 
-        kernel.display_as(with_text(self.explore(), repr(self)), uuid.uuid4().hex)
+        return with_text(self.explore(), text)
 
     def __repr__(self) -> str:
         head = f"<Server {self.name!r}"

@@ -37,6 +37,8 @@ def test_a_cell_ending_in_srv_shows_the_explorer_and_keeps_the_text(frontend: Ke
     assert len(cell.results) == 1, cell.results
     shown = cell.results[0]
     assert shown["text/plain"] == text  # the saved notebook keeps today's text
+    kinds = [m["msg_type"] for m in frontend.iopub_log if m["parent_header"].get("msg_id") == cell.msg_id]
+    assert "execute_result" in kinds and "display_data" not in kinds  # still the cell's result (Out[n])
     model_id = shown[VIEW]["model_id"]
     explorer = frontend.wait_widget("VBoxModel", where=lambda w: w.comm_id == model_id, timeout=30)
     assert "mcp-widgets-explorer" in explorer.state["_dom_classes"]
@@ -60,3 +62,6 @@ def test_a_cell_ending_in_srv_shows_the_explorer_and_keeps_the_text(frontend: Ke
         "VBoxModel", where=lambda w: "mcp-widgets-tool-form" in w.state["_dom_classes"], timeout=30
     )
     ok(frontend.run("srv.close()", timeout=60))
+    ended = ok(frontend.run("srv", timeout=60))
+    assert [set(r) for r in ended.results] == [{"text/plain"}]  # a closed server: its text only
+    assert ended.results[0]["text/plain"].endswith("closed>")

@@ -140,10 +140,12 @@ def test_closing_closes_every_model_it_made(srv: Server) -> None:
     assert new_models(before) == {}
 
 
-def test_without_a_frontend_a_server_shows_its_text(srv: Server, capsys: pytest.CaptureFixture[str]) -> None:
-    srv._ipython_display_()
-    assert capsys.readouterr().out == repr(srv) + "\n"
+def test_without_a_frontend_or_once_closed_a_server_shows_its_text(srv: Server) -> None:
+    assert srv._repr_mimebundle_() == {"text/plain": repr(srv)}  # plain python: no frontend
     assert isinstance(srv.explore(), Explorer)
+    ended = connect_sync(build_server(2, name="ended"), mode="legacy")
+    ended.close()
+    assert ended._repr_mimebundle_() == {"text/plain": repr(ended)}
 
 
 def test_apps_are_a_section_where_a_tool_has_one() -> None:
