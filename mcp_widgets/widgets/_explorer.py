@@ -215,14 +215,15 @@ class Explorer(w.VBox):
             return
         select = self._lists[self.section][0]
         if 0 <= index < len(select.options):
-            select.index = index
-            self._open_item(self.section)
+            # not written back to the list: its own update (the browser's choice) is on its way, and a
+            # kernel-side write crossing it left the list showing another item when the section came back
+            self._open_item(self.section, select.options[index][1])
 
-    def _open_item(self, name: str) -> None:
+    def _open_item(self, name: str, key: str | None = None) -> None:
         if self._closed:
             return
         select, _, place, out = self._lists[name]
-        key = select.value
+        key = select.value if key is None else key
         if key is None:
             return
         old = self._opened.pop(name, None)

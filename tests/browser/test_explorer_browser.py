@@ -92,6 +92,10 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     expect(explorer.locator('[data-mime-type="application/vnd.jupyter.stdout"]').last).to_contain_text(
         "the readme says $x$ hello"
     )
+    nav.get_by_role("button", name="Wire").click()
+    expect(explorer.get_by_text("The wire of explored")).to_be_visible()
+    nav.get_by_role("button", name="History").click()
+    expect(explorer.locator("table.mcp-widgets-history")).to_be_visible()
     nav.get_by_role("button", name="Tools (200)").click()
     expect(form).to_be_visible()  # kept while the explorer lives
     expect(tools).to_have_js_property("selectedIndex", 2)  # the list still shows the tool that was opened

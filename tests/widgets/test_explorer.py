@@ -88,8 +88,8 @@ def test_the_browser_opens_the_item_its_list_shows_chosen(srv: Server) -> None:
     explorer.show("Tools")
     keys = explorer.children[-1]
     keys._handle_custom_msg({"open": 4}, [])  # Enter in the list, or a click on Open (explorer.js)
-    select, _, place, _ = explorer._lists["Tools"]
-    assert select.value == "tool_4" and [f.tool_name for f in place.children] == ["tool_4"]
+    place = explorer._lists["Tools"][2]
+    assert [f.tool_name for f in place.children] == ["tool_4"]
     for junk in ({"open": 999}, {"open": True}, {"open": "1"}, {"other": 1}, [1]):
         keys._handle_custom_msg(junk, [])
     assert [f.tool_name for f in place.children] == ["tool_4"]
@@ -167,3 +167,15 @@ def test_apps_are_a_section_where_a_tool_has_one() -> None:
 def srv_without_apps_sections() -> tuple[str, ...]:
     with connect_sync(build_server(2, name="no-apps"), mode="legacy") as server:
         return server.explore().sections
+
+
+def test_a_hostile_description_is_listed_as_text() -> None:
+    from tests.servers.awkward_names import build_server as awkward
+
+    with connect_sync(awkward(), name="awkward") as server:
+        explorer = server.explore()
+        items = explorer.items("Tools")
+        hostile = next(i for i in items if i.startswith("hostile"))
+        assert "\x1b" not in hostile and "\u202e" not in hostile and "\\x1b" in hostile
+        assert "_ipython_display_" in [key for _, key in explorer._lists["Tools"][0].options]
+        explorer.close()
