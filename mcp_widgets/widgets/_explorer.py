@@ -151,7 +151,8 @@ class Explorer(w.VBox):
     def items(self, name: str) -> list[str]:
         """The items the listing section `name` shows (opening it first)."""
         self.show(name)
-        return [label for label, _ in self._lists[name][0].options]
+        made = self._lists.get(name)
+        return [] if made is None else [label for label, _ in made[0].options]
 
     def open_item(self, name: str, key: str) -> w.Widget | None:
         """Choose `key` in the listing `name` and press its open button; returns what it shows (a form), or

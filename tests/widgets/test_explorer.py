@@ -161,12 +161,11 @@ def test_apps_are_a_section_where_a_tool_has_one() -> None:
         explorer.close()
     with connect_sync(create_server(sign_in_port=0), name="demo", apps=False) as plain:
         assert "Apps" not in plain.explore().sections
-    assert "Apps" not in srv_without_apps_sections()
-
-
-def srv_without_apps_sections() -> tuple[str, ...]:
-    with connect_sync(build_server(2, name="no-apps"), mode="legacy") as server:
-        return server.explore().sections
+    with connect_sync(build_server(0, name="no-tools"), mode="legacy") as empty:
+        explorer = empty.explore()
+        assert "Apps" not in explorer.sections and explorer.items("Tools") == []
+        assert explorer._sections["Tools"].value == "No tools."
+        explorer.close()
 
 
 def test_a_hostile_description_is_listed_as_text() -> None:
