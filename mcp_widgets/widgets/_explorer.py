@@ -10,12 +10,14 @@ The widgets room knows no client: the client room passes `ExplorerParts`, plain 
 (a tool's form, a prompt's form, a template's form, reading a resource into an `Output`, the wire's view,
 the history panel). Every server string goes through `Kit.make` (literal: no HTML, no MathJax) or
 `plain_text` (no terminal escapes). An invisible helper (`ExplorerKeys`, `assets/explorer.js`) keeps the
-notebook's keys off the explorer's controls: arrows move between the section buttons and in a list, Enter
-on a list opens its item, Enter on a button presses it.
+notebook's keys off the explorer's controls (one model for the process): arrows move between the section
+buttons and in a list, Enter on a list opens its item, Enter on a button presses it.
 """
 
 from __future__ import annotations
 
+import threading
+import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -25,7 +27,7 @@ import traitlets as t
 
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import asset
-from ._kit import WRAP_CLASS, Kit, click, shared_models
+from ._kit import SHARED, SHARED_LOCK, WRAP_CLASS, Kit, click, known_keys, shared_models
 from ._tool_result import plain_text
 
 __all__ = ["Explorer", "ExplorerKeys", "ExplorerParts", "Listing"]
@@ -34,6 +36,8 @@ EXPLORER_CLASS = "mcp-widgets-explorer"
 NAV_CLASS = "mcp-widgets-explorer-nav"
 LIST_CLASS = "mcp-widgets-explorer-list"
 OPEN_CLASS = "mcp-widgets-explorer-open"
+ID_CLASS = "mcp-widgets-explorer-id-"
+"""The start of the class naming an explorer's model id on its box (for the shared keys' views)."""
 INSTRUCTIONS_SHOWN = 4000
 """Characters of the server's instructions shown (the rest: `srv.info.instructions`)."""
 LIST_ROWS = 12
@@ -71,7 +75,11 @@ class ExplorerParts:
 
 
 class ExplorerKeys(DeclaredAnyWidget):
-    """Invisible: the explorer's keys (arrows between section buttons and in lists, Enter opens)."""
+    """Invisible: the explorer's keys (arrows between section buttons and in lists, Enter opens).
+
+    One model for the process (`shared_keys`), so its code and CSS reach the browser once: each explorer's box
+    renders its own view, which sends on the explorer's own model (named by a class of its box).
+    """
 
     _esm = t.Unicode(asset("explorer.js"), help="The explorer's keyboard (assets/explorer.js).").tag(
         sync=True
@@ -83,6 +91,28 @@ class ExplorerKeys(DeclaredAnyWidget):
 
     def __repr__(self) -> str:
         return "<ExplorerKeys>"
+
+
+_KEYS_KEY = (ExplorerKeys, ())
+_KEYS_LOCK = threading.Lock()
+
+
+def shared_keys() -> ExplorerKeys:
+    """The process-wide `ExplorerKeys` (one of `shared_models()`: no explorer closes it)."""
+    keys = SHARED.get(_KEYS_KEY)
+    if isinstance(keys, ExplorerKeys) and keys.comm is not None and keys.layout.comm is not None:
+        return keys
+    with _KEYS_LOCK:
+        keys = SHARED.get(_KEYS_KEY)
+        if keys is None or keys.comm is None or keys.layout.comm is None:
+            if keys is not None:
+                keys.close()
+            layout = Kit().layout("hidden")  # takes SHARED_LOCK: not held here
+            keys = ExplorerKeys(layout=layout, **known_keys(ExplorerKeys))
+            with SHARED_LOCK:
+                SHARED[_KEYS_KEY] = keys
+        assert isinstance(keys, ExplorerKeys)
+        return keys
 
 
 class Explorer(w.VBox):
@@ -101,6 +131,7 @@ class Explorer(w.VBox):
         self._sections: dict[str, w.Widget] = {}
         self._lists: dict[str, tuple[w.Select, w.Button, w.Box, w.Output]] = {}
         self._opened: dict[str, w.Widget] = {}
+        self._keys: dict[str, str] = {}  # the item last opened from each listing
         self._closed = False
         head: list[w.Widget] = [kit.wrapped_label(parts.title, bold=True)]
         head += [kit.wrapped_label(f"{label}: {text}") for label, text in parts.facts]
@@ -119,11 +150,14 @@ class Explorer(w.VBox):
         )
         self._nav.observe(self._chosen, names="value")
         self._body = kit.make(w.VBox)
-        keys = kit.make(ExplorerKeys, layout="hidden")
-        keys.on_msg(self._on_keys)
+        model_id = uuid.uuid4().hex  # chosen now: the keys' view finds this model by its box's class
         super().__init__(
-            children=(*head, self._nav, self._body, keys), layout=kit.layout(), _dom_classes=(EXPLORER_CLASS,)
+            children=(*head, self._nav, self._body, shared_keys()),
+            layout=kit.layout(),
+            _dom_classes=(EXPLORER_CLASS, ID_CLASS + model_id),
+            model_id=model_id,
         )
+        self.on_msg(self._on_keys)
 
     def _label(self, name: str) -> str:
         listing = self.parts.listings.get(name)
@@ -173,6 +207,14 @@ class Explorer(w.VBox):
         if widget is None:
             widget = self._sections[name] = self._build(name)
             self.built = [*self.built, name]
+        elif name in self._lists and name in self._keys:
+            # the list shows the item opened from it again (a keyboard choice the stock view had not yet
+            # recorded went back to the first item when the section came back)
+            select = self._lists[name][0]
+            keys = [value for _, value in select.options]
+            if self._keys[name] in keys:
+                select.index = keys.index(self._keys[name])
+                select.send_state("index")  # even where the kernel had it already
         self.section = name
         self._body.children = (widget,)
 
@@ -227,6 +269,7 @@ class Explorer(w.VBox):
         key = select.value if key is None else key
         if key is None:
             return
+        self._keys[name] = key
         old = self._opened.pop(name, None)
         if old is not None:
             old.close()

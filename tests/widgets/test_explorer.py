@@ -86,13 +86,15 @@ def test_a_tool_opens_its_form_and_runs(srv: Server) -> None:
 def test_the_browser_opens_the_item_its_list_shows_chosen(srv: Server) -> None:
     explorer = srv.explore()
     explorer.show("Tools")
-    keys = explorer.children[-1]
-    keys._handle_custom_msg({"open": 4}, [])  # Enter in the list, or a click on Open (explorer.js)
+    explorer._handle_custom_msg({"open": 4}, [])  # Enter in the list, or a click on Open (explorer.js)
     place = explorer._lists["Tools"][2]
     assert [f.tool_name for f in place.children] == ["tool_4"]
     for junk in ({"open": 999}, {"open": True}, {"open": "1"}, {"other": 1}, [1]):
-        keys._handle_custom_msg(junk, [])
+        explorer._handle_custom_msg(junk, [])
     assert [f.tool_name for f in place.children] == ["tool_4"]
+    explorer.show("Prompts")
+    explorer.show("Tools")  # back: the list shows the tool opened from it
+    assert explorer._lists["Tools"][0].value == "tool_4"
     explorer.close()
 
 

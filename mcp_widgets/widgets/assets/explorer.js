@@ -14,7 +14,11 @@ const LIST = ".mcp-widgets-explorer-list";
 const OPEN = ".mcp-widgets-explorer-open";
 function explorerKeys(box, model) {
   const openChosen = (select) => {
-    if (select && select.selectedIndex >= 0) model.send({ open: select.selectedIndex });
+    if (!select || select.selectedIndex < 0) return;
+    // The stock view records the choice on "change", which keyboard moves in a list do not always fire
+    // before Enter (the list then went back to its first item when its section was shown again).
+    select.dispatchEvent(new Event("change", { bubbles: true }));
+    model.send({ open: select.selectedIndex });
   };
   const listOf = (button) => {
     const row = button.parentElement;
@@ -86,8 +90,21 @@ function inParent(el, fn) {
   };
 }
 
+// One model serves every explorer: each view sends on its explorer's own model, named by a class of its box.
+const ID_CLASS = "mcp-widgets-explorer-id-";
 export default {
   render({ model, el }) {
-    return inParent(el, (box) => explorerKeys(box, model));
+    return inParent(el, (box) => {
+      const named = Array.from(box.classList).find((c) => c.startsWith(ID_CLASS));
+      let explorer = null;
+      if (named) {
+        model.widget_manager.get_model(named.slice(ID_CLASS.length)).then(
+          (found) => { explorer = found; },
+          () => {},
+        );
+      }
+      const send = (msg) => explorer && explorer.send(msg);
+      return explorerKeys(box, { send });
+    });
   },
 };
