@@ -75,7 +75,7 @@ from .wire.capture import Wire, Wires
 if TYPE_CHECKING:
     import ipywidgets
 
-    from ..widgets import AppView, HistoryPanel, PendingList, PromptForm, TemplateForm, ToolForm
+    from ..widgets import AppView, Explorer, HistoryPanel, PendingList, PromptForm, TemplateForm, ToolForm
     from .functions import ToolFunctions
 
 __all__ = ["Server", "wire"]
@@ -430,6 +430,12 @@ class Server:
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     @errors.one_line
+    def read_resource_background(self, uri: str, *, output: Any = None) -> Call:
+        """Start reading a resource and return at once with a `Call` handle (as `call_tool_background`)."""
+        sent = self.resources.real_name(uri)
+        return self._runner.run_background("resource", uri, output, lambda c, _p: c.read_resource(sent))
+
+    @errors.one_line
     async def list_tools(self) -> ToolList:
         """Fetch the tool listing again (also refreshes `tools`)."""
         await self._catalog.relist("tools")
@@ -735,6 +741,41 @@ class Server:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+    def explore(self) -> Explorer:
+        """The server in one view (docs/exploring.md): who it is, then its tools, prompts, resources,
+        apps, wire and history, each section built when first opened; a cell ending in `srv` shows it."""
+        from ..widgets import HistoryPanel
+        from .explorer import explorer
+
+        learned = self._ctx.learned
+        title = self.name
+        if learned.declared_name and learned.declared_name != self.name:
+            title += f" (calls itself {learned.declared_name!r})"
+        return explorer(
+            title=title,
+            info=learned.info,
+            tools=lambda: self.tools,
+            prompts=lambda: self.prompts,
+            resources=lambda: self.resources,
+            tool_form=self.form,
+            prompt_form=self.prompt_form,
+            template_form=self.template_form,
+            read=lambda uri, out: self.read_resource_background(uri, output=out),
+            open_app=self.open_app if self._ctx.settings.apps else None,
+            wire=self.wire.view,
+            history=lambda: HistoryPanel(server=self.name),
+        )
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        # The explorer where widgets render, its plain text the repr (what a saved notebook, GitHub and
+        # nbconvert show); the repr alone without a frontend, or once the connection has ended.
+        text = repr(self)
+        if kernel.kernel_support() == "none" or not self.connected:
+            return {"text/plain": text}
+        from .explorer import with_text
+
+        return with_text(self.explore(), text)
 
     def __repr__(self) -> str:
         head = f"<Server {self.name!r}"

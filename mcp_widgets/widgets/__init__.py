@@ -8,6 +8,9 @@ from ._config_widgets import ServersTable as ServersTable
 from ._explore_forms import PromptForm, TemplateForm
 from ._explore_forms import prompt_form as prompt_form
 from ._explore_forms import template_form as template_form
+from ._explorer import Explorer
+from ._explorer import ExplorerParts as ExplorerParts  # for the client room (`srv.explore()`)
+from ._explorer import Listing as Listing
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history
@@ -24,6 +27,7 @@ from ._wire_view import WireView
 __all__ = [
     "AppView",
     "ElicitationForm",
+    "Explorer",
     "FormState",
     "HistoryPanel",
     "Preview",

@@ -1,0 +1,126 @@
+"""The server in one view (`srv.explore()`, and a cell ending in `srv`): the parts an `Explorer` shows.
+
+The widgets room knows no client, so this module turns what the server's facade offers into
+`ExplorerParts`: its facts as text (from `ServerInfo`, the server's strings as they came: the widgets show
+them literally) and one callback per section, called only when its section is first opened.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import ipywidgets
+import mcp_types
+
+from ..core.app_policy import app_resource_uri
+from ..core.text import shorten, shown
+from ..widgets import Explorer, ExplorerParts, Listing
+from .call import Call
+from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .results import result_text
+
+__all__ = ["explorer", "with_text"]
+
+Open = Callable[[str], ipywidgets.Widget]
+
+
+def _line(name: str, title: str | None, description: str | None) -> str:
+    """A listing's row: the name, its title, the first line of its description."""
+    text = name
+    if title and title != name:
+        text += f" — {title}"
+    first = (description or "").strip().splitlines()
+    return text + (f": {shorten(first[0], 100)}" if first else "")
+
+
+def _facts(info: ServerInfo) -> list[tuple[str, str]]:
+    facts = []
+    if info.title:
+        facts.append(("title", info.title))
+    facts.append(("version", info.version or "(not given)"))
+    if info.description:
+        facts.append(("description", info.description))
+    facts.append(("protocol", info.protocol_version))
+    caps = info.capability_list()
+    facts.append(("capabilities", "; ".join(f"{n} ({o})" if o else n for n, o in caps) or "(none)"))
+    return facts
+
+
+def explorer(
+    *,
+    title: str,
+    info: ServerInfo | None,
+    tools: Callable[[], ToolList],
+    prompts: Callable[[], PromptList],
+    resources: Callable[[], ResourceList],
+    tool_form: Open,
+    prompt_form: Open,
+    template_form: Open,
+    read: Callable[[str, ipywidgets.Output], Call],
+    open_app: Open | None,
+    wire: Callable[[], ipywidgets.Widget],
+    history: Callable[[], ipywidgets.Widget],
+) -> Explorer:
+    """An `Explorer` of one server, every section made from the callbacks given (nothing called before its
+    section is opened, except the listings' lengths for the section buttons).
+
+    Args:
+        open_app: Shows a tool's MCP App (None: apps are off; the Apps section is left out).
+        read: Reads a resource by its URI into an `Output` (its call's line, then its text).
+    """
+
+    def rows(items: Sequence[Any]) -> list[tuple[str, str]]:
+        return [(_line(i.name, i.title, i.description), i.name) for i in items]
+
+    def resource_rows() -> list[tuple[str, str]]:
+        listed = [r for r in resources() if isinstance(r, mcp_types.Resource)]
+        return [(_line(str(r.uri), r.title or r.name, r.description), str(r.uri)) for r in listed]
+
+    def template_rows() -> list[tuple[str, str]]:
+        templates = resources().templates
+        return [(_line(t.uri_template, t.title or t.name, t.description), t.uri_template) for t in templates]
+
+    def app_tools() -> list[Any]:
+        return [t for t in tools() if app_resource_uri(t.meta) is not None]
+
+    def reading(uri: str, out: ipywidgets.Output) -> None:
+        read(uri, out).add_done_callback(lambda call: _show_read(call, out))
+
+    listings = {
+        "Tools": Listing(
+            lambda: rows(tools()), lambda key, _out: tool_form(key), "Open form", "tool", lambda: len(tools())
+        ),
+        "Prompts": Listing(
+            lambda: rows(prompts()), lambda key, _out: prompt_form(key), "Open form", "prompt"
+        ),
+        "Resources": Listing(resource_rows, lambda key, out: reading(key, out), "Read", "resource"),
+        "Templates": Listing(template_rows, lambda key, _out: template_form(key), "Open form", "template"),
+    }
+    if open_app is not None and any(app_resource_uri(t.meta) is not None for t in tools()):
+        listings["Apps"] = Listing(
+            lambda: rows(app_tools()), lambda key, _out: open_app(key), "Open app", "app"
+        )
+    parts = ExplorerParts(
+        title=title,
+        facts=_facts(info) if info is not None else [("state", "not connected yet")],
+        instructions=info.instructions if info is not None else None,
+        listings=listings,
+        views={"Wire": wire, "History": history},
+    )
+    return Explorer(parts)
+
+
+def _show_read(call: Call, out: ipywidgets.Output) -> None:
+    """Under a finished read's line: the resource as text (an error is on the line already)."""
+    if call.state != "done" or call.exception() is not None:
+        return
+    out.append_stdout(shown(result_text(call.result())) + "\n")
+
+
+def with_text(widget: ipywidgets.Widget, text: str) -> dict[str, Any]:
+    """A widget's display bundle whose plain text is `text` (what a saved notebook and GitHub show)."""
+    bundle = widget._repr_mimebundle_()
+    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+    data["text/plain"] = text
+    return data

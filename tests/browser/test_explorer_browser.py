@@ -1,0 +1,112 @@
+"""The explorer in real JupyterLab (a cell ending in `srv`): sections opened by keyboard (Tab to the section
+buttons, arrows between them, Enter) and by click; a tool's form opened from the list by Enter and run; the
+server's instructions shown as literal text. Saves docs/screenshots/explorer-{light,dark}.png."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from .gallery import layout_problems
+from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
+
+pytestmark = pytest.mark.browser
+
+OpenNotebook = Callable[..., NotebookPage]
+ROOT = Path(__file__).resolve().parents[2]
+
+CONNECT = f"""\
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import mcp_widgets as mw
+from tests.servers.explored import build_server
+srv = await mw.connect(build_server(200), name="explored")
+"""
+
+
+def test_a_person_explores_a_server_by_keyboard_and_by_click(
+    open_notebook: OpenNotebook, screenshots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook([CONNECT, "srv"])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    explorer = nb.output(1).locator(".mcp-widgets-explorer")
+    expect(explorer).to_be_visible()
+    said = explorer.get_by_text("Instructions: Start with tool_0.", exact=False)
+    expect(said).to_have_text(
+        "Instructions: Start with tool_0. Costs $5 and $10 \\x1b[31mred\\x1b[0m <b>bold</b>."
+    )  # literal: no math, no markup, the escape visible
+    expect(explorer.locator("mjx-container, b")).to_have_count(0)
+    nav = explorer.locator(".mcp-widgets-explorer-nav")
+    expect(nav.get_by_role("button")).to_have_count(6)
+    expect(explorer.locator("select")).to_have_count(0)  # nothing built before a section is opened
+
+    # by keyboard: focus the first section button, ArrowRight to Prompts, Enter opens it
+    tools_button = nav.get_by_role("button", name="Tools (200)")
+    tools_button.focus()
+    nb.page.keyboard.press("ArrowRight")
+    prompts_button = nav.get_by_role("button", name="Prompts (1)")
+    expect(prompts_button).to_be_focused()
+    nb.page.keyboard.press("Enter")
+    lists = explorer.locator(".mcp-widgets-explorer-list select")
+    expect(lists).to_have_count(1)
+    expect(lists.first.locator("option")).to_have_count(1)
+    nb.page.keyboard.press("ArrowLeft")
+    expect(tools_button).to_be_focused()
+    nb.page.keyboard.press("Enter")
+    tools = explorer.locator(".mcp-widgets-explorer-list select").first
+    expect(tools.locator("option")).to_have_count(200)
+    # Tab past the other section buttons into the list, arrows move the choice (not the notebook's cells),
+    # Enter opens the tool the list shows chosen (tool_0 is chosen at first; two quick arrows: tool_2, though
+    # the front end may still hold the list's last change when Enter goes)
+    for _ in range(5):
+        nb.page.keyboard.press("Tab")
+    expect(nav.get_by_role("button", name="History")).to_be_focused()
+    nb.page.keyboard.press("Tab")
+    expect(tools).to_be_focused()
+    nb.page.keyboard.press("ArrowDown")
+    nb.page.keyboard.press("ArrowDown")
+    nb.page.keyboard.press("Enter")
+    form = explorer.locator(".mcp-widgets-tool-form")
+    expect(form.get_by_text("Tool tool_2 on explored", exact=True)).to_be_visible()
+    expect(nb.cell(1)).to_have_class(re.compile("jp-mod-active"))  # the arrows moved no cell selection
+    form.get_by_label("City *").fill("Oslo")
+    form.get_by_role("button", name="Run").click()
+    expect(form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')).to_contain_text(
+        "tool_2: Oslo for 1 days"
+    )
+
+    # by click: Resources, choose the note, Read
+    explorer.locator(".mcp-widgets-explorer-nav").get_by_role("button", name="Resources (1)").click()
+    resources = explorer.locator(".mcp-widgets-explorer-list select").locator("visible=true")
+    expect(resources).to_have_count(1)
+    resources.select_option(index=0)
+    explorer.get_by_role("button", name="Read").click()
+    expect(explorer.locator('[data-mime-type="application/vnd.jupyter.stdout"]').last).to_contain_text(
+        "the readme says $x$ hello"
+    )
+    nav.get_by_role("button", name="Wire").click()
+    expect(explorer.get_by_text("The wire of explored")).to_be_visible()
+    nav.get_by_role("button", name="History").click()
+    expect(explorer.locator("table.mcp-widgets-history")).to_be_visible()
+    nav.get_by_role("button", name="Tools (200)").click()
+    expect(form).to_be_visible()  # kept while the explorer lives
+    expect(tools).to_have_js_property("selectedIndex", 2)  # the list still shows the tool that was opened
+
+    nb.page.mouse.move(0, 0)
+    try:
+        for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
+            nb.set_theme(theme)
+            assert layout_problems(explorer) == []
+            path = screenshots / f"explorer-{suffix}.png"
+            explorer.screenshot(path=str(path), animations="disabled")
+            assert path.stat().st_size > 5_000
+    finally:
+        nb.set_theme(LIGHT_THEME)

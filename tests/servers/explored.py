@@ -1,0 +1,43 @@
+"""A server to explore (`srv.explore()`): many tools (200 by default), a prompt, a resource, a template and
+instructions that a notebook must show as text ($x$ math, a terminal escape, markup). `python explored.py
+[N]` runs it over stdio."""
+
+from __future__ import annotations
+
+import sys
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+
+INSTRUCTIONS = "Start with tool_0. Costs $5 and $10 \x1b[31mred\x1b[0m <b>bold</b>."
+
+
+def build_server(tools: int = 200, name: str = "explored") -> MCPServer[Any]:
+    server: MCPServer[Any] = MCPServer(name, instructions=INSTRUCTIONS)
+
+    def make(n: int) -> None:
+        def tool(city: str, days: int = 1) -> str:
+            return f"tool_{n}: {city} for {days} days"
+
+        server.add_tool(tool, name=f"tool_{n}", description=f"Tool number {n}: looks a city up.")
+
+    for n in range(tools):
+        make(n)
+
+    @server.prompt(description="Greets someone.")
+    def greet(who: str) -> str:
+        return f"Hello {who}"
+
+    @server.resource("note://readme", description="A short note.")
+    def readme() -> str:
+        return "the readme says $x$ hello"
+
+    @server.resource("note://item/{id}", description="An item by id.")
+    def item(id: str) -> str:
+        return f"item {id}"
+
+    return server
+
+
+if __name__ == "__main__":
+    build_server(int(sys.argv[1]) if len(sys.argv) > 1 else 200).run("stdio")
