@@ -59,6 +59,7 @@ from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .live import Live, Updates
 from .questions.bounds import MAX_QUESTIONS, question_bounds
 from .questions.intake import Intake
 from .results import result_text, show_results
@@ -223,6 +224,7 @@ class Server:
         app_host = AppHost(ctx)
         self._wire = Wire(ctx, wire, display.late)
         intake = Intake(ctx, display, open_tasks, app_host, tie=self._wire.tie)
+        self._live = Live(ctx)
         connection = Connection(
             ctx,
             resolved,
@@ -235,7 +237,9 @@ class Server:
             signin=signin,
             advertised=app_host.extensions,
             wire=self._wire,
+            live=self._live,
         )
+        self._live.typed = connection.typed.pattern
         runner = Runner(ctx, connection, intake, display, app_host)
         catalog = Catalog(ctx, connection.require_connected, runner.run_call, connection.typed.pattern)
         self._open_tasks, self._intake = open_tasks, intake
@@ -383,6 +387,20 @@ class Server:
         """`read_resource` for synchronous code."""
         sent = self.resources.real_name(uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
+
+    @errors.one_line
+    def updates(self, uri: str) -> Updates:
+        """A resource's updates as they come (docs/exploring.md): `async for update in srv.updates(uri):`
+        each `Update` has the re-read `contents` and `at` (when). Subscribed at once; unsubscribed when the
+        loop is left or `aclose()`d; the loop ends when the server closes. Changes are coalesced (a few
+        re-reads a second at most, the newest always read).
+
+        Raises:
+            NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
+        """
+        self._connection.require_connected()
+        self._live.require_subscribe()
+        return Updates(self._live.feed(uri, self.resources.real_name(uri)))
 
     @errors.one_line
     async def list_tools(self) -> ToolList:

@@ -1,0 +1,13 @@
+"""Live resources and list changes: a resource's updates (`srv.updates`), a live view of it (`srv.watch`),
+and listings fetched again when the server says they changed.
+
+Modules: `feeds` (one watched resource: re-read on each change, coalesced; the async iterator), `hub` (a
+server's subscriptions on both protocol generations and its list changes), `watch` (the live view).
+"""
+
+from __future__ import annotations
+
+from .feeds import Feed, Update, Updates
+from .hub import Live
+
+__all__ = ["Feed", "Live", "Update", "Updates"]

@@ -1,0 +1,78 @@
+"""A server whose resources change (`python live.py` runs it over stdio): `live://counter` reads "count N".
+
+Its tool `bump(times)` adds one to the counter `times` times and tells subscribers after each (on
+2025-11-25 by `notifications/resources/updated` to the sessions that sent `resources/subscribe`, on
+2026-07-28 through the `subscriptions/listen` streams); `add_tool(name)` adds a tool and says the tool list
+changed. `STATE` records the subscribe and unsubscribe requests the server received.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import mcp_types
+from mcp.server.mcpserver import Context, MCPServer
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+COUNTER = "live://counter"
+
+
+def build_server(name: str = "live", *, subscribe: bool = True) -> MCPServer[Any]:
+    server: MCPServer[Any] = MCPServer(name)
+    state: dict[str, Any] = {"count": 0, "requests": [], "sessions": []}
+    server.state = state  # type: ignore[attr-defined]  # what the tests look at
+
+    @server.resource(COUNTER, name="counter", description="A counter that bump() moves.")
+    def counter() -> str:
+        return f"count {state['count']}"
+
+    @server.tool()
+    async def bump(ctx: Context, times: int = 1) -> str:
+        """Add one to the counter `times` times, telling subscribers after each."""
+        modern = str(ctx.protocol_version) >= "2026"
+        for _ in range(times):
+            state["count"] += 1
+            if modern:
+                await ctx.notify_resource_updated(COUNTER)
+            elif COUNTER in state["subscribed"]:
+                await ctx.session.send_resource_updated(COUNTER)
+        return f"count {state['count']}"
+
+    @server.tool()
+    async def add_tool(ctx: Context, name: str) -> str:
+        """Add a tool named `name` and say the tool list changed."""
+
+        def added() -> str:
+            return f"I am {name}"
+
+        server.add_tool(added, name=name, description=f"Added as {name}.")
+        if str(ctx.protocol_version) >= "2026":
+            await ctx.notify_tools_changed()
+        else:
+            await ctx.session.send_tool_list_changed()
+        return "added"
+
+    state["subscribed"] = set()
+    if subscribe:
+        low = server._lowlevel_server
+
+        async def on_subscribe(ctx: Any, params: mcp_types.SubscribeRequestParams) -> mcp_types.EmptyResult:
+            state["requests"].append(("subscribe", str(params.uri)))
+            state["subscribed"].add(str(params.uri))
+            return mcp_types.EmptyResult()
+
+        async def on_unsubscribe(ctx: Any, params: mcp_types.UnsubscribeRequestParams) -> Any:
+            state["requests"].append(("unsubscribe", str(params.uri)))
+            state["subscribed"].discard(str(params.uri))
+            return mcp_types.EmptyResult()
+
+        low.add_request_handler("resources/subscribe", mcp_types.SubscribeRequestParams, on_subscribe)
+        low.add_request_handler("resources/unsubscribe", mcp_types.UnsubscribeRequestParams, on_unsubscribe)
+    return server
+
+
+if __name__ == "__main__":
+    build_server().run("stdio")
