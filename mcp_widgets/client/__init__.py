@@ -14,7 +14,7 @@ from ..core.exceptions import AnswerExpired, ConnectError, ConnectionClosedError
 from .call import Call
 from .connect import connect, connect_sync
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .live import Update, Updates
+from .live import Update, Updates, Watch
 from .questions.answering import get_default_handler, set_default_handler
 from .server import Server
 from .wire.capture import Wire, Wires
@@ -34,6 +34,7 @@ __all__ = [
     "ToolList",
     "Update",
     "Updates",
+    "Watch",
     "Wire",
     "Wires",
     "connect",

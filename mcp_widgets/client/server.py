@@ -59,7 +59,7 @@ from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .live import Live, Updates
+from .live import Live, Updates, Watch
 from .questions.bounds import MAX_QUESTIONS, question_bounds
 from .questions.intake import Intake
 from .results import result_text, show_results
@@ -401,6 +401,19 @@ class Server:
         self._connection.require_connected()
         self._live.require_subscribe()
         return Updates(self._live.feed(uri, self.resources.real_name(uri)))
+
+    @errors.one_line
+    def watch(self, uri: str) -> Watch:
+        """A live view of a resource (docs/exploring.md): shown as a read result is, redrawn in place on each
+        update under a status line ("updated 3 times, last 12:01:02"). It ends when its view is closed,
+        `watch.stop()` is called or the server closes; `watch.text`, `.updates`, `.wait(n)` from Python.
+
+        Raises:
+            NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
+        """
+        self._connection.require_connected()
+        self._live.require_subscribe()
+        return Watch(self._live.feed(uri, self.resources.real_name(uri), initial=True))
 
     @errors.one_line
     async def list_tools(self) -> ToolList:

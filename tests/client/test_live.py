@@ -150,3 +150,33 @@ def test_a_list_change_refreshes_the_tools_and_fn(mode: str) -> None:
 
         asyncio.run(wait())
         assert srv.fn is not before and "I am greet" in str(srv.fn.greet.sync())
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_watch_redraws_the_resource_in_place_and_ends_when_stopped(mode: str) -> None:
+    with connect_sync(build_server(), mode=mode) as srv:
+        watch = srv.watch(COUNTER)
+        watch.wait(0)
+        assert watch.text == "Resource: live://counter (text/plain)\ncount 0"
+        assert watch.status.endswith("not updated yet") and watch.updates == 0
+        srv.call_tool_sync("bump", {"times": 3})
+        deadline = time.monotonic() + 5
+        while "count 3" not in watch.text:
+            assert time.monotonic() < deadline
+            watch.wait(watch.updates + 1, timeout=5)
+        assert watch.view.redraws == watch.updates + 1 <= 3
+        assert watch.status.startswith(f"updated {watch.updates} time")
+        assert "count 3" not in repr(watch.view) and "count 3" not in str(watch.view.get_state())
+        watch.stop()
+        watch.wait(99, timeout=5)
+        assert watch.ended == "stopped" and watch.status.endswith(" · ended: stopped")
+        assert not watch.view.live and "count 3" in watch.text  # the last contents stay
+
+
+def test_a_watch_says_when_the_server_closed() -> None:
+    srv = connect_sync(build_server(), mode="legacy")
+    watch = srv.watch(COUNTER)
+    watch.wait(0)
+    srv.close()
+    watch.wait(99, timeout=5)
+    assert watch.status.endswith("ended: the connection was closed") and not watch.view.live

@@ -9,5 +9,6 @@ from __future__ import annotations
 
 from .feeds import Feed, Update, Updates
 from .hub import Live
+from .watch import Watch
 
-__all__ = ["Feed", "Live", "Update", "Updates"]
+__all__ = ["Feed", "Live", "Update", "Updates", "Watch"]

@@ -140,8 +140,13 @@ class Live:
         client = self._client()
         self.feeds.add(feed)
         if is_modern(client.protocol_version):
-            listening = asyncio.ensure_future(self._listen(client, feed))
+            acked = asyncio.Event()
+            listening = asyncio.ensure_future(self._listen(client, feed, acked))
             try:
+                # Listening before the first read: no change between the two is missed.
+                ready = asyncio.ensure_future(acked.wait())
+                await asyncio.wait([listening, ready], return_when=asyncio.FIRST_COMPLETED)
+                ready.cancel()
                 yield
             finally:
                 listening.cancel()
@@ -169,12 +174,13 @@ class Live:
             call = getattr(client, method)
             await asyncio.wait_for(call(uri), self.ctx.settings.timeout or REQUEST_TIMEOUT)
 
-    async def _listen(self, client: Client, feed: Feed) -> None:
+    async def _listen(self, client: Client, feed: Feed, acked: asyncio.Event) -> None:
         """2026-07-28: a listen stream for the feed's resource, listened again after a drop."""
         drops = 0
         while feed.ended is None:
             try:
                 async with client.listen(resource_subscriptions=[feed.sent]) as sub:
+                    acked.set()
                     if drops:
                         feed.poke()  # no replay: what changed meanwhile is read again
                     async for _event in sub:
