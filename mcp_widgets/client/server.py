@@ -59,7 +59,7 @@ from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .live import Live, Updates, Watch
+from .live import Live, Tables, Updates, Watch
 from .questions.bounds import MAX_QUESTIONS, question_bounds
 from .questions.intake import Intake
 from .results import result_text, show_results
@@ -224,7 +224,8 @@ class Server:
         app_host = AppHost(ctx)
         self._wire = Wire(ctx, wire, display.late)
         intake = Intake(ctx, display, open_tasks, app_host, tie=self._wire.tie)
-        self._live = Live(ctx)
+        self._live, self._tables = Live(ctx), Tables(ctx)
+        self._live.on_listed.append(self._tables.changed)  # a list change redraws the tables shown
         connection = Connection(
             ctx,
             resolved,
@@ -436,8 +437,7 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
-        listed = self._ctx.learned.tools
-        return listed if listed is not None else ToolList()
+        return self._tables.mark(self._tables.listed("tools"), "tools")  # type: ignore[return-value]
 
     @property
     def fn(self) -> ToolFunctions:
@@ -457,14 +457,12 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
-        listed = self._ctx.learned.resources
-        return listed if listed is not None else ResourceList()
+        return self._tables.mark(self._tables.listed("resources"), "resources")  # type: ignore[return-value]
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
-        listed = self._ctx.learned.prompts
-        return listed if listed is not None else PromptList()
+        return self._tables.mark(self._tables.listed("prompts"), "prompts")  # type: ignore[return-value]
 
     @property
     @errors.one_line
