@@ -63,4 +63,5 @@ class WatchView(DeclaredAnyWidget):
         super().close()
 
     def __repr__(self) -> str:
-        return f"watch of {self.title}: {self.status}"
+        # What a saved notebook keeps as the output's text (made when shown: the status is not yet known).
+        return f"watch of {self.title} (a live view while the kernel runs)"
