@@ -23,7 +23,9 @@ __all__ = [
     "skipped",
 ]
 
-GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire", "completions")
+GROUPS = (
+    "forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire", "completions", "live"
+)
 """Every group, in the order they run and print."""
 
 

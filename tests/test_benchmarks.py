@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-GROUPS = ("forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire")
+GROUPS = (
+    "forms", "elicitation", "waiting", "browser", "apps", "scale", "polling", "wire", "completions", "live"
+)
 IN_THE_BROWSER = ("browser", "apps")  # --quick skips them (with a reason)
 
 pytestmark = pytest.mark.kernel  # the waiting and scale groups start real kernels
