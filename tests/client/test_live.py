@@ -180,3 +180,18 @@ def test_a_watch_says_when_the_server_closed() -> None:
     srv.close()
     watch.wait(99, timeout=5)
     assert watch.status.endswith("ended: the connection was closed") and not watch.view.live
+
+
+def test_closing_the_view_ends_the_watch_and_unsubscribes() -> None:
+    server = build_server()
+    with connect_sync(server, mode="legacy") as srv:
+        watch = srv.watch(COUNTER)
+        watch.wait(0)
+        assert server.state["subscribed"] == {COUNTER}  # type: ignore[attr-defined]
+        watch.view.close()
+        watch.wait(99, timeout=5)
+        deadline = time.monotonic() + 5
+        while server.state["subscribed"]:  # type: ignore[attr-defined]
+            assert time.monotonic() < deadline
+            time.sleep(0.02)
+        assert watch.ended == "the view was closed"

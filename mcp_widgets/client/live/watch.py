@@ -43,7 +43,7 @@ class Watch:
         from ...widgets import WatchView
 
         self._feed = feed
-        self.view = WatchView(title=clip_line(feed.uri, TITLE_KEEP), on_close=self.stop)
+        self.view = WatchView(title=clip_line(feed.uri, TITLE_KEEP), on_close=self._closed)
         self.view.status = "reading…"
         self._drawn = 0
         self._posted = False
@@ -80,6 +80,9 @@ class Watch:
         """End the watch: its subscription ends; the view keeps the last contents, its line says so."""
         self._feed.stop_soon("stopped")
 
+    def _closed(self) -> None:
+        self._feed.stop_soon("the view was closed")
+
     def wait(self, updates: int = 1, timeout: float = 30.0) -> None:
         """Block until the resource was drawn with `updates` updates (0: its first read), or the watch ended;
         clicks still reach the page meanwhile."""
@@ -101,6 +104,10 @@ class Watch:
     def _redraw(self) -> None:
         with self._lock:
             self._posted = False
+        if self.view.comm is None:  # closed: nothing to draw (its waits end)
+            self.view.live = False
+            self._settle()
+            return
         feed, latest = self._feed, self._feed.latest
         if latest is not None and latest.number != self._drawn:
             self._drawn = latest.number
