@@ -195,3 +195,34 @@ def test_closing_the_view_ends_the_watch_and_unsubscribes() -> None:
             assert time.monotonic() < deadline
             time.sleep(0.02)
         assert watch.ended == "the view was closed"
+
+
+def test_a_dropped_listen_stream_is_listened_again_over_http() -> None:
+    """2026-07-28 over streamable HTTP, the network cut under the listen stream (a proxy drops every
+    connection) and back: the feed listens again, reads the resource again (no replay) and goes on."""
+    import sys
+
+    from tests.servers.dropping_proxy import DroppingProxy
+    from tests.servers.launch import serving
+
+    argv = [sys.executable, "-m", "tests.servers.live", "http"]
+    with serving(argv, "the live server") as (port, _proc):
+        proxy = DroppingProxy(port)
+        try:
+            srv = connect_sync(f"http://127.0.0.1:{proxy.port}/mcp", name="live-drop")
+            assert srv.protocol_version == "2026-07-28"
+            watch = srv.watch(COUNTER)
+            watch.wait(0)
+            listens = len(srv.wire.records(method="subscriptions/listen"))
+            proxy.drop()
+            time.sleep(0.05)
+            proxy.restore()
+            watch.wait(1, timeout=10)  # read again once listening again
+            assert len(srv.wire.records(method="subscriptions/listen")) > listens
+            before = watch.updates
+            srv.call_tool_sync("bump")
+            watch.wait(before + 1, timeout=10)
+            assert watch.text.endswith("count 1") and watch.ended is None
+            srv.close()
+        finally:
+            proxy.close()

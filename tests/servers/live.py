@@ -1,4 +1,5 @@
-"""A server whose resources change (`python live.py` runs it over stdio): `live://counter` reads "count N".
+"""A server whose resources change (`python live.py` runs it over stdio, `python live.py http` over streamable
+HTTP): `live://counter` reads "count N".
 
 Its tool `bump(times)` adds one to the counter `times` times and tells subscribers after each (on
 2025-11-25 by `notifications/resources/updated` to the sessions that sent `resources/subscribe`, on
@@ -74,5 +75,24 @@ def build_server(name: str = "live", *, subscribe: bool = True) -> MCPServer[Any
     return server
 
 
+def main() -> None:
+    """`python live.py` serves over stdio; `python live.py http` over streamable HTTP (prints "PORT <n>")."""
+    if sys.argv[1:2] != ["http"]:
+        build_server().run("stdio")
+        return
+    import socket
+
+    import anyio
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(128)
+    app = build_server().streamable_http_app(host="127.0.0.1")
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    print(f"PORT {sock.getsockname()[1]}", flush=True)
+    anyio.run(uvicorn.Server(config).serve, [sock])
+
+
 if __name__ == "__main__":
-    build_server().run("stdio")
+    main()
