@@ -365,7 +365,7 @@ class Server:
                 was sent).
         """
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)  # a prompt listed under a redacted name: the server's own
+        sent = self._tables.real_name("prompts", name)  # listed under a redacted name: the server's own
         return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     @errors.one_line
@@ -374,19 +374,19 @@ class Server:
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)
+        sent = self._tables.real_name("prompts", name)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     @errors.one_line
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
-        sent = self.resources.real_name(uri)  # a resource listed under a redacted URI: the server's own
+        sent = self._tables.real_name("resources", uri)  # listed under a redacted URI: the server's own
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     @errors.one_line
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
-        sent = self.resources.real_name(uri)
+        sent = self._tables.real_name("resources", uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     @errors.one_line
@@ -401,7 +401,7 @@ class Server:
         """
         self._connection.require_connected()
         self._live.require_subscribe()
-        return Updates(self._live.feed(uri, self.resources.real_name(uri)))
+        return Updates(self._live.feed(uri, self._tables.real_name("resources", uri)))
 
     @errors.one_line
     def watch(self, uri: str) -> Watch:
@@ -414,7 +414,7 @@ class Server:
         """
         self._connection.require_connected()
         self._live.require_subscribe()
-        return Watch(self._live.feed(uri, self.resources.real_name(uri), initial=True))
+        return Watch(self._live.feed(uri, self._tables.real_name("resources", uri), initial=True))
 
     @errors.one_line
     async def list_tools(self) -> ToolList:
@@ -437,6 +437,7 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
         return self._tables.mark(self._tables.listed("tools"), "tools")  # type: ignore[return-value]
 
     @property
@@ -457,11 +458,13 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
         return self._tables.mark(self._tables.listed("resources"), "resources")  # type: ignore[return-value]
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
         return self._tables.mark(self._tables.listed("prompts"), "prompts")  # type: ignore[return-value]
 
     @property
@@ -494,7 +497,7 @@ class Server:
         """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
         `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)
+        sent = self._tables.real_name("prompts", name)
         return self._runner.run_background(
             "prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args, typed=typed
         )

@@ -6,8 +6,8 @@ protocol generation says: on 2025-11-25 `resources/subscribe` (once per URI howe
 `resources/unsubscribe` when the last one ends) with `notifications/resources/updated`; on 2026-07-28 a
 `subscriptions/listen` stream per feed (`resourceSubscriptions: [uri]`), listened again after a drop (no
 replay: the resource is re-read). List changes (`notifications/{tools,prompts,resources}/list_changed`, or
-on 2026-07-28 a listen stream of them opened when connected) fetch that listing again, coalesced, and tell
-the `on_listed` callbacks (a displayed table redraws).
+on 2026-07-28 a listen stream of them, opened once a listing was looked at) fetch that listing again,
+coalesced, and tell the `on_listed` callbacks (a displayed table redraws).
 """
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 from ...core.exceptions import brief
 from ...core.protocol import is_modern
 from .. import catalog
+from ..runtime import RUNTIME
 from .feeds import Feed
 
 log = logging.getLogger("mcp_widgets")
@@ -68,19 +69,37 @@ class Live:
         """Called (client thread) after a list change fetched a listing again."""
         self.relisted = 0
         """How many listings were fetched again after a list change."""
+        self.lists_wanted = False
+        """A listing was looked at (`srv.tools`, ...): on 2026-07-28 its changes are listened for from then on
+        (a stream a connection opens only when someone cares: nothing on the wire otherwise)."""
+        self._listening_lists: Client | None = None
 
     # ------------------------------------------------------------------ the connection's hooks
 
     def connected(self, client: Client) -> None:
-        """The handshake is done: on 2026-07-28 listen for the list changes the server declares."""
+        """The handshake is done: list changes are taken from now on (listened for once wanted)."""
         self.client = client
         self._relisting = asyncio.Event()
         self._spawn(self._relister(client))
-        if is_modern(client.protocol_version):
-            caps = client.server_capabilities
-            kinds = {k: bool(getattr(getattr(caps, k), "list_changed", None)) for k in _CHANGED.values()}
-            if any(kinds.values()):
-                self._spawn(self._list_changes(client, kinds))
+        if self.lists_wanted:
+            self._listen_lists()
+
+    def want_lists(self) -> None:
+        """A listing was looked at (any thread): on 2026-07-28 listen for the changes the server declares."""
+        if not self.lists_wanted:
+            self.lists_wanted = True
+            with contextlib.suppress(RuntimeError):
+                RUNTIME.loop().call_soon_threadsafe(self._listen_lists)
+
+    def _listen_lists(self) -> None:
+        client = self.client
+        if client is None or self._listening_lists is client or not is_modern(client.protocol_version):
+            return
+        self._listening_lists = client
+        caps = client.server_capabilities
+        kinds = {k: bool(getattr(getattr(caps, k), "list_changed", None)) for k in _CHANGED.values()}
+        if any(kinds.values()):
+            self._spawn(self._list_changes(client, kinds))
 
     def heard(self, message: Any) -> None:
         """A server notification (both generations; the 2026-07-28 listen stream's are teed here too)."""
@@ -94,7 +113,7 @@ class Live:
 
     def ended(self, why: str) -> None:
         """The connection ended: every feed ends, saying `why`."""
-        self.client = None
+        self.client = self._listening_lists = None
         for feed in list(self.feeds):
             feed.stop(why)
         for task in list(self._tasks):
@@ -239,10 +258,11 @@ class Live:
                     prompts_list_changed=kinds["prompts"],
                     resources_list_changed=kinds["resources"],
                 ) as sub:
-                    if drops:
-                        for kind, declared in kinds.items():
-                            if declared:
-                                self.stale(kind)
+                    # No replay: what changed before the stream was acknowledged (since the listing was
+                    # fetched, or during a drop) is fetched again.
+                    for kind, declared in kinds.items():
+                        if declared:
+                            self.stale(kind)
                     async for _event in sub:
                         drops = 0  # the notification itself reached `heard`
                 return

@@ -45,6 +45,10 @@ class Tables:
         table: Table | None = getattr(self.ctx.learned, kind)
         return table if table is not None else EMPTY[kind]()
 
+    def real_name(self, kind: Kind, listed: str) -> str:
+        """The server's own name for the item listed as `listed` (what a request sends)."""
+        return self.listed(kind).real_name(listed)
+
     def mark(self, table: T, kind: Kind) -> T:
         """`table`, shown (as a cell's last expression) under a display id of `kind` that redraws."""
         table.shown_by = partial(self.show, kind=kind)
