@@ -180,8 +180,10 @@ class Feed:
             await asyncio.wait([task], timeout=5.0)
 
     def stop_soon(self, why: str = "stopped") -> None:
-        """`stop` from any thread."""
-        with contextlib.suppress(RuntimeError):  # the client thread is gone (interpreter exit)
+        """`stop` from any thread (nothing when the client thread is gone: interpreter exit)."""
+        if not RUNTIME.running:
+            return
+        with contextlib.suppress(RuntimeError):
             RUNTIME.loop().call_soon_threadsafe(self.stop, why)
 
     async def next(self, after: int) -> Update | None:
