@@ -429,6 +429,8 @@ class Connection:
         """The server went away (client thread), or a refused sign-in (`declined`) ended the connection: no
         open question can be answered any more."""
         self.state = "lost"
+        if self.live is not None:
+            self.live.ended("the server closed")
         if declined is not None:
             self._declined = str(declined)
         self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect

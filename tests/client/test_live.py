@@ -231,3 +231,26 @@ def test_a_dropped_listen_stream_is_listened_again_over_http() -> None:
             srv.close()
         finally:
             proxy.close()
+
+
+def test_a_watch_and_a_loop_end_when_the_server_goes_away() -> None:
+    """Over stdio, the server's process ends: the watch's line says so and the `async for` loop ends."""
+    import sys
+
+    srv = connect_sync([sys.executable, "-m", "tests.servers.live"], name="live-quits", mode="legacy")
+    try:
+        watch = srv.watch(COUNTER)
+        watch.wait(0)
+
+        async def run() -> list[object]:
+            updates = srv.updates(COUNTER)
+            await asyncio.sleep(0.2)
+            await srv.call_tool("quit_soon")
+            return [u async for u in updates]
+
+        assert asyncio.run(run()) == []
+        watch.wait(99, timeout=10)
+        assert watch.status.endswith("ended: the server closed"), watch.status
+        assert not srv.connected
+    finally:
+        srv.close()

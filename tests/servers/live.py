@@ -4,7 +4,8 @@ HTTP): `live://counter` reads "count N".
 Its tool `bump(times)` adds one to the counter `times` times and tells subscribers after each (on
 2025-11-25 by `notifications/resources/updated` to the sessions that sent `resources/subscribe`, on
 2026-07-28 through the `subscriptions/listen` streams); `add_tool(name)` adds a tool and says the tool list
-changed. `STATE` records the subscribe and unsubscribe requests the server received.
+changed; `quit_soon()` ends its process. `server.state` records the subscribe and unsubscribe requests the
+server received.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ def build_server(name: str = "live", *, subscribe: bool = True) -> MCPServer[Any
         else:
             await ctx.session.send_tool_list_changed()
         return "added"
+
+    @server.tool()
+    async def quit_soon() -> str:
+        """End the server's process 0.2 s from now (over stdio: the server goes away)."""
+        import asyncio
+        import os
+
+        asyncio.get_running_loop().call_later(0.2, os._exit, 0)
+        return "bye"
 
     state["subscribed"] = set()
     if subscribe:

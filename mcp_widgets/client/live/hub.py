@@ -112,7 +112,11 @@ class Live:
             self.stale(kind)
 
     def ended(self, why: str) -> None:
-        """The connection ended: every feed ends, saying `why`."""
+        """The connection ended: every feed ends, saying `why` (any thread; done on the client thread)."""
+        if not RUNTIME.in_client_thread():
+            with contextlib.suppress(RuntimeError):
+                RUNTIME.loop().call_soon_threadsafe(self.ended, why)
+            return
         self.client = self._listening_lists = None
         for feed in list(self.feeds):
             feed.stop(why)
