@@ -20,6 +20,7 @@ GROUPS = (
     "wire",
     "completions",
     "explorer",
+    "live",
 )
 IN_THE_BROWSER = ("browser", "apps")  # --quick skips them (with a reason)
 

@@ -4,8 +4,9 @@ It builds on every other room (core, kernel, widgets). `Server` (server.py) is a
 it holds: a `Connection` (connection.py), an `Intake` (questions/intake.py: a question comes in), a
 `CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
 `Catalog` (catalog.py: listings). Each feature has a folder: `questions/`, `signin/`, `tasks/`, `apps/`,
-`wire/`, `configs/`; `completing` asks a server's completions (for `srv.complete` and the forms'
-suggestions). The map and the path of one elicitation: docs/architecture.md.
+`wire/`, `configs/`, `live/` (a resource's updates, live views, list changes); `completing` asks a server's
+completions (for `srv.complete` and the forms' suggestions).
+The map and the path of one elicitation: docs/architecture.md.
 """
 
 from ..core.card import Handler
@@ -13,6 +14,7 @@ from ..core.exceptions import AnswerExpired, ConnectError, ConnectionClosedError
 from .call import Call
 from .connect import connect, connect_sync
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .live import Update, Updates, Watch
 from .questions.answering import get_default_handler, set_default_handler
 from .server import Server
 from .wire.capture import Wire, Wires
@@ -30,6 +32,9 @@ __all__ = [
     "ServerError",
     "ServerInfo",
     "ToolList",
+    "Update",
+    "Updates",
+    "Watch",
     "Wire",
     "Wires",
     "connect",

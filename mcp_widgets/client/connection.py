@@ -42,6 +42,7 @@ from .tasks import extension as tasks2026
 if TYPE_CHECKING:
     from .context import LinkState, ServerContext
     from .display import CallDisplay
+    from .live import Live
     from .questions.intake import Intake
     from .wire.capture import Wire
 
@@ -80,12 +81,14 @@ class Connection:
         signin: Mapping[str, Any] | None = None,
         wire: Wire,
         advertised: Callable[[], list[ClientExtension]] = list,
+        live: Live | None = None,
     ) -> None:
         self.ctx = ctx
         self.wire = wire  # sees every message (`srv.wire`)
         self.advertised = advertised
         """Further extensions to advertise (MCP Apps), read at each connect."""
         self.target = target
+        self.live = live  # hears the notifications; told when connected and when it ended
         self.intake = intake
         self.display = display
         self.open_tasks = open_tasks
@@ -281,6 +284,8 @@ class Connection:
                 log.debug("connection to %s ended with an error", ctx.name, exc_info=True)
         finally:
             self.client = None
+            if self.live is not None:
+                self.live.ended("the connection was closed" if self.closing_now else "the server closed")
             if self.state == "connected" and not self.closing_now:
                 self.lost()  # it ended without close(): the server or the network went away
             if self.state != "lost":
@@ -338,6 +343,8 @@ class Connection:
         if ready.done():  # the bound on connecting ran out meanwhile: this connection is ending
             return
         self.state = "connected"
+        if self.live is not None:
+            self.live.connected(client)
         ready.set_result(None)
 
     def _connect_error(self, exc: BaseException | None) -> BaseException:
@@ -380,6 +387,8 @@ class Connection:
             log.debug("transport error from %s: %s", self.ctx.name, describe_exc(message))
         else:
             url_mode.on_message(self.intake, message)  # notifications/elicitation/complete
+            if self.live is not None:
+                self.live.heard(message)  # resource updates, list changes
         await asyncio.sleep(0)
 
     async def _ask_for_logs(self, client: Client) -> None:
@@ -420,6 +429,8 @@ class Connection:
         """The server went away (client thread), or a refused sign-in (`declined`) ended the connection: no
         open question can be answered any more."""
         self.state = "lost"
+        if self.live is not None:
+            self.live.ended("the server closed")
         if declined is not None:
             self._declined = str(declined)
         self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect

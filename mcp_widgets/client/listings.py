@@ -10,7 +10,7 @@ table for notebooks. Everything shown comes from the server, so the HTML escapes
 from __future__ import annotations
 
 import html
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -64,6 +64,8 @@ class Table(list):  # type: ignore[type-arg]
         was typed, so it is listed with that redacted (`privacy.redacted_listing`)."""
         self.clean = clean
         """Digests of the items shown as the server sent them (kept as they are when listed again)."""
+        self.shown_by: Callable[[Table], None] | None = None
+        """Shows it in a cell under a display id its server redraws after a list change (`live.tables`)."""
 
     def real_name(self, listed: str) -> str:
         """The server's own name for the item listed as `listed` (what a call sends)."""
@@ -83,6 +85,15 @@ class Table(list):  # type: ignore[type-arg]
         lines = ["  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip() for row in rows]
         lines.insert(1, "  ".join("-" * w for w in widths))
         return "\n".join(lines)
+
+    def _ipython_display_(self) -> None:
+        if self.shown_by is not None:
+            self.shown_by(self)
+        else:
+            from .. import kernel
+
+            bundle = {"text/plain": repr(self), "text/html": self._repr_html_()}
+            kernel.display_as(bundle, f"table-{id(self)}")
 
     def _repr_html_(self) -> str:
         if not self:

@@ -62,6 +62,7 @@ from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
+from .live import Live, Tables, Updates, Watch
 from .questions.bounds import MAX_QUESTIONS, question_bounds
 from .questions.intake import Intake
 from .results import result_text, show_results
@@ -270,6 +271,8 @@ class Server:
         app_host = AppHost(ctx)
         self._wire = Wire(ctx, wire, display.late)
         intake = Intake(ctx, display, open_tasks, app_host, tie=self._wire.tie)
+        self._live, self._tables = Live(ctx), Tables(ctx)
+        self._live.on_listed.append(self._tables.changed)  # a list change redraws the tables shown
         connection = Connection(
             ctx,
             resolved,
@@ -282,7 +285,9 @@ class Server:
             signin=signin,
             advertised=app_host.extensions,
             wire=self._wire,
+            live=self._live,
         )
+        self._live.typed = connection.typed.pattern
         runner = Runner(ctx, connection, intake, display, app_host)
         catalog = Catalog(ctx, connection.require_connected, runner.run_call, connection.typed.pattern)
         self._open_tasks, self._intake = open_tasks, intake
@@ -405,7 +410,7 @@ class Server:
                 was sent).
         """
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)  # a prompt listed under a redacted name: the server's own
+        sent = self._tables.real_name("prompts", name)  # listed under a redacted name: the server's own
         return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     @errors.one_line
@@ -414,19 +419,19 @@ class Server:
     ) -> mcp_types.GetPromptResult:
         """`get_prompt` for synchronous code."""
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)
+        sent = self._tables.real_name("prompts", name)
         return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
 
     @errors.one_line
     async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
-        sent = self.resources.real_name(uri)  # a resource listed under a redacted URI: the server's own
+        sent = self._tables.real_name("resources", uri)  # listed under a redacted URI: the server's own
         return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     @errors.one_line
     def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
         """`read_resource` for synchronous code."""
-        sent = self.resources.real_name(uri)
+        sent = self._tables.real_name("resources", uri)
         return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
 
     @errors.one_line
@@ -434,6 +439,32 @@ class Server:
         """Start reading a resource and return at once with a `Call` handle (as `call_tool_background`)."""
         sent = self.resources.real_name(uri)
         return self._runner.run_background("resource", uri, output, lambda c, _p: c.read_resource(sent))
+
+    def updates(self, uri: str) -> Updates:
+        """A resource's updates as they come (docs/exploring.md): `async for update in srv.updates(uri):`
+        each `Update` has the re-read `contents` and `at` (when). Subscribed at once; unsubscribed when the
+        loop is left or `aclose()`d; the loop ends when the server closes. Changes are coalesced (a few
+        re-reads a second at most, the newest always read).
+
+        Raises:
+            NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
+        """
+        self._connection.require_connected()
+        self._live.require_subscribe()
+        return Updates(self._live.feed(uri, self._tables.real_name("resources", uri)))
+
+    @errors.one_line
+    def watch(self, uri: str) -> Watch:
+        """A live view of a resource (docs/exploring.md): shown as a read result is, redrawn in place on each
+        update under a status line ("updated 3 times, last 12:01:02"). It ends when its view is closed,
+        `watch.stop()` is called or the server closes; `watch.text`, `.updates`, `.wait(n)` from Python.
+
+        Raises:
+            NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
+        """
+        self._connection.require_connected()
+        self._live.require_subscribe()
+        return Watch(self._live.feed(uri, self._tables.real_name("resources", uri), initial=True))
 
     @errors.one_line
     async def list_tools(self) -> ToolList:
@@ -456,8 +487,8 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
-        listed = self._ctx.learned.tools
-        return listed if listed is not None else ToolList()
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
+        return self._tables.mark(self._tables.listed("tools"), "tools")  # type: ignore[return-value]
 
     @property
     def fn(self) -> ToolFunctions:
@@ -477,14 +508,14 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
-        listed = self._ctx.learned.resources
-        return listed if listed is not None else ResourceList()
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
+        return self._tables.mark(self._tables.listed("resources"), "resources")  # type: ignore[return-value]
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
-        listed = self._ctx.learned.prompts
-        return listed if listed is not None else PromptList()
+        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
+        return self._tables.mark(self._tables.listed("prompts"), "prompts")  # type: ignore[return-value]
 
     @property
     @errors.one_line
@@ -516,7 +547,7 @@ class Server:
         """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
         `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
         args = _copy(arguments)
-        sent = self.prompts.real_name(name)
+        sent = self._tables.real_name("prompts", name)
         return self._runner.run_background(
             "prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args, typed=typed
         )

@@ -22,6 +22,7 @@ from ._signin_card import SignInCard
 from ._tool_form import ToolForm
 from ._tool_form import tool_form as tool_form
 from ._url_card import UrlCard
+from ._watch_view import WatchView
 from ._wire_view import WireView
 
 __all__ = [
@@ -36,6 +37,7 @@ __all__ = [
     "TemplateForm",
     "ToolForm",
     "UrlCard",
+    "WatchView",
     "WireView",
     "preview",
 ]
