@@ -64,6 +64,19 @@ class Runtime:
         """Run `coro` on the client thread."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop())
 
+    def call_soon(self, fn: Callable[..., object], *args: Any) -> bool:
+        """Run `fn(*args)` on the client thread if it runs (any thread); False, and nothing started, if not
+        (interpreter exit, after `stop`: what ends then must not start a fresh thread)."""
+        with self._lock:
+            loop = self._loop
+        if loop is None or loop.is_closed():
+            return False
+        try:
+            loop.call_soon_threadsafe(fn, *args)
+        except RuntimeError:  # closed meanwhile
+            return False
+        return True
+
     def in_client_thread(self) -> bool:
         """True on the client thread (where a blocking call would deadlock)."""
         thread = self._thread

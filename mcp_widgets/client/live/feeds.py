@@ -181,10 +181,7 @@ class Feed:
 
     def stop_soon(self, why: str = "stopped") -> None:
         """`stop` from any thread (nothing when the client thread is gone: interpreter exit)."""
-        if not RUNTIME.running:
-            return
-        with contextlib.suppress(RuntimeError):
-            RUNTIME.loop().call_soon_threadsafe(self.stop, why)
+        RUNTIME.call_soon(self.stop, why)
 
     async def next(self, after: int) -> Update | None:
         """The newest update numbered after `after`; waits for one. None: the feed ended (client thread)."""

@@ -113,10 +113,8 @@ class Live:
 
     def ended(self, why: str) -> None:
         """The connection ended: every feed ends, saying `why` (any thread; done on the client thread)."""
-        if not RUNTIME.in_client_thread():
-            with contextlib.suppress(RuntimeError):
-                RUNTIME.loop().call_soon_threadsafe(self.ended, why)
-            return
+        if not RUNTIME.in_client_thread() and RUNTIME.call_soon(self.ended, why):
+            return  # (no client thread, as at interpreter exit: done here, starting none)
         self.client = self._listening_lists = None
         for feed in list(self.feeds):
             feed.stop(why)
