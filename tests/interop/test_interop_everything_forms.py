@@ -12,12 +12,10 @@ from typing import Any
 import mcp_types
 import pytest
 
-import mcp_widgets as mw
 from mcp_widgets.client import Server
 from mcp_widgets.core.uri_template import TemplateError
-from tests.interop.nodejs import NODE_MODULES, node_or_skip
+from tests.interop.nodejs import everything_server
 
-EVERYTHING = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 TEXT = "demo://resource/dynamic/text/{resourceId}"
 BLOB = "demo://resource/dynamic/blob/{resourceId}"
 CANARY = "Oslo-Canary-5521"
@@ -26,12 +24,8 @@ pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]
 
 @pytest.fixture(scope="module")
 def everything() -> Iterator[Server]:
-    node = node_or_skip(EVERYTHING)
-    srv = mw.connect_sync([node, str(EVERYTHING), "stdio"], timeout=60)
-    try:
+    with everything_server() as srv:
         yield srv
-    finally:
-        srv.close()
 
 
 async def ran(form: Any) -> Any:
