@@ -94,3 +94,29 @@ def test_a_runaway_caller_keeps_a_bounded_number_of_apps() -> None:
             assert all(v.closed for v in views[:3]) and not any(v.closed for v in views[3:])
 
     asyncio.run(main())
+
+
+def test_a_view_s_live_state_is_the_bridge_s_and_starts_again_with_a_new_view() -> None:
+    """The app says it is initialized in one front-end view: the view reads "live"; the page reloads (a new
+    view says ready): the app starts again, and the view says so too (it kept a copy that stayed True)."""
+
+    async def main() -> None:
+        srv = await mw.connect(create_server(sign_in_port=0), name="demo")
+        try:
+            view = srv.open_app("roll_dice", {"count": 2})
+            frame = view.frame
+
+            def from_page(content: dict[str, Any]) -> None:
+                frame._handle_custom_msg(content, [])
+
+            from_page({"view": "v1", "kind": "ready", "context": {"theme": "light"}})
+            initialized = {"jsonrpc": "2.0", "method": "ui/notifications/initialized", "params": {}}
+            from_page({"view": "v1", "kind": "rpc", "origin": "null", "texts": [json.dumps(initialized)]})
+            assert view.initialized and "live" in repr(srv.apps)
+            from_page({"view": "v2", "kind": "ready", "context": {"theme": "dark"}})
+            assert not view.initialized and "starting" in repr(srv.apps)
+            view.close()
+        finally:
+            await srv.aclose()
+
+    asyncio.run(main())

@@ -101,7 +101,7 @@ class AppBridge:
         self.bound: str | None = None
         """The front-end view the app runs in (the newest that said ready)."""
         self.context: dict[str, Any] = {}
-        self.initialized = False
+        self._initialized = False
         self.ended: tuple[str, Any] | None = None
         """How the call ended: ("result", the result as JSON) or ("cancelled", why); None while it runs."""
         self.in_flight = 0
@@ -118,6 +118,15 @@ class AppBridge:
         self._outbox: list[dict[str, Any]] = []
         self._waiting: dict[str | int, Callable[[Any], None]] = {}
         view.frame.on_msg(self._on_frontend)
+
+    @property
+    def initialized(self) -> bool:
+        """The app said `ui/notifications/initialized` in its current document (the view shows the same)."""
+        return self._initialized
+
+    @initialized.setter
+    def initialized(self, value: bool) -> None:
+        self._initialized = self.view.initialized = value  # one state, shown on the view too
 
     # -- from the host side ----------------------------------------------------------------------------------
     def show(self, document: app_policy.AppDocument) -> None:
@@ -306,7 +315,6 @@ class AppBridge:
             if self.initialized:
                 return
             self.initialized = True
-            self.view.initialized = True
             self._started()
         elif method == "ui/notifications/size-changed":
             height = params.get("height")
