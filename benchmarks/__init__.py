@@ -2,6 +2,6 @@
 
 Run `python -m benchmarks [--quick] [--only GROUP ...]`. It prints one table of medians, each next to a
 baseline measured in the same run, with the ratio, the target and whether it is met. Tests never assert a
-time: `tests/test_benchmarks.py` only checks that every group ran and printed its rows. A figure whose
+time: `tests/house/test_benchmarks.py` only checks that every group ran and printed its rows. A figure whose
 measurement fails prints "not measured: <why>" in its row (`_report.not_measured`) and the run goes on.
 """

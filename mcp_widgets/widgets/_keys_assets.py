@@ -2,7 +2,7 @@
 
 `flush.js` holds what several views share (flush probes, aria-invalid); a form's ESM adds `groups.js` (a
 page-unique name for each group of options) and its own file. The files name the CSS classes literally;
-`tests/widgets/test_keys.py` checks that they are the ones `_kit` defines.
+`tests/inprocess/widgets/test_keys.py` checks that they are the ones `_kit` defines.
 """
 
 from __future__ import annotations

@@ -25,7 +25,7 @@ from hypothesis import HealthCheck, settings
 
 from mcp_widgets import kernel
 from mcp_widgets.core.history import default_history
-from tests.test_secrets import everything_in, leaks
+from tests.inprocess.client.test_secrets import everything_in, leaks
 
 LONG = os.environ.get("MCP_WIDGETS_FUZZ") == "long"
 

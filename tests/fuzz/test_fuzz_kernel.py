@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from tests.inprocess.client.test_secrets import leaks
 from tests.kernel.harness import KernelFrontend
-from tests.test_secrets import leaks
 
 pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300)]
 

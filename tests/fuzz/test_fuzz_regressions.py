@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from mcp_widgets import ServerError, connect_sync, handlers
+from tests.inprocess.client.test_secrets import everything_in, leaks
 from tests.servers.hostile import build_server
-from tests.test_secrets import everything_in, leaks
 
 pytestmark = pytest.mark.usefixtures("clean_client")
 

@@ -28,12 +28,12 @@ import mcp_widgets as mw
 from mcp_widgets import handlers
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.wire_log import WireGroup
+from tests.inprocess.client.test_secrets import leaks
 from tests.interop.nodejs import HERE, NODE_MODULES, SDK, node_or_skip
 from tests.interop.test_interop_ts_tasks import http_peer
 from tests.interop.test_oauth_signin import Person, Store, parse
 from tests.servers.launch import serving
 from tests.servers.oauth.rig import Browser
-from tests.test_secrets import leaks
 
 TS_SERVER = HERE / "server.mjs"
 TS_TASKS = HERE / "tasks_server.mjs"

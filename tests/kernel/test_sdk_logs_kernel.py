@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from tests.client.test_sdk_logs import CANARY
+from tests.inprocess.client.test_sdk_logs import CANARY
 
 from .harness import KernelFrontend
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.test_secrets import ANSWER, leaks
+from tests.inprocess.client.test_secrets import ANSWER, leaks
 
 from .harness import KernelFrontend
 

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from tests.test_secrets import leaks
+from tests.inprocess.client.test_secrets import leaks
 
 from .harness import KernelFrontend
 

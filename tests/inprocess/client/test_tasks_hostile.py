@@ -9,7 +9,6 @@ import json
 import math
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -18,14 +17,15 @@ import pytest
 import mcp_widgets as mw
 from mcp_widgets import MalformedAnswer, ServerError, TooManyQuestions, connect_sync, handlers
 from tests.fuzz.checks import closing_text, recording
+from tests.inprocess.client.test_secrets import everything_in, leaks
+from tests.servers import SERVERS
 from tests.servers.launch import serving
 from tests.servers.tasks2026 import build_server
-from tests.test_secrets import everything_in, leaks
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(60)]
 
 CANARY = "Zoé-Canary-4711"
-SERVER = Path(__file__).parents[1] / "servers" / "tasks2026.py"
+SERVER = SERVERS / "tasks2026.py"
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ import logging
 import threading
 import time
 from html.parser import HTMLParser
-from pathlib import Path
 from typing import Any
 
 import ipywidgets as w
@@ -18,7 +17,8 @@ from mcp_widgets.core.history import RECORD_KEYS, History, HistoryRecord
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
 from mcp_widgets.widgets._history import COLUMNS, row_cells
-from tests.core.test_history import record_card
+from tests.inprocess.core.test_history import record_card
+from tests.servers import ROOT
 
 from .conftest import HOSTILE, live_models, own_models, schema
 
@@ -475,7 +475,7 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
     assert CANARY not in nb.output(1).inner_text()
     page.mouse.move(0, 0)
-    shots = Path(__file__).resolve().parents[2] / "build" / "gallery"  # the docs' shot: test_history_browser
+    shots = ROOT / "build" / "gallery"  # the docs' shot: test_history_browser
     shots.mkdir(parents=True, exist_ok=True)
     nb.output(1).screenshot(path=str(shots / "history-hostile.png"))
 

@@ -15,18 +15,18 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Generator, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 import mcp_widgets as mw
 from mcp_widgets import RequestTimeout, ServerError, connect_sync, handlers, kernel
+from tests.servers import SERVERS
 from tests.servers.dropping_proxy import DroppingProxy
 from tests.servers.launch import serving
 from tests.servers.tasks2026 import TasksExtension, build_server
 
-SERVER = Path(__file__).parents[1] / "servers" / "tasks2026.py"
+SERVER = SERVERS / "tasks2026.py"
 
 
 def _answers(result: Any) -> Any:

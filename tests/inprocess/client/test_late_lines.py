@@ -7,14 +7,14 @@ from __future__ import annotations
 import json
 import logging
 import sys
-from pathlib import Path
 
 import pytest
 
 from mcp_widgets import connect_sync, handlers
 from mcp_widgets.core.redaction import REDACTED
+from tests.servers import SERVERS
 
-RAW = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
+RAW = [sys.executable, str(SERVERS / "rawrpc.py")]
 KEPT = 32
 """The figure docs/privacy.md gives."""
 SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}

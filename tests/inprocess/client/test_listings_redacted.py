@@ -17,7 +17,7 @@ from mcp_widgets import connect_sync
 from mcp_widgets.client.listings import ToolList
 from mcp_widgets.client.privacy import redacted_listing
 from mcp_widgets.core.redaction import REDACTED, typed_pattern
-from tests.client.test_sdk_logs import CARELESS, person
+from tests.inprocess.client.test_sdk_logs import CARELESS, person
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(120)]
 

@@ -13,18 +13,18 @@ import logging
 import sys
 import unicodedata
 from collections.abc import Callable
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
 
 from mcp_widgets import ServerError, connect_sync, handlers
 from mcp_widgets.core.redaction import REDACTED, typed_pattern
-from tests.test_secrets import everything_in
+from tests.inprocess.client.test_secrets import everything_in
+from tests.servers import SERVERS
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(120)]
 
-RAW = [sys.executable, str(Path(__file__).resolve().parent / "servers" / "rawrpc.py")]
+RAW = [sys.executable, str(SERVERS / "rawrpc.py")]
 VALUE = "Zoé-Quinn48"
 
 

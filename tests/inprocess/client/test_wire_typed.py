@@ -14,9 +14,10 @@ import pytest
 
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.redaction import typed_pattern
+from tests.servers import SERVERS
 from tests.servers.launch import serving
 
-SERVERS = Path(__file__).resolve().parents[1] / "servers"
+SERVERS = SERVERS
 RAW = [sys.executable, str(SERVERS / "rawrpc.py")]
 CANARY = "Quokka-Canary-4711"
 SCHEMA = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}

@@ -7,14 +7,14 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
 from mcp_widgets import ConnectionClosedError, MCPWidgetsError, connect_sync, handlers
+from tests.servers import SERVERS
 from tests.servers.runaway import build_server
 
-RUNAWAY = Path(__file__).parents[1] / "servers" / "runaway.py"
+RUNAWAY = SERVERS / "runaway.py"
 MODES = ["auto", "legacy"]
 
 

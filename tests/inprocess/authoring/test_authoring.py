@@ -16,7 +16,6 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Annotated, Any, Literal
 
 import anyio
@@ -33,12 +32,13 @@ import mcp_widgets as mw
 from mcp_widgets.authoring import ModelError, as_model, check_model, confirm
 from mcp_widgets.client import connect_sync
 from mcp_widgets.playground import playground  # not mw.playground: importing the module rebinds that name
+from tests.servers import SERVERS
 from tests.servers.authoring import EveryKind, build_server
 
 pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py
 
 MODES = ["auto", "legacy"]
-SERVER = [sys.executable, str(Path(__file__).with_name("servers") / "authoring.py")]
+SERVER = [sys.executable, str(SERVERS / "authoring.py")]
 
 # --------------------------------------------------------------------------- at the desk
 

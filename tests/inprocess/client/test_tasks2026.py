@@ -12,7 +12,6 @@ import subprocess
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any, Literal
 
 import anyio
@@ -24,9 +23,10 @@ from mcp.server.mcpserver import MCPServer
 from mcp.shared.exceptions import MCPError
 from pydantic import TypeAdapter
 
+from tests.servers import SERVERS
 from tests.servers.tasks2026 import EXTENSION, build_server
 
-SERVER = Path(__file__).parent / "servers" / "tasks2026.py"
+SERVER = SERVERS / "tasks2026.py"
 RAW: TypeAdapter[dict[str, Any]] = TypeAdapter(dict[str, Any])
 
 

@@ -39,10 +39,11 @@ from mcp_widgets.core.card import KINDS, Card
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.signin_addresses import HEADLESS_HELP, SignInError
 from mcp_widgets.widgets import SignInCard
+from tests.servers import ROOT
 from tests.servers.launch import serving
 from tests.servers.oauth_quick import CANARY_PREFIX
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = ROOT
 OAUTH_SERVER = ROOT / "tests" / "servers" / "oauth_quick.py"
 
 pytestmark = pytest.mark.usefixtures("clean_client")  # see tests/conftest.py

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import sys
 import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -18,8 +17,9 @@ import pytest
 from mcp_widgets import connect_sync
 from mcp_widgets.client.tasks.extension import _Task2026
 from mcp_widgets.core.polling import CEILING, DEFAULT, FLOOR
+from tests.servers import SERVERS
 
-RAWTASKS = [sys.executable, str(Path(__file__).parents[1] / "servers" / "rawtasks.py")]
+RAWTASKS = [sys.executable, str(SERVERS / "rawtasks.py")]
 SLACK = 0.8  # a gap may come a little early (the server stamps on arrival); never by 20 %
 
 # pollInterval as the server writes it (JSON text) -> the interval the client must keep (seconds).

@@ -11,16 +11,16 @@ from __future__ import annotations
 
 import logging
 import sys
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from mcp_widgets import connect_sync
 from mcp_widgets.core.redaction import REDACTED
+from tests.servers import SERVERS
 from tests.servers.launch import serving
 
-CARELESS = Path(__file__).resolve().parents[1] / "servers" / "careless.py"
+CARELESS = SERVERS / "careless.py"
 CANARY = "Zoé-canary-4711"
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(120)]

@@ -25,10 +25,11 @@ import ipywidgets as w
 import pytest
 
 from mcp_widgets import ConnectError, ServerError, connect_sync, handlers
+from tests.servers import SERVERS
 from tests.servers.echoing import ECHOES, build_server
 from tests.servers.launch import http_server
 
-ECHOING = Path(__file__).with_name("servers") / "echoing.py"
+ECHOING = SERVERS / "echoing.py"
 NAME = "Zoé-Quinn"
 WORD = 'pa"ss&<w>'
 PIN = 48151623
@@ -216,7 +217,7 @@ def test_the_history_keeps_a_resource_templates_uri_not_the_filled_one() -> None
 def _launcher(tmp_path: Path, program: str) -> str:
     """A fake `program` that ignores its arguments and runs a real stdio MCP server."""
     path = tmp_path / program
-    run = Path(__file__).with_name("servers") / "run.py"
+    run = SERVERS / "run.py"
     path.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{run}" stdio launched\n')
     path.chmod(path.stat().st_mode | stat.S_IEXEC)
     return str(path)

@@ -22,9 +22,10 @@ from mcp_widgets import kernel
 from mcp_widgets.client.configs import lookup as configs
 from mcp_widgets.core.mcp_config import ConfigError, config_locations, read_config
 from mcp_widgets.widgets._config_widgets import plain_table
+from tests.servers import SERVERS
 from tests.servers.launch import serving
 
-SERVER = str(Path(__file__).parents[1] / "servers" / "configured.py")
+SERVER = str(SERVERS / "configured.py")
 CANARY = "sk-canary-7d3f0a91be"
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]

@@ -12,7 +12,6 @@ import json
 import sys
 import threading
 from collections.abc import Generator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -20,8 +19,9 @@ import pytest
 import mcp_widgets as mw
 from mcp_widgets import ServerError, connect_sync
 from mcp_widgets.core.exceptions import AnswerExpired
+from tests.servers import SERVERS
 
-SERVER = Path(__file__).parents[1] / "servers" / "expiring.py"
+SERVER = SERVERS / "expiring.py"
 
 
 class _Later:

@@ -27,9 +27,11 @@ import pytest
 from jupyter_client.kernelspec import KernelSpecManager
 from jupyter_client.manager import KernelManager
 
+from tests.servers import ROOT
+
 pytestmark = pytest.mark.kernel
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = ROOT
 NOTEBOOKS = ROOT / "notebooks"
 NAMES = ("quickstart", "schema_playground", "teaching")
 HOSTILE = "<img src=x onerror=alert(1)>"

@@ -14,7 +14,6 @@ import os
 import signal
 import sys
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import mcp_types
@@ -36,6 +35,7 @@ from mcp_widgets.client.questions import answering
 from mcp_widgets.core.exceptions import SchemaError
 from mcp_widgets.core.history import default_history
 from mcp_widgets.core.outcome import Action, Reason
+from tests.servers import TESTS
 from tests.servers.demo import build_server, parse
 from tests.servers.launch import http_server, stdio_command, target
 
@@ -784,7 +784,7 @@ def test_a_withdrawn_form_ends_when_the_call_returns(kind: str, style: str, http
     run(scenario())
 
 
-FASTMCP_SERVER = [sys.executable, str(Path(__file__).parent / "interop" / "fastmcp_server.py"), "stdio"]
+FASTMCP_SERVER = [sys.executable, str(TESTS / "interop" / "fastmcp_server.py"), "stdio"]
 
 
 def test_fastmcp_on_2026_gets_the_legacy_hint(caplog: pytest.LogCaptureFixture) -> None:

@@ -18,7 +18,9 @@ from pathlib import Path
 
 import pytest
 
-PACKAGE = Path(__file__).resolve().parents[1] / "mcp_widgets"
+from tests.servers import ROOT
+
+PACKAGE = ROOT / "mcp_widgets"
 ROOMS = ("core", "kernel", "widgets", "client", "demo", "authoring")
 FACADE = "facade"  # mcp_widgets/__init__.py and the other top-level modules
 

@@ -11,7 +11,7 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets.core.signin_addresses import SignInError
-from tests.client.test_signin import consent_then, url  # noqa: F401 (the module's server fixture)
+from tests.inprocess.client.test_signin import consent_then, url  # noqa: F401 (the module's server fixture)
 
 pytestmark = pytest.mark.usefixtures("clean_client")
 

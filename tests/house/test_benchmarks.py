@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.servers import ROOT
+
+ROOT = ROOT
 GROUPS = (
     "forms",
     "elicitation",

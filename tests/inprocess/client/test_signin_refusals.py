@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
+from tests.servers import ROOT
 from tests.servers.oauth_refused import CASES, SECRET
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = ROOT
 
 SCRIPT = """
 import json, sys, threading, urllib.request

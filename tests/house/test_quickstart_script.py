@@ -13,7 +13,9 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from tests.servers import ROOT
+
+ROOT = ROOT
 
 
 def _free_port() -> int:

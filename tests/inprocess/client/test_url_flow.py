@@ -24,6 +24,7 @@ from mcp_widgets.client import ServerError, connect
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.demo import create_server
 from mcp_widgets.widgets import UrlCard
+from tests.servers import SERVERS
 
 MODES = ["auto", "legacy"]
 NOTES = {"notes": ["Buy oat milk", "The workshop is on Friday"]}
@@ -503,9 +504,8 @@ def test_a_url_question_after_its_call_ended_ends_with_the_connection() -> None:
     """No call holds a question asked after the call's result (2025-11-25 cannot say whose it is): its
     card waits for the server's word, and the closed connection ends it and frees its widgets."""
     import sys
-    from pathlib import Path
 
-    raw = [sys.executable, str(Path(__file__).resolve().parents[1] / "servers" / "rawrpc.py")]
+    raw = [sys.executable, str(SERVERS / "rawrpc.py")]
     person = Person(lambda card: card.accept())
     url = "https://example.com/x"
     ask = {"op": "elicit_url", "id": 7, "message": "After", "url": url, "elicitationId": "e7"}
