@@ -5,6 +5,10 @@ the same server asked directly (`await srv.complete(...)`, the baseline, same ru
 Plain python (the client on its own thread, as in a notebook), against tests/servers/completing.py in
 process and over stdio, on 2026-07-28. The form's figure includes its pause after a keystroke
 (`client.completing.FORM_DELAY`, 30 ms): a burst of typing sends one request.
+
+Also a prompt form's Run (get) and a template form's Read, from the click to the result text set under the
+form (`form.run()` then `await form.wait()`, which returns once the text is shown), against the same prompt
+got or template read directly (`await srv.get_prompt(...)`, `await srv.read_template(...)`), alternating.
 """
 
 from __future__ import annotations
@@ -13,6 +17,7 @@ import asyncio
 import statistics
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +51,71 @@ async def _pairs(srv: Any, runs: int) -> tuple[list[float], list[float]]:
     return keyed, direct
 
 
+async def _runs(srv: Any, runs: int, template: str) -> dict[str, tuple[list[float], list[float]]]:
+    """Click to result text, form against direct call, for the prompt form and the template form."""
+    prompt_form, template_form = srv.prompt_form("trip"), srv.template_form(template)
+    args = {"city": "Paris", "month": "June"}
+    variables = {"city": "Paris", "day": "monday"}
+    out: dict[str, tuple[list[float], list[float]]] = {"prompt": ([], []), "template": ([], [])}
+    try:
+        prompt_form.fill(**args)
+        template_form.fill(**variables)
+        await asyncio.sleep(0.3)  # the suggestions these fills asked for have come and gone
+        for i in range(runs + 2):  # two to warm up
+            turns: tuple[tuple[str, Any, Callable[[], Awaitable[Any]]], ...] = (
+                ("prompt", prompt_form, lambda: srv.get_prompt("trip", args)),
+                ("template", template_form, lambda: srv.read_template(template, variables)),
+            )
+            for kind, form, direct in turns:
+                t0 = time.perf_counter()
+                assert form.run() is not None, kind
+                await form.wait()
+                t1 = time.perf_counter()
+                await direct()
+                t2 = time.perf_counter()
+                assert "Paris" in form.result_text, kind
+                if i >= 2:
+                    out[kind][0].append((t1 - t0) * 1e3)
+                    out[kind][1].append((t2 - t1) * 1e3)
+    finally:
+        prompt_form.close()
+        template_form.close()
+    return out
+
+
+def _run_rows(via: str, target: Any, runs: int) -> list[Row]:
+    from mcp_widgets import connect_sync
+    from tests.servers.completing import TEMPLATE
+
+    side = f"to result text set, kernel side ({via})"
+    names = {
+        "prompt": (f"prompt form Run (get) {side}", "await srv.get_prompt"),
+        "template": (f"template form Read {side}", "await srv.read_template"),
+    }
+    try:
+        with connect_sync(target, name="bench-run", timeout=30) as srv:
+            measured = asyncio.run(_runs(srv, runs, TEMPLATE))
+    except Exception as exc:
+        return not_measured(GROUP, [name for name, _ in names.values()], exc)
+    rows = []
+    for kind, (name, baseline_name) in names.items():
+        form, direct = measured[kind]
+        value = statistics.median(form)
+        rows.append(
+            Row(
+                GROUP,
+                name,
+                value,
+                baseline=statistics.median(direct),
+                baseline_name=baseline_name,
+                target="< 100 ms",
+                ok=value < 100,
+                note=f"p90 {statistics.quantiles(form, n=10)[-1]:.1f} ms",
+            )
+        )
+    return rows
+
+
 def run(quick: bool) -> list[Row]:
     sys.path.insert(0, str(ROOT))
     from mcp_widgets import connect_sync
@@ -76,4 +146,6 @@ def run(quick: bool) -> list[Row]:
                 f"p90 {statistics.quantiles(keyed, n=10)[-1]:.1f} ms",
             )
         )
+    for via, target in (("in process", build_server()), ("stdio", [sys.executable, str(SERVER)])):
+        rows += _run_rows(via, target, runs)
     return rows

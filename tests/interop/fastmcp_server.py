@@ -7,6 +7,9 @@
 it on 2026-07-28. Each tool asks with one of fastmcp's response-type forms (a model; the list / dict
 shorthands for the enum shapes; a scalar) and returns JSON text {"action", "data"}: what fastmcp handed the
 tool after validating the answer against its own type.
+
+For completions (fastmcp's one `@server.completion` handler): the prompt `team-greeting` and the template
+`team://{department}/{name}`, whose `name` narrows by the `department` sent as context.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ import socket
 import sys
 from typing import Annotated, Any, Literal
 
+import mcp_types
 from fastmcp import Context, FastMCP
 from pydantic import BaseModel, Field
 
@@ -33,6 +37,20 @@ class Person(BaseModel):
     member: bool = False
     color: Literal["red", "green", "blue"] = "green"
     nickname: str = "Ada"
+
+
+TEAMS = {"Engineering": ["Alice", "Bob", "Charlie"], "Sales": ["David", "Eve"], "Support": ["Frank", "Grace"]}
+
+
+def _complete(
+    ref: Any, argument: mcp_types.CompletionArgument, context: mcp_types.CompletionContext | None
+) -> list[str]:
+    """Departments, or the names of the department given in the context (everyone without one)."""
+    if argument.name == "department":
+        return [d for d in TEAMS if d.startswith(argument.value)]
+    department = ((context.arguments if context else None) or {}).get("department", "")
+    pool = TEAMS.get(department) or [n for names in TEAMS.values() for n in names]
+    return [n for n in pool if n.startswith(argument.value)]
 
 
 def _echo(result: Any) -> str:
@@ -96,6 +114,17 @@ def build_server() -> FastMCP:
         """Add two numbers (a name that is not an identifier; an int result fastmcp wraps)."""
         return a + b
 
+    @server.prompt(name="team-greeting")
+    def team_greeting(department: str, name: str) -> str:
+        """Greet a member of a department."""
+        return f"Hello {name} of {department}"
+
+    @server.resource("team://{department}/{name}", mime_type="text/plain")
+    def team_member(department: str, name: str) -> str:
+        """A member of a department."""
+        return f"{name} works in {department}"
+
+    server.add_completion_handler(_complete)
     return server
 
 

@@ -1,0 +1,106 @@
+"""Completions (`completion/complete`) against a server written with the TypeScript SDK's high-level
+`McpServer` (tests/interop/complete_server.mjs), over stdio and streamable HTTP. The SDK speaks 2025-11-25
+at most, so that is the generation these run on. Its prompt's arguments use `completable()` and its resource
+template's variables have completers; the second of each (`name`) narrows by the first (`department`), which
+the client sends as `context.arguments`. Checked through `srv.complete(...)` and the prompt and template
+forms' suggestions."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+from collections.abc import Iterator
+
+import pytest
+
+from mcp_widgets.client import Server, connect_sync
+from mcp_widgets.core.completion import Completion
+from tests.interop.nodejs import HERE, SDK, node_or_skip
+
+SERVER = HERE / "complete_server.mjs"
+TEMPLATE = "team://{department}/{name}"
+pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]
+
+
+@pytest.fixture(scope="module", params=["stdio", "http"])
+def server(request: pytest.FixtureRequest) -> Iterator[Server]:
+    node = node_or_skip(SDK)
+    if request.param == "stdio":
+        with connect_sync([node, str(SERVER), "stdio"], name="ts", timeout=60) as connected:
+            yield connected
+        return
+    proc = subprocess.Popen([node, str(SERVER), "http", "0"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert line.startswith("PORT "), "the TypeScript server did not start"
+        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+        with connect_sync(url, name="ts", timeout=60, transport="http") as connected:
+            yield connected
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_speaks_2025_11_25(server: Server) -> None:
+    assert server.protocol_version == "2025-11-25"
+    assert server.declared_name == "ts-complete-server"
+
+
+def test_a_completable_prompt_argument_completes(server: Server) -> None:
+    got = asyncio.run(server.complete(prompt="team-greeting", argument="department", value="S"))
+    assert got.values == ["Sales", "Support"]
+    everyone = server.complete_sync(prompt="team-greeting", argument="name", value="")
+    assert len(everyone.values) == 7
+
+
+def test_the_other_arguments_narrow_as_context(server: Server) -> None:
+    got = server.complete_sync(
+        prompt="team-greeting", argument="name", value="", context={"department": "Engineering"}
+    )
+    assert got == Completion(values=["Alice", "Bob", "Charlie"], total=3, has_more=False)
+
+
+def test_a_template_variable_completes_narrowed_by_the_other(server: Server) -> None:
+    assert server.complete_sync(template=TEMPLATE, argument="department", value="E").values == ["Engineering"]
+    got = server.complete_sync(template=TEMPLATE, argument="name", value="", context={"department": "Sales"})
+    assert got.values == ["David", "Eve"]
+
+
+def test_the_prompt_form_offers_departments_then_names_in_one(server: Server) -> None:
+    async def scenario() -> None:
+        form = server.prompt_form("team-greeting")
+        try:
+            assert form.suggesting == ("department", "name")
+            form.fill(department="S")
+            got = await form.wait_suggestions("department")
+            assert got is not None and got.values == ["Sales", "Support"]
+            form.pick("department", "Support")
+            form.fill(name="F")
+            form.fill(name="")  # the names of the department in the other field (sent as context)
+            names = await form.wait_suggestions("name")
+            assert names is not None and names.values == ["Frank", "Grace"]
+        finally:
+            form.close()
+
+    asyncio.run(scenario())
+
+
+def test_the_template_form_offers_names_of_the_department(server: Server) -> None:
+    async def scenario() -> None:
+        form = server.template_form(TEMPLATE)
+        try:
+            assert form.suggesting == ("department", "name")
+            form.fill(department="Engineering")
+            await form.wait_suggestions("department")
+            form.fill(name="C")
+            got = await form.wait_suggestions("name")
+            assert got is not None and got.values == ["Charlie"]
+        finally:
+            form.close()
+
+    asyncio.run(scenario())
