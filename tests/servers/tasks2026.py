@@ -13,7 +13,9 @@ methods and a `tools/call` interceptor). What it follows from the SEP:
 - After `ttlMs` a task that has not ended is marked `failed`; one more `ttlMs` later it is deleted.
 - Over streamable HTTP every tasks/* request must carry `Mcp-Name: <taskId>` (else -32020).
 - With `request_state=True`, every task-bearing answer carries a new `requestState`, and a tasks/* request
-  that does not echo the latest one is refused (-32602), as a stateless server behind a balancer would.
+  must echo one issued no earlier than the last one echoed (-32602 otherwise: a stale state), as a
+  stateless server behind a balancer would check. Not only the very latest: an answer lost with a dropped
+  connection (the poll in flight when the network went) must not strand the client.
 - `bound`: how long the plain (non-task) `ask_plain` keeps its question (its `requestState` says when it
   was asked): an answer after it is refused. A task's question waits as long as the task lives.
 
@@ -77,6 +79,8 @@ class _Task:
     spelling: str = "ms"
     states: int = 0
     """How many requestState values were issued (with `request_state`)."""
+    echoed: int = 0
+    """The newest requestState a request echoed (one older than it is refused)."""
     stateful: bool = False
 
     def set(self, status: str, message: str | None = None) -> None:
@@ -224,8 +228,15 @@ class TasksExtension(Extension):
         task = self.tasks.get(params.task_id)
         if task is None:
             raise MCPError(code=t.INVALID_PARAMS, message=f"unknown task {params.task_id!r}")
-        if task.stateful and params.request_state != f"{task.task_id}:{task.states}":
-            raise MCPError(code=t.INVALID_PARAMS, message="requestState is not the latest one sent")
+        if task.stateful:
+            sent = params.request_state
+            prefix = f"{task.task_id}:"
+            digits = sent[len(prefix) :] if isinstance(sent, str) and sent.startswith(prefix) else ""
+            number = int(digits) if digits.isdigit() else -1
+            if not max(task.echoed, 1) <= number <= task.states:
+                stale = "requestState is older than the last one echoed, or was never issued"
+                raise MCPError(code=t.INVALID_PARAMS, message=stale)
+            task.echoed = number
         return task
 
     async def _get(self, ctx: ServerRequestContext[Any, Any], params: _TaskParams) -> HandlerResult:
