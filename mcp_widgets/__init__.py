@@ -5,7 +5,7 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 """
 
 
-# Imported under private names: every public name of the module is in __all__ (tests/inprocess/facade/test_exported_members.py).
+# Imported under private names: every public name of the module is in __all__ (test_exported_members.py).
 import logging as _logging
 import warnings as _warnings
 from importlib import import_module as _import_module
