@@ -26,7 +26,7 @@ import ipywidgets as w
 import traitlets as t
 
 from ._keys import DeclaredAnyWidget
-from ._keys_assets import asset
+from ._keys_assets import FLUSH_JS, asset
 from ._kit import SHARED, SHARED_LOCK, WRAP_CLASS, Kit, click, known_keys, shared_models
 from ._tool_result import plain_text
 
@@ -81,9 +81,9 @@ class ExplorerKeys(DeclaredAnyWidget):
     renders its own view, which sends on the explorer's own model (named by a class of its box).
     """
 
-    _esm = t.Unicode(asset("explorer.js"), help="The explorer's keyboard (assets/explorer.js).").tag(
-        sync=True
-    )
+    _esm = t.Unicode(
+        FLUSH_JS + asset("explorer.js"), help="The explorer's keyboard (assets/explorer.js, after flush.js)."
+    ).tag(sync=True)
     _css = t.Unicode(asset("explorer.css"), help="The explorer's look, light and dark.").tag(sync=True)
     _anywidget_id = t.Unicode(f"{__name__}.ExplorerKeys", help="anywidget's name for this class.").tag(
         sync=True

@@ -74,27 +74,10 @@ function explorerKeys(box, model) {
   };
 }
 
-function inParent(el, fn) {
-  let frames = 0;
-  let frame = null;
-  let stop = () => {};
-  const look = () => {
-    frame = null;
-    if (el && el.parentElement) stop = fn(el.parentElement) || stop;
-    else if (el && frames++ < 120) frame = requestAnimationFrame(look);
-  };
-  if (el && typeof requestAnimationFrame === "function") frame = requestAnimationFrame(look);
-  return () => {
-    if (frame !== null) cancelAnimationFrame(frame);
-    stop();
-  };
-}
-
-// One model serves every explorer: each view sends on its explorer's own model, named by a class of its box.
 const ID_CLASS = "mcp-widgets-explorer-id-";
 export default {
   render({ model, el }) {
-    return inParent(el, (box) => {
+    return inBox(el, (box) => {  // (inBox: flush.js, prepended)
       const named = Array.from(box.classList).find((c) => c.startsWith(ID_CLASS));
       let explorer = null;
       if (named) {
