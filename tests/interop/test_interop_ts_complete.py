@@ -15,10 +15,10 @@ import pytest
 
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.completion import Completion
+from tests.interop import team_completions as team
 from tests.interop.nodejs import HERE, SDK, node_or_skip
 
 SERVER = HERE / "complete_server.mjs"
-TEMPLATE = "team://{department}/{name}"
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]
 
 
@@ -66,41 +66,12 @@ def test_the_other_arguments_narrow_as_context(server: Server) -> None:
 
 
 def test_a_template_variable_completes_narrowed_by_the_other(server: Server) -> None:
-    assert server.complete_sync(template=TEMPLATE, argument="department", value="E").values == ["Engineering"]
-    got = server.complete_sync(template=TEMPLATE, argument="name", value="", context={"department": "Sales"})
-    assert got.values == ["David", "Eve"]
+    team.template_variables_narrow(server)
 
 
 def test_the_prompt_form_offers_departments_then_names_in_one(server: Server) -> None:
-    async def scenario() -> None:
-        form = server.prompt_form("team-greeting")
-        try:
-            assert form.suggesting == ("department", "name")
-            form.fill(department="S")
-            got = await form.wait_suggestions("department")
-            assert got is not None and got.values == ["Sales", "Support"]
-            form.pick("department", "Support")
-            form.fill(name="F")
-            form.fill(name="")  # the names of the department in the other field (sent as context)
-            names = await form.wait_suggestions("name")
-            assert names is not None and names.values == ["Frank", "Grace"]
-        finally:
-            form.close()
-
-    asyncio.run(scenario())
+    team.prompt_form_offers_departments_then_names(server)
 
 
 def test_the_template_form_offers_names_of_the_department(server: Server) -> None:
-    async def scenario() -> None:
-        form = server.template_form(TEMPLATE)
-        try:
-            assert form.suggesting == ("department", "name")
-            form.fill(department="Engineering")
-            await form.wait_suggestions("department")
-            form.fill(name="C")
-            got = await form.wait_suggestions("name")
-            assert got is not None and got.values == ["Charlie"]
-        finally:
-            form.close()
-
-    asyncio.run(scenario())
+    team.template_form_offers_names_of_the_department(server)
