@@ -9,174 +9,117 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 import logging as _logging
 import warnings as _warnings
 from importlib import import_module as _import_module
+from types import ModuleType as _ModuleType
 from typing import TYPE_CHECKING as _TYPE_CHECKING
 from typing import Any as _Any
 
-from .core.card import Card, FormCard, Handler, LinkCard
-from .core.completion import Completion
-from .core.exceptions import (
-    AnswerExpired,
-    BlockingCallError,
-    ConnectError,
-    ConnectionClosedError,
-    FieldNotFound,
-    FormStateError,
-    MalformedAnswer,
-    MCPWidgetsError,
-    RequestTimeout,
-    SchemaError,
-    ServerError,
-    TooManyQuestions,
-)
-from .core.mcp_config import ConfigError
-from .core.outcome import Action, Outcome, Reason
+# The public names, each written once: the eager ones (the pure core's, light) here, the lazy ones under
+# `if _TYPE_CHECKING:` below, read from this file's source at import. `X as X` marks a re-export for type
+# checkers (the typing spec's convention), since `__all__` is computed from these imports.
+from .core.card import Card as Card
+from .core.card import FormCard as FormCard
+from .core.card import Handler as Handler
+from .core.card import LinkCard as LinkCard
+from .core.completion import Completion as Completion
+from .core.exceptions import AnswerExpired as AnswerExpired
+from .core.exceptions import BlockingCallError as BlockingCallError
+from .core.exceptions import ConnectError as ConnectError
+from .core.exceptions import ConnectionClosedError as ConnectionClosedError
+from .core.exceptions import FieldNotFound as FieldNotFound
+from .core.exceptions import FormStateError as FormStateError
+from .core.exceptions import MalformedAnswer as MalformedAnswer
+from .core.exceptions import MCPWidgetsError as MCPWidgetsError
+from .core.exceptions import RequestTimeout as RequestTimeout
+from .core.exceptions import SchemaError as SchemaError
+from .core.exceptions import ServerError as ServerError
+from .core.exceptions import TooManyQuestions as TooManyQuestions
+from .core.mcp_config import ConfigError as ConfigError
+from .core.outcome import Action as Action
+from .core.outcome import Outcome as Outcome
+from .core.outcome import Reason as Reason
 from .core.redaction import guard_logger as _guard_logger
-from .core.schema import check_schema, validate_schema
-from .core.signin_addresses import SignInError
-from .core.spec import Problem
-from .core.tools.signature import OutputSchemaError, ToolError
-from .core.urls import UrlCheck, inspect_url
-from .core.version import __version__
+from .core.schema import check_schema as check_schema
+from .core.schema import validate_schema as validate_schema
+from .core.signin_addresses import SignInError as SignInError
+from .core.spec import Problem as Problem
+from .core.tools.signature import OutputSchemaError as OutputSchemaError
+from .core.tools.signature import ToolError as ToolError
+from .core.urls import UrlCheck as UrlCheck
+from .core.urls import inspect_url as inspect_url
+from .core.version import __version__ as __version__
 
-if _TYPE_CHECKING:
-    from . import authoring, handlers
-    from .authoring import ModelError, check_model
-    from .client import (
-        Call,
-        PromptList,
-        ResourceList,
-        Server,
-        ServerInfo,
-        ToolList,
-        get_default_handler,
-        set_default_handler,
-    )
-    from .client.configs.table import servers
+if _TYPE_CHECKING:  # the lazy names: ipywidgets and the SDK are not light, so each is imported on first use
+    from . import authoring as authoring
+    from . import handlers as handlers
+    from .authoring import ModelError as ModelError
+    from .authoring import check_model as check_model
+    from .client import Call as Call
+    from .client import PromptList as PromptList
+    from .client import ResourceList as ResourceList
+    from .client import Server as Server
+    from .client import ServerInfo as ServerInfo
+    from .client import ToolList as ToolList
+    from .client import get_default_handler as get_default_handler
+    from .client import set_default_handler as set_default_handler
+    from .client.configs.table import servers as servers
 
     # From where they are defined: in `client`, `connect` also names the submodule, which mypy would see.
-    from .client.connect import connect, connect_sync
-    from .client.questions.pending import pending
-    from .client.server import wire
-    from .playground import playground
-    from .widgets import (
-        AppView,
-        ElicitationForm,
-        FormState,
-        PromptForm,
-        SignInCard,
-        TemplateForm,
-        ToolForm,
-        UrlCard,
-        WireView,
-        history,
-        preview,
-    )
+    from .client.connect import connect as connect
+    from .client.connect import connect_sync as connect_sync
+    from .client.questions.pending import pending as pending
+    from .client.server import wire as wire
+    from .playground import playground as playground
+    from .widgets import AppView as AppView
+    from .widgets import ElicitationForm as ElicitationForm
+    from .widgets import FormState as FormState
+    from .widgets import PromptForm as PromptForm
+    from .widgets import SignInCard as SignInCard
+    from .widgets import TemplateForm as TemplateForm
+    from .widgets import ToolForm as ToolForm
+    from .widgets import UrlCard as UrlCard
+    from .widgets import WireView as WireView
+    from .widgets import history as history
+    from .widgets import preview as preview
 
 # Every record of our logger (DEBUG too) loses URL credentials and query strings (tracebacks included).
 _guard_logger(_logging.getLogger("mcp_widgets"))
 
-# name -> module that defines it; imported on first access (ipywidgets and the SDK are not light).
-_LAZY = {
-    "Call": "mcp_widgets.client",
-    "Server": "mcp_widgets.client",
-    "ToolList": "mcp_widgets.client",
-    "ResourceList": "mcp_widgets.client",
-    "PromptList": "mcp_widgets.client",
-    "ServerInfo": "mcp_widgets.client",
-    "connect": "mcp_widgets.client",
-    "connect_sync": "mcp_widgets.client",
-    "get_default_handler": "mcp_widgets.client",
-    "set_default_handler": "mcp_widgets.client",
-    "AppView": "mcp_widgets.widgets",
-    "ElicitationForm": "mcp_widgets.widgets",
-    "FormState": "mcp_widgets.widgets",
-    "SignInCard": "mcp_widgets.widgets",
-    "PromptForm": "mcp_widgets.widgets",
-    "TemplateForm": "mcp_widgets.widgets",
-    "ToolForm": "mcp_widgets.widgets",
-    "UrlCard": "mcp_widgets.widgets",
-    "preview": "mcp_widgets.widgets",
-    "history": "mcp_widgets.widgets",
-    "playground": "mcp_widgets.playground",
-    "check_model": "mcp_widgets.authoring",
-    "ModelError": "mcp_widgets.authoring",
-    "pending": "mcp_widgets.client.questions.pending",
-    "servers": "mcp_widgets.client.configs.table",
-    "wire": "mcp_widgets.client.server",
-    "WireView": "mcp_widgets.widgets",
-}
-_LAZY_MODULES = {"handlers": "mcp_widgets.handlers", "authoring": "mcp_widgets.authoring"}
+
+def _lazy_imports() -> dict[str, tuple[str, str | None]]:
+    """name -> (module, attribute; None for a module itself), read from the imports under `if _TYPE_CHECKING:`
+    in this file: the one place a lazy name is written (lazy_loader reads a stub file the same way)."""
+    import ast
+    from pathlib import Path
+
+    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "_TYPE_CHECKING")
+    names: dict[str, tuple[str, str | None]] = {}
+    for node in block.body:
+        assert isinstance(node, ast.ImportFrom) and node.level == 1, ast.unparse(node)
+        module = f"{__name__}.{node.module}" if node.module else __name__
+        for alias in node.names:
+            if node.module is None:  # `from . import authoring`: the submodule itself
+                names[alias.asname or alias.name] = (f"{__name__}.{alias.name}", None)
+            else:
+                names[alias.asname or alias.name] = (module, alias.name)
+    return names
+
+
+_LAZY = _lazy_imports()
 # One way each: mw.history() and mw.preview() make these (the types are in mcp_widgets.widgets).
 _DEPRECATED = {"HistoryPanel": "mw.history(...)", "Preview": "mw.preview(...)"}
 
-__all__ = [
-    "Action",
-    "AnswerExpired",
-    "AppView",
-    "BlockingCallError",
-    "Call",
-    "Card",
-    "Completion",
-    "ConfigError",
-    "ConnectError",
-    "ConnectionClosedError",
-    "ElicitationForm",
-    "FieldNotFound",
-    "FormCard",
-    "FormState",
-    "FormStateError",
-    "Handler",
-    "LinkCard",
-    "MCPWidgetsError",
-    "MalformedAnswer",
-    "ModelError",
-    "Outcome",
-    "OutputSchemaError",
-    "Problem",
-    "PromptForm",
-    "PromptList",
-    "Reason",
-    "RequestTimeout",
-    "ResourceList",
-    "SchemaError",
-    "Server",
-    "ServerError",
-    "ServerInfo",
-    "SignInCard",
-    "SignInError",
-    "TemplateForm",
-    "TooManyQuestions",
-    "ToolError",
-    "ToolForm",
-    "ToolList",
-    "UrlCard",
-    "UrlCheck",
-    "WireView",
-    "__version__",
-    "authoring",
-    "check_model",
-    "check_schema",
-    "connect",
-    "connect_sync",
-    "get_default_handler",
-    "handlers",
-    "history",
-    "inspect_url",
-    "pending",
-    "playground",
-    "preview",
-    "servers",
-    "set_default_handler",
-    "validate_schema",
-    "wire",
-]
+__all__ = sorted(
+    {n for n, v in globals().items() if not n.startswith("_") and not isinstance(v, _ModuleType)}
+    | {"__version__"}
+    | set(_LAZY)
+)
 
 
 def __getattr__(name: str) -> _Any:
-    if name in _LAZY_MODULES:
-        value = _import_module(_LAZY_MODULES[name])
-    elif name in _LAZY:
-        value = getattr(_import_module(_LAZY[name]), name)
+    if name in _LAZY:
+        module, attribute = _LAZY[name]
+        value = _import_module(module) if attribute is None else getattr(_import_module(module), attribute)
     elif name in _DEPRECATED:
         _warnings.warn(
             f"mw.{name} is deprecated: use {_DEPRECATED[name]} (the type is mcp_widgets.widgets.{name})",

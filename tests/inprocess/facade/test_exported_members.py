@@ -22,9 +22,25 @@ def test_public_names_are_exported() -> None:
         for name, value in vars(mcp_widgets).items()
         if (not name.startswith("_") or name == "__version__") and not isinstance(value, ModuleType)
     }
-    lazy = set(mcp_widgets._LAZY) | set(mcp_widgets._LAZY_MODULES)
+    lazy = set(mcp_widgets._LAZY)
     assert (held | lazy) - HOOKS == set(mcp_widgets.__all__)
     assert held >= HOOKS
+
+
+def test_each_lazy_name_is_the_object_its_import_names() -> None:
+    """The lazy names are read from the `if TYPE_CHECKING:` imports of `mcp_widgets/__init__.py` (the one
+    place they are written): each resolves to what that import names, so what mypy sees is what runs."""
+    import importlib
+
+    assert {"connect", "Server", "authoring", "handlers", "history"} <= set(mcp_widgets._LAZY)
+    for name, (module, attribute) in mcp_widgets._LAZY.items():
+        expected = importlib.import_module(module)
+        if attribute is not None:
+            expected = getattr(expected, attribute)
+        value = getattr(mcp_widgets, name)
+        if name == "playground" and value is importlib.import_module(module):
+            continue  # the module, importing it rebinds the name: it is callable as the function (playground.py)
+        assert value is expected, name
 
 
 def test_unknown_name_raises_attribute_error() -> None:
