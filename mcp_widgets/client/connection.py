@@ -313,7 +313,7 @@ class Connection:
         if not self.resuming:
             intake.end_loose_cards()
         if stopped:
-            intake.withdraw_all(kept)  # first: their open questions end as "the connection was closed"
+            intake.endings.withdraw_all(kept)  # first: their questions end as "the connection was closed"
             for task in stopped:
                 task.cancel()
             await asyncio.wait(stopped, timeout=1.0)
@@ -386,7 +386,7 @@ class Connection:
         if isinstance(message, Exception):
             log.debug("transport error from %s: %s", self.ctx.name, describe_exc(message))
         else:
-            url_mode.on_message(self.intake, message)  # notifications/elicitation/complete
+            url_mode.on_message(self.intake.flow, message)  # notifications/elicitation/complete
             if self.live is not None:
                 self.live.heard(message)  # resource updates, list changes
         await asyncio.sleep(0)
@@ -433,7 +433,7 @@ class Connection:
             self.live.ended("the server closed")
         if declined is not None:
             self._declined = str(declined)
-        self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
+        self.intake.endings.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
         self.intake.end_loose_cards()
 
     def require_connected(self) -> Client:

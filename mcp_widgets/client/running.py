@@ -285,7 +285,8 @@ class Runner:
         calls.append(record)
         try:
             # -32042 (2025-11-25): the required pages, then one retry
-            return await url_mode.retrying(self.intake, record, lambda: self._bounded(record, fn(client)))
+            flow = self.intake.flow
+            return await url_mode.retrying(flow, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
             expired = rounds.expired_error(self.intake.rounds, record, exc)
             error = expired if expired is not None else self._error(exc, record)
@@ -414,7 +415,8 @@ class Runner:
             if view is not None and view.outcome is None:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                self.intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+                endings = self.intake.endings
+                endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             elif not request.legacy:
                 # Dropped with its call: over now, not once the client's loop gets round to the call's
                 # cancellation (on a loaded machine, after the next cell ran).

@@ -3,20 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
-import contextlib
 import logging
-from collections.abc import Callable, Collection, Iterable, Mapping
+from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mcp_types
 
 from ... import kernel
 from ...core.app_policy import app_resource_uri
-from ...core.card import Card
 from ...core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
-from ...core.history import HistoryRecord, default_history
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
@@ -25,6 +21,7 @@ from ..tasks import experimental as tasks
 from . import answering, url_mode
 from .answering import pick_handler
 from .bounds import over_bound
+from .endings import Endings
 from .rounds import Rounds
 
 if TYPE_CHECKING:
@@ -64,10 +61,10 @@ class Intake:
         self.display = display
         self.calls: list[CallRecord] = []
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
-        self.pending: dict[PendingRequest, CallRecord | None] = {}
-        """The questions waiting for an answer, with their call (client thread only)."""
         self.loose = display.loose
-        self.flow = url_mode.UrlFlow(put_away=self.loose.keep)
+        self.endings = Endings(ctx, self.loose)
+        self.pending = self.endings.pending
+        self.flow = url_mode.UrlFlow(self.endings, place=display.place, put_away=self.loose.keep)
         self.rounds = Rounds(ctx, display)
         display.serve(self)  # its questions end with their call; a log line finds its call here
 
@@ -126,7 +123,7 @@ class Intake:
         self.pending[request] = record
         if record is not None and is_modern(version) and context is not None:
             self.rounds.asked(record, request)  # a plain round's question (a task's comes without context)
-        timers = self.time_answers([request])
+        timers = self.endings.time_answers([request])
         try:
             if record is not None and is_modern(version):
                 # Let the round's other questions be counted before any form is built: a round past the
@@ -147,7 +144,8 @@ class Intake:
             # Withdrawn (notifications/cancelled), the connection went away, or our call was stopped (what
             # stops it is noted before). Said at once: a handler or person answering meanwhile would end the
             # card as answered, though the answer can no longer be sent.
-            (record.post if record is not None else kernel.post)(partial(self.withdrawn, request, record))
+            post = record.post if record is not None else kernel.post
+            post(partial(self.endings.withdrawn, request, record))
             raise
         finally:
             for timer in timers:
@@ -177,25 +175,9 @@ class Intake:
         refused = f"too many questions: the client allows no {over}"
         return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)
 
-    def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]:
-        """Cancel each request not answered within `answer_timeout` (client thread); cancel the timers."""
-        limit = self.ctx.settings.answer_timeout
-        if limit is None:
-            return []
-        loop = asyncio.get_running_loop()
-        return [loop.call_later(limit, kernel.post, partial(self._answer_timed_out, r)) for r in requests]
-
-    def withdraw_all(self, kept: Collection[CallRecord] = ()) -> None:
-        """The connection went away (client thread): every open question ends as withdrawn (but those of
-        the `kept` calls: a task's question lives in the server, answerable after a reconnect)."""
-        for request, record in list(self.pending.items()):
-            if record is not None and record in kept:
-                continue
-            kernel.post(partial(self.withdrawn, request, record))
-
     def end_loose_cards(self) -> None:
         """The connection went away (client thread): URL cards no call was found for stop waiting."""
-        kernel.post(lambda: self.flow.connection_ended(self._withdrawal(None)[2]))
+        kernel.post(lambda: self.flow.connection_ended(self.endings.withdrawal(None)[2]))
 
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
@@ -205,17 +187,17 @@ class Intake:
             return
         if record is not None and record.interrupted:
             note = record.interrupt_note(legacy=True)  # nothing was sent yet: only the reason is news
-            self.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            self.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             return
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_mode`)
-            url_mode.present(self, request, record)
+            url_mode.present(self.flow, request, record)
             return
         ctx = self.ctx
         chosen = pick_handler(ctx.settings.handler)
         answering.present(
             partial(self._build_form, request, record, handler=chosen is not None),
-            deliver=partial(self.view_done, request, record),
-            record=partial(self.record_view, request, record),
+            deliver=partial(self.endings.view_done, request, record),
+            record=partial(self.endings.record_view, request, record),
             prepare=None if request.legacy else partial(self.rounds.refill, request),
             place=partial(self.display.place, record),
             tell=partial(self.display.place, record),
@@ -245,7 +227,7 @@ class Intake:
             self._refuse_schema(request, record, exc)
             return None
         except Exception as exc:
-            self.view_failed(request, record, exc, "form")
+            self.endings.view_failed(request, record, exc, "form")
             return None
         request.view = form
         apps, uri, params = self.apps, request.app_uri, request.params
@@ -257,145 +239,13 @@ class Intake:
                 form.use_plain_form("The plain form instead: the app could not be shown.")
         return form
 
-    def view_failed(
-        self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
-    ) -> None:
-        """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
-        log.exception("building the %s for a request from %s failed", what, self.ctx.name)
-        outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
-        error = mcp_types.ErrorData(
-            code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
-        )
-        if request.settle(error, outcome):
-            self._record_request(request, record, outcome)
-
-    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
-        if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
-            request.outcome = Outcome(Action.CANCEL, *self._withdrawal(record))
-            return self._put_away(record, card)
-        request.outcome = card.outcome
-        if record is not None and record.interrupted and not request.legacy:
-            return self._put_away(record, card)  # 2026-07-28: the call is dropped, nothing is sent
-        request.settle(card.result, card.outcome)
-        if record is not None:
-            content = getattr(card.result, "content", None)
-            with record.lock:  # answered: the call need not end it, so it need not hold it either
-                if request in record.requests:
-                    record.requests.remove(request)
-                    for value in content.values() if isinstance(content, dict) else ():
-                        if value not in record.answered:  # still redacted where the server echoes it
-                            record.answered.append(value)
-        self._put_away(record, card)
-
-    def _put_away(self, record: CallRecord | None, card: Card) -> None:
-        """An answered form must not pile up (a runaway server); a URL card waits for the server's word."""
-        if card.kind != "form":
-            return
-        if record is not None and record.panel is not None:
-            record.panel.retire(card)
-        elif self.ctx.settings.output is None and kernel.kernel_support() == "none":
-            card.close()  # plain python: nothing displays its closing line
-        else:
-            self.loose.keep(card)  # shown outside any call: the newest few stay
-
     def _refuse_schema(self, request: PendingRequest, record: CallRecord | None, exc: SchemaError) -> None:
         if record is not None and not request.legacy:
             record.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
-            self._record_request(request, record, outcome)
+            self.endings.record(request, record, outcome)
         self.display.place(record, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
-
-    def settle_without_view(
-        self,
-        request: PendingRequest,
-        action: Action,
-        reason: Reason,
-        note: str,
-        *,
-        record: CallRecord | None = None,
-        by: str | None = None,
-    ) -> bool:
-        """Answer a request that has no view (and record it); False when it was already settled."""
-        outcome = Outcome(action, reason, by, note=note)
-        if not request.settle(mcp_types.ElicitResult(action=action.value), outcome):
-            return False
-        self._record_request(request, record, outcome)
-        return True
-
-    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
-        """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
-        fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
-        entry = self._record_request(request, record, None, message=card.message, fields=fields)
-        if entry is not None:
-            request.history_id = entry.id
-            card.add_done_callback(partial(self._history_done, entry.id, request))
-
-    @staticmethod
-    def _history_done(entry_id: int, request: PendingRequest, card: Card) -> None:
-        # After `view_done`: a card answered just after its request was withdrawn sent nothing.
-        withdrawn = request.reply.cancelled() and request.outcome is not None
-        default_history().finish(entry_id, request.outcome if withdrawn else card.outcome)
-
-    def _record_request(
-        self,
-        request: PendingRequest,
-        record: CallRecord | None,
-        outcome: Outcome | None,
-        *,
-        message: str | None = None,
-        fields: Iterable[Any] = (),
-    ) -> HistoryRecord | None:
-        """Record a request in the history; with `outcome`, one that ended without a view (refused,
-        withdrawn or answered before one existed). Never a value: only what the server sent."""
-        try:
-            return default_history().begin(
-                server=self.ctx.name,
-                mode="url" if request.kind == "url" else "form",
-                message=request.message if message is None else message,
-                declared_name=self.ctx.learned.declared_name,
-                source=(record.kind, record.name) if record is not None else None,
-                url=request.url,
-                fields=fields,
-                schema=request.schema,
-                started=request.created,
-                outcome=outcome,
-            )
-        except Exception:  # the history must never stop a question from being asked
-            log.exception("recording a request from %s in the history failed", self.ctx.name)
-            return None
-
-    def _answer_timed_out(self, request: PendingRequest) -> None:
-        note = f"no answer within {self.ctx.settings.answer_timeout or 0:g} s"
-        view = request.view
-        if view is not None:
-            view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
-        else:
-            record = self.pending.get(request)
-            self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
-
-    def _withdrawal(self, record: CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
-        """Why a request ended without an answer it could send (reason, by, note)."""
-        if record is not None and record.interrupted:
-            return Reason.INTERRUPT, None, record.interrupt_note(legacy)
-        link = self.ctx.link
-        if link.state == "lost":
-            return Reason.WITHDRAWN, None, "the server disconnected"
-        if link.state == "closed" or link.closing:
-            return Reason.WITHDRAWN, None, "the connection was closed"
-        return Reason.WITHDRAWN, None, "the server withdrew the request"
-
-    def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None:
-        reason, _, note = self._withdrawal(record, request.legacy)
-        view = request.view
-        if view is not None and view.outcome is None:
-            view.finish(Action.CANCEL, reason=reason, note=note)
-        if request.outcome is None:
-            request.outcome = Outcome(Action.CANCEL, reason, note=note)
-            if view is None:  # withdrawn before any view was built: only the history tells
-                self._record_request(request, record, request.outcome)
-        with contextlib.suppress(concurrent.futures.InvalidStateError):
-            request.reply.cancel()
 
     def call_ended(self, record: CallRecord) -> None:
         """The call ended: its open questions end, and its URL cards waiting for their page too."""
@@ -410,6 +260,6 @@ class Intake:
             if view is not None and view.outcome is not None:
                 continue
             if request.done():  # withdrawn (or settled without a view): say so now
-                self.withdrawn(request, record)
+                self.endings.withdrawn(request, record)
             elif view is not None:  # nobody can use this answer any more
                 view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")

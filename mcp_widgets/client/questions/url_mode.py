@@ -1,7 +1,9 @@
 """URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
 
-The client calls in at three places: `present` (`intake`: a URL-mode request, main thread), `on_message` (a
-server notification, client thread) and `retrying` (around a call, client thread, for error -32042).
+The client calls in at three places, each with the server's `UrlFlow` (its `Intake` holds it): `present`
+(`intake`: a URL-mode request, main thread), `on_message` (a server notification, client thread) and
+`retrying` (around a call, client thread, for error -32042). A card's question ends through `Endings`, as a
+form's does.
 
 - Every URL is checked with `inspect_url` first. A refused one is declined at once (Reason.REFUSED_URL): the
   card shows only its closing line saying why, and no handler or person is asked.
@@ -24,7 +26,7 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
@@ -36,11 +38,10 @@ from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
 from . import answering
 from .answering import pick_handler
+from .endings import Endings
 
 if TYPE_CHECKING:
-    from ...core.card import Card
     from ...widgets import UrlCard
-    from ..context import ServerContext
     from ..record import CallRecord
 
 __all__ = ["UrlFlow", "on_message", "present", "retrying"]
@@ -50,48 +51,14 @@ log = logging.getLogger("mcp_widgets")
 T = TypeVar("T")
 
 
-class Intake(Protocol):
-    """What URL mode asks of the questions part (`intake.Intake`, which shows a URL card through here)."""
-
-    ctx: ServerContext
-    flow: UrlFlow
-    pending: dict[PendingRequest, CallRecord | None]
-
-    @property
-    def display(self) -> Places: ...
-
-    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None: ...
-
-    def view_failed(
-        self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
-    ) -> None: ...
-
-    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None: ...
-
-    def time_answers(self, requests: list[PendingRequest]) -> list[asyncio.TimerHandle]: ...
-
-    def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None: ...
-
-    def settle_without_view(
-        self,
-        request: PendingRequest,
-        action: Action,
-        reason: Reason,
-        note: str,
-        *,
-        record: CallRecord | None = None,
-        by: str | None = None,
-    ) -> bool: ...
-
-
-class Places(Protocol):
-    def place(self, record: CallRecord | None, widget: Any) -> None: ...
-
-
 @dataclass(eq=False)
 class UrlFlow:
     """One server's URL cards (main thread only); its `Intake` holds it."""
 
+    endings: Endings
+    """How the cards' questions end (and are recorded), as forms' do."""
+    place: Callable[[CallRecord | None, Any], None]
+    """Shows a card or a line in the call's panel (the calling cell, or its `output=`)."""
     by_id: dict[str, UrlCard] = field(default_factory=dict)
     """2025-11-25: accepted cards still waiting for their completion notification, by elicitation id."""
     by_call: weakref.WeakKeyDictionary[CallRecord, list[UrlCard]] = field(
@@ -165,14 +132,13 @@ class UrlFlow:
 # --------------------------------------------------------------------------- requests (main thread)
 
 
-def present(intake: Intake, request: PendingRequest, record: CallRecord | None) -> None:
+def present(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) -> None:
     """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it.
 
     A card whose earlier round is still on screen (2025-11-25: the server asks again under the same
     elicitation id) is asked again in place; a new one is built. A refused URL's card is declined as it is
     built, and only shown.
     """
-    flow = intake.flow
     reused = flow.reusable(record, request)
 
     def again() -> UrlCard:
@@ -181,13 +147,13 @@ def present(intake: Intake, request: PendingRequest, record: CallRecord | None) 
         request.view = reused
         return reused
 
-    build = again if reused is not None else partial(_build, intake, request, record)
-    deliver = partial(_delivered, intake, request, record)
-    _present(intake, request, record, build, deliver, new=reused is None)
+    build = again if reused is not None else partial(_build, flow, request, record)
+    deliver = partial(_delivered, flow, request, record)
+    _present(flow, request, record, build, deliver, new=reused is None)
 
 
 def _present(
-    intake: Intake,
+    flow: UrlFlow,
     request: PendingRequest,
     record: CallRecord | None,
     build: Callable[[], UrlCard | None],
@@ -198,16 +164,16 @@ def _present(
 ) -> None:
     """A URL card through the present pipeline: a new card is followed and placed; a card asked again is
     on screen already. A refused URL's card is declined as it is built, and only shown."""
-    place = partial(intake.display.place, record)
+    place = partial(flow.place, record)
     answering.present(
         build,
         deliver=deliver,
-        record=partial(intake.record_view, request, record) if history else _no_entry,
-        prepare=partial(_adopt, intake.flow, record) if new else None,
+        record=partial(flow.endings.record_view, request, record) if history else _no_entry,
+        prepare=partial(_adopt, flow, record) if new else None,
         place=place if new else None,
         tell=place,
-        chosen=pick_handler(intake.ctx.settings.handler),
-        server=intake.ctx.name,
+        chosen=pick_handler(flow.endings.ctx.settings.handler),
+        server=flow.endings.ctx.name,
         style=record.style if record is not None else None,
         request=request,
         ask=lambda card: card.check.allowed,
@@ -223,7 +189,7 @@ def _adopt(flow: UrlFlow, record: CallRecord | None, card: UrlCard) -> None:
         flow.adopt(record, card)
 
 
-def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
+def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
     """The card for `request` (None on failure, the request answered so)."""
     from ...widgets import UrlCard
 
@@ -231,50 +197,50 @@ def _build(intake: Intake, request: PendingRequest, record: CallRecord | None) -
         card = UrlCard(
             request.message,
             request.url or "",
-            server=intake.ctx.name,
-            declared_name=intake.ctx.learned.declared_name,
+            server=flow.endings.ctx.name,
+            declared_name=flow.endings.ctx.learned.declared_name,
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
-        intake.view_failed(request, record, exc, "request")
+        flow.endings.view_failed(request, record, exc, "request")
         return None
     request.view = card
     return card
 
 
-def _delivered(intake: Intake, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
+def _delivered(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
     """The round's answer goes to the server; an accepted card is remembered for the server's word."""
-    intake.view_done(request, record, card)
-    intake.flow.remember(card)
+    flow.endings.view_done(request, record, card)
+    flow.remember(card)
 
 
 # --------------------------------------------------------------------------- notifications (client thread)
 
 
-def on_message(intake: Intake, message: Any) -> None:
+def on_message(flow: UrlFlow, message: Any) -> None:
     """Route `notifications/elicitation/complete` to the waiting card (posted to the main thread)."""
     root = getattr(message, "root", message)
     if isinstance(root, mcp_types.ElicitCompleteNotification):
-        kernel.post(partial(_completed, intake, root.params.elicitation_id))
+        kernel.post(partial(_completed, flow, root.params.elicitation_id))
 
 
-def _completed(intake: Intake, elicitation_id: str) -> None:
-    intake.flow.completed(elicitation_id)
+def _completed(flow: UrlFlow, elicitation_id: str) -> None:
+    flow.completed(elicitation_id)
 
 
 # --------------------------------------------------------------------------- -32042 (client thread)
 
 
-async def retrying(intake: Intake, record: CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
+async def retrying(flow: UrlFlow, record: CallRecord, attempt: Callable[[], Awaitable[T]]) -> T:
     """`attempt()`; on -32042 (2025-11-25), show the required pages, then retry once if all were done."""
     try:
         return await attempt()
     except MCPError as exc:
-        needed = _required(intake, exc)
+        needed = _required(flow, exc)
         if not needed:
             raise
         failed = exc
-    refused = await _visit(intake, record, needed)
+    refused = await _visit(flow, record, needed)
     if refused is not None:
         # The person's (or their handler's) own choice: one line, nothing of the SDK's error chained.
         raise brief(
@@ -289,25 +255,26 @@ async def retrying(intake: Intake, record: CallRecord, attempt: Callable[[], Awa
     return await attempt()  # once: a second -32042 reaches the caller as an error
 
 
-def _required(intake: Intake, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
-    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(intake.ctx.learned.protocol_version):
+def _required(flow: UrlFlow, exc: MCPError) -> list[mcp_types.ElicitRequestURLParams]:
+    ctx = flow.endings.ctx
+    if exc.error.code != mcp_types.URL_ELICITATION_REQUIRED or is_modern(ctx.learned.protocol_version):
         return []
     try:
         return list(UrlElicitationRequiredError.from_error(exc.error).elicitations)
     except Exception:
-        log.debug("a -32042 error from %s without a readable list of URLs", intake.ctx.name, exc_info=True)
+        log.debug("a -32042 error from %s without a readable list of URLs", ctx.name, exc_info=True)
         return []
 
 
 async def _visit(
-    intake: Intake, record: CallRecord, needed: list[mcp_types.ElicitRequestURLParams]
+    flow: UrlFlow, record: CallRecord, needed: list[mcp_types.ElicitRequestURLParams]
 ) -> Outcome | None:
     """Show a card per required URL; None once every one ended accepted (and finished), else how the
     first that did not ended."""
-    version = intake.ctx.learned.protocol_version or LEGACY
+    version = flow.endings.ctx.learned.protocol_version or LEGACY
     requests = [
         PendingRequest(
-            server=intake.ctx.name,
+            server=flow.endings.ctx.name,
             kind="url",
             message=p.message,
             protocol_version=version,
@@ -318,9 +285,9 @@ async def _visit(
     ]
     for request in requests:
         record.add(request)
-        intake.pending[request] = record
-    kernel.post(partial(_present_required, intake, requests, record))
-    timers = intake.time_answers(requests)
+        flow.endings.pending[request] = record
+    kernel.post(partial(_present_required, flow, requests, record))
+    timers = flow.endings.time_answers(requests)
     try:
         waiting = {asyncio.wrap_future(r.reply) for r in requests}
         while waiting:
@@ -335,13 +302,13 @@ async def _visit(
         return None
     except asyncio.CancelledError:
         for request in requests:
-            kernel.post(partial(intake.withdrawn, request, record))
+            kernel.post(partial(flow.endings.withdrawn, request, record))
         raise
     finally:
         for timer in timers:
             timer.cancel()
         for request in requests:
-            intake.pending.pop(request, None)
+            flow.endings.pending.pop(request, None)
             record.discard(request)
 
 
@@ -349,30 +316,30 @@ def _accepted(result: Any) -> bool:
     return isinstance(result, mcp_types.ElicitResult) and result.action == "accept"
 
 
-def _present_required(intake: Intake, requests: list[PendingRequest], record: CallRecord) -> None:
+def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: CallRecord) -> None:
     """Main thread: a card per required URL; after consent it asks "I've finished — try again"."""
     for request in requests:
         if request.done():
             continue
         if record.interrupted:
             note = record.interrupt_note(legacy=True)
-            intake.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            flow.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
-        build = partial(_build, intake, request, record)
-        _present(intake, request, record, build, partial(_consented, intake, request, record), new=True)
+        build = partial(_build, flow, request, record)
+        _present(flow, request, record, build, partial(_consented, flow, request, record), new=True)
 
 
-def _consented(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
+def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
-        intake.view_done(request, record, card)
+        flow.endings.view_done(request, record, card)
         return
-    intake.flow.remember(card)
+    flow.remember(card)
     # Later, so the handler that consented finishes first (it is asked again for the new round).
-    kernel.post(partial(_ask_finished, intake, request, record, card))
+    kernel.post(partial(_ask_finished, flow, request, record, card))
 
 
-def _ask_finished(intake: Intake, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
+def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
     if request.done():
         return
     if card.completed:  # the completion notification came first: the server says it is done
@@ -392,8 +359,8 @@ def _ask_finished(intake: Intake, request: PendingRequest, record: CallRecord, c
         card.ask_again()
         return card
 
-    deliver = partial(intake.view_done, request, record)
-    _present(intake, request, record, again, deliver, new=False, history=False)
+    deliver = partial(flow.endings.view_done, request, record)
+    _present(flow, request, record, again, deliver, new=False, history=False)
 
 
 def _drop(request: PendingRequest, note: str) -> None:
