@@ -109,3 +109,23 @@ def test_the_readme_is_short_and_begins_with_the_two_commands() -> None:
     assert lines[2] == "```bash"
     assert lines[3].startswith("bash scripts/quickstart.sh ")
     assert lines[4].startswith("bash scripts/test.sh ")
+
+
+def test_the_repository_stands_alone() -> None:
+    """No tracked file points outside the repository to the notes it was built from (the workplace's shared
+    folder beside it): whatever a reader needs is in the repository itself."""
+    import subprocess
+
+    tracked = subprocess.run(
+        ["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True, text=True
+    ).stdout.split("\0")
+    outside = re.compile(r"\.\./" + "shared" + r"\b|" + "shared" + "/notes/")  # not spelled out: this file
+    found = [
+        name
+        for name in tracked
+        if name
+        and not name.endswith((".png", ".svg", ".ico", ".woff2"))
+        and (ROOT / name).is_file()
+        and outside.search((ROOT / name).read_text(encoding="utf-8", errors="replace"))
+    ]
+    assert found == [], f"these files point outside the repository: {found}"

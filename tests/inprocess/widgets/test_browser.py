@@ -1,7 +1,7 @@
 """The form in a real JupyterLab and Chromium: keyboard, plain text, the line it leaves, what a save keeps.
 
 Needs `jupyterlab`, `playwright` (never `playwright install`: it uses the system Chromium) and
-/usr/bin/chromium; skipped otherwise. See ../shared/notes/browser-tests.md for the setup.
+/usr/bin/chromium; skipped otherwise. See docs/development.md, "Writing a browser test".
 """
 
 from __future__ import annotations
