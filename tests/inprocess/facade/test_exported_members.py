@@ -39,7 +39,7 @@ def test_each_lazy_name_is_the_object_its_import_names() -> None:
             expected = getattr(expected, attribute)
         value = getattr(mcp_widgets, name)
         if name == "playground" and value is importlib.import_module(module):
-            continue  # the module, importing it rebinds the name: it is callable as the function (playground.py)
+            continue  # importing the module rebinds the name: the module is callable (playground.py)
         assert value is expected, name
 
 
