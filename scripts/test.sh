@@ -25,26 +25,35 @@ export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see test
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest "$@"
 fi
-# The whole suite: two pytest processes side by side. Most of the suite waits (kernels starting, grace periods,
-# a browser rendering) rather than computes, so on two cores this takes about two thirds of the time of one
-# process. Not pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which
-# xdist's scheduling does not keep. The halves are balanced by measured time (2026-12, 2 cores): the real-kernel
-# tests with the fuzzers, the interop servers and the notebooks; and the rest, whose
-# browser tests alone take about 16 minutes. The first half's output is printed when both have ended.
+# The whole suite: three pytest processes side by side. Most of the suite waits (kernels starting, grace periods,
+# a browser rendering) rather than computes, so on two cores three processes finish sooner than two. Not
+# pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which xdist's
+# scheduling does not keep. The groups, by measured time (2026-12, 2 cores): the real browser; the real kernels
+# with the notebooks; and the rest. The two groups run alongside print their output when all have ended.
 mkdir -p build
-kernel_log=build/pytest-kernel.log
-KERNEL_HALF=(tests/kernel tests/fuzz tests/interop tests/house/test_notebooks.py)
+GROUPS_ALONGSIDE=("tests/browser" "tests/kernel tests/house/test_notebooks.py")
 ignored=()
-for part in "${KERNEL_HALF[@]}"; do ignored+=("--ignore=$part"); done
-.venv/bin/python -m pytest "${KERNEL_HALF[@]}" -p no:cacheprovider --durations=15 >"$kernel_log" 2>&1 &
-kernel_pid=$!
+pids=()
+for i in "${!GROUPS_ALONGSIDE[@]}"; do
+    read -r -a group <<<"${GROUPS_ALONGSIDE[$i]}"
+    for part in "${group[@]}"; do ignored+=("--ignore=$part"); done
+    .venv/bin/python -m pytest "${group[@]}" -p no:cacheprovider --durations=15 >"build/pytest-$i.log" 2>&1 &
+    pids+=($!)
+done
 set +e
-.venv/bin/python -m pytest "${ignored[@]}" --durations=15
+.venv/bin/python -m pytest "${ignored[@]}" -p no:cacheprovider --durations=15
 rest=$?
-wait "$kernel_pid"
-kernel=$?
+codes=()
+for pid in "${pids[@]}"; do
+    wait "$pid"
+    codes+=($?)
+done
 set -e
-echo "=================== ${KERNEL_HALF[*]} (run alongside; its output follows) ==================="
-cat "$kernel_log"
-echo "pytest: the kernel half exit $kernel, the rest exit $rest"
-[ "$kernel" -eq 0 ] && [ "$rest" -eq 0 ]
+failed=$((rest != 0))
+for i in "${!GROUPS_ALONGSIDE[@]}"; do
+    echo "=================== ${GROUPS_ALONGSIDE[$i]} (run alongside; its output follows) ==================="
+    cat "build/pytest-$i.log"
+    [ "${codes[$i]}" -eq 0 ] || failed=1
+done
+echo "pytest: exit ${codes[*]} for the groups alongside, $rest for the rest"
+[ "$failed" -eq 0 ]
