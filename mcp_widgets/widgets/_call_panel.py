@@ -312,8 +312,13 @@ def _line_of(widget: w.Widget) -> str | None:
 
 # JupyterLab styles `.jp-OutputArea-output pre` with `word-break: break-all`: a closing line shown as plain
 # text breaks words mid-word. Our own HTML wraps at spaces (a word longer than the line still breaks).
+# It also paints a rendered-HTML `<pre>` with the page's colour (`--jp-layout-color0`): unseen in a cell, a
+# near-black band in a dark theme inside a widget on `--jp-layout-color1` (the explorer). Transparent, the
+# lines read on whatever they sit on, as plain-text output does.
 CLOSING_CLASS = "mcp-widgets-closing"
-_CLOSING_STYLE = "white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; margin: 0"
+_CLOSING_STYLE = (
+    "white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; margin: 0; background: transparent"
+)
 
 
 def closing_bundle(lines: Iterable[str], log_head: str = "", log: Sequence[str] = ()) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """The explorer in real JupyterLab (a cell ending in `srv`): sections opened by keyboard (Tab to the section
 buttons, arrows between them, Enter) and by click; a tool's form opened from the list by Enter and run; the
-server's instructions shown as literal text. Saves docs/screenshots/explorer-{light,dark}.png."""
+server's instructions shown as literal text; the tool's status line on the explorer's own background in both
+themes. Saves docs/screenshots/explorer-{light,dark}.png."""
 
 from __future__ import annotations
 
@@ -25,6 +26,15 @@ import mcp_widgets as mw
 from tests.servers.explored import build_server
 srv = await mw.connect(build_server(200), name="explored")
 """
+
+SHOWN_BACKGROUND = """e => {
+  for (let n = e; n; n = n.parentElement) {
+    const bg = getComputedStyle(n).backgroundColor;
+    if (bg !== "rgba(0, 0, 0, 0)" && bg !== "transparent") return bg;
+  }
+  return null;
+}"""
+"""The colour behind an element: its own background, else the nearest ancestor's that paints one."""
 
 
 def test_a_person_explores_a_server_by_keyboard_and_by_click(
@@ -100,11 +110,16 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     expect(form).to_be_visible()  # kept while the explorer lives
     expect(tools).to_have_js_property("selectedIndex", 2)  # the list still shows the tool that was opened
 
+    status = form.get_by_text("tool 'tool_2' on 'explored': done", exact=True)
+    expect(status).to_be_visible()
     nb.page.mouse.move(0, 0)
     try:
         for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
             nb.set_theme(theme)
             assert layout_problems(explorer) == []
+            # the tool's status line reads on the explorer's own background, no band of the page's colour
+            # behind it (JupyterLab paints a rendered-HTML <pre> with --jp-layout-color0)
+            assert status.evaluate(SHOWN_BACKGROUND) == explorer.evaluate(SHOWN_BACKGROUND), suffix
             path = screenshots / f"explorer-{suffix}.png"
             explorer.screenshot(path=str(path), animations="disabled")
             assert path.stat().st_size > 5_000
