@@ -5,8 +5,9 @@ One server serves the three UIs tested: JupyterLab (`/lab/tree/...`), Notebook 7
 drives a notebook in JupyterLab or Notebook 7 (same cells, widgets and toolbar; only the status bar differs);
 `VoilaPage` is a notebook rendered as an app.
 
-Recipe and pitfalls: docs/development.md, "Writing a browser test". Synchronisation is always a condition the page shows
-(Playwright's `expect` / `wait_for`), never a sleep. The only polling is for the server's HTTP port to open.
+Recipe and pitfalls: docs/development.md, "Writing a browser test". Synchronisation is always a condition the
+page shows (Playwright's `expect` / `wait_for`), never a sleep. The only polling is for the server's HTTP port
+to open.
 """
 
 from __future__ import annotations
