@@ -3,11 +3,11 @@
 `code_target(before)` reads the text before the cursor (stdlib only, nothing evaluated) and finds whether the
 cursor is inside the value string of a dict literal given to `srv.get_prompt("name", {"arg": "par` or
 `srv.read_template("tmpl", {"var": "par` (their `_sync` and `_background` forms, and the keyword forms
-`name=`, `arguments=`, `template=`, `variables=`), where `srv` is a plain name. It returns a `CodeTarget`: the
-name, the call, the argument, the value typed so far, the raw text to replace (from after the opening quote
-to the cursor) and the other literal entries of the same dict as context; otherwise None. It never raises:
-any text is read with a small scanner of its own (tokens, brackets, strings), not with `tokenize`, which
-differs between Python releases on unfinished code.
+`name=`, `arguments=`, `template=`, `variables=`), where `srv` is a name or a dotted path of names
+(`team.srv`). It returns a `CodeTarget`: the name, the call, the argument, the value typed so far, the raw
+text to replace (from after the opening quote to the cursor) and the other literal entries of the same dict
+as context; otherwise None. It never raises: any text is read with a small scanner of its own (tokens,
+brackets, strings), not with `tokenize`, which differs between Python releases on unfinished code.
 
 `literal_content(value, target)` is how a server's value is written inside that string (escaped for its
 quote; None where a raw string cannot hold it).
@@ -44,7 +44,8 @@ class CodeTarget:
     """An argument string the cursor is in.
 
     Attributes:
-        receiver: The plain name the call is made on (`srv`); looked up, never evaluated.
+        receiver: The name the call is made on (`srv`), or a dotted path of names (`team.srv`); looked up,
+            never evaluated.
         method: The call (`get_prompt_sync`, ...).
         kind: "prompt" or "template".
         name: The prompt's name or the template (URI template or its name), as written.
@@ -314,15 +315,23 @@ def _split(tokens: list[_Token], start: int, end: int) -> list[list[_Token]]:
 
 
 def _call(tokens: list[_Token], paren: int) -> tuple[str, str] | None:
-    """`receiver.method` just before the call's `(`, a plain name and one of `METHODS`."""
+    """`receiver.method` just before the call's `(`: a name or a dotted path of names (`a.srv`), and one of
+    `METHODS`."""
     if paren < 3:
         return None
-    receiver, dot, method = tokens[paren - 3 : paren]
-    if receiver.kind != "name" or dot.text != "." or method.kind != "name" or method.text not in METHODS:
+    dot, method = tokens[paren - 2 : paren]
+    if dot.text != "." or method.kind != "name" or method.text not in METHODS:
         return None
-    if paren >= 4 and tokens[paren - 4].text == ".":
-        return None  # `a.srv.get_prompt(`: only a plain name is looked up
-    return receiver.text, method.text
+    names: list[str] = []
+    at = paren - 3
+    while at >= 0 and tokens[at].kind == "name":
+        names.append(tokens[at].text)
+        if at == 0 or tokens[at - 1].text != ".":
+            break
+        at -= 2
+    else:
+        return None  # no name before the dot, or a path after a call or a subscript (`f().srv.get_prompt(`)
+    return ".".join(reversed(names)), method.text
 
 
 def _keyword_of(arg: list[_Token]) -> str | None:

@@ -2,16 +2,18 @@
 
 `complete_in_code(kind, ask)` adds one IPython matcher (matcher API v2, `IPCompleter.custom_matchers`) to the
 running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.code_targets`), it looks the
-plain name `srv` up in the shell's namespace (a dict lookup: nothing is evaluated, no attribute of the
-object is read) and, when the object is a `kind`, returns `ask(obj, target)`'s values as the string's new
-content (the text from after the opening quote to the cursor), in the server's order, suppressing the other
-matchers (file names, Jedi) where it has any. `ask` bounds its own wait (the client asks on its own thread);
+name `srv` up in the shell's namespace, and each attribute of a dotted path (`team.srv`) statically (nothing
+is evaluated: no property, `__getattr__` or `__class__` of the objects runs) and, when the object is a
+`kind`, returns `ask(obj, target)`'s values as the string's new content (the text from after the opening
+quote to the cursor), in the server's order, suppressing the other matchers (file names, Jedi) where it has
+any. `ask` bounds its own wait (the client asks on its own thread);
 whatever goes wrong gives no matches, never an exception: IPython would print its traceback, and what is
 typed must appear nowhere.
 """
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -82,9 +84,23 @@ def _values(shell: Any, target: CodeTarget) -> list[str]:
     namespace = getattr(shell, "user_ns", None)
     if not isinstance(namespace, dict):
         return []
-    bound = dict.get(namespace, target.receiver)  # a plain lookup: no code of the namespace's runs
+    bound = _bound(namespace, target.receiver)
     kind = type(bound)  # not isinstance: it could read the object's `__class__`
     for cls, ask in list(_asks.items()):
         if issubclass(kind, cls):
             return [v for v in ask(bound, target) if isinstance(v, str)]
     return []
+
+
+def _bound(namespace: dict[str, Any], path: str) -> Any:
+    """The object a name or dotted path (`team.srv`) is bound to, found without running any code of the
+    namespace's: a dict lookup, then `inspect.getattr_static` for each attribute (no property, `__getattr__`
+    or descriptor runs: a property is found as itself, which is no server)."""
+    first, *rest = path.split(".")
+    bound = dict.get(namespace, first)
+    for name in rest:
+        kind = type(bound)
+        if issubclass(kind, type) and kind is not type:
+            return None  # a class with a metaclass of its own: reading its dict could run that metaclass
+        bound = inspect.getattr_static(bound, name, None)
+    return bound

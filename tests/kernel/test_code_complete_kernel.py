@@ -51,6 +51,12 @@ class NotAServer:  # what it would answer, were it asked
 
 srv = mwc.connect_sync(staff)
 other = NotAServer()
+import types
+class Box:
+    pass
+box = Box()
+box.srv = srv
+team = types.SimpleNamespace(box=box)
 print("connected", srv.complete_sync(prompt="greet", argument="name", value="Al").values)
 """
 
@@ -69,9 +75,17 @@ class Sneaky:
 sneaky = Sneaky()
 matchers = get_ipython().Completer.custom_matchers
 ours = [m for m in matchers if m.matcher_identifier == "mcp_widgets.server_values"]
-code = 'sneaky.get_prompt("greet", {"name": "Al'
-got = ours[0](CompletionContext("Al", code, len(code), 0, 500))
-print("reads", reads, "matches", len(got["completions"]))
+class Door:
+    @property
+    def srv(self):
+        reads.append("property")
+        return srv
+door = Door()
+found = 0
+for code in ['sneaky.get_prompt("greet", {"name": "Al', 'sneaky.srv.get_prompt("greet", {"name": "Al',
+             'door.srv.get_prompt("greet", {"name": "Al']:
+    found += len(ours[0](CompletionContext("Al", code, len(code), 0, 500))["completions"])
+print("reads", reads, "matches", found)
 """
 
 
@@ -111,11 +125,16 @@ def test_tab_in_an_argument_string_offers_the_servers_values(frontend: KernelFro
     assert reply["matches"] == ["Sales", "Support"]
     assert reply["cursor_start"] == reply["cursor_end"] == len(code)
 
+    # A server reached by a dotted path of names (an object's attribute, a namespace's).
+    code = 'team.box.srv.get_prompt("greet", {"name": "Al'
+    reply, _ = complete(frontend, code)
+    assert reply["matches"] == ["Alice", "Alan", 'Al \\"the\\" \\\\ one']
+
     # A name bound to something else, or to nothing, gets nothing of ours.
     for code in ['other.get_prompt("greet", {"name": "Al', 'nobody.get_prompt("greet", {"name": "Al']:
         reply, _ = complete(frontend, code)
         assert reply["status"] == "ok" and "Alice" not in reply["matches"], reply
-    # Only a plain name lookup: the object bound to it is not asked anything (not even its `__class__`).
+    # Nothing of the objects on the way runs: no `__class__`, `__getattr__` or property.
     printed = ok(frontend.run(SNEAKY)).stdout
     assert "reads [] matches 0" in printed, printed
     # A prompt the server does not list: nothing asked.

@@ -28,6 +28,16 @@ def test_each_call_positional_form(method: str) -> None:
     assert target.quote == '"' and not target.raw and target.context == {}
 
 
+def test_a_dotted_path_of_names_is_the_receiver() -> None:
+    """`team.srv.get_prompt(` (a server kept in a module, a namespace, an object): the path is looked up
+    attribute by attribute, never evaluated (kernel/completer.py)."""
+    assert found('team.srv.get_prompt("greet", {"name": "Al').receiver == "team.srv"
+    target = found('x = await a.b . srv.read_template("w://{a}", {"a": "x')
+    assert (target.receiver, target.kind, target.value) == ("a.b.srv", "template", "x")
+    shown = repr(found('team.srv.get_prompt("g", {"n": "secret-typed'))
+    assert "team.srv.get_prompt" in shown and "secret" not in shown
+
+
 def test_keyword_forms_and_the_other_literal_entries_as_context() -> None:
     target = found('x = await srv.get_prompt(name="trip", arguments={"city": "Oslo", "n": 3, "m": \'Ju')
     assert (target.kind, target.name, target.argument, target.value, target.quote) == (
@@ -110,7 +120,10 @@ def test_escapes_are_decoded_and_raw_strings_kept() -> None:
         'srv.get_prompt("a", output={"name": "Al',  # another keyword
         'srv.get_prompt(arguments={"name": "Al',  # no name given before the dict
         'srv.call_tool("greet", {"name": "Al',  # not a prompt or template call
-        'a.srv.get_prompt("greet", {"name": "Al',  # only plain names are looked up
+        'f().srv.get_prompt("greet", {"name": "Al',  # a path must start at a name: not after a call
+        'x[0].srv.get_prompt("greet", {"name": "Al',  # nor after a subscript
+        '.srv.get_prompt("greet", {"name": "Al',  # nor at a dot
+        'a..srv.get_prompt("greet", {"name": "Al',  # nor two dots
         'srv().get_prompt("greet", {"name": "Al',  # not even a call
         'srv.get_prompt("greet", {"name": f"Al',  # an f-string
         'srv.get_prompt("greet", {"name": b"Al',  # bytes
