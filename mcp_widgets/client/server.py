@@ -442,9 +442,10 @@ class Server:
 
     def updates(self, uri: str) -> Updates:
         """A resource's updates as they come (docs/exploring.md): `async for update in srv.updates(uri):`
-        each `Update` has the re-read `contents` and `at` (when). Subscribed at once; unsubscribed when the
-        loop is left or `aclose()`d; the loop ends when the server closes. Changes are coalesced (a few
-        re-reads a second at most, the newest always read).
+        (or `for` in synchronous code, blocking between updates) each `Update` has the re-read `contents`
+        and `at` (when). Subscribed at once; unsubscribed when the loop is left or `aclose()`d; the loop ends
+        when the server closes. Changes are coalesced (a few re-reads a second at most, the newest always
+        read).
 
         Raises:
             NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).

@@ -49,6 +49,53 @@ def test_async_for_in_a_cell_then_unsubscribed(frontend: KernelFrontend) -> None
     frontend.run("srv.close()")
 
 
+def test_a_sync_for_loop_in_a_cell_and_an_interrupt_ending_it(frontend: KernelFrontend) -> None:
+    """`for update in srv.updates(uri)` in synchronous code: the updates of a call made on another thread
+    arrive while the cell blocks; a loop waiting for an update that never comes ends at an interrupt,
+    unsubscribed, and the kernel goes on."""
+    cell = frontend.run(SETUP, timeout=60)
+    assert cell.status == "ok", cell.evalue
+    cell = frontend.run(
+        "import threading\n"
+        "seen = []\n"
+        "with srv.updates(COUNTER) as updates:\n"
+        "    threading.Timer(0.3, srv.call_tool_sync, ('bump', {'times': 2})).start()\n"
+        "    for update in updates:\n"
+        "        seen.append(update.contents.contents[0].text)\n"
+        "        if seen[-1] == 'count 2':\n"
+        "            break\n"
+        "print(seen[-1], server.state['requests'][-1])",
+        timeout=30,
+    )
+    assert cell.status == "ok", (cell.evalue, cell.traceback)
+    assert cell.stdout == "count 2 ('unsubscribe', 'live://counter')\n", cell.stdout
+
+    msg_id = frontend.execute(
+        "import time\n"
+        "def tell():\n"
+        "    while not server.state['subscribed']:\n"
+        "        time.sleep(0.02)\n"
+        "    print('subscribed', flush=True)\n"
+        "threading.Thread(target=tell, daemon=True).start()\n"
+        "for update in srv.updates(COUNTER):\n"
+        "    pass"
+    )
+    frontend.wait_until(
+        lambda: "subscribed" in frontend.cells[msg_id].stdout, timeout=15, what="the loop subscribed"
+    )
+    frontend.interrupt()
+    cell = frontend.wait_cell(msg_id, timeout=30)
+    assert (cell.status, cell.ename) == ("error", "KeyboardInterrupt")
+    frontend.wait_until(
+        lambda: "unsubscribe" in frontend.run("print(server.state['requests'][-1][0])").stdout,
+        timeout=10,
+        what="the unsubscribe after the interrupt",
+    )
+    cell = frontend.run("print(srv.call_tool_sync('bump').content[0].text)")
+    assert cell.status == "ok", cell.evalue
+    frontend.run("srv.close()")
+
+
 def _parts(frontend: KernelFrontend, comm_id: str) -> list[list[dict[str, Any]]]:
     out = []
     for msg in frontend.iopub_log:

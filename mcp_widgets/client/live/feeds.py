@@ -13,7 +13,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import datetime
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from dataclasses import dataclass
 
 import mcp_types
@@ -201,11 +201,13 @@ class Feed:
 
 
 class Updates:
-    """`srv.updates(uri)`: an async iterator of a resource's updates (each one an `Update`, re-read).
+    """`srv.updates(uri)`: an iterator of a resource's updates (each one an `Update`, re-read), async or not.
 
     `async for update in srv.updates(uri): ...` subscribes at once and ends its subscription when the loop is
     left (`break`, an error; the iterator dropped), when `aclose()` is called, or when the server closes
-    (the loop then ends). `async with srv.updates(uri) as updates:` ends it on leaving the block.
+    (the loop then ends). `async with srv.updates(uri) as updates:` ends it on leaving the block. In
+    synchronous code, `for update in srv.updates(uri):` and `with srv.updates(uri) as updates:` do the same,
+    blocking between updates (widget clicks still reach the page; an interrupt ends the loop).
     """
 
     def __init__(self, feed: Feed) -> None:
@@ -241,6 +243,24 @@ class Updates:
         self._seen = update.number
         return update
 
+    def __iter__(self) -> Iterator[Update]:
+        return self
+
+    def __next__(self) -> Update:
+        from ... import kernel
+
+        waiting = self._waiting = RUNTIME.submit(self._feed.next(self._seen))
+        try:
+            update = kernel.wait_sync(waiting)
+        except BaseException:
+            waiting.cancel()
+            self.close()
+            raise
+        if update is None:
+            raise StopIteration
+        self._seen = update.number
+        return update
+
     def close(self) -> None:
         """End the subscription (from any thread; nothing happens when it ended already)."""
         if self._feed.ended is None:
@@ -252,6 +272,19 @@ class Updates:
 
         if self._feed.ended is None or self._feed.running:
             await kernel.wait_async(RUNTIME.submit(self._feed.finish()))
+
+    def _finish_sync(self) -> None:
+        """`aclose` for synchronous code (leaving `with`): block until unsubscribed."""
+        from ... import kernel
+
+        if self._feed.ended is None or self._feed.running:
+            kernel.wait_sync(RUNTIME.submit(self._feed.finish()))
+
+    def __enter__(self) -> Updates:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._finish_sync()
 
     async def __aenter__(self) -> Updates:
         return self

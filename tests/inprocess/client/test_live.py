@@ -88,6 +88,39 @@ def test_a_thousand_notifications_are_a_few_reads_ending_with_the_newest(mode: s
         assert len(sent) <= bound + 1
 
 
+@pytest.mark.parametrize("mode", MODES)
+def test_a_for_loop_in_synchronous_code_blocks_between_updates(mode: str) -> None:
+    """`for update in srv.updates(uri)`: the same updates as `async for`, each waited for in place; leaving
+    the `with` block unsubscribes before it returns."""
+    import threading
+
+    server = build_server()
+    with connect_sync(server, mode=mode) as srv:
+        seen = []
+        with srv.updates(COUNTER) as updates:
+            time.sleep(0.2)  # subscribed meanwhile
+            bumper = threading.Timer(0.1, srv.call_tool_sync, ("bump",))
+            bumper.start()
+            for update in updates:
+                seen.append(text(update))
+                if len(seen) == 1:
+                    srv.call_tool_sync("bump")
+                else:
+                    break
+            bumper.join()
+        assert seen == ["count 1", "count 2"]
+        assert updates.ended is not None
+        if mode == "legacy":
+            assert server.state["requests"][-1] == ("unsubscribe", COUNTER)  # type: ignore[attr-defined]
+            assert not server.state["subscribed"]  # type: ignore[attr-defined]
+
+    srv = connect_sync(build_server(), mode=mode)
+    updates = srv.updates(COUNTER)
+    threading.Timer(0.3, srv.close).start()
+    assert list(updates) == []  # the server closed: the loop ends
+    assert updates.ended == "the connection was closed"
+
+
 def test_leaving_the_loop_unsubscribes() -> None:
     server = build_server()
     with connect_sync(server, mode="legacy") as srv:
