@@ -28,10 +28,11 @@ fi
 # The whole suite: three pytest processes side by side. Most of the suite waits (kernels starting, grace periods,
 # a browser rendering) rather than computes, so on two cores three processes finish sooner than two. Not
 # pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which xdist's
-# scheduling does not keep. The groups, by measured time (2026-12, 2 cores): the real browser; the real kernels
-# with the notebooks; and the rest. The two groups run alongside print their output when all have ended.
+# scheduling does not keep. The groups, by measured time (2026-12, 2 cores, in minutes): the real browser (18);
+# the real kernels (21); and the rest (17, with the notebooks, which start kernels of their own). The two run
+# alongside print their output when all have ended.
 mkdir -p build
-GROUPS_ALONGSIDE=("tests/browser" "tests/kernel tests/house/test_notebooks.py")
+GROUPS_ALONGSIDE=("tests/browser" "tests/kernel")
 ignored=()
 pids=()
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
