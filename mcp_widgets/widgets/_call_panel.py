@@ -314,10 +314,12 @@ def _line_of(widget: w.Widget) -> str | None:
 # text breaks words mid-word. Our own HTML wraps at spaces (a word longer than the line still breaks).
 # It also paints a rendered-HTML `<pre>` with the page's colour (`--jp-layout-color0`): unseen in a cell, a
 # near-black band in a dark theme inside a widget on `--jp-layout-color1` (the explorer). Transparent, the
-# lines read on whatever they sit on, as plain-text output does.
+# lines read on whatever they sit on, as plain-text output does; and in its size (a rendered `<pre>` is
+# larger), so the closing line and a result's text under it read as one output.
 CLOSING_CLASS = "mcp-widgets-closing"
 _CLOSING_STYLE = (
-    "white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; margin: 0; background: transparent"
+    "white-space: pre-wrap; word-break: normal; overflow-wrap: anywhere; margin: 0; background: transparent; "
+    "font-size: var(--jp-code-font-size)"
 )
 
 
