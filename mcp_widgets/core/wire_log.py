@@ -142,22 +142,31 @@ def clipped(value: Any, depth: int = 0, typed: re.Pattern[str] | None = None) ->
 
 
 def json_size(value: Any, limit: int | None = None) -> int:
-    """About the bytes of `value` as JSON, without writing it (a 50 MB string is not copied): exact for
-    what has no escapes, a string's escapes not counted. With `limit`, it stops once past it."""
+    """About the bytes of `value` as compact JSON, without writing it (a 50 MB string is not copied): exact
+    for what has no escapes, a string's escapes not counted. With `limit`, it stops once past it.
+
+    It runs for every message the wire sees: the types JSON parses to are checked first, by identity, and a
+    dict's keys are counted in place; the abstract types (`Mapping`, tuples) only for what is left."""
     total = 0
     todo = [value]
+    pop, extend = todo.pop, todo.extend
     while todo:
-        item = todo.pop()
+        item = pop()
         kind = type(item)
         if kind is str:
             total += (len(item) if item.isascii() else len(item.encode("utf-8", "replace"))) + 2
-        elif kind is dict or isinstance(item, Mapping):
-            total += 1 + 2 * len(item) if item else 2  # braces, colons, commas
-            for key, inner in item.items():
-                todo += [str(key), inner]
-        elif kind is list or isinstance(item, (list, tuple)):
+        elif kind is dict or (kind not in _ATOMS and kind is not list and isinstance(item, Mapping)):
+            if not item:
+                total += 2
+                continue
+            total += 1 + 4 * len(item)  # braces, colons and commas; each key's two quotes
+            for key in item:
+                text = key if type(key) is str else str(key)
+                total += len(text) if text.isascii() else len(text.encode("utf-8", "replace"))
+            extend(item.values())
+        elif kind is list or kind is tuple or (kind not in _ATOMS and isinstance(item, (list, tuple))):
             total += 1 + len(item) if item else 2
-            todo += item
+            extend(item)
         elif item is None or kind is bool:
             total += 5 if item is False else 4
         else:

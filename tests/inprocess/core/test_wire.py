@@ -376,3 +376,34 @@ def test_a_big_message_keeps_its_size_and_no_typed_value() -> None:
     assert kept is not None and CANARY not in kept.text and "hi [redacted] yyy" in kept.text
     assert kept.size == len(json.dumps(body, separators=(",", ":")))
     assert len(kept.text) < 1000 and kept.body["result"]["content"][0]["text"].endswith("[10,022 characters]")
+
+
+def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
+    """Exact for what has no escapes (any nesting, keys, numbers, the three constants, tuples and other
+    mappings as JSON writes them; non-ASCII counted in UTF-8 bytes); with a limit it stops soon past it."""
+    from collections import OrderedDict
+
+    from hypothesis import given, settings
+    from hypothesis import strategies as st
+
+    text = st.text(st.characters(blacklist_categories=["Cc", "Cs"], blacklist_characters='"\\'), max_size=12)
+    leaves = st.none() | st.booleans() | st.integers() | text
+    values = st.recursive(
+        leaves,
+        lambda inner: st.lists(inner, max_size=5)
+        | st.dictionaries(text, inner, max_size=5)
+        | st.builds(tuple, st.lists(inner, max_size=3))
+        | st.builds(OrderedDict, st.dictionaries(text, inner, max_size=3)),
+        max_leaves=30,
+    )
+
+    @settings(max_examples=300, deadline=None)
+    @given(values)
+    def exact(value: Any) -> None:
+        written = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        assert json_size(value) == len(written)
+
+    exact()
+    big = {"log": ["x" * 1000] * 1000}
+    assert 2000 < json_size(big, limit=2000) < 4000  # stopped after a couple of lines, not a megabyte
+    assert json_size(big) > 1_000_000
