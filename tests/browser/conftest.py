@@ -8,6 +8,7 @@ the tests skip and say so.
 from __future__ import annotations
 
 import importlib.util
+import json
 import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +32,8 @@ from .harness import (
 
 INSTALL_HINT = "run `bash scripts/browser-deps.sh`"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
+SAVE_STATE = "/lab/api/settings/@jupyter-widgets/jupyterlab-manager:plugin"
+"""The settings of ipywidgets' JupyterLab manager, where `saveState` is (off by default)."""
 
 
 def _missing() -> str | None:
@@ -177,6 +180,17 @@ def open_notebook(
         opener.close()
     # An uncaught exception in the page (e.g. a widget view that failed to render) fails the test.
     assert not opener.page_errors, f"uncaught errors in the page: {opener.page_errors}"
+
+
+@pytest.fixture
+def saving_widget_state(lab_server: LabServer) -> Iterator[None]:
+    """JupyterLab writes the widget state into the notebook when it saves (off by default): the worst case.
+    Set through the settings API before the test opens its pages, and back to the default after it."""
+    lab_server.api("PUT", SAVE_STATE, {"raw": json.dumps({"saveState": True})})
+    try:
+        yield
+    finally:
+        lab_server.api("PUT", SAVE_STATE, {"raw": "{}"})
 
 
 @pytest.fixture

@@ -1,10 +1,13 @@
 """The history table at a glance (issue 32): 50 questions at 1280 px, one line each, every column in sight
 ("Took" included), the fields as one line with a count that opens to the full list, and what a server
 calls itself said once. JupyterLab light and dark, and Voila; screenshots in `build/gallery/`, and
-docs/history.md's (`docs/screenshots/history-panel.png`)."""
+docs/history.md's (`docs/screenshots/history-panel.png`). And, saved with widget state on: hostile server
+text stays text, a row updates live when its question is answered, and a save keeps no value typed
+(`build/gallery/history-hostile.png`)."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -14,6 +17,30 @@ from .gallery import GALLERY, shoot
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
+
+CANARY = "canary-hist-5e1d"
+PWN = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
+HOSTILE_SETUP = f"""
+from mcp_widgets.core.history import History
+from mcp_widgets.core.outcome import Action, Outcome, Reason
+from mcp_widgets.widgets import ElicitationForm, HistoryPanel
+H = {PWN!r}
+history = History()
+history.begin_request(
+    server=H, declared_name=H, mode="form", message=H, source=("tool", H), fields=[(H, H, True)],
+    outcome=Outcome(Action.DECLINE, Reason.HANDLER, by=H, note=H),
+)
+history.begin_request(server="auth", mode="url", url_host=H, message="Log in")
+city = {{"city": {{"type": "string", "title": "City"}}}}
+form = ElicitationForm(
+    "Which city?", {{"type": "object", "properties": city, "required": ["city"]}}, server="shop"
+)
+asked = history.begin(
+    server="shop", mode="form", message=form.message, source=("tool", "where"), fields=form.spec.fields
+)
+form.add_done_callback(lambda done: history.finish(asked.id, done.outcome))
+panel = HistoryPanel(history)
+"""
 
 FIFTY = """\
 import time
@@ -119,3 +146,48 @@ def test_fifty_questions_one_line_each_in_voila(open_notebook: OpenNotebook) -> 
     GALLERY.mkdir(parents=True, exist_ok=True)
     app.page.mouse.move(0, 0)
     output.screenshot(path=str(GALLERY / "history-50-voila.png"))
+
+
+@pytest.mark.usefixtures("saving_widget_state")
+def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_value(
+    open_notebook: OpenNotebook,
+) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook([HOSTILE_SETUP, "panel", "form"])
+    page = nb.page
+    for cell in range(3):
+        nb.run(cell)
+        nb.wait_done(cell, timeout=UI_MS * 4)
+    table = nb.output(1).locator("table.mcp-widgets-history")
+    expect(table.locator("tbody tr")).to_have_count(3)
+    expect(table.locator("td.msg").get_by_text(PWN, exact=True)).to_be_visible()  # literal text
+    expect(table.get_by_text(f"URL: {PWN}", exact=True)).to_be_visible()
+    assert nb.output(1).locator("img, script").count() == 0
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    expect(table.locator("tbody tr").first).to_contain_text("pending…")
+
+    field = nb.output(2).locator("input[type=text]").first
+    field.click()
+    page.keyboard.type(CANARY)
+    nb.output(2).get_by_role("button", name="Accept").click()
+    expect(nb.output(2).get_by_text("Request from shop: accepted by the person", exact=True)).to_be_visible()
+    expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
+    assert CANARY not in nb.output(1).inner_text()
+    page.mouse.move(0, 0)
+    GALLERY.mkdir(parents=True, exist_ok=True)  # for a person to judge; no docs page shows it
+    nb.output(1).screenshot(path=str(GALLERY / "history-hostile.png"))
+
+    nb.run_command("docmanager:save")  # resolves once the file is written
+    saved = (nb.server.root / nb.path).read_text()
+    state = json.loads(saved)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    tables = [
+        m["state"]["value"]
+        for m in state.values()
+        if m["model_name"] == "HTMLModel" and "mcp-widgets-history" in m["state"].get("value", "")
+    ]
+    assert len(tables) == 1  # the panel was saved, as one table...
+    assert "<img" not in tables[0] and "<script" not in tables[0]  # ...with server text escaped
+    assert CANARY not in saved
+    assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert open_notebook.page_errors == []

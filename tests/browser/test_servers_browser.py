@@ -7,28 +7,17 @@ from __future__ import annotations
 
 import json
 import secrets
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from .gallery import shoot_in_both_themes
-from .harness import UI_MS, LabServer, NotebookPage, python
+from .harness import UI_MS, NotebookPage, python
 
 pytestmark = pytest.mark.browser
 
 OpenNotebook = Callable[..., NotebookPage]
-SAVE_STATE = "/lab/api/settings/@jupyter-widgets/jupyterlab-manager:plugin"
-
-
-@pytest.fixture
-def saving_widget_state(lab_server: LabServer) -> Iterator[None]:
-    """JupyterLab writes the widget state into the notebook when it saves (off by default): the worst case."""
-    lab_server.api("PUT", SAVE_STATE, {"raw": json.dumps({"saveState": True})})
-    try:
-        yield
-    finally:
-        lab_server.api("PUT", SAVE_STATE, {"raw": "{}"})
 
 
 MATH_ELEMENTS = "mjx-container, .MathJax, .MathJax_Display"

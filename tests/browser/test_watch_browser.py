@@ -5,19 +5,16 @@ status line, never the resource. Screenshots: `docs/screenshots/watch-light.png`
 
 from __future__ import annotations
 
-import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from .conftest import OpenNotebook
 from .gallery import layout_problems
-from .harness import DARK_THEME, LIGHT_THEME, ROOT, UI_MS, LabServer
+from .harness import DARK_THEME, LIGHT_THEME, ROOT, UI_MS
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-SAVE_STATE = "/lab/api/settings/@jupyter-widgets/jupyterlab-manager:plugin"
 CONNECT = f"""\
 import sys
 sys.path.insert(0, {str(ROOT)!r})
@@ -28,15 +25,6 @@ srv = await mw.connect(build_server(), mode="legacy")
 WATCH = "watch = srv.watch(COUNTER)\nwatch"
 BUMP = 'r = await srv.call_tool("bump", {"times": 3})'
 STOP = "watch.stop()\nwatch.wait(99, timeout=10)\nprint(watch.status)"
-
-
-@pytest.fixture
-def saving_widget_state(lab_server: LabServer) -> Iterator[None]:
-    lab_server.api("PUT", SAVE_STATE, {"raw": json.dumps({"saveState": True})})
-    try:
-        yield
-    finally:
-        lab_server.api("PUT", SAVE_STATE, {"raw": "{}"})
 
 
 def test_a_watch_redraws_in_place(

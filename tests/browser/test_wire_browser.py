@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,11 +15,10 @@ import pytest
 
 from .conftest import OpenNotebook
 from .gallery import layout_problems, shoot
-from .harness import DARK_THEME, LIGHT_THEME, NOTEBOOK, ROOT, UI_MS, LabServer, NotebookPage
+from .harness import DARK_THEME, LIGHT_THEME, NOTEBOOK, ROOT, UI_MS, NotebookPage
 
 pytestmark = [pytest.mark.browser, pytest.mark.timeout(300)]
 
-SAVE_STATE = "/lab/api/settings/@jupyter-widgets/jupyterlab-manager:plugin"
 RUN = ROOT / "tests" / "servers" / "run.py"
 # The demo test server as a child process of the kernel, over stdio: real JSON-RPC on the wire.
 CONNECT = f"""\
@@ -60,16 +58,6 @@ print("canary in records:", canary in records)
 print("canary in text:", canary in srv.wire.text(limit=1000))
 print("canary in widget state:", canary in state, "tool ask_name" in state)
 """
-
-
-@pytest.fixture
-def saving_widget_state(lab_server: LabServer) -> Iterator[None]:
-    """JupyterLab writes the widget state into the notebook when it saves (off by default): the worst case."""
-    lab_server.api("PUT", SAVE_STATE, {"raw": json.dumps({"saveState": True})})
-    try:
-        yield
-    finally:
-        lab_server.api("PUT", SAVE_STATE, {"raw": "{}"})
 
 
 def run_ok(nb: NotebookPage, index: int, timeout: float = UI_MS) -> None:

@@ -18,7 +18,6 @@ from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, HistoryPanel, UrlCard
 from mcp_widgets.widgets._history import COLUMNS, row_cells
 from tests.inprocess.core.test_history import record_card
-from tests.servers import ROOT
 
 from .conftest import HOSTILE, live_models, own_models, schema
 
@@ -389,111 +388,6 @@ def test_columns_are_what_the_issue_asks_for() -> None:
         "Answered by",
         "Took",
     )
-
-
-# -- in a real JupyterLab ---------------------------------------------------------------------------------
-PWN = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>'
-BROWSER_SETUP = f"""
-from mcp_widgets.core.history import History
-from mcp_widgets.core.outcome import Action, Outcome, Reason
-from mcp_widgets.widgets import ElicitationForm, HistoryPanel
-H = {PWN!r}
-history = History()
-history.begin_request(
-    server=H, declared_name=H, mode="form", message=H, source=("tool", H), fields=[(H, H, True)],
-    outcome=Outcome(Action.DECLINE, Reason.HANDLER, by=H, note=H),
-)
-history.begin_request(server="auth", mode="url", url_host=H, message="Log in")
-city = {{"city": {{"type": "string", "title": "City"}}}}
-form = ElicitationForm(
-    "Which city?", {{"type": "object", "properties": city, "required": ["city"]}}, server="shop"
-)
-asked = history.begin(
-    server="shop", mode="form", message=form.message, source=("tool", "where"), fields=form.spec.fields
-)
-form.add_done_callback(lambda done: history.finish(asked.id, done.outcome))
-panel = HistoryPanel(history)
-"""
-
-
-@pytest.fixture(scope="module")
-def lab_page(tmp_path_factory: pytest.TempPathFactory) -> Any:
-    """A JupyterLab (saving widget state) and a Chromium page, from the browser tests' harness."""
-    pytest.importorskip("playwright.sync_api")
-    pytest.importorskip("jupyterlab")
-    from browser.harness import CHROMIUM, CHROMIUM_ARGS, LabServer, _write_json
-
-    if not CHROMIUM.exists():
-        pytest.skip(f"no Chromium at {CHROMIUM}: run `bash scripts/browser-deps.sh`")
-    from playwright.sync_api import sync_playwright
-
-    server = LabServer(tmp_path_factory.mktemp("history-lab"))
-    plugin = (
-        server.base / "settings" / "@jupyter-widgets" / "jupyterlab-manager" / "plugin.jupyterlab-settings"
-    )
-    _write_json(plugin, {"saveState": True})
-    server.start()
-    try:
-        with sync_playwright() as playwright:
-            chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
-            try:
-                yield server, chromium
-            finally:
-                chromium.close()
-    finally:
-        server.stop()
-
-
-@pytest.mark.browser
-@pytest.mark.timeout(240)
-def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_value(lab_page: Any) -> None:
-    from browser.harness import UI_MS, NotebookPage
-    from playwright.sync_api import expect
-
-    server, chromium = lab_page
-    page = chromium.new_page(viewport={"width": 1400, "height": 1000})
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    path = server.write_notebook("history", [BROWSER_SETUP, "panel", "form"])
-    nb = NotebookPage(page, server, path).open()
-    for cell in range(3):
-        nb.run(cell)
-        nb.wait_done(cell, timeout=UI_MS * 4)
-    table = nb.output(1).locator("table.mcp-widgets-history")
-    expect(table.locator("tbody tr")).to_have_count(3)
-    expect(table.locator("td.msg").get_by_text(PWN, exact=True)).to_be_visible()  # literal text
-    expect(table.get_by_text(f"URL: {PWN}", exact=True)).to_be_visible()
-    assert nb.output(1).locator("img, script").count() == 0
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    expect(table.locator("tbody tr").first).to_contain_text("pending…")
-
-    field = nb.output(2).locator("input[type=text]").first
-    field.click()
-    page.keyboard.type(CANARY)
-    nb.output(2).get_by_role("button", name="Accept").click()
-    expect(nb.output(2).get_by_text("Request from shop: accepted by the person", exact=True)).to_be_visible()
-    expect(table.locator("tbody tr").first).to_contain_text("accepted")  # live
-    assert CANARY not in nb.output(1).inner_text()
-    page.mouse.move(0, 0)
-    shots = ROOT / "build" / "gallery"  # the docs' shot: test_history_browser
-    shots.mkdir(parents=True, exist_ok=True)
-    nb.output(1).screenshot(path=str(shots / "history-hostile.png"))
-
-    page.evaluate("() => window.jupyterapp.commands.execute('docmanager:save')")
-    saved = (server.root / path).read_text()
-    state = json.loads(saved)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    tables = [
-        m["state"]["value"]
-        for m in state.values()
-        if m["model_name"] == "HTMLModel" and "mcp-widgets-history" in m["state"].get("value", "")
-    ]
-    assert len(tables) == 1  # the panel was saved, as one table...
-    assert "<img" not in tables[0] and "<script" not in tables[0]  # ...with server text escaped
-    assert CANARY not in saved
-    assert page.evaluate("typeof window.__pwned") == "undefined"
-    assert errors == []
-    page.close()
-    server.delete_sessions()
 
 
 def test_a_sign_in_row_names_the_authorization_server_and_the_scopes() -> None:
