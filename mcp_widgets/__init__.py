@@ -89,9 +89,13 @@ def _lazy_imports() -> dict[str, tuple[str, str | None]]:
     """name -> (module, attribute; None for a module itself), read from the imports under `if _TYPE_CHECKING:`
     in this file: the one place a lazy name is written (lazy_loader reads a stub file the same way)."""
     import ast
-    from pathlib import Path
 
-    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
+    # The loader's source: a file, or a member of a zip archive (zipimport) alike.
+    get_source = getattr(__spec__.loader, "get_source", None)
+    source = get_source(__name__) if get_source is not None else None
+    if source is None:
+        raise ImportError("mcp_widgets needs its source to resolve its public names (it ships as source)")
+    tree = ast.parse(source)
     block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "_TYPE_CHECKING")
     names: dict[str, tuple[str, str | None]] = {}
     for node in block.body:

@@ -1,3 +1,4 @@
+from pathlib import Path
 from types import ModuleType
 
 import mcp_widgets
@@ -63,3 +64,26 @@ def test_one_way_each_the_other_warns() -> None:
         with pytest.warns(DeprecationWarning, match=rf"mw\.{name} is deprecated: use {use}\("):
             assert getattr(mcp_widgets, name) is getattr(widgets, name)
         assert name not in mcp_widgets.__all__
+
+
+def test_the_names_resolve_from_a_zip_archive_too(tmp_path: Path) -> None:
+    """The lazy names are read from the package's source through its loader: imported from a zip archive
+    (zipimport, no file on disk) they resolve as from a folder."""
+    import subprocess
+    import sys
+    import zipfile
+
+    package = Path(mcp_widgets.__file__).parent
+    archive = tmp_path / "mcp_widgets.zip"
+    with zipfile.ZipFile(archive, "w") as zipped:
+        for path in package.rglob("*"):
+            if path.is_file() and "__pycache__" not in path.parts:
+                zipped.write(path, path.relative_to(package.parent).as_posix())
+    code = (
+        f"import sys; sys.path.insert(0, {str(archive)!r})\n"
+        "import mcp_widgets as mw\n"
+        "print(mw.__file__.startswith(sys.path[0]), len(mw._LAZY), mw.connect.__module__)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["True", str(len(mcp_widgets._LAZY)), "mcp_widgets.client.connect"]
