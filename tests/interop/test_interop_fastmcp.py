@@ -8,7 +8,6 @@ validating the answer against its own Python type.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Iterator
 from typing import Any
@@ -18,6 +17,7 @@ import pytest
 from mcp_widgets import handlers
 from mcp_widgets.client import Server, connect_sync
 from tests.interop.nodejs import HERE
+from tests.servers.launch import serving
 
 pytest.importorskip("fastmcp", reason="fastmcp is not installed (pip install -e '.[test]')")
 
@@ -33,24 +33,10 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         finally:
             connected.close()
         return
-    proc = subprocess.Popen([sys.executable, str(SERVER), "http"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("PORT "), "the fastmcp server did not start"
-        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
-        connected = connect_sync(url, mode="legacy", timeout=60, transport="http")
-        try:
+    with serving([sys.executable, str(SERVER), "http"], "the fastmcp server") as (port, _proc):
+        url = f"http://127.0.0.1:{port}/mcp"
+        with connect_sync(url, mode="legacy", timeout=60, transport="http") as connected:
             yield connected
-        finally:
-            connected.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def ask(server: Server, tool: str, answer: dict[str, Any] | str) -> dict[str, Any]:

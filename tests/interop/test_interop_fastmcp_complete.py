@@ -7,7 +7,6 @@ client sends as context. Checked through `srv.complete(...)` and the prompt and 
 from __future__ import annotations
 
 import asyncio
-import subprocess
 import sys
 from collections.abc import Iterator
 
@@ -17,6 +16,7 @@ from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.completion import Completion
 from tests.interop import team_completions as team
 from tests.interop.nodejs import HERE
+from tests.servers.launch import serving
 
 pytest.importorskip("fastmcp", reason="fastmcp is not installed (pip install -e '.[test]')")
 
@@ -33,22 +33,11 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
             assert connected.protocol_version == GENERATION[mode]
             yield connected
         return
-    proc = subprocess.Popen([sys.executable, str(SERVER), "http"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("PORT "), "the fastmcp server did not start"
-        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+    with serving([sys.executable, str(SERVER), "http"], "the fastmcp server") as (port, _proc):
+        url = f"http://127.0.0.1:{port}/mcp"
         with connect_sync(url, mode=mode, timeout=60, transport="http") as connected:
             assert connected.protocol_version == GENERATION[mode]
             yield connected
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_a_prompt_argument_completes(server: Server) -> None:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import subprocess
 from collections.abc import Iterator
 from typing import Any
 
@@ -24,6 +23,7 @@ from mcp_widgets.core.outcome import Action, Reason
 from mcp_widgets.core.requests import pending_requests
 from tests.interop import roundtrip
 from tests.interop.nodejs import HERE, SDK, node_or_skip
+from tests.servers.launch import serving
 
 SERVER = HERE / "server.mjs"
 
@@ -38,24 +38,10 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         finally:
             connected.close()
         return
-    proc = subprocess.Popen([node, str(SERVER), "http", "0"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("PORT "), "the TypeScript server did not start"
-        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
-        connected = connect_sync(url, name="ts", timeout=60, transport="http")
-        try:
+    with serving([node, str(SERVER), "http", "0"], "the TypeScript server") as (port, _proc):
+        url = f"http://127.0.0.1:{port}/mcp"
+        with connect_sync(url, name="ts", timeout=60, transport="http") as connected:
             yield connected
-        finally:
-            connected.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_negotiates_2025_11_25(server: Server) -> None:

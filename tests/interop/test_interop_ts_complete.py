@@ -8,7 +8,6 @@ forms' suggestions."""
 from __future__ import annotations
 
 import asyncio
-import subprocess
 from collections.abc import Iterator
 
 import pytest
@@ -17,6 +16,7 @@ from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.completion import Completion
 from tests.interop import team_completions as team
 from tests.interop.nodejs import HERE, SDK, node_or_skip
+from tests.servers.launch import serving
 
 SERVER = HERE / "complete_server.mjs"
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(90)]
@@ -29,21 +29,10 @@ def server(request: pytest.FixtureRequest) -> Iterator[Server]:
         with connect_sync([node, str(SERVER), "stdio"], name="ts", timeout=60) as connected:
             yield connected
         return
-    proc = subprocess.Popen([node, str(SERVER), "http", "0"], stdout=subprocess.PIPE, text=True)
-    try:
-        assert proc.stdout is not None
-        line = proc.stdout.readline()
-        assert line.startswith("PORT "), "the TypeScript server did not start"
-        url = f"http://127.0.0.1:{int(line.split()[1])}/mcp"
+    with serving([node, str(SERVER), "http", "0"], "the TypeScript server") as (port, _proc):
+        url = f"http://127.0.0.1:{port}/mcp"
         with connect_sync(url, name="ts", timeout=60, transport="http") as connected:
             yield connected
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_speaks_2025_11_25(server: Server) -> None:
