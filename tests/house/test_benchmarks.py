@@ -7,22 +7,10 @@ import sys
 
 import pytest
 
+from benchmarks._report import GROUPS  # every group the run prints, in its order
 from tests.servers import ROOT
 
 ROOT = ROOT
-GROUPS = (
-    "forms",
-    "elicitation",
-    "waiting",
-    "browser",
-    "apps",
-    "scale",
-    "polling",
-    "wire",
-    "completions",
-    "explorer",
-    "live",
-)
 IN_THE_BROWSER = ("browser", "apps")  # --quick skips them (with a reason)
 
 pytestmark = pytest.mark.kernel  # the waiting and scale groups start real kernels
