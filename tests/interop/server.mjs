@@ -12,17 +12,13 @@
 
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
 import { PassThrough } from 'node:stream';
 
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import {
-  CallToolRequestSchema,
-  ListToolsRequestSchema,
-  isInitializeRequest
-} from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { serveHttp } from './serve_http.mjs';
 
 // The forms, shared with mcpserver.py: every primitive the 2025-11-25 spec allows and the five enum shapes.
 const SHAPES = JSON.parse(readFileSync(new URL('./shapes.json', import.meta.url), 'utf8'));
@@ -136,60 +132,11 @@ async function serveStdio() {
   await buildServer().connect(new StdioServerTransport(tee, process.stdout));
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function reject(res, status, message) {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-async function serveHttp(port) {
-  const sessions = new Map(); // session id -> transport
-  const httpServer = http.createServer(async (req, res) => {
-    try {
-      if (!req.url.startsWith('/mcp')) return reject(res, 404, 'not found');
-      const sid = req.headers['mcp-session-id'];
-      let body;
-      if (req.method === 'POST') {
-        const text = await readBody(req);
-        remember(text);
-        body = JSON.parse(text);
-      }
-      if (sid && sessions.has(sid)) return await sessions.get(sid).handleRequest(req, res, body);
-      if (!sid && req.method === 'POST' && isInitializeRequest(body)) {
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => sessions.set(id, transport)
-        });
-        transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-        await buildServer().connect(transport);
-        return await transport.handleRequest(req, res, body);
-      }
-      return reject(res, 400, 'no valid session: send initialize first');
-    } catch (error) {
-      if (!res.headersSent) reject(res, 500, String(error));
-    }
-  });
-  httpServer.listen(port, '127.0.0.1', () => {
-    process.stdout.write(`PORT ${httpServer.address().port}\n`);
-  });
-  const stop = () => httpServer.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
 const [mode, port] = process.argv.slice(2);
 if (mode === 'stdio') {
   await serveStdio();
 } else if (mode === 'http') {
-  await serveHttp(Number(port ?? 0));
+  await serveHttp(Number(port ?? 0), buildServer, remember);
 } else {
   process.stderr.write('usage: node server.mjs stdio | http PORT\n');
   process.exit(2);

@@ -18,14 +18,12 @@
 // REQUEST_TIMEOUT_MS (default 60000, the SDK's own default) bounds a plain elicitation/create. A task's
 // question waits as long as the task lives (its ttl): that is the point of asking through a task.
 
-import { randomUUID } from 'node:crypto';
-import http from 'node:http';
-
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { InMemoryTaskMessageQueue, InMemoryTaskStore } from '@modelcontextprotocol/sdk/experimental/tasks';
-import { ElicitResultSchema, isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema } from '@modelcontextprotocol/sdk/types.js';
+
+import { serveHttp } from './serve_http.mjs';
 
 const POLL_INTERVAL_MS = 200;
 const QUESTION = {
@@ -132,50 +130,6 @@ function buildServer(requestTimeoutMs) {
   return server;
 }
 
-function readBody(req) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    req.on('data', (c) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-function reject(res, status, message) {
-  res.writeHead(status, { 'Content-Type': 'application/json' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }));
-}
-
-async function serveHttp(port, requestTimeoutMs) {
-  const sessions = new Map(); // session id -> transport
-  const httpServer = http.createServer(async (req, res) => {
-    try {
-      if (!req.url.startsWith('/mcp')) return reject(res, 404, 'not found');
-      const sid = req.headers['mcp-session-id'];
-      const body = req.method === 'POST' ? JSON.parse(await readBody(req)) : undefined;
-      if (sid && sessions.has(sid)) return await sessions.get(sid).handleRequest(req, res, body);
-      if (!sid && req.method === 'POST' && isInitializeRequest(body)) {
-        const transport = new StreamableHTTPServerTransport({
-          sessionIdGenerator: () => randomUUID(),
-          onsessioninitialized: (id) => sessions.set(id, transport)
-        });
-        transport.onclose = () => transport.sessionId && sessions.delete(transport.sessionId);
-        await buildServer(requestTimeoutMs).connect(transport);
-        return await transport.handleRequest(req, res, body);
-      }
-      return reject(res, 400, 'no valid session: send initialize first');
-    } catch (error) {
-      if (!res.headersSent) reject(res, 500, String(error));
-    }
-  });
-  httpServer.listen(port, '127.0.0.1', () => {
-    process.stdout.write(`PORT ${httpServer.address().port}\n`);
-  });
-  const stop = () => httpServer.close(() => process.exit(0));
-  process.on('SIGTERM', stop);
-  process.on('SIGINT', stop);
-}
-
 const [mode, ...rest] = process.argv.slice(2);
 if (mode === 'stdio') {
   await buildServer(Number(rest[0] ?? 60000)).connect(new StdioServerTransport());
@@ -183,7 +137,8 @@ if (mode === 'stdio') {
   // (a killed kernel) would leave this process behind until then.
   process.stdin.on('end', () => process.exit(0));
 } else if (mode === 'http') {
-  await serveHttp(Number(rest[0] ?? 0), Number(rest[1] ?? 60000));
+  const timeout = Number(rest[1] ?? 60000);
+  await serveHttp(Number(rest[0] ?? 0), () => buildServer(timeout));
 } else {
   process.stderr.write('usage: node tasks_server.mjs stdio [REQUEST_TIMEOUT_MS] | http PORT [REQUEST_TIMEOUT_MS]\n');
   process.exit(2);
