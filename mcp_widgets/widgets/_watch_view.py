@@ -22,7 +22,7 @@ __all__ = ["WatchView"]
 class WatchView(DeclaredAnyWidget):
     """A watched resource, live: a status line ("updated 3 times, last 12:01:02") over its contents."""
 
-    _esm = t.Unicode(asset("watch_view.js")).tag(sync=True)
+    _esm = t.Unicode(asset("literal.js") + asset("watch_view.js")).tag(sync=True)
     _css = t.Unicode(asset("watch_view.css")).tag(sync=True)
     title = t.Unicode("", help="What is watched: the resource's URI (literal).").tag(sync=True)
     status = t.Unicode("", help="How the watch goes: its updates, or why it ended.").tag(sync=True)

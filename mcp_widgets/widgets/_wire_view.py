@@ -25,7 +25,7 @@ class WireView(DeclaredAnyWidget):
     """A connection's wire, live: a row per call (or per kind of the connection's own traffic), opening to
     its messages; a message opens to its body as indented JSON, shown as text."""
 
-    _esm = t.Unicode(asset("wire_view.js")).tag(sync=True)
+    _esm = t.Unicode(asset("literal.js") + asset("wire_view.js")).tag(sync=True)
     _css = t.Unicode(asset("wire_view.css")).tag(sync=True)
     title = t.Unicode("", help="What the view shows: the wire of which server.").tag(sync=True)
     state = t.Dict(help="What is shown: a summary, the groups and their rows (redacted, literal).").tag(

@@ -1,14 +1,7 @@
 // A watched resource: a status line over its contents, redrawn in place on each update.
 // Every text is set as textContent (never HTML); the kernel sends text already made literal and images as
 // checked data URIs. The contents come as messages, never in the widget's state (a view drawn later asks).
-const LITERAL = ["mathjax_ignore", "tex2jax_ignore"];
-
-function node(tag, cls, text) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  return el;
-}
+// `node` and `LITERAL` come from literal.js, prepended.
 
 function render({ model, el }) {
   const root = node("div", "mcp-watch " + LITERAL.join(" "));

@@ -3,14 +3,7 @@
 // body is asked for when its row opens and is not kept in the widget's state.
 // The view updates in place: a group or a row whose content did not change keeps its element, so what a
 // person opened, scrolled or selected stays as it was while new messages arrive.
-const LITERAL = ["mathjax_ignore", "tex2jax_ignore"];
-
-function node(tag, cls, text) {
-  const el = document.createElement(tag);
-  if (cls) el.className = cls;
-  if (text !== undefined && text !== null) el.textContent = String(text);
-  return el;
-}
+// `node` and `LITERAL` come from literal.js, prepended.
 
 function size(n) {
   if (!n) return "";
