@@ -18,7 +18,7 @@ import logging
 import re
 import warnings
 from collections.abc import AsyncIterator, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mcp_types
 from mcp import Client
@@ -30,6 +30,9 @@ from ...core.protocol import is_modern
 from .. import catalog
 from ..runtime import RUNTIME
 from .feeds import Feed
+
+if TYPE_CHECKING:
+    from ..context import ServerContext
 
 log = logging.getLogger("mcp_widgets")
 
@@ -50,12 +53,14 @@ class Live:
     """A server's watched resources and list changes (client thread, but for `watch` and `on_listed`).
 
     Args:
-        name: The server's name (for its log lines).
-        learned: Where listings are fetched into (the server context).
+        ctx: The server's context: its name (for log lines), settings (timeout) and `learned`, where
+            listings are fetched into.
         typed: What was typed lately, as a pattern (a listing is redacted with it).
     """
 
-    def __init__(self, ctx: Any, typed: Callable[[], re.Pattern[str] | None] | None = None) -> None:
+    def __init__(
+        self, ctx: ServerContext, typed: Callable[[], re.Pattern[str] | None] | None = None
+    ) -> None:
         self.ctx = ctx
         self.typed = typed
         self.client: Client | None = None
