@@ -20,7 +20,7 @@ from .call import Call
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import result_text
 
-__all__ = ["explorer", "with_text"]
+__all__ = ["explorer"]
 
 Open = Callable[[str], ipywidgets.Widget]
 
@@ -97,7 +97,7 @@ def explorer(
         "Resources": Listing(resource_rows, lambda key, out: reading(key, out), "Read", "resource"),
         "Templates": Listing(template_rows, lambda key, _out: template_form(key), "Open form", "template"),
     }
-    if open_app is not None and any(app_resource_uri(t.meta) is not None for t in tools()):
+    if open_app is not None and app_tools():
         listings["Apps"] = Listing(
             lambda: rows(app_tools()), lambda key, _out: open_app(key), "Open app", "app"
         )
@@ -116,11 +116,3 @@ def _show_read(call: Call, out: ipywidgets.Output) -> None:
     if call.state != "done" or call.exception() is not None:
         return
     out.append_stdout(shown(result_text(call.result())) + "\n")
-
-
-def with_text(widget: ipywidgets.Widget, text: str) -> dict[str, Any]:
-    """A widget's display bundle whose plain text is `text` (what a saved notebook and GitHub show)."""
-    bundle = widget._repr_mimebundle_()
-    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
-    data["text/plain"] = text
-    return data

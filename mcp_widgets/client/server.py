@@ -805,9 +805,7 @@ class Server:
         text = repr(self)
         if kernel.kernel_support() == "none" or not self.connected:
             return {"text/plain": text}
-        from .explorer import with_text
-
-        return with_text(self.explore(), text)
+        return kernel.with_text(self.explore(), text)
 
     def __repr__(self) -> str:
         head = f"<Server {self.name!r}"

@@ -47,7 +47,16 @@ from .detect import (
 from .formatters import show_types_with
 from .posted import in_comm_handler
 from .signals import interrupt_deferred, interrupts
-from .views import display, display_as, is_viewed, running_cell, seen_by_now, track_views, viewed_future
+from .views import (
+    display,
+    display_as,
+    is_viewed,
+    running_cell,
+    seen_by_now,
+    track_views,
+    viewed_future,
+    with_text,
+)
 from .waits import wait_async, wait_sync
 
 __all__ = [
@@ -75,6 +84,7 @@ __all__ = [
     "viewed_future",
     "wait_async",
     "wait_sync",
+    "with_text",
 ]
 
 # Detect the kernel at import, so that comm handlers are marked before any widget callback runs.

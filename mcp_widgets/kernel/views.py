@@ -64,6 +64,15 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
     ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
+def with_text(widget: Any, text: str) -> dict[str, Any]:
+    """A widget's display bundle whose plain text is `text`: what a saved notebook, GitHub and any place
+    where no widget renders show."""
+    bundle = widget._repr_mimebundle_()
+    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+    data["text/plain"] = text
+    return data
+
+
 def running_cell() -> str | None:
     """The message id of the cell running now (None between cells, or without a kernel): which cell a
     display goes to."""

@@ -374,7 +374,7 @@ class Wire:
             return
         # The live view, with the text beside it: what a notebook saved without widget state (or read where
         # no widget renders: GitHub, nbconvert) shows, redacted as the view is.
-        kernel.display_as(_with_text(self.view(), self.text()), uuid.uuid4().hex)
+        kernel.display_as(kernel.with_text(self.view(), self.text()), uuid.uuid4().hex)
 
     def _details(self, seqs: Iterable[int]) -> dict[int, str]:
         wanted = set(seqs)
@@ -399,14 +399,6 @@ class Wire:
         state = view_state(groups, total=total, kept=kept, keep=self.keep)
         for view in views:
             view.show(state)
-
-
-def _with_text(widget: Any, text: str) -> dict[str, Any]:
-    """A widget's display bundle whose plain text is `text` (shown where no widget renders)."""
-    bundle = widget._repr_mimebundle_()
-    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
-    data["text/plain"] = text
-    return data
 
 
 def _answers_shown(record: CallRecord) -> int:
@@ -486,4 +478,4 @@ class Wires:
         import ipywidgets
 
         views = ipywidgets.VBox([wire.view() for _, wire in wires])
-        kernel.display_as(_with_text(views, self.text()), uuid.uuid4().hex)
+        kernel.display_as(kernel.with_text(views, self.text()), uuid.uuid4().hex)
