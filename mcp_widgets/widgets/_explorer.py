@@ -16,7 +16,6 @@ buttons and in a list, Enter on a list opens its item, Enter on a button presses
 
 from __future__ import annotations
 
-import threading
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -25,9 +24,9 @@ from typing import Any
 import ipywidgets as w
 import traitlets as t
 
-from ._keys import DeclaredAnyWidget
+from ._keys import DeclaredAnyWidget, shared_helper
 from ._keys_assets import FLUSH_JS, asset
-from ._kit import SHARED, SHARED_LOCK, WRAP_CLASS, Kit, click, known_keys, shared_models
+from ._kit import WRAP_CLASS, Kit, click, shared_models
 from ._tool_result import plain_text
 
 __all__ = ["Explorer", "ExplorerKeys", "ExplorerParts", "Listing"]
@@ -93,26 +92,9 @@ class ExplorerKeys(DeclaredAnyWidget):
         return "<ExplorerKeys>"
 
 
-_KEYS_KEY = (ExplorerKeys, ())
-_KEYS_LOCK = threading.Lock()
-
-
 def shared_keys() -> ExplorerKeys:
-    """The process-wide `ExplorerKeys` (one of `shared_models()`: no explorer closes it)."""
-    keys = SHARED.get(_KEYS_KEY)
-    if isinstance(keys, ExplorerKeys) and keys.comm is not None and keys.layout.comm is not None:
-        return keys
-    with _KEYS_LOCK:
-        keys = SHARED.get(_KEYS_KEY)
-        if keys is None or keys.comm is None or keys.layout.comm is None:
-            if keys is not None:
-                keys.close()
-            layout = Kit().layout("hidden")  # takes SHARED_LOCK: not held here
-            keys = ExplorerKeys(layout=layout, **known_keys(ExplorerKeys))
-            with SHARED_LOCK:
-                SHARED[_KEYS_KEY] = keys
-        assert isinstance(keys, ExplorerKeys)
-        return keys
+    """The process-wide `ExplorerKeys` (see `shared_helper`)."""
+    return shared_helper(ExplorerKeys)
 
 
 class Explorer(w.VBox):

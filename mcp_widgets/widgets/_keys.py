@@ -28,9 +28,10 @@ from __future__ import annotations
 import threading
 import uuid
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 import anywidget
+import ipywidgets as w
 import traitlets as t
 
 from ._keys_assets import CSS, ESM, FLUSH_JS, KEYS_CLASS, STYLE_ESM
@@ -46,6 +47,7 @@ __all__ = [
     "KeyCatcher",
     "KeyRoute",
     "shared_catcher",
+    "shared_helper",
 ]
 
 
@@ -158,32 +160,39 @@ class KeyCatcher(DeclaredAnyWidget):
         return "<KeyCatcher>"
 
 
-_CATCHER_KEY = (KeyCatcher, ())
-_CATCHER_LOCK = threading.Lock()
+_SHARED_LOCK = threading.Lock()
+H = TypeVar("H", bound=w.DOMWidget)
+
+
+def shared_helper(kind: type[H]) -> H:
+    """The process-wide invisible helper of `kind` (a `KeyCatcher`, an `ExplorerKeys`), made the first time
+    it is needed and again when it was closed (e.g. by `Widget.close_all()`).
+
+    It is one of `shared_models()`: no form or explorer closes it.
+    """
+    key = (kind, ())
+    helper = SHARED.get(key)
+    if _alive(helper):
+        return helper  # type: ignore[return-value]
+    with _SHARED_LOCK:
+        helper = SHARED.get(key)
+        if not _alive(helper):
+            if helper is not None:
+                helper.close()  # its Layout alone was closed: nothing should use it any more
+            layout = Kit().layout("hidden")  # takes SHARED_LOCK: not held here
+            helper = kind(layout=layout, **known_keys(kind))
+            with SHARED_LOCK:
+                SHARED[key] = helper
+        return helper  # type: ignore[return-value]
 
 
 def shared_catcher() -> KeyCatcher:
-    """The process-wide KeyCatcher, made the first time it is needed (and again when it was closed).
-
-    It is one of `shared_models()`: no form closes it.
-    """
-    catcher = SHARED.get(_CATCHER_KEY)
-    if _alive(catcher):
-        return catcher  # type: ignore[return-value]
-    with _CATCHER_LOCK:
-        catcher = SHARED.get(_CATCHER_KEY)
-        if not _alive(catcher):  # new, or closed from outside (e.g. Widget.close_all())
-            if catcher is not None:
-                catcher.close()  # its Layout alone was closed: nothing should use it any more
-            layout = Kit().layout("hidden")  # takes SHARED_LOCK: not held here
-            catcher = KeyCatcher(layout=layout, **known_keys(KeyCatcher))
-            with SHARED_LOCK:
-                SHARED[_CATCHER_KEY] = catcher
-        return catcher  # type: ignore[return-value]
+    """The process-wide KeyCatcher (see `shared_helper`)."""
+    return shared_helper(KeyCatcher)
 
 
-def _alive(catcher: Any) -> bool:
-    return catcher is not None and catcher.comm is not None and catcher.layout.comm is not None
+def _alive(helper: Any) -> bool:
+    return helper is not None and helper.comm is not None and helper.layout.comm is not None
 
 
 class KeyRoute:
