@@ -49,6 +49,17 @@ def saved_state(nb: Any) -> str:
     return json.dumps(saved.get("metadata", {}).get("widgets", {}))
 
 
+def own_models(state: str) -> list[str]:
+    """The models of a saved widget state but Layouts, Styles and the keyboard helper every form shares."""
+    saved = json.loads(state)["application/vnd.jupyter.widget-state+json"]["state"].values()
+    return [
+        m["model_name"]
+        for m in saved
+        if not m["model_name"].endswith(("LayoutModel", "StyleModel"))
+        and not m["state"].get("_anywidget_id", "").endswith(".KeyCatcher")
+    ]
+
+
 @pytest.mark.usefixtures("saving_widget_state")
 def test_keyboard_plain_text_one_line_and_saving(open_notebook: OpenNotebook) -> None:
     from playwright.sync_api import expect
@@ -87,7 +98,15 @@ def test_keyboard_plain_text_one_line_and_saving(open_notebook: OpenNotebook) ->
     page.keyboard.press("Enter")
     expect(output.get_by_text("Request from shop: accepted by the person")).to_be_visible()
     nb.prompt(1).click()
+    # The answered form's inner models close as the kernel handles the click: saved once the kernel is
+    # idle again (every close sent), and again while the page is still closing them (a loaded machine).
+    nb.wait_idle()
     state = saved_state(nb)
+    for _ in range(20):
+        if sorted(own_models(state)) == ["LabelModel", "VBoxModel"]:
+            break
+        page.wait_for_timeout(250)
+        state = saved_state(nb)
     nb.run(1)
     expect(nb.stdout(1)).to_contain_text("RESULT accepted")
     result = nb.stdout(1).inner_text().strip()
@@ -107,14 +126,7 @@ def test_keyboard_plain_text_one_line_and_saving(open_notebook: OpenNotebook) ->
     }
     assert pending_save_keeps_typed is True  # what docs/privacy.md must say about pending forms
     assert CANARY not in state
-    saved = json.loads(state)["application/vnd.jupyter.widget-state+json"]["state"].values()
     # The form and its line; the rest are the Layouts, Styles and keyboard helper every form shares (no
     # text in them).
-    own = [
-        m["model_name"]
-        for m in saved
-        if not m["model_name"].endswith(("LayoutModel", "StyleModel"))
-        and not m["state"].get("_anywidget_id", "").endswith(".KeyCatcher")
-    ]
-    assert sorted(own) == ["LabelModel", "VBoxModel"]
+    assert sorted(own_models(state)) == ["LabelModel", "VBoxModel"]
     assert dialogs == []
