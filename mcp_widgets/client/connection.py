@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import re
 import sys
 import tempfile
 import warnings
@@ -378,7 +379,7 @@ class Connection:
         try:
             errlog.flush()
             errlog.seek(0)
-            return "\n".join(errlog.read().splitlines()[-lines:])
+            return stderr_tail(errlog.read(), lines)
         except (OSError, ValueError):
             return ""
 
@@ -505,6 +506,24 @@ class Connection:
         if runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.wrap_future(runner), 10.0)
+
+
+_FRAME = re.compile(r"\s+at\s")
+"""A JavaScript stack frame (`    at Module._load (node:internal/...)`): where, never why."""
+
+_WHY = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception)\b[^\n]*:")
+"""An unindented line naming an error (`Error: Cannot find module ...`, `ModuleNotFoundError: ...`)."""
+
+
+def stderr_tail(text: str, lines: int = 8) -> str:
+    """The last `lines` lines of a failing server's stderr that say something, with the line that says why
+    it failed even when more followed it (Node prints its stack frames and the error's fields after it)."""
+    said = [line for line in text.splitlines() if line.strip() and not _FRAME.match(line)]
+    tail = said[-lines:]
+    why = next((line for line in reversed(said) if _WHY.match(line)), None)
+    if why is not None and why not in tail:
+        tail = [why, *tail[1 - lines :]] if lines > 1 else [why]
+    return "\n".join(tail)
 
 
 def _telling(exc: BaseException | None) -> BaseException | None:
