@@ -29,7 +29,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin_addresses import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, privacy
+from . import catalog, privacy, unparsed
 from .functions import keep_invalid_results
 from .listings import ServerInfo
 from .questions import bounds, url_mode
@@ -124,6 +124,8 @@ class Connection:
         self._refusal: str | None = None
         """The first HTTP error status (and its body's first line) while connecting."""
         self._errlog: IO[str] | None = None
+        self.abandoned = unparsed.Abandoned()
+        """Over stdio: the requests given up on, whose long answers are dropped unparsed."""
 
     # The link's state lives in the context, where the other parts read it.
     @property
@@ -205,7 +207,7 @@ class Connection:
             assert target.params is not None
             # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-            stdio = stdio_client(target.params, errlog=self._errlog)
+            stdio = unparsed.dropping(stdio_client(target.params, errlog=self._errlog), self.abandoned)
             return watched(stdio, self._stream_ended, self._not_json_rpc)
         assert target.url is not None
         return http_transport(
