@@ -11,10 +11,11 @@ SDK's member order (`jsonrpc`, `id`, `result`), or with `--ts` in the TypeScript
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
-HUGE = 200_000
+HUGE = int(os.environ.get("CROSSING_HUGE", "200000"))
 TS = "--ts" in sys.argv
 LISTS = {"tools/list": "tools", "resources/list": "resources",
          "resources/templates/list": "resourceTemplates"}
