@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import mcp_types
 
 from ...core.exceptions import ServerError, brief
-from ..record import describe_exc
+from ..record import describe_exc, sent_by
 from ..results import result_text
 from ..runtime import RUNTIME
 
@@ -84,6 +84,8 @@ class Feed:
         self.number = 0
         self.heard = 0
         self.reads = 0
+        self.by = "srv.updates"
+        """What reads it, as the wire names its reads ("srv.watch")."""
         self.cap: int | None = None
         """Characters of contents past which a change is counted, not re-read (a watch's); None: no cap."""
         self.over_cap: int | None = None
@@ -144,7 +146,8 @@ class Feed:
     async def _reread(self) -> None:
         self.reads += 1
         try:
-            result: mcp_types.ReadResourceResult | None = await self._read(self.sent)
+            with sent_by(f"{self.by}({self.uri!r}): read {self.reads}"):  # the wire's group of its own
+                result: mcp_types.ReadResourceResult | None = await self._read(self.sent)
             error = None
         except asyncio.CancelledError:
             raise

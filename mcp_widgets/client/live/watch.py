@@ -52,7 +52,7 @@ class Watch:
         self._posted = False
         self._lock = threading.Lock()
         self._waiters: list[tuple[int, concurrent.futures.Future[None]]] = []
-        feed.cap = REREAD_CAP
+        feed.cap, feed.by = REREAD_CAP, "srv.watch"
         feed.listeners.append(self._changed)
         feed.start()
 
