@@ -6,6 +6,12 @@ Plain python (the client on its own thread, as in a notebook; the view's redraw 
 waits, as the kernel's main thread would), against tests/servers/live.py in process, on 2025-11-25. The
 timed rows wait out the re-read interval between runs (`live.feeds.REREAD_INTERVAL`, 0.25 s: it coalesces a
 burst, it is no delay of a lone update); the memory row sets the interval to 0 so that each update is read.
+
+And the CPU this process spends (every thread) while a watched resource of 6 million characters changes three
+times over stdio, each change waited for: with the watch's cap (`live.watch.REREAD_CAP`, 5 million
+characters: read once, the changes counted) against the same with the cap raised past it (read again on each
+change, as before), alternating. Each read of that much costs the SDK's stdio reader about a second
+(docs/sdk-notes.md).
 """
 
 from __future__ import annotations
@@ -68,6 +74,41 @@ def _memory(srv: Any, uri: str, updates: int) -> tuple[float, float, int]:
     return rss_first, rss_last, watch.view.redraws
 
 
+PAD = 6_000_000
+"""Characters of the large watched resource (over the watch's cap)."""
+
+
+def _large_cpu(capped: bool) -> float:
+    """CPU seconds of this process while a watched resource of `PAD` characters changes three times."""
+    from mcp_widgets import connect_sync, kernel
+    from mcp_widgets.client.live import watch as watching
+    from tests.servers.live import COUNTER
+
+    shipped = watching.REREAD_CAP
+    watching.REREAD_CAP = shipped if capped else PAD * 2
+    command = [sys.executable, str(ROOT / "tests" / "servers" / "live.py")]
+    try:
+        env = {"LIVE_PAD": str(PAD)}
+        with connect_sync(command, name="bench-live-large", mode="legacy", timeout=60, env=env) as srv:
+            watch = srv.watch(COUNTER)
+            watch.wait(0, timeout=60)
+            feed = watch._feed
+            cpu = time.process_time()
+            for n in range(1, 4):
+                srv.call_tool_sync("bump")
+                deadline = time.monotonic() + 60
+                while feed.heard < n or (not capped and watch.updates < n):
+                    assert time.monotonic() < deadline, "the change never came"
+                    time.sleep(0.01)
+                    kernel.flush_posted()  # the watch's redraws, posted to this (main) thread
+            took = time.process_time() - cpu
+            assert (feed.reads == 1) == capped, feed.reads
+            watch.stop()
+    finally:
+        watching.REREAD_CAP = shipped
+    return took
+
+
 def run(quick: bool) -> list[Row]:
     sys.path.insert(0, str(ROOT))
     from mcp_widgets import connect_sync
@@ -109,6 +150,27 @@ def run(quick: bool) -> list[Row]:
                 ok=growth < 5,
                 note=f"RSS {rss_first:.1f} MB after {updates // 10:,}, {rss_last:.1f} MB after {updates:,} "
                 f"({redraws:,} redraws)",
+            )
+        )
+    except Exception as exc:
+        rows += not_measured(GROUP, [name], exc)
+    name = "CPU while a watched 6-million-character resource changes 3 times (stdio)"
+    try:
+        capped, uncapped = [], []
+        for _ in range(1 if quick else 3):
+            capped.append(_large_cpu(True))
+            uncapped.append(_large_cpu(False))
+        value, base = statistics.median(capped), statistics.median(uncapped)
+        rows.append(
+            Row(
+                GROUP,
+                name,
+                value * 1e3,
+                baseline=base * 1e3,
+                baseline_name="the same, read again on each change",
+                target="< 1×",
+                ok=value < base,
+                note="capped: read once, the changes counted; most of a read is the SDK's stdio reader",
             )
         )
     except Exception as exc:

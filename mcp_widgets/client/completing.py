@@ -33,6 +33,7 @@ from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTim
 from ..core.redaction import REDACTED, typed_pattern
 from ..core.text import clip_line
 from ..core.wire_log import error_name
+from .record import sent_by
 from .runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -195,9 +196,9 @@ class Completer:
         if client is None:
             raise ConnectionClosedError(f"{about} failed: not connected", code=mcp_types.CONNECTION_CLOSED)
         try:
-            result = await asyncio.wait_for(
-                client.complete(target.ref(), {"name": argument, "value": value}, context or None), timeout
-            )
+            asked = client.complete(target.ref(), {"name": argument, "value": value}, context or None)
+            with sent_by(f"completion of {argument!r} ({target.label})"):  # the wire's group of its own
+                result = await asyncio.wait_for(asked, timeout)
         except MCPError as exc:
             error = exc.error
             said = _scrubbed(str(error.message), [value, *context.values()])

@@ -10,6 +10,7 @@ import asyncio
 import concurrent.futures
 import contextlib
 import logging
+import re
 import sys
 import tempfile
 import warnings
@@ -28,7 +29,7 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin_addresses import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, privacy
+from . import catalog, privacy, unparsed
 from .functions import keep_invalid_results
 from .listings import ServerInfo
 from .questions import bounds, url_mode
@@ -123,6 +124,8 @@ class Connection:
         self._refusal: str | None = None
         """The first HTTP error status (and its body's first line) while connecting."""
         self._errlog: IO[str] | None = None
+        self.abandoned = unparsed.Abandoned()
+        """Over stdio: the requests given up on, whose long answers are dropped unparsed."""
 
     # The link's state lives in the context, where the other parts read it.
     @property
@@ -204,7 +207,7 @@ class Connection:
             assert target.params is not None
             # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-            stdio = stdio_client(target.params, errlog=self._errlog)
+            stdio = unparsed.dropping(stdio_client(target.params, errlog=self._errlog), self.abandoned)
             return watched(stdio, self._stream_ended, self._not_json_rpc)
         assert target.url is not None
         return http_transport(
@@ -378,7 +381,7 @@ class Connection:
         try:
             errlog.flush()
             errlog.seek(0)
-            return "\n".join(errlog.read().splitlines()[-lines:])
+            return stderr_tail(errlog.read(), lines)
         except (OSError, ValueError):
             return ""
 
@@ -505,6 +508,24 @@ class Connection:
         if runner is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(asyncio.wrap_future(runner), 10.0)
+
+
+_FRAME = re.compile(r"\s+at\s")
+"""A JavaScript stack frame (`    at Module._load (node:internal/...)`): where, never why."""
+
+_WHY = re.compile(r"[A-Za-z_][\w.]*(?:Error|Exception)\b[^\n]*:")
+"""An unindented line naming an error (`Error: Cannot find module ...`, `ModuleNotFoundError: ...`)."""
+
+
+def stderr_tail(text: str, lines: int = 8) -> str:
+    """The last `lines` lines of a failing server's stderr that say something, with the line that says why
+    it failed even when more followed it (Node prints its stack frames and the error's fields after it)."""
+    said = [line for line in text.splitlines() if line.strip() and not _FRAME.match(line)]
+    tail = said[-lines:]
+    why = next((line for line in reversed(said) if _WHY.match(line)), None)
+    if why is not None and why not in tail:
+        tail = [why, *tail[1 - lines :]] if lines > 1 else [why]
+    return "\n".join(tail)
 
 
 def _telling(exc: BaseException | None) -> BaseException | None:

@@ -1,18 +1,20 @@
 """`CallRecord`: one call in flight (tools/call, prompts/get, resources/read, a listing), the noun every part
 of a server shares about a call: how its caller waits, what it shows, its questions, how it ended. The call
-running in this context is `CURRENT_CALL`. Also: how a call's failure and a tool's "ask the legacy way"
-result read."""
+running in this context is `CURRENT_CALL`; what sends a request that is no call (a completion, a watch's read)
+names itself with `sent_by`. Also: how a call's failure and a tool's "ask the legacy way" result read."""
 
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import contextvars
+import itertools
 import sys
 import threading
 import time
 import uuid
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
@@ -42,9 +44,11 @@ __all__ = [
     "CURRENT_CALL",
     "INTERRUPTED",
     "LEGACY_HINT",
+    "SENDER",
     "CallRecord",
     "asks_the_legacy_way",
     "describe_exc",
+    "sent_by",
     "tool_needs_legacy",
 ]
 
@@ -63,6 +67,25 @@ INTERRUPTED = "the kernel was interrupted"
 CURRENT_CALL: contextvars.ContextVar[CallRecord | None] = contextvars.ContextVar(
     "mcp_widgets_call", default=None
 )
+
+SENDER: contextvars.ContextVar[tuple[str, str] | None] = contextvars.ContextVar(
+    "mcp_widgets_sender", default=None
+)
+"""What sends the requests of this context when it is no call: (a key of its own, what it is); the wire shows
+each such request with its answer as a group of its own, named so."""
+
+_SENT = itertools.count(1)
+
+
+@contextlib.contextmanager
+def sent_by(label: str) -> Iterator[None]:
+    """The requests sent inside are one sender's, `label` ("completion of 'city' (prompt 'trip')"): a group
+    of the wire of their own, not "other messages"."""
+    token = SENDER.set((f"~sent-{next(_SENT)}", label))
+    try:
+        yield
+    finally:
+        SENDER.reset(token)
 
 
 @dataclass(eq=False)

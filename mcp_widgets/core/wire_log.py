@@ -425,6 +425,10 @@ def _result_note(result: Mapping[str, Any]) -> str:
     return ""
 
 
+_CHOSE = {"decline": "declined", "cancel": "cancelled"}
+"""A call that ended well after its last question was declined or cancelled says so, not "ok"."""
+
+
 @dataclass
 class WireRow:
     """A row of a group: one message, or several folded into one (a task's polls)."""
@@ -466,6 +470,7 @@ class WireGroup:
         # A 2026-07-28 task ends in a poll's answer (its outcome read "working" when it was done); a
         # 2025-11-25 task's own result (tasks/result) says how it ended, whatever poll came after it.
         ends = ["tools/call", "resources/read", "prompts/get", "tasks/result", "tasks/get"]
+        ends.append("completion/complete")  # a completion's group of its own
         answers = [
             m
             for m in self.messages
@@ -474,14 +479,30 @@ class WireGroup:
         if any(m.method == "tasks/result" for m in answers):
             answers = [m for m in answers if m.method != "tasks/get"]
         if not answers:
-            return "open"
+            sent = (m.method for m in self.messages if m.direction == "out")
+            return "given up" if "notifications/cancelled" in sent else "open"
         message = answers[-1]
         if message.kind == "error":
             return message.error or "error"
         note = message.note.strip()
         if note.startswith("input required"):
             return "waiting for answers"
-        return note or "ok"
+        return note or _CHOSE.get(self._last_choice() or "", "ok")
+
+    def _last_choice(self) -> str | None:
+        """The action of the last answer we gave the call's questions ("decline"), if it asked any: a
+        2025-11-25 answer to `elicitation/create`, or a 2026-07-28 round's `inputResponses`."""
+        for message in reversed(self.messages):
+            if message.direction != "out":
+                continue
+            if message.kind == "result" and message.method == "elicitation/create":
+                return message.note.strip() or None
+            if _is_call(message) and '"inputResponses"' in message.text:
+                responses = message.body.get("params", {}).get("inputResponses")
+                actions = [a.get("action") for a in responses.values() if isinstance(a, Mapping)]
+                if actions and isinstance(actions[-1], str):
+                    return actions[-1]
+        return None
 
     def rows(self) -> list[WireRow]:
         """The group's messages as rows: rounds numbered, a task's polls (`tasks/get` and their answers)

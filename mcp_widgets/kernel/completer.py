@@ -20,7 +20,7 @@ from typing import Any
 
 from ..core.code_targets import CodeTarget, code_target, literal_content
 
-__all__ = ["MATCHER_ID", "CodeAsk", "complete_in_code"]
+__all__ = ["MATCHER_ID", "CodeAsk", "complete_in_code", "name_in"]
 
 MATCHER_ID = "mcp_widgets.server_values"
 """The matcher's identifier (`IPCompleter.disable_matchers = ["mcp_widgets.server_values"]` turns it off)."""
@@ -94,13 +94,23 @@ def _values(shell: Any, target: CodeTarget) -> list[str]:
 
 def _bound(namespace: dict[str, Any], path: str) -> Any:
     """The object a name or dotted path (`team.srv`) is bound to, found without running any code of the
-    namespace's: a dict lookup, then `inspect.getattr_static` for each attribute (no property, `__getattr__`
-    or descriptor runs: a property is found as itself, which is no server)."""
+    namespace's: the name among the namespace's `str` keys (`name_in`), then `inspect.getattr_static` for
+    each attribute (no property, `__getattr__` or descriptor runs: a property is found as itself, which is no
+    server)."""
     first, *rest = path.split(".")
-    bound = dict.get(namespace, first)
+    bound = name_in(namespace, first)
     for name in rest:
         kind = type(bound)
         if issubclass(kind, type) and kind is not type:
             return None  # a class with a metaclass of its own: reading its dict could run that metaclass
         bound = inspect.getattr_static(bound, name, None)
     return bound
+
+
+def name_in(namespace: dict[str, Any], name: str) -> Any:
+    """The value bound to `name` in `namespace`, or None, running no code of the namespace's: only exact
+    `str` keys are compared (a hashed lookup would call `__eq__` of a key object whose hash collides)."""
+    for key, value in dict.items(namespace):
+        if type(key) is str and key == name:
+            return value
+    return None

@@ -39,7 +39,7 @@ from ._fields import (
 )
 from ._keys import FormStyle
 from ._kit import click
-from ._tool_result import describe_failure, format_result, label, media_last, plain_text, shorten_status
+from ._tool_result import describe_failure, format_result, label, plain_text, shorten_status, show_result
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
 
@@ -107,8 +107,9 @@ class ToolForm(w.VBox):
         """Start the call (a `Call`) with what the person typed; its result and questions show in `_out`."""
         return self.server.call_tool_background(self.tool_name, arguments, output=self._out, typed=True)
 
-    def _result_text(self, result: Any) -> str:
-        return format_result(result)
+    def _result_text(self, result: Any) -> str | None:
+        """The result as one text, its media after it; None: the tool's parts in the server's order."""
+        return None
 
     def _run_tip(self) -> str:
         return f"Call {self.tool_name} on {getattr(self.server, 'name', 'the server')}"
@@ -383,8 +384,8 @@ class ToolForm(w.VBox):
                 self._result = result
                 if not getattr(result, "is_error", False):  # (an error's line may carry a hint: kept whole)
                     shorten_status(self._out)  # the result shows in full below, not in the status line too
-                self._out.append_stdout(self._result_text(result))
-                media_last(self._out)  # its images render below the text, as when awaited
+                # In the server's order: an image under the line naming it ("the image above" reads true).
+                show_result(self._out, result, self._result_text(result))
         except Exception:
             log.exception("showing a tool result failed")
         finally:

@@ -30,37 +30,88 @@ def format_result(result: Any) -> str:
 
     Structured content is left out when a text block already holds the same JSON (MCPServer sends both).
     """
-    parts: list[str] = []
+    return _finished("\n".join(line for line, _ in _pieces(result)))
+
+
+def _finished(text: str) -> str:
+    if len(text) > MAX_RESULT_TEXT:
+        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
+    return plain_text(text) + "\n"
+
+
+def _pieces(result: Any) -> list[tuple[str, str | None]]:
+    """The result's lines in the server's order, each with the base64 data of the image or audio it names
+    (None for the others)."""
+    parts: list[tuple[str, str | None]] = []
     if getattr(result, "is_error", False):
-        parts.append("⚠ The tool reported an error:")
+        parts.append(("⚠ The tool reported an error:", None))
     texts: list[str] = []
     for block in getattr(result, "content", None) or ():
         kind = getattr(block, "type", "")
         if kind == "text":
             texts.append(block.text)
-            parts.append(block.text)
+            parts.append((block.text, None))
         elif kind in ("image", "audio"):
-            size = len(getattr(block, "data", "") or "") * 3 // 4
-            parts.append(f"[{kind}: {getattr(block, 'mime_type', '?')}, about {size:,} bytes]")
+            data = getattr(block, "data", "") or ""
+            size = len(data) * 3 // 4
+            parts.append((f"[{kind}: {getattr(block, 'mime_type', '?')}, about {size:,} bytes]", data))
         elif kind == "resource_link":
-            parts.append(f"[resource link: {getattr(block, 'uri', '')}]")
+            parts.append((f"[resource link: {getattr(block, 'uri', '')}]", None))
         elif kind == "resource":
             resource = getattr(block, "resource", None)
-            parts.append(f"[resource: {getattr(resource, 'uri', '')}]")
+            blob = getattr(resource, "blob", None)
+            line = f"[resource: {getattr(resource, 'uri', '')}]"
+            parts.append((line, blob if isinstance(blob, str) else None))
             if isinstance(resource_text := getattr(resource, "text", None), str):
-                parts.append(resource_text)
+                parts.append((resource_text, None))
         else:
-            parts.append(f"[{kind or 'unknown'} content]")
+            parts.append((f"[{kind or 'unknown'} content]", None))
     structured = getattr(result, "structured_content", None)
     if structured is not None and not any(_same_json(t, structured) for t in texts):
-        parts.append("Structured content:")
-        parts.append(json.dumps(structured, indent=2, ensure_ascii=False, default=str))
+        parts.append(("Structured content:", None))
+        parts.append((json.dumps(structured, indent=2, ensure_ascii=False, default=str), None))
     if not parts:
-        parts.append("(the tool returned nothing)")
-    text = "\n".join(parts)
-    if len(text) > MAX_RESULT_TEXT:
-        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
-    return plain_text(text) + "\n"
+        parts.append(("(the tool returned nothing)", None))
+    return parts
+
+
+def show_result(out: Any, result: Any, text: str | None = None) -> None:
+    """Append a finished call's result to `out` (an Output) in the server's order: its text, with each
+    image or audio the call showed (entries of their own, after the call's) under the line naming it. With
+    `text` (a prompt's or resource's result as one text), that text, the media after it."""
+    outputs = list(out.outputs)
+    media = [e for e in outputs if (e.get("metadata") or {}).get("mcp_widgets_media")]
+    shown_before = [e for e in outputs if e not in media]
+    entries: list[dict[str, Any]] = []
+    if text is None:
+        lines: list[str] = []
+        whole = "\n".join(line for line, _ in _pieces(result))
+        pieces = _pieces(result) if len(whole) <= MAX_RESULT_TEXT else [(whole, None)]
+        for line, data in pieces:
+            lines.append(line)
+            found = next((e for e in media if data is not None and _holds(e, data)), None)
+            if found is not None:
+                entries += [_stdout(_finished("\n".join(lines))), found]
+                media.remove(found)
+                lines = []
+        if lines:
+            entries.append(_stdout(_finished("\n".join(lines))))
+    else:
+        entries.append(_stdout(text))
+    out.outputs = (*shown_before, *entries, *media)
+
+
+def _stdout(text: str) -> dict[str, Any]:
+    return {"output_type": "stream", "name": "stdout", "text": text}
+
+
+def _holds(entry: dict[str, Any], data: str) -> bool:
+    """Whether a media entry shows `data` (an image's own bundle, or the audio player's address)."""
+    bundle = entry.get("data") or {}
+    return any(
+        isinstance(v, str) and (v == data if k.startswith("image/") else k == "text/html" and data in v)
+        for k, v in bundle.items()
+    )
 
 
 def _same_json(text: str, value: Any) -> bool:
@@ -115,12 +166,3 @@ def shorten_status(out: Any) -> None:
         outputs[i] = {**entry, "data": data}
         out.outputs = tuple(outputs)
         return
-
-
-def media_last(out: Any) -> None:
-    """Put a finished call's images and audio (shown by the call in `out`, an Output) under the result's
-    text, as an awaited result shows them after its text."""
-    outputs = list(out.outputs)
-    media = [e for e in outputs if (e.get("metadata") or {}).get("mcp_widgets_media")]
-    if media:
-        out.outputs = (*(e for e in outputs if e not in media), *media)

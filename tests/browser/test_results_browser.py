@@ -71,3 +71,27 @@ def test_a_background_calls_image_shows_in_its_cell(open_notebook: OpenNotebook)
     assert image.evaluate("(img) => [img.naturalWidth, img.naturalHeight]") == [48, 24]
     expect(out.get_by_text("A red band <b>not bold</b> $x$", exact=False)).to_be_visible()
     expect(out.get_by_text("[image: image/png,", exact=False)).to_have_count(0)
+
+
+def test_a_tool_forms_text_and_image_show_in_the_servers_order(open_notebook: OpenNotebook) -> None:
+    # "The image above ..." came above the image: the images were moved under all the text.
+    from playwright.sync_api import expect
+
+    captioned = SERVER.replace(
+        '            t.ImageContent(type="image", data=data, mime_type="image/png")]',
+        '            t.ImageContent(type="image", data=data, mime_type="image/png"),\n'
+        '            t.TextContent(type="text", text="The image above is a red band.")]',
+    )
+    nb = open_notebook([captioned, 'srv.form("picture")'])
+    for index in (0, 1):
+        nb.run(index)
+        nb.wait_done(index, timeout=60_000)
+    form = nb.output(1).locator(".mcp-widgets-tool-form")
+    form.get_by_role("button", name="Run").click()
+    after = form.get_by_text("The image above is a red band.", exact=False)
+    expect(after).to_be_visible()
+    before = form.get_by_text("A red band <b>not bold</b> $x$", exact=False)
+    image = form.locator("img")
+    expect(image).to_have_count(1)
+    tops = [box["y"] for box in (before.bounding_box(), image.bounding_box(), after.bounding_box()) if box]
+    assert len(tops) == 3 and tops == sorted(tops), tops

@@ -19,6 +19,7 @@ import pytest
 from mcp_widgets import handlers
 from mcp_widgets import kernel as _bridge
 from mcp_widgets.client import Server, connect_sync
+from mcp_widgets.core.exceptions import ConnectError
 from mcp_widgets.core.outcome import Action, Reason
 from mcp_widgets.core.requests import pending_requests
 from tests.interop import roundtrip
@@ -98,3 +99,14 @@ def test_a_node_script_with_a_generic_file_name_is_named_by_the_server() -> None
         assert srv.name == "ts-interop-server"
     with connect_sync([node, str(SERVER), "stdio"], name="mine", timeout=60) as srv:
         assert srv.name == "mine"  # a name given is kept
+
+
+def test_a_node_server_that_fails_to_start_says_why(tmp_path: Any) -> None:
+    """Node prints its stack frames and the error's fields after "Error: Cannot find module": the connect
+    error's stderr tail still has that line."""
+    node = node_or_skip()
+    with pytest.raises(ConnectError) as info:
+        connect_sync([node, str(tmp_path / "missing.js")], timeout=30)
+    text = str(info.value)
+    assert "Cannot find module" in text and "missing.js" in text, text
+    assert "    at " not in text  # the frames say where, not why

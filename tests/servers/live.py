@@ -1,5 +1,5 @@
 """A server whose resources change (`python live.py` runs it over stdio, `python live.py http` over streamable
-HTTP): `live://counter` reads "count N".
+HTTP): `live://counter` reads "count N" (followed by `$LIVE_PAD` dots: a large resource).
 
 Its tool `bump(times)` adds one to the counter `times` times and tells subscribers after each (on
 2025-11-25 by `notifications/resources/updated` to the sessions that sent `resources/subscribe`, on
@@ -10,6 +10,7 @@ server received.
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ def build_server(name: str = "live", *, subscribe: bool = True) -> MCPServer[Any
 
     @server.resource(COUNTER, name="counter", description="A counter that bump() moves.")
     def counter() -> str:
-        return f"count {state['count']}"
+        return f"count {state['count']}" + "." * int(os.environ.get("LIVE_PAD", "0"))
 
     @server.tool()
     async def bump(ctx: Context, times: int = 1) -> str:

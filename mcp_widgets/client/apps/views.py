@@ -22,6 +22,7 @@ from mcp.client.extension import ClientExtension, advertise
 from ... import kernel
 from ...core import app_policy
 from ..listings import Table
+from ..record import sent_by
 from ..runtime import RUNTIME, on_main_after
 from .bridge import AppBridge, AppCalls, show_in
 from .questions import QUESTION_START, QuestionBridge, answer_later
@@ -212,7 +213,8 @@ class AppHost:
         client = self.ctx.link.client
         if client is None:
             raise app_policy.AppError(f"{self.ctx.name!r} is not connected")
-        result = await client.read_resource(uri)
+        with sent_by(f"app {uri}: its document"):  # the wire's group of its own
+            result = await client.read_resource(uri)
         contents = [c.model_dump(by_alias=True, mode="json") for c in result.contents]
         return app_policy.read_document(uri, contents)
 

@@ -4,7 +4,9 @@ A feed is told of a change (`poke`: a `notifications/resources/updated`, or a 20
 re-reads the resource. Changes are coalesced: a change arriving while a read runs, or within `interval` of
 the last read, marks the feed stale and one more read follows, so a server sending a thousand notifications a
 second causes at most 1/interval reads a second, and the newest state is always read at the end. Readers see
-the newest update only (a slow consumer skips those it missed, never gets an old one).
+the newest update only (a slow consumer skips those it missed, never gets an old one). A feed with a `cap`
+(a watch's) stops re-reading once a read was over it: each read of a resource that large costs the SDK's
+stdio reader seconds to minutes of CPU (docs/sdk-notes.md); later changes are counted instead.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 import mcp_types
 
 from ...core.exceptions import ServerError, brief
-from ..record import describe_exc
+from ..record import describe_exc, sent_by
 from ..results import result_text
 from ..runtime import RUNTIME
 
@@ -82,6 +84,12 @@ class Feed:
         self.number = 0
         self.heard = 0
         self.reads = 0
+        self.by = "srv.updates"
+        """What reads it, as the wire names its reads ("srv.watch")."""
+        self.cap: int | None = None
+        """Characters of contents past which a change is counted, not re-read (a watch's); None: no cap."""
+        self.over_cap: int | None = None
+        """The last read's characters when over `cap`: later changes are counted in `heard`, never read."""
         self.ended: str | None = None
         """Why the feed ended ("the server closed", "stopped"), None while it runs."""
         self.error: BaseException | None = None
@@ -122,6 +130,9 @@ class Feed:
                 while True:
                     await self._stale.wait()
                     self._stale.clear()
+                    if self.over_cap is not None:
+                        self._announce()  # counted, not read: a listener says so
+                        continue
                     started = loop.time()
                     await self._reread()
                     await asyncio.sleep(max(0.0, started + self.interval - loop.time()))
@@ -135,12 +146,15 @@ class Feed:
     async def _reread(self) -> None:
         self.reads += 1
         try:
-            result: mcp_types.ReadResourceResult | None = await self._read(self.sent)
+            with sent_by(f"{self.by}({self.uri!r}): read {self.reads}"):  # the wire's group of its own
+                result: mcp_types.ReadResourceResult | None = await self._read(self.sent)
             error = None
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             result, error = None, f"reading it failed: {describe_exc(exc)}"
+        if self.cap is not None and result is not None and (size := _size(result)) > self.cap:
+            self.over_cap = size
         self.number += 1
         now = datetime.datetime.now().astimezone()
         self.latest = Update(self.uri, result, now, self.number, self.heard, error)
@@ -198,6 +212,11 @@ class Feed:
                 await asyncio.sleep(0)  # not begun yet: `start` was just called
                 continue
             await news.wait()
+
+
+def _size(result: mcp_types.ReadResourceResult) -> int:
+    """Characters of a read's contents (text and base64 blobs)."""
+    return sum(len(getattr(c, "text", "") or "") + len(getattr(c, "blob", "") or "") for c in result.contents)
 
 
 class Updates:

@@ -18,6 +18,9 @@ from .feeds import Feed, Update
 TITLE_KEEP = 200
 """Characters of the URI the view's title shows."""
 
+REREAD_CAP = 5_000_000
+"""Characters of contents past which a watch re-reads no change on its own (it counts them)."""
+
 
 def parts(update: Update) -> list[dict[str, str]]:
     """What the view shows of an update: literal texts, images as data URIs (type and base64 checked)."""
@@ -49,6 +52,7 @@ class Watch:
         self._posted = False
         self._lock = threading.Lock()
         self._waiters: list[tuple[int, concurrent.futures.Future[None]]] = []
+        feed.cap, feed.by = REREAD_CAP, "srv.watch"
         feed.listeners.append(self._changed)
         feed.start()
 
@@ -112,6 +116,8 @@ class Watch:
         if latest is not None and latest.number != self._drawn:
             self._drawn = latest.number
             self.view.show(parts(latest), self._line())
+        elif self.view.live and feed.ended is None:
+            self.view.status = self._line()  # a change counted, not re-read
         if feed.ended is not None and self.view.live:
             self.view.end(self._line())
         self._settle()
@@ -124,6 +130,12 @@ class Watch:
             line = f"read at {latest.at:%H:%M:%S}, not updated yet"
         else:
             line = f"updated {plural(self.updates, 'time')}, last {latest.at:%H:%M:%S}"
+        over, unread = self._feed.over_cap, self._feed.heard - (latest.heard if latest is not None else 0)
+        if over is not None and unread > 0:
+            line += (
+                f" · changed {plural(unread, 'time')} since, not read again: {over:,} characters, over the "
+                f"{REREAD_CAP:,} a watch reads again on its own (srv.read_resource reads it)"
+            )
         ended = self._feed.ended
         return f"{line} · ended: {shown(ended)}" if ended is not None else line
 

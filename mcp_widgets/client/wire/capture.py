@@ -32,7 +32,7 @@ from ...core.redaction import typed_pattern
 from ...core.text import clip_line
 from ...core.wire_log import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
 from ..privacy import texts_of, typed_values
-from ..record import CURRENT_CALL
+from ..record import CURRENT_CALL, SENDER
 from ..runtime import on_main_after
 from .taps import TappedDispatcher, tapped
 
@@ -83,8 +83,8 @@ class Wire:
         self._texts_keys: list[str] = []
         self._late_seen = -1
         self._typed_read = False
-        self._pending: list[tuple[float, CallRecord | None, tuple[Any, ...]]] = []
-        """What passed and was not kept yet (`flush`)."""
+        self._pending: list[tuple[float, CallRecord | None, tuple[str, str] | None, tuple[Any, ...]]] = []
+        """What passed and was not kept yet (`flush`), with the call or other sender that sent it."""
         self._flush_due = False
         self._ties: OrderedDict[Any, deque[CallRecord]] = OrderedDict()
         """A server's question -> the calls it belongs to, as the client's intake found them, by request id,
@@ -148,8 +148,9 @@ class Wire:
         keeping it (JSON, redaction, grouping) is done off the message's way, at most `FLUSH_AFTER` s later,
         or at once when anything reads the wire. What was noted is read by nothing else before."""
         record = CURRENT_CALL.get() if what[1] == "out" else None
+        sender = SENDER.get() if record is None and what[1] == "out" else None
         with self._lock:
-            self._pending.append((time.monotonic(), record, what))
+            self._pending.append((time.monotonic(), record, sender, what))
             due, self._flush_due = self._flush_due, True
             flood = len(self._pending) >= FLUSH_COUNT
         if flood:
@@ -162,19 +163,21 @@ class Wire:
         """Keep what was noted: redacted, clipped, grouped (any thread). Never raises: it only watches."""
         with self._lock:
             pending, self._pending, self._flush_due = self._pending, [], False
-            for _, record, _ in pending:  # every call of the flush known first: typed values read once
+            for _, record, _, _ in pending:  # every call of the flush known first: typed values read once
                 if record is not None:
                     self._remember(record)
             self._typed_read = False
-            for when, record, what in pending:
+            for when, record, sender, what in pending:
                 try:
-                    self._keep(when, record, what)
+                    self._keep(when, record, what, sender)
                 except Exception:
                     log.debug("the wire of %s could not keep a message", self._ctx.name, exc_info=True)
         if pending:
             self._changed()
 
-    def _keep(self, when: float, record: CallRecord | None, what: tuple[Any, ...]) -> None:
+    def _keep(
+        self, when: float, record: CallRecord | None, what: tuple[Any, ...], sender: tuple[str, str] | None
+    ) -> None:
         if what[0] == "http":
             _, method, url, status, headers, content = what
             ids, answers = _ids(content)
@@ -201,6 +204,8 @@ class Wire:
         if record is not None:
             call = (record.display_id, self._label(record, body))
             self._remember(record)
+        elif sender is not None:
+            call = sender  # a completion, a watch's read, an app's document: a group of its own
         self.log.add(
             direction,
             body,

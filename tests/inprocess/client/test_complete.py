@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
+import time
 import traceback
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -14,11 +17,13 @@ import pytest
 from mcp_widgets import Completion
 from mcp_widgets.client import ServerError, connect_sync
 from tests.servers.completing import CITIES, TEMPLATE, build_server
+from tests.servers.crossing import HUGE
 from tests.servers.templated import build_server as without_completions
 
 MODES = ["auto", "legacy"]
 GENERATION = {"auto": "2026-07-28", "legacy": "2025-11-25"}
 pytestmark = pytest.mark.timeout(60)
+SERVERS = Path(__file__).resolve().parents[2] / "servers"
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -163,3 +168,41 @@ def test_tab_in_code_asks_within_its_bound_and_never_from_the_client_thread() ->
         code = 'srv.read_template("demo://resource/dynamic/text/{resourceId}", {"resourceId": "1'
         assert plain._completer.code_values(target(code)) == []
         assert not plain.wire.records(method="completion/complete")  # nothing asked
+
+
+@pytest.mark.parametrize("order", ["python", "ts"])
+def test_over_stdio_a_long_answer_nobody_waits_for_is_never_parsed(order: str) -> None:
+    """A form's request a newer keystroke replaced is given up on (the SDK tells the server); its long answer,
+    already on its way, reaches the session as a small stand-in, unparsed (megabytes parsed that way delayed
+    the next keystroke's suggestions by seconds), whichever order the server writes its members in. The wire
+    shows the stand-in; a long answer still awaited is parsed whole."""
+    command = [sys.executable, str(SERVERS / "crossing.py"), *(["--ts"] if order == "ts" else [])]
+    with connect_sync(command, timeout=60) as srv:
+        ask = srv._completer.asker(prompt="trip")
+        assert ask is not None
+        abandoned = srv._connection.abandoned
+        stale = ask("city", "huge", {})
+        wait_for(lambda: len(srv.wire.records(method="completion/complete")) == 1)  # it went out
+        stale.cancel()  # a newer keystroke
+        wait_for(lambda: abandoned.dropped == 1)
+        assert abandoned.dropped_chars > HUGE * 10
+        assert ask("city", "Os", {}).result(30).values == ["Os 000000", "Os 000001", "Os 000002"]
+        kept = srv.wire.records(method="completion/complete")
+        answers = [r["message"] for r in kept if r["direction"] == "in"]
+        assert answers[0]["result"]["_meta"]["mcp-widgets/unparsed"].startswith(
+            "an answer to a request given up on, not parsed: "
+        )
+        cancelled = srv.wire.records(method="notifications/cancelled")
+        assert [r["message"]["params"]["requestId"] for r in cancelled] == [answers[0]["id"]]
+        # A long answer still awaited is whole; nothing else was dropped.
+        got = srv.complete_sync(prompt="trip", argument="city", value="long")
+        assert got.values[:1] == ["long 000000"] and got.total == HUGE
+        assert abandoned.dropped == 1
+
+
+def wait_for(done: Any, within: float = 30.0) -> None:
+    """Until `done()` (polled; a bound so a failure ends the test, not a measure of anything)."""
+    deadline = time.monotonic() + within
+    while not done():
+        assert time.monotonic() < deadline, "not within the bound"
+        time.sleep(0.02)

@@ -211,6 +211,32 @@ def test_a_watch_redraws_the_resource_in_place_and_ends_when_stopped(mode: str) 
         assert not watch.view.live and "count 3" in watch.text  # the last contents stay
 
 
+def test_a_watch_counts_the_changes_of_a_resource_over_its_cap_and_reads_none(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A resource read over the watch's cap (5 MB of contents; here 5 characters) is read once: each further
+    read of that much would cost the SDK's stdio reader seconds to minutes. Changes are counted instead."""
+    from mcp_widgets import kernel
+    from mcp_widgets.client.live import watch as watching
+
+    monkeypatch.setattr(watching, "REREAD_CAP", 5)
+    with connect_sync(build_server(), mode="legacy") as srv:
+        watch = srv.watch(COUNTER)
+        watch.wait(0)
+        srv.call_tool_sync("bump", {"times": 3})
+        deadline = time.monotonic() + 10
+        while "changed 3 times since" not in watch.status:
+            assert time.monotonic() < deadline, watch.status
+            time.sleep(0.02)
+            kernel.flush_posted()  # the redraw posted to this (main) thread
+        assert watch._feed.reads == 1 and watch.updates == 0 and watch.text.endswith("count 0")
+        assert "not read again: 7 characters, over the 5 a watch reads again on its own" in watch.status
+        assert srv.read_resource_sync(COUNTER).contents[0].text == "count 3"  # type: ignore[union-attr]
+        watch.stop()
+        watch.wait(99, timeout=5)
+        assert watch.status.endswith("ended: stopped")
+
+
 def test_a_watch_says_when_the_server_closed() -> None:
     srv = connect_sync(build_server(), mode="legacy")
     watch = srv.watch(COUNTER)

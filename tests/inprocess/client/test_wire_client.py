@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import gc
 import json
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -203,3 +205,93 @@ def test_questions_of_two_calls_in_flight_go_with_their_calls() -> None:
         methods = [(m.direction, m.method, m.kind) for m in group.messages]
         assert methods.count(("in", "elicitation/create", "request")) == 1, methods
         assert methods.count(("out", "elicitation/create", "result")) == 1, methods
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_call_whose_question_was_declined_says_so(mode: str, tmp_path: Path) -> None:
+    """Its tool answered well, but a person reading "ok" would think they had accepted."""
+    answers = handlers.scripted(["decline", "cancel", {"name": CANARY}])
+    with connect_sync(stdio_command(), mode=mode, handler=answers) as srv:
+        for _ in range(3):
+            srv.call_tool_sync("ask_name")
+        outcomes = [g.outcome for g in srv.wire.groups() if g.label == "tool ask_name"]
+        text = srv.wire.text()
+        views = srv.wire.view().state
+    assert outcomes == ["declined", "cancelled", "ok"]
+    assert "ask_name (" in text and "declined)" in text and "cancelled)" in text
+    shown = [g["outcome"] for g in views["groups"] if g["label"] == "tool ask_name"]
+    assert shown == ["declined", "cancelled", "ok"]
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_each_completion_is_a_group_of_its_own_named_by_what_it_completes(mode: str) -> None:
+    """Not "other messages", whose time counted from the first completion of the session."""
+    from tests.servers.completing import build_server as completing
+
+    with connect_sync(completing(), mode=mode) as srv:
+        for typed in ("ju", "ma"):
+            srv.complete_sync(prompt="trip", argument="month", value=typed)
+        srv.complete_sync(template="weather://{city}/{day}", argument="city", value="Li")
+        groups = [g for g in srv.wire.groups() if g.kind == "call"]
+    assert [g.label for g in groups] == [
+        "completion of 'month' (prompt 'trip')",
+        "completion of 'month' (prompt 'trip')",
+        "completion of 'city' (resource template 'weather://{city}/{day}')",
+    ]
+    for group in groups:
+        assert [m.method for m in group.messages] == ["completion/complete"] * 2
+        assert group.outcome == "ok" and group.took == group.messages[-1].took
+    assert "other messages" not in [g.label for g in srv.wire.groups()]
+
+
+def test_a_given_up_completion_says_so() -> None:
+    from tests.servers import completing
+
+    with connect_sync([sys.executable, completing.__file__], mode="legacy") as srv:
+        ask = srv._completer.asker(prompt="trip")
+        assert ask is not None
+        pending = ask("city", "slow", {})
+        deadline = time.monotonic() + 10
+        while not srv.wire.messages(method="completion/complete"):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        pending.cancel()  # a newer keystroke
+        while not srv.wire.messages(method="notifications/cancelled"):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        (group,) = [g for g in srv.wire.groups() if g.label.startswith("completion of 'city'")]
+    assert [m.method for m in group.messages] == ["completion/complete", "notifications/cancelled"]
+    assert group.outcome == "given up"
+
+
+@pytest.mark.parametrize("mode", ["legacy", "auto"])
+def test_a_watch_s_reads_are_groups_of_their_own(mode: str) -> None:
+    from tests.servers.live import COUNTER
+    from tests.servers.live import build_server as live
+
+    with connect_sync(live(), mode=mode) as srv:
+        watch = srv.watch(COUNTER)
+        watch.wait(0)
+        srv.call_tool_sync("bump")
+        watch.wait(1, timeout=10)
+        labels = [g.label for g in srv.wire.groups() if g.kind == "call"]
+        reads = [g for g in srv.wire.groups() if g.label.startswith("srv.watch(")]
+        watch.stop()
+    read = "srv.watch('live://counter'): read"
+    assert labels == [f"{read} 1", "tool bump", f"{read} 2"]
+    for group in reads:
+        assert [m.method for m in group.messages] == ["resources/read"] * 2 and group.outcome == "ok"
+
+
+def test_an_app_s_document_read_is_a_group_of_its_own() -> None:
+    from mcp_widgets.demo import create_server
+
+    with connect_sync(create_server(sign_in_port=0), name="demo") as srv:
+        view = srv.open_app("roll_dice", {"count": 2})
+        deadline = time.monotonic() + 10
+        while not srv.wire.messages(method="resources/read", direction="in"):
+            assert time.monotonic() < deadline
+            time.sleep(0.01)
+        (group,) = [g for g in srv.wire.groups() if g.label.startswith("app ")]
+        view.close()
+    assert group.label == "app ui://demo/dice.html: its document" and group.outcome == "ok"

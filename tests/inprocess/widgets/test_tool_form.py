@@ -332,17 +332,23 @@ def test_secrets_are_masked() -> None:
         srv.close()
 
 
-def test_a_result_image_renders_under_the_text() -> None:
-    # As an awaited result shows it (it was only an "[image: …]" line).
+def test_a_results_text_and_images_show_in_the_servers_order() -> None:
+    # As an awaited result shows them: each image under the line naming it, the text after it after it (the
+    # images were all moved under the text, so "the image above" read false).
     png = base64.b64encode(b"\x89PNG\r\n\x1a\n" + b"\0" * 64).decode()
+    gif = base64.b64encode(b"GIF89a" + b"\0" * 32).decode()
     server = MCPServer("pictures")
 
-    @server.tool(description="A line of text and a picture.")
+    @server.tool(description="Text and pictures.")
     async def picture() -> mcp_types.CallToolResult:
         return mcp_types.CallToolResult(
             content=[
                 mcp_types.TextContent(type="text", text="a dot"),
                 mcp_types.ImageContent(type="image", data=png, mime_type="image/png"),
+                mcp_types.TextContent(type="text", text="The image above is a dot."),
+                mcp_types.ImageContent(type="image", data="PHN2Zz4=", mime_type="image/svg+xml"),  # a line
+                mcp_types.ImageContent(type="image", data=gif, mime_type="image/gif"),
+                mcp_types.TextContent(type="text", text="The end."),
             ]
         )
 
@@ -350,9 +356,22 @@ def test_a_result_image_renders_under_the_text() -> None:
         form = tool_form(srv, "picture")
         run(ran(form))
         outputs = list(form._out.outputs)
-        assert [o.get("output_type") for o in outputs][-2:] == ["stream", "display_data"]
-        assert "a dot" in outputs[-2]["text"]
-        assert outputs[-1]["data"]["image/png"] == png  # last: under the text
+        shown = [
+            o["text"] if o.get("output_type") == "stream" else next(k for k in o["data"] if k != "text/plain")
+            for o in outputs
+            if o.get("output_type") == "stream" or "mcp_widgets_media" in (o.get("metadata") or {})
+        ]
+        assert shown == [
+            "a dot\n[image: image/png, about 72 bytes]\n",
+            "image/png",
+            "The image above is a dot.\n[image: image/svg+xml, about 6 bytes]\n"
+            "[image: image/gif, about 39 bytes]\n",
+            "image/gif",
+            "The end.\n",
+        ], shown
+        media = [o["data"] for o in outputs if "mcp_widgets_media" in (o.get("metadata") or {})]
+        assert [m.get("image/png") or m.get("image/gif") for m in media] == [png, gif]
+        assert form.result_text == format_result(srv.call_tool_sync("picture", {}))
         form.close()
 
 
