@@ -29,6 +29,7 @@ from pydantic import BaseModel, ValidationError
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import (
     REDACTED,
+    Matcher,
     guard_logger,
     redact_head,
     resource_label,
@@ -74,7 +75,7 @@ def texts_of(values: Iterable[Any]) -> frozenset[str]:
     return frozenset(str(v) for v in values if not isinstance(v, bool) and v is not None)
 
 
-def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
+def _typed_pattern(record: Typed) -> Matcher | None:
     """A pattern matching what the person sent in this call (answers, secret arguments), or None."""
     return typed_pattern(typed_values(record))
 
@@ -181,7 +182,7 @@ class LateLines:
     (2025-11-25 ties a log line to no request). In memory only; one per server."""
 
     def __init__(self) -> None:
-        self._recent: deque[re.Pattern[str]] = deque(maxlen=RECENT)
+        self._recent: deque[Matcher] = deque(maxlen=RECENT)
         self._texts: deque[frozenset[str]] = deque(maxlen=RECENT)
         self.version = 0
         """Counts the calls remembered (a reader's cue that `texts()` changed)."""
@@ -245,9 +246,9 @@ class Recent:
     def __init__(self, late: LateLines, calls: Callable[[], Iterable[Any]]) -> None:
         self._late = late
         self._calls = calls
-        self._pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+        self._pattern: tuple[frozenset[str], Matcher | None] = (frozenset(), None)
 
-    def pattern(self) -> re.Pattern[str] | None:
+    def pattern(self) -> Matcher | None:
         """As one pattern (None: nothing was typed)."""
         texts = self.typed_texts()
         if texts != self._pattern[0]:
@@ -266,7 +267,7 @@ class Recent:
 _WATCHED: weakref.WeakSet[Recent] = weakref.WeakSet()
 _WATCHING = threading.Lock()
 """Servers are made on the main thread while the client thread's records read `_WATCHED`."""
-_pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+_pattern: tuple[frozenset[str], Matcher | None] = (frozenset(), None)
 
 
 def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
@@ -280,7 +281,7 @@ def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
     return recent
 
 
-def typed_now() -> re.Pattern[str] | None:
+def typed_now() -> Matcher | None:
     """What was typed in every watched server's calls in flight and its last ended ones, as one pattern."""
     global _pattern
     texts: frozenset[str] = frozenset()
@@ -335,7 +336,7 @@ def _digest(raw: Any) -> str:
 
 
 def redacted_listing(
-    items: Iterable[BaseModel], typed: re.Pattern[str] | None, clean: frozenset[str] = frozenset()
+    items: Iterable[BaseModel], typed: Matcher | None, clean: frozenset[str] = frozenset()
 ) -> tuple[list[Any], dict[str, str], frozenset[str]]:
     """A listing's items with what was typed redacted (names, titles, descriptions, schemas: every string),
     the server's own name of each renamed item by the name it is listed under, and the digests of the
