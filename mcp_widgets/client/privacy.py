@@ -40,7 +40,9 @@ from ..core.redaction import (
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"]
+__all__ = [
+    "REDACTED", "Completing", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"
+]
 
 RECENT = 32
 """Ended calls per server (of those in which something was typed) whose typed values still redact what it
@@ -177,15 +179,42 @@ def quotes_typed(record: Typed, *values: Any) -> bool:
     return typed is not None and any(scrub(value, typed) != value for value in values)
 
 
+class Completing:
+    """One completion request (`completion/complete`): no call, but what it sends is typed (the partial
+    value, the other fields' text), so it is redacted as a call's answers are (`LateLines.completing`)."""
+
+    def __init__(self, about: str, sent: Iterable[str]) -> None:
+        self.about = about
+        self.answered: list[Any] = []
+        self.requests: list[PendingRequest] = []
+        self.secrets: list[Any] = [s for s in sent if s]
+        self.typed_inputs: tuple[Any, ...] = ()
+
+    def describe(self) -> str:
+        return self.about
+
+
 class LateLines:
     """A server's last calls' typed values, which still redact its log lines that come after the call
-    (2025-11-25 ties a log line to no request). In memory only; one per server."""
+    (2025-11-25 ties a log line to no request), and its last completion requests'. In memory only; one per
+    server."""
 
     def __init__(self) -> None:
         self._recent: deque[Matcher] = deque(maxlen=RECENT)
         self._texts: deque[frozenset[str]] = deque(maxlen=RECENT)
+        self._completed: deque[frozenset[str]] = deque(maxlen=RECENT)
+        """What the last completion requests sent: apart from the calls', so typing does not push a call's
+        values out."""
         self.version = 0
-        """Counts the calls remembered (a reader's cue that `texts()` changed)."""
+        """Counts the calls and completions remembered (a reader's cue that `texts()` changed)."""
+
+    def completing(self, request: Completing) -> None:
+        """A completion request is about to be sent (client thread): from now on what it sends redacts
+        what the server says (its log lines, the wire, the SDK's and our log records, listings)."""
+        texts = texts_of(request.secrets)
+        if texts:
+            self._completed.append(texts)
+            self.version += 1
 
     def remember(self, record: Typed) -> None:
         """The call is ending: keep its pattern (client thread)."""
@@ -200,13 +229,15 @@ class LateLines:
 
     def texts(self) -> frozenset[str]:
         """What the person sent in the server's last calls, as text (the wire's redaction reads it)."""
-        return frozenset().union(*list(self._texts))
+        return frozenset().union(*list(self._texts), *list(self._completed))
 
     def scrub(self, line: str) -> str:
-        """A log line belonging to no call, redacted with the typed values of the server's last calls."""
+        """A log line belonging to no call, redacted with the typed values of the server's last calls and
+        completion requests."""
         for typed in list(self._recent):
             line = redact_head(line, typed)
-        return line
+        completed = frozenset().union(*list(self._completed))
+        return redact_head(line, typed_pattern(completed)) if completed else line
 
 
 def secret_arguments(
