@@ -3,6 +3,9 @@
 Pure helpers for the client's redaction (`client/privacy.py`) and a logging filter for our logger and the
 SDK's (`guard_logger`).
 
+One concept: finding what must not be shown in a server's text, and replacing it; its parts (typed values'
+matchers, secret argument names, URL credentials, resource labels) are each small and share `REDACTED`.
+
 A typed value is matched as itself in any letter case and in the forms escapers give it: JSON (`\\u00e9`,
 `\\"`, doubly escaped too), URL (`%C3%A9`, `+`, doubly encoded `%25C3%25A9`), HTML (`&eacute;`, `&#233;`,
 `&#xe9;`, letters and digits too: `&#112;`) and Python (`\\xe9`), each character on its own, so mixed escapes
@@ -160,6 +163,9 @@ class _Pieces:
         forms |= {urllib.parse.quote(value, safe=""), urllib.parse.quote_plus(value), html.escape(value)}
         forms |= {e.decode("ascii").rstrip("=") for e in _base64(raw)}
         self.forms = [f.lower() for f in sorted(forms)]
+        encoded = {e.decode("ascii").rstrip("=").lower() for e in _base64(raw)}
+        self.padded = {n for n, f in enumerate(self.forms) if f in encoded}
+        """The base64 forms: "=" padding after one's end is the value's too."""
         self.starts: dict[str, list[tuple[int, int]]] = {}
         """Each form's slices at every `PIECE`-th character -> (form, offset): any run of 2 x `PIECE`
         characters the text shares with a form holds one of them."""
@@ -179,16 +185,24 @@ class _Pieces:
             if hits is None:
                 i += 1
                 continue
-            best = (i, i + PIECE)
+            best, whole = (i, i + PIECE), False
             for n, at in hits[:8]:  # a repetitive value has a slice in many places: a few of them do
-                best = max(best, _grown(lowered, i, self.forms[n], at), key=lambda s: s[1] - s[0])
+                start, end, stop = _grown(lowered, i, self.forms[n], at)
+                if end - start > best[1] - best[0]:
+                    best, whole = (start, end), n in self.padded and stop == len(self.forms[n])
+            if whole:  # the value's whole base64: its padding too
+                end = best[1]
+                while end < len(lowered) and lowered[end] == "=":
+                    end += 1
+                best = (best[0], end)
             found.append(best)
             i = best[1]
         return found
 
 
-def _grown(text: str, i: int, form: str, at: int) -> tuple[int, int]:
-    """The run of `text` around `text[i:]` == `form[at:]` (a shared slice) that equals `form` there."""
+def _grown(text: str, i: int, form: str, at: int) -> tuple[int, int, int]:
+    """The run of `text` around `text[i:]` == `form[at:]` (a shared slice) that equals `form` there: its
+    start and end, and where it ends in `form`."""
     start, begin = i, at
     while start > 0 and begin > 0 and text[start - 1] == form[begin - 1]:
         start, begin = start - 1, begin - 1
@@ -197,7 +211,7 @@ def _grown(text: str, i: int, form: str, at: int) -> tuple[int, int]:
         end, stop = end + PIECE, stop + PIECE
     while end < len(text) and stop < len(form) and text[end] == form[stop]:
         end, stop = end + 1, stop + 1
-    return start, end
+    return start, end, stop
 
 
 @functools.lru_cache(maxsize=64)
