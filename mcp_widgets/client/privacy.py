@@ -3,7 +3,8 @@
 A call's typed values are the answers it sent and the secret arguments it was given (see
 `core.redaction.is_secret_argument`); `core.redaction` matches them escaped and in any letter case. A
 server's log line may arrive after its call ended (2025-11-25 has no request to tie it to): the patterns of
-a server's last calls are kept for those, in memory only.
+a server's last calls are kept for those, in memory only. A completion request is no call, but what it sends
+is typed too (`Completing`): its server's last completion requests redact what it says as a call's do.
 
 The SDK logs what a server sent when it cannot parse it (a stdout line, a notification's params): its
 loggers, and ours, get a filter (`guard_logs`) that redacts what was typed in any open server's calls in
