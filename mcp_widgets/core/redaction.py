@@ -219,6 +219,17 @@ def _pieces(value: str) -> _Pieces:
     return _Pieces(value)
 
 
+def _matcher(value: str) -> tuple[int, re.Pattern[str] | _Pieces]:
+    if len(value) > SPELLED:
+        return PIECE, _pieces(value)
+    return _shortest(value), _value_pattern(value)
+
+
+def _shortest(value: str) -> int:
+    """The fewest characters any spelling of `value` takes (each spells a character with one or more)."""
+    return min(len(unicodedata.normalize(f, value)) for f in ("NFC", "NFD"))
+
+
 class Matcher:
     """What was typed, as a server may quote it: each value's own matcher (built once per value and kept,
     so a new value typed costs its own build only). Read as a compiled pattern is (`search`, `sub`,
@@ -226,14 +237,23 @@ class Matcher:
 
     def __init__(self, texts: Iterable[str]) -> None:
         self.texts = tuple(sorted(set(texts), key=len, reverse=True))
+        self._built: list[tuple[int, re.Pattern[str] | _Pieces]] | None = None
 
-    def _matchers(self) -> list[re.Pattern[str] | _Pieces]:
-        return [_pieces(t) if len(t) > SPELLED else _value_pattern(t) for t in self.texts]
+    def _matchers(self) -> list[tuple[int, re.Pattern[str] | _Pieces]]:
+        """Each value's matcher with the shortest text it can match, shortest first (a text shorter than a
+        value's every spelling is not searched for it: most strings of a message are short)."""
+        built = self._built
+        if built is None:
+            built = self._built = sorted((_matcher(t) for t in self.texts), key=lambda pair: pair[0])
+        return built
 
     def spans(self, text: str) -> list[tuple[int, int]]:
         """Where a typed value is, in order, overlapping ones joined."""
         found: list[tuple[int, int]] = []
-        for matcher in self._matchers():
+        size = len(text)
+        for shortest, matcher in self._matchers():
+            if shortest > size:
+                break
             if isinstance(matcher, _Pieces):
                 found += matcher.spans(text)
             else:
