@@ -16,11 +16,11 @@ more match anywhere (a server may glue one to a word: `pin48151623`); shorter on
 typing `an` would cut words of every message apart. Booleans and 1-character values are not redacted (a
 `2` would cut every count apart).
 
-A value over `SPELLED` (64) characters, a pasted note, is matched by its pieces instead (`_Pieces`): as
-typed in any letter case, composed or decomposed, JSON-escaped (once or twice), URL-encoded, HTML-escaped
-or in base64, whole or any run of 32 characters or more of it (a server quoting the start of a note); not
-in per-character mixed escapes, fullwidth letters or with invisible characters slipped in. Its cost is
-linear in the value and in the text searched: a per-character pattern of 10,000 characters took seconds to
+A value over `SPELLED` (32) characters, a pasted note or a long token, is matched by its pieces instead
+(`_Pieces`): as typed in any letter case, composed or decomposed, JSON-escaped (once or twice), URL-encoded,
+HTML-escaped or in base64, whole or any run of 32 characters or more of it (a server quoting the start of a
+note); not in per-character mixed escapes, fullwidth letters or with invisible characters slipped in. Its cost
+is linear in the value and in the text searched: a per-character pattern of 10,000 characters took seconds to
 build, on the thread every server's traffic shares. Each value's matcher is built once, when first searched
 with, and kept (`Matcher`): typing one more character builds that new value's matcher only.
 
@@ -49,7 +49,7 @@ REDACTED = "[redacted]"
 ANYWHERE = 4
 """Values this long or longer are redacted even when glued to a word."""
 
-SPELLED = 64
+SPELLED = 32
 """Values this long or shorter are matched character by character in every spelling; a longer one (a pasted
 note) by its pieces (`_Pieces`): a per-character pattern's build grows steeply with its length (seconds for
 10,000 characters, on the thread every server's traffic shares)."""
@@ -68,45 +68,57 @@ _INVISIBLE = r"(?:[\u00ad\u200b-\u200f\u2060-\u2064\ufeff])*"
 """Characters a server may slip between a value's own (zero-width space, joiners, marks, soft hyphen)."""
 
 
-def _char_forms(ch: str) -> list[str]:
-    """Regex alternatives for one character of a typed value: itself and its escaped forms."""
-    forms = {re.escape(ch)}
+def _either(items: Iterable[str]) -> str:
+    """One regex alternation of `items`, longest first (leftmost-first: a longer spelling is taken whole)."""
+    ordered = sorted(set(items), key=lambda x: (-len(x), x))
+    return ordered[0] if len(ordered) == 1 else f"(?:{'|'.join(ordered)})"
+
+
+def _char_regex(ch: str) -> str:
+    """One character of a typed value, itself or escaped: the forms that share a start are grouped (one
+    `&#...;`, one `%...`, one backslash escape, one class of the letters), so a scan tries few alternatives
+    at each position of a text."""
+    letters, decimal, hexa, url, long_u, short_x, other = set(), set(), set(), set(), set(), set(), set()
     for c in {ch, ch.lower(), ch.upper()}:
         if len(c) != 1:
             continue  # "ß".upper() is "SS": the pattern ignores case anyway
         cp = ord(c)
-        forms.add(re.escape(c))
+        letters.add(c)
         if 0x21 <= cp <= 0x7E:
-            forms.add(re.escape(chr(cp + 0xFEE0)))  # fullwidth: ｐ for p
-        forms.add(rf"&#0*{cp};")
-        forms.add(rf"&#x0*{cp:x};")
-        forms.add("".join(f"%(?:25)*{b:02x}" for b in c.encode("utf-8")))  # URL-encoded, once or more
+            letters.add(chr(cp + 0xFEE0))  # fullwidth: ｐ for p
+        decimal.add(str(cp))
+        hexa.add(f"{cp:x}")
+        url.add("".join(f"%(?:25)*{b:02x}" for b in c.encode("utf-8")))  # URL-encoded, once or more
         if c.isascii() and c.isalnum():
-            forms.add(rf"\\+u{cp:04x}")
-            forms.add(rf"\\+x{cp:02x}")
+            long_u.add(f"{cp:04x}")
+            short_x.add(f"{cp:02x}")
             continue  # no other escaper touches these
-        forms.add(r"\\+" + re.escape(c))  # \"  \/  \\ (and doubly escaped)
+        other.add(r"\\+" + re.escape(c))  # \"  \/  \\ (and doubly escaped)
         if cp < 0x10000:
-            forms.add(rf"\\+u{cp:04x}")
+            long_u.add(f"{cp:04x}")
         else:
             high, low = 0xD800 + ((cp - 0x10000) >> 10), 0xDC00 + ((cp - 0x10000) & 0x3FF)
-            forms.add(rf"\\+u{high:x}\\+u{low:x}")
-            forms.add(rf"\\+U{cp:08x}")
+            other.add(rf"\\+u{high:x}\\+u{low:x}")
+            other.add(rf"\\+U{cp:08x}")
         if cp < 0x100:
-            forms.add(rf"\\+x{cp:02x}")
+            short_x.add(f"{cp:02x}")
         if cp in _ENTITIES:
-            forms.add(f"&{_ENTITIES[cp]};")
+            other.add(f"&{_ENTITIES[cp]};")
         if c in "\n\t\r\b\f":
-            forms.add(r"\\+" + {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f"}[c])
+            other.add(r"\\+" + {"\n": "n", "\t": "t", "\r": "r", "\b": "b", "\f": "f"}[c])
     if ch == " ":
-        forms.add(r"\+")
-    return sorted(forms, key=len, reverse=True)
+        other.add(r"\+")
+    escapes = [f"u{_either(long_u)}", *([f"x{_either(short_x)}"] if short_x else [])]
+    parts = sorted(other, key=lambda x: (-len(x), x))
+    parts += [f"&#(?:0*{_either(decimal)}|x0*{_either(hexa)});", _either(url), r"\\+" + _either(escapes)]
+    plain = sorted(letters)
+    parts.append(f"[{''.join(re.escape(c) for c in plain)}]" if len(plain) > 1 else re.escape(plain[0]))
+    return f"(?:{'|'.join(parts)})"
 
 
 def _spelled(value: str) -> str:
     """`value` character by character, each in any of its forms, invisible characters allowed between."""
-    parts = [f"(?:{'|'.join(forms)})" if len(forms := _char_forms(ch)) > 1 else forms[0] for ch in value]
-    return _INVISIBLE.join(parts)
+    return _INVISIBLE.join(_char_regex(ch) for ch in value)
 
 
 def _base64_forms(value: str) -> set[str]:
@@ -219,10 +231,24 @@ def _pieces(value: str) -> _Pieces:
     return _Pieces(value)
 
 
-def _matcher(value: str) -> tuple[int, re.Pattern[str] | _Pieces]:
+_Entry = tuple[int, "re.Pattern[str] | _Pieces", tuple[str, ...] | None]
+
+_ESCAPING = re.compile(r"[&%\\+]")
+"""What every escaped spelling needs (an entity, a URL escape, a backslash escape, "+" for a space); the
+fullwidth, decomposed and invisible ones need a character beyond ASCII."""
+
+
+def _matcher(value: str) -> _Entry:
+    """A value's matcher, the shortest text it can match, and the texts one of which an ASCII text without
+    `_ESCAPING` holds wherever it matches (lower case; None: no such shortcut for this value)."""
     if len(value) > SPELLED:
-        return PIECE, _pieces(value)
-    return _shortest(value), _value_pattern(value)
+        return PIECE, _pieces(value), None
+    probes: tuple[str, ...] | None = None
+    if value.isascii():  # a letter beyond ASCII may match an ASCII one ignoring case (ſ, K): no shortcut
+        probes = (value.lower(),)
+        if len(value) >= ANYWHERE:
+            probes += tuple(e.decode("ascii").rstrip("=").lower() for e in _base64(value.encode("utf-8")))
+    return _shortest(value), _value_pattern(value), probes
 
 
 def _shortest(value: str) -> int:
@@ -237,9 +263,9 @@ class Matcher:
 
     def __init__(self, texts: Iterable[str]) -> None:
         self.texts = tuple(sorted(set(texts), key=len, reverse=True))
-        self._built: list[tuple[int, re.Pattern[str] | _Pieces]] | None = None
+        self._built: list[_Entry] | None = None
 
-    def _matchers(self) -> list[tuple[int, re.Pattern[str] | _Pieces]]:
+    def _matchers(self) -> list[_Entry]:
         """Each value's matcher with the shortest text it can match, shortest first (a text shorter than a
         value's every spelling is not searched for it: most strings of a message are short)."""
         built = self._built
@@ -251,9 +277,15 @@ class Matcher:
         """Where a typed value is, in order, overlapping ones joined."""
         found: list[tuple[int, int]] = []
         size = len(text)
-        for shortest, matcher in self._matchers():
+        # Most texts are plain ASCII: a value can be there only as itself (or its base64), which a substring
+        # test finds far faster than its pattern's scan.
+        plain = text.isascii() and _ESCAPING.search(text) is None
+        lowered = text.lower() if plain else ""
+        for shortest, matcher, probes in self._matchers():
             if shortest > size:
                 break
+            if plain and probes is not None and not any(probe in lowered for probe in probes):
+                continue
             if isinstance(matcher, _Pieces):
                 found += matcher.spans(text)
             else:

@@ -166,3 +166,23 @@ def test_a_long_values_matcher_grows_with_its_length_not_faster() -> None:
     count = [sum(len(v) for v in p.starts.values()) for p in (short, long)]
     assert count[1] <= 10.5 * count[0]
     assert count[1] <= sum(len(f) for f in long.forms) // 16 + len(long.forms)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you said QUINN-4815!",
+        "you said pinquinn-4815x!",
+        f"you said {base64.b64encode(b'Quinn-4815').decode()}!",
+        f"you said {base64.urlsafe_b64encode(b'Quinn-4815').decode().rstrip('=')}!",
+        "you said Quinn&#45;4815!",
+        "you said Quinn%2D4815!",
+    ],
+)
+def test_an_ascii_value_in_plain_ascii_text_is_found_by_its_shortcut_as_by_its_pattern(text: str) -> None:
+    # A plain ASCII text (no escape) is searched by substring first: the same spans as the pattern's.
+    typed = typed_pattern(["Quinn-4815", "an"])
+    assert typed is not None
+    assert REDACTED in typed.sub(REDACTED, text)
+    plain = "an answer and AN. Quinn said 4815"
+    assert typed.sub(REDACTED, plain) == f"{REDACTED} answer and {REDACTED}. Quinn said 4815"
