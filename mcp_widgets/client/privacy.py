@@ -30,6 +30,7 @@ from pydantic import BaseModel, ValidationError
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import (
     REDACTED,
+    SPELLED,
     Matcher,
     guard_logger,
     redact_head,
@@ -213,9 +214,15 @@ class LateLines:
         """A completion request is about to be sent (client thread): from now on what it sends redacts
         what the server says (its log lines, the wire, the SDK's and our log records, listings)."""
         texts = texts_of(request.secrets)
-        if texts:
-            self._completed.append(texts)
-            self.version += 1
+        if not texts:
+            return
+        longer = [t for t in texts if len(t) > SPELLED]
+        if longer:  # a long value typed on: its earlier spellings are runs of the newer (matched as such)
+            kept = (frozenset(t for t in old if len(t) <= SPELLED or not any(t in new for new in longer))
+                    for old in self._completed)
+            self._completed = deque((old for old in kept if old), maxlen=RECENT)
+        self._completed.append(texts)
+        self.version += 1
 
     def remember(self, record: Typed) -> None:
         """The call is ending: keep its pattern (client thread)."""

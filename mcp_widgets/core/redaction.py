@@ -226,7 +226,7 @@ def _grown(text: str, i: int, form: str, at: int) -> tuple[int, int, int]:
     return start, end, stop
 
 
-@functools.lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=32)
 def _pieces(value: str) -> _Pieces:
     return _Pieces(value)
 

@@ -100,3 +100,17 @@ def test_typing_builds_one_matcher_per_new_value_not_the_whole_pattern(
             srv.wire.records()
             log.debug("after %s", n)
         assert redaction.BUILDS - built == len(typed) + 1 - 6
+
+
+def test_a_long_value_typed_on_keeps_only_its_newest_spelling() -> None:
+    """A pasted note typed on sends a new long value per keystroke: the earlier ones are runs of the newest
+    (matched as such), so one matcher is kept for them, not one each (each is a long value's index)."""
+    from mcp_widgets.client.privacy import Completing, LateLines
+
+    note = " ".join(f"w{n * 7919 % 100003:x}" for n in range(1_000))[:5_000]
+    late = LateLines()
+    for n in range(4_000, 4_010):
+        late.completing(Completing("completing 'note'", [note[:n], "ann"]))
+    assert late.texts() == {note[:4_009], "ann"}
+    assert late.scrub(f"you said {note[:4_000]}!") == "you said [redacted]!"
+    assert late.scrub(f"you said {json.dumps(note[:3_000])}") == 'you said "[redacted]"'
