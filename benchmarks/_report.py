@@ -32,6 +32,7 @@ GROUPS = (
     "scale",
     "polling",
     "wire",
+    "privacy",
     "completions",
     "explorer",
     "live",

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import logging
-import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from ..core.redaction import Matcher
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .privacy import redacted_listing
 from .record import CallRecord
@@ -24,7 +24,7 @@ Kind = Literal["tools", "resources", "prompts"]
 
 
 async def fetch(
-    ctx: ServerContext, client: Client, kind: Kind, typed: Callable[[], re.Pattern[str] | None] | None = None
+    ctx: ServerContext, client: Client, kind: Kind, typed: Callable[[], Matcher | None] | None = None
 ) -> None:
     """Fetch every page of one listing into `ctx.learned` (client thread); none without the capability.
 
@@ -54,7 +54,7 @@ async def fetch(
 L = TypeVar("L", ToolList, PromptList, ResourceList)
 
 
-def _listed(kind: type[L], items: list[Any], before: L | None, typed: re.Pattern[str] | None) -> L:
+def _listed(kind: type[L], items: list[Any], before: L | None, typed: Matcher | None) -> L:
     shown, real, clean = redacted_listing(items, typed, before.clean if before is not None else frozenset())
     return kind(shown, real, clean)
 
@@ -76,7 +76,7 @@ class Catalog:
         ctx: ServerContext,
         require_connected: Callable[[], object],
         run: RunCall,
-        typed: Callable[[], re.Pattern[str] | None] | None = None,
+        typed: Callable[[], Matcher | None] | None = None,
     ) -> None:
         self.ctx = ctx
         self.require_connected = require_connected

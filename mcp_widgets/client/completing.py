@@ -9,9 +9,12 @@ name it does not list: one line naming what it has. `Completer.ask` sends the re
 for it, at most `CODE_TIMEOUT`): the values, or none when the server offers no completions for it, is slow
 or fails, or when asked from the client thread (it would deadlock).
 
-A completion is no call: it has no panel, no history row and no questions. What it sends is typed (the
-partial value, the other arguments as context): the wire keeps names, never values (`core.wire_log`), and an
-error names the argument and the code, with the server's message only once what was sent is scrubbed out.
+A completion is no call: it has no panel, no history row and no questions (one the server asks meanwhile,
+outside any call, is declined unseen). What it sends is typed (the partial value, the other arguments as
+context; a password-like argument is never sent as context): the wire keeps names, never values
+(`core.wire_log`), what the server says meanwhile and after is redacted as a call's echo is
+(`privacy.LateLines.completing`), a malformed answer raises `MalformedAnswer` in one line, and an error
+names the argument and the code, with the server's message only once what was sent is scrubbed out.
 """
 
 from __future__ import annotations
@@ -30,9 +33,10 @@ from .. import kernel
 from ..core.code_targets import CodeTarget
 from ..core.completion import Completion, completion_of
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
-from ..core.redaction import REDACTED, typed_pattern
+from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
 from ..core.text import clip_line
 from ..core.wire_log import error_name
+from .privacy import Completing, foreign
 from .record import sent_by
 from .runtime import RUNTIME
 
@@ -182,7 +186,12 @@ class Completer:
         the future ends with a `Completion` or a one-line error."""
         if not isinstance(argument, str) or not isinstance(value, str):
             raise brief(TypeError("complete(): argument= is a name and value= the text typed so far"))
-        given = {str(k): v for k, v in (context or {}).items() if isinstance(v, str) and k != argument}
+        # A password-like field's value goes to the server only when the person runs the form.
+        given = {
+            str(k): v
+            for k, v in (context or {}).items()
+            if isinstance(v, str) and k != argument and not is_secret_argument(str(k))
+        }
         bound = timeout if timeout is not None else (self.ctx.settings.timeout or DEFAULT_TIMEOUT)
         return RUNTIME.submit(self._ask(target, argument, value, given, bound, delay))
 
@@ -195,6 +204,11 @@ class Completer:
         client = self.connection.client
         if client is None:
             raise ConnectionClosedError(f"{about} failed: not connected", code=mcp_types.CONNECTION_CLOSED)
+        sent = Completing(about, [value, *context.values()])
+        # Before it is sent: what the server says meanwhile (logs, prints, listings, the wire) is redacted.
+        self.connection.display.late.completing(sent)
+        intake = self.connection.intake
+        intake.completing += 1  # a question asked meanwhile, outside any call, is refused (`Intake`)
         try:
             asked = client.complete(target.ref(), {"name": argument, "value": value}, context or None)
             with sent_by(f"completion of {argument!r} ({target.label})"):  # the wire's group of its own
@@ -207,6 +221,13 @@ class Completer:
             ) from None
         except asyncio.TimeoutError:
             raise RequestTimeout(f"{about}: no answer within {timeout:g} s") from None
+        except Exception as exc:
+            replaced = foreign(sent, exc)  # a malformed answer: `MalformedAnswer`, one line, no payload
+            if replaced is None:
+                raise
+            raise replaced from None
+        finally:
+            intake.completing -= 1
         return completion_of(result)
 
 

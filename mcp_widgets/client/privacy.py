@@ -3,7 +3,8 @@
 A call's typed values are the answers it sent and the secret arguments it was given (see
 `core.redaction.is_secret_argument`); `core.redaction` matches them escaped and in any letter case. A
 server's log line may arrive after its call ended (2025-11-25 has no request to tie it to): the patterns of
-a server's last calls are kept for those, in memory only.
+a server's last calls are kept for those, in memory only. A completion request is no call, but what it sends
+is typed too (`Completing`): its server's last completion requests redact what it says as a call's do.
 
 The SDK logs what a server sent when it cannot parse it (a stdout line, a notification's params): its
 loggers, and ours, get a filter (`guard_logs`) that redacts what was typed in any open server's calls in
@@ -29,6 +30,8 @@ from pydantic import BaseModel, ValidationError
 from ..core.exceptions import MalformedAnswer, MCPWidgetsError, ServerError
 from ..core.redaction import (
     REDACTED,
+    SPELLED,
+    Matcher,
     guard_logger,
     redact_head,
     resource_label,
@@ -39,7 +42,9 @@ from ..core.redaction import (
 from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
-__all__ = ["REDACTED", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"]
+__all__ = [
+    "REDACTED", "Completing", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"
+]
 
 RECENT = 32
 """Ended calls per server (of those in which something was typed) whose typed values still redact what it
@@ -74,7 +79,7 @@ def texts_of(values: Iterable[Any]) -> frozenset[str]:
     return frozenset(str(v) for v in values if not isinstance(v, bool) and v is not None)
 
 
-def _typed_pattern(record: Typed) -> re.Pattern[str] | None:
+def _typed_pattern(record: Typed) -> Matcher | None:
     """A pattern matching what the person sent in this call (answers, secret arguments), or None."""
     return typed_pattern(typed_values(record))
 
@@ -176,15 +181,48 @@ def quotes_typed(record: Typed, *values: Any) -> bool:
     return typed is not None and any(scrub(value, typed) != value for value in values)
 
 
+class Completing:
+    """One completion request (`completion/complete`): no call, but what it sends is typed (the partial
+    value, the other fields' text), so it is redacted as a call's answers are (`LateLines.completing`)."""
+
+    def __init__(self, about: str, sent: Iterable[str]) -> None:
+        self.about = about
+        self.answered: list[Any] = []
+        self.requests: list[PendingRequest] = []
+        self.secrets: list[Any] = [s for s in sent if s]
+        self.typed_inputs: tuple[Any, ...] = ()
+
+    def describe(self) -> str:
+        return self.about
+
+
 class LateLines:
     """A server's last calls' typed values, which still redact its log lines that come after the call
-    (2025-11-25 ties a log line to no request). In memory only; one per server."""
+    (2025-11-25 ties a log line to no request), and its last completion requests'. In memory only; one per
+    server."""
 
     def __init__(self) -> None:
-        self._recent: deque[re.Pattern[str]] = deque(maxlen=RECENT)
+        self._recent: deque[Matcher] = deque(maxlen=RECENT)
         self._texts: deque[frozenset[str]] = deque(maxlen=RECENT)
+        self._completed: deque[frozenset[str]] = deque(maxlen=RECENT)
+        """What the last completion requests sent: apart from the calls', so typing does not push a call's
+        values out."""
         self.version = 0
-        """Counts the calls remembered (a reader's cue that `texts()` changed)."""
+        """Counts the calls and completions remembered (a reader's cue that `texts()` changed)."""
+
+    def completing(self, request: Completing) -> None:
+        """A completion request is about to be sent (client thread): from now on what it sends redacts
+        what the server says (its log lines, the wire, the SDK's and our log records, listings)."""
+        texts = texts_of(request.secrets)
+        if not texts:
+            return
+        longer = [t for t in texts if len(t) > SPELLED]
+        if longer:  # a long value typed on: its earlier spellings are runs of the newer (matched as such)
+            kept = (frozenset(t for t in old if len(t) <= SPELLED or not any(t in new for new in longer))
+                    for old in self._completed)
+            self._completed = deque((old for old in kept if old), maxlen=RECENT)
+        self._completed.append(texts)
+        self.version += 1
 
     def remember(self, record: Typed) -> None:
         """The call is ending: keep its pattern (client thread)."""
@@ -199,13 +237,15 @@ class LateLines:
 
     def texts(self) -> frozenset[str]:
         """What the person sent in the server's last calls, as text (the wire's redaction reads it)."""
-        return frozenset().union(*list(self._texts))
+        return frozenset().union(*list(self._texts), *list(self._completed))
 
     def scrub(self, line: str) -> str:
-        """A log line belonging to no call, redacted with the typed values of the server's last calls."""
+        """A log line belonging to no call, redacted with the typed values of the server's last calls and
+        completion requests."""
         for typed in list(self._recent):
             line = redact_head(line, typed)
-        return line
+        completed = frozenset().union(*list(self._completed))
+        return redact_head(line, typed_pattern(completed)) if completed else line
 
 
 def secret_arguments(
@@ -245,9 +285,9 @@ class Recent:
     def __init__(self, late: LateLines, calls: Callable[[], Iterable[Any]]) -> None:
         self._late = late
         self._calls = calls
-        self._pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+        self._pattern: tuple[frozenset[str], Matcher | None] = (frozenset(), None)
 
-    def pattern(self) -> re.Pattern[str] | None:
+    def pattern(self) -> Matcher | None:
         """As one pattern (None: nothing was typed)."""
         texts = self.typed_texts()
         if texts != self._pattern[0]:
@@ -266,7 +306,7 @@ class Recent:
 _WATCHED: weakref.WeakSet[Recent] = weakref.WeakSet()
 _WATCHING = threading.Lock()
 """Servers are made on the main thread while the client thread's records read `_WATCHED`."""
-_pattern: tuple[frozenset[str], re.Pattern[str] | None] = (frozenset(), None)
+_pattern: tuple[frozenset[str], Matcher | None] = (frozenset(), None)
 
 
 def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
@@ -280,7 +320,7 @@ def watched(late: LateLines, calls: Callable[[], Iterable[Any]]) -> Recent:
     return recent
 
 
-def typed_now() -> re.Pattern[str] | None:
+def typed_now() -> Matcher | None:
     """What was typed in every watched server's calls in flight and its last ended ones, as one pattern."""
     global _pattern
     texts: frozenset[str] = frozenset()
@@ -335,7 +375,7 @@ def _digest(raw: Any) -> str:
 
 
 def redacted_listing(
-    items: Iterable[BaseModel], typed: re.Pattern[str] | None, clean: frozenset[str] = frozenset()
+    items: Iterable[BaseModel], typed: Matcher | None, clean: frozenset[str] = frozenset()
 ) -> tuple[list[Any], dict[str, str], frozenset[str]]:
     """A listing's items with what was typed redacted (names, titles, descriptions, schemas: every string),
     the server's own name of each renamed item by the name it is listed under, and the digests of the

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import re
 import time
 from collections import OrderedDict, deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -28,7 +27,7 @@ from types import MappingProxyType
 from typing import Any, Literal, TypeVar
 from urllib.parse import urlsplit
 
-from .redaction import REDACTED, redact_head, scrub, strip_url_secrets
+from .redaction import REDACTED, Matcher, redact_head, scrub, strip_url_secrets
 from .text import byte_size, clip_line, plural, shown
 
 __all__ = [
@@ -114,7 +113,7 @@ def fits(raw: str) -> bool:
     return len(raw) <= WHOLE_KEEP
 
 
-def clipped(value: Any, depth: int = 0, typed: re.Pattern[str] | None = None) -> Any:
+def clipped(value: Any, depth: int = 0, typed: Matcher | None = None) -> Any:
     """`value` (JSON-like) with long strings, long lists and deep nesting cut, each saying what was cut; with
     `typed`, what is kept is redacted as `scrub` does: only what is kept is searched, never the whole text
     (one 50 MB string costs what a 400-character one does)."""
@@ -618,7 +617,7 @@ class WireLog:
         *,
         size: int,
         call: tuple[str, str] | None = None,
-        typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
+        typed: Callable[[str | None], Matcher | None] | None = None,
         typed_arguments: bool = False,
         raw: str | None = None,
         when: float | None = None,
@@ -716,7 +715,7 @@ class WireLog:
         ids: Sequence[Any] = (),
         answers: Sequence[Any] = (),
         when: float | None = None,
-        typed: Callable[[str | None], re.Pattern[str] | None] | None = None,
+        typed: Callable[[str | None], Matcher | None] | None = None,
     ) -> WireMessage | None:
         """Keep one HTTP exchange: status, `Mcp-*` headers (credentials as markers), the URL without its
         query. `ids` are those of the JSON-RPC requests its body carried, `answers` those of the answers to
@@ -911,7 +910,7 @@ _CREDENTIALS = {
 }
 
 
-def http_headers(headers: Mapping[str, str], typed: re.Pattern[str] | None = None) -> dict[str, str]:
+def http_headers(headers: Mapping[str, str], typed: Matcher | None = None) -> dict[str, str]:
     """The headers a person debugging MCP needs: `Mcp-*`, `WWW-Authenticate`, the content type; credentials
     as a marker naming their scheme ("Bearer"), the session id shortened; what `typed` matches (a value a
     person typed, which a server may echo in a header) redacted."""

@@ -25,7 +25,7 @@ from ..core.exceptions import FieldNotFound
 from ..core.prompt_args import prompt_schema
 from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
-from ._fields import WRAP_CLASS, TextField
+from ._fields import WRAP_CLASS, SecretField, TextField
 from ._suggest import Ask, Suggester
 from ._tool_form import ToolForm
 from ._tool_result import plain_text
@@ -58,8 +58,10 @@ class ExploreForm(ToolForm):
 
     def _context_for(self, name: str) -> Callable[[], dict[str, str]]:
         def context() -> dict[str, str]:
+            # A masked field's value goes to the server only on Run, never with a completion request.
             values = self._values() if not self._closed else {}
-            return {k: v for k, v in values.items() if k != name and isinstance(v, str) and v}
+            skip = {name} | {k for k, field in self._fields.items() if isinstance(field, SecretField)}
+            return {k: v for k, v in values.items() if k not in skip and isinstance(v, str) and v}
 
         return context
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import warnings
 from collections.abc import AsyncIterator, Callable
 from typing import TYPE_CHECKING, Any
@@ -27,6 +26,7 @@ from mcp.shared.exceptions import MCPDeprecationWarning
 
 from ...core.exceptions import brief
 from ...core.protocol import is_modern
+from ...core.redaction import Matcher
 from .. import catalog
 from ..runtime import RUNTIME
 from .feeds import Feed
@@ -59,7 +59,7 @@ class Live:
     """
 
     def __init__(
-        self, ctx: ServerContext, typed: Callable[[], re.Pattern[str] | None] | None = None
+        self, ctx: ServerContext, typed: Callable[[], Matcher | None] | None = None
     ) -> None:
         self.ctx = ctx
         self.typed = typed

@@ -61,6 +61,8 @@ class Intake:
         self.display = display
         self.calls: list[CallRecord] = []
         """The calls in flight, oldest first (client thread only): a question finds its call here."""
+        self.completing = 0
+        """Completion requests in flight (client thread): a question outside any call meanwhile is theirs."""
         self.loose = display.loose
         self.endings = Endings(ctx, self.loose)
         self.pending = self.endings.pending
@@ -95,6 +97,10 @@ class Intake:
             record.asked += 1
             if self.tie is not None and context is not None:
                 self.tie(getattr(context, "request_id", None), record)
+        elif self.completing:
+            # A completion is no call and asks nothing of the person: its question is declined unseen (no
+            # widget, no history row: its message may quote what is being typed).
+            return mcp_types.ElicitResult(action="decline")
         elif sum(1 for r in self.pending.values() if r is None) >= (at_once := ctx.settings.max_questions[1]):
             refused = f"too many questions: the client allows no more than {at_once} open at once"
             return mcp_types.ErrorData(code=INVALID_PARAMS, message=refused)

@@ -17,7 +17,6 @@ import contextlib
 import json
 import logging
 import os
-import re
 import threading
 import time
 import uuid
@@ -28,7 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from ... import kernel
-from ...core.redaction import typed_pattern
+from ...core.redaction import Matcher, typed_pattern
 from ...core.text import clip_line
 from ...core.wire_log import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
 from ..privacy import texts_of, typed_values
@@ -77,7 +76,7 @@ class Wire:
         self._late = late
         self._calls: OrderedDict[str, weakref.ref[CallRecord]] = OrderedDict()
         """The calls that sent a message lately (not held: an ended call's values are in `late`)."""
-        self._pattern: tuple[tuple[str, ...], re.Pattern[str] | None] = ((), None)
+        self._pattern: tuple[tuple[str, ...], Matcher | None] = ((), None)
         self._texts: dict[str, tuple[tuple[int, int, int], frozenset[str]]] = {}
         """Each call's typed texts, with the signature they were read at (`_typed`)."""
         self._texts_keys: list[str] = []
@@ -264,7 +263,7 @@ class Wire:
             while len(self._calls) > _RECENT:
                 self._calls.popitem(last=False)
 
-    def _typed(self, key: str | None) -> re.Pattern[str] | None:
+    def _typed(self, key: str | None) -> Matcher | None:
         """What the person typed in the server's calls in flight and its last ended ones (`late`), as one
         pattern: a server may echo a value in a later call, or in a message tied to none."""
         if self._typed_read:  # once a flush: what the calls sent is read as of the flush, for all it keeps

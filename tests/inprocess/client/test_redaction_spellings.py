@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import base64
 import html
+import json
 import logging
 import sys
 import unicodedata
@@ -104,3 +105,84 @@ def test_covered_spellings_are_redacted_from_errors_and_the_log(caplog: pytest.L
             shown = [text, *logs]
             found[how] = [t for t in shown if spelled in t or VALUE in t or REDACTED not in t]
     assert found == {how: [] for how in COVERED}
+
+
+def test_a_single_character_is_not_redacted_anywhere() -> None:
+    # docs/privacy.md: a `2` would cut every count apart (the wire's copy of an echo keeps `"seats": 2` too).
+    assert typed_pattern(["2", True, None]) is None
+    typed = typed_pattern(["2", "Quinn"])
+    assert typed is not None and typed.sub(REDACTED, '{"seats": 2, "who": "Quinn"}') == (
+        f'{{"seats": 2, "who": "{REDACTED}"}}'
+    )
+
+
+def _note(size: int) -> str:
+    """A pasted note: words that do not repeat (as a person's text), with a few accents and quotes."""
+    words = [f"w{n * 7919 % 100003:x}" for n in range(size)]
+    return ('Résumé: "' + " ".join(words))[:size]
+
+
+LONG = _note(5_000)
+LONG_COVERED: dict[str, Callable[[str], str]] = {
+    "as typed, upper case": str.upper,
+    "decomposed": lambda v: unicodedata.normalize("NFD", v),
+    "escaped in JSON": lambda v: json.dumps(v)[1:-1],
+    "escaped in JSON twice": lambda v: json.dumps(json.dumps(v)[1:-1])[1:-1],
+    "URL-encoded": lambda v: quote(v, safe=""),
+    "HTML-escaped": html.escape,
+    "base64": lambda v: base64.b64encode(v.encode()).decode(),
+    "its first 40 characters": lambda v: v[:40],
+    "40 characters from its middle": lambda v: v[2_000:2_040],
+}
+LONG_NOT_COVERED: dict[str, Callable[[str], str]] = {
+    "fullwidth": _fullwidth,
+    "zero-width spaces 10 apart": lambda v: "\u200b".join(v[i : i + 10] for i in range(0, 99, 10)),
+    "its first 15 characters": lambda v: v[:15],
+}
+
+
+@pytest.mark.parametrize("how", LONG_COVERED)
+def test_a_long_value_is_redacted_in_each_literal_spelling_and_by_its_runs(how: str) -> None:
+    typed = typed_pattern([LONG])
+    assert typed is not None
+    spelled = LONG_COVERED[how](LONG)
+    assert typed.sub(REDACTED, f"you said {spelled}!") == f"you said {REDACTED}!"
+
+
+@pytest.mark.parametrize("how", LONG_NOT_COVERED)
+def test_a_long_value_in_a_spelling_the_docs_call_not_covered_is_not(how: str) -> None:
+    typed = typed_pattern([LONG])
+    assert typed is not None
+    text = f"you said {LONG_NOT_COVERED[how](LONG)}"
+    assert REDACTED not in typed.sub(REDACTED, text)  # if this starts to fail, say so in docs/privacy.md
+
+
+def test_a_long_values_matcher_grows_with_its_length_not_faster() -> None:
+    """Its index holds one piece per 16 characters of each spelling (a per-character pattern of 10,000
+    characters took seconds to build); a 10 times longer value has about 10 times the pieces."""
+    from mcp_widgets.core.redaction import _Pieces
+
+    short, long = _Pieces(_note(5_000)), _Pieces(_note(50_000))
+    count = [sum(len(v) for v in p.starts.values()) for p in (short, long)]
+    assert count[1] <= 10.5 * count[0]
+    assert count[1] <= sum(len(f) for f in long.forms) // 16 + len(long.forms)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "you said QUINN-4815!",
+        "you said pinquinn-4815x!",
+        f"you said {base64.b64encode(b'Quinn-4815').decode()}!",
+        f"you said {base64.urlsafe_b64encode(b'Quinn-4815').decode().rstrip('=')}!",
+        "you said Quinn&#45;4815!",
+        "you said Quinn%2D4815!",
+    ],
+)
+def test_an_ascii_value_in_plain_ascii_text_is_found_by_its_shortcut_as_by_its_pattern(text: str) -> None:
+    # A plain ASCII text (no escape) is searched by substring first: the same spans as the pattern's.
+    typed = typed_pattern(["Quinn-4815", "an"])
+    assert typed is not None
+    assert REDACTED in typed.sub(REDACTED, text)
+    plain = "an answer and AN. Quinn said 4815"
+    assert typed.sub(REDACTED, plain) == f"{REDACTED} answer and {REDACTED}. Quinn said 4815"
