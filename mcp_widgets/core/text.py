@@ -13,6 +13,7 @@ from typing import Any
 __all__ = [
     "LITERAL_CLASSES",
     "LOG_KEEP",
+    "NAMES_KEEP",
     "byte_size",
     "clip",
     "clip_line",

@@ -20,6 +20,7 @@ from typing import Any
 
 import uri_template
 
+from .exceptions import MCPWidgetsError
 from .text import quoted, shorten
 
 __all__ = ["TemplateError", "TemplateVariable", "UriTemplate", "expanded", "parse_template"]
@@ -38,8 +39,9 @@ _HOW = {
 }
 
 
-class TemplateError(ValueError):
-    """A URI template that cannot be parsed, or variables it cannot be expanded with (names, never values)."""
+class TemplateError(MCPWidgetsError, ValueError):
+    """A URI template that cannot be parsed, or variables it cannot be expanded with (names, never values):
+    one line in a notebook, as every error of ours."""
 
 
 @dataclass(frozen=True)
