@@ -34,6 +34,7 @@ GROUPS = (
     "wire",
     "completions",
     "explorer",
+    "wide",
     "live",
 )
 """Every group, in the order they run and print."""
