@@ -257,12 +257,15 @@ def _schema_errors(
         path = list(error.absolute_path)
         if not path:
             if error.validator == "required" and isinstance(error.validator_value, list):
+                unlisted = False
                 for missing in error.validator_value:
-                    if isinstance(missing, str) and missing not in arguments:
-                        yield (
-                            (missing if missing in names else ARGUMENTS),
-                            ("required" if missing in names else f"missing {quoted([missing])}"),
-                        )
+                    if not isinstance(missing, str) or missing in arguments:
+                        continue
+                    if missing in names:
+                        yield missing, "required"
+                    elif not unlisted:  # the first key beyond the form's fields says it; the rest add nothing
+                        unlisted = True
+                        yield ARGUMENTS, f"missing {quoted([missing])}"
                 continue
             yield ARGUMENTS, message
             continue
