@@ -18,6 +18,7 @@ import pytest
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.client.results import result_text
 from mcp_widgets.core.tools.schema import ARGUMENTS
+from mcp_widgets.core.tools.signature import ToolError
 from mcp_widgets.core.uri_template import TemplateError
 from tests.inprocess.work import linear
 from tests.servers.wide import build_server, template_text
@@ -134,3 +135,11 @@ def test_a_prompt_of_many_messages_shows_the_first_and_counts_the_rest(servers: 
         assert len(form.result_text) < 5_000 and "… (800 more messages" in form.result_text
     finally:
         form.close()
+
+
+def test_a_tools_refusal_through_its_function_is_one_clipped_line(servers: dict[int, Server]) -> None:
+    with pytest.raises(ToolError) as caught:
+        servers[1_000].fn.refuse.sync()  # an error result of 1 MB
+    line = one_line(caught.value)
+    assert line.endswith("… (998000 more characters)") and len(line) < 2_200
+    assert len(caught.value.result.content[0].text) == 1_000_000  # the result is whole
