@@ -186,7 +186,8 @@ class TemplateForm(ExploreForm):
     def _header(self) -> str:
         server_name = str(getattr(self.server, "name", "server"))
         named = getattr(self.tool, "title", None) or getattr(self.tool, "name", None)
-        header = f"Resource template {self.tool_name} on {server_name}"
+        # the template cut, not the server's name after it (a template of 10,000 variables is 70 KB)
+        header = f"Resource template {shorten(self.tool_name, HEADER_KEEP // 2)} on {server_name}"
         return f"{named} — {header[:1].lower()}{header[1:]}" if named else header
 
     def _check(self) -> ArgumentCheck:

@@ -72,6 +72,8 @@ def test_what_a_template_form_of_10000_variables_says_is_short(servers: dict[int
         assert form.errors[ARGUMENTS].startswith("missing 'v100'")
         texts = [str(getattr(c, "value", "")) for c in form.children] + [form._run.tooltip]
         assert max(len(text) for text in texts) < 5_000
+        assert texts[0].startswith("wide — resource template wide://{v0}")
+        assert texts[0].split(" more characters) on ")[1].startswith("wide")  # the template cut, not the name
     finally:
         form.close()
 
