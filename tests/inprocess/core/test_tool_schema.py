@@ -20,6 +20,7 @@ from mcp_widgets.core.schema import MISSING, parse_schema
 from mcp_widgets.core.tools.args import check_arguments, widget_value
 from mcp_widgets.core.tools.parts import MAX_REF_DEPTH
 from mcp_widgets.core.tools.schema import ARGUMENTS, MAX_FIELDS, ToolFormSpec, parse_tool_schema
+from mcp_widgets.core.tools.signature import tool_docstring, tool_signature
 from mcp_widgets.demo import create_server
 from tests.inprocess.work import linear
 from tests.servers.wide import tool_schema
@@ -465,6 +466,27 @@ def test_checking_10000_required_properties_is_linear_work() -> None:
         assert errors["p1"] == "required" and errors[ARGUMENTS] == f"missing 'p{MAX_FIELDS}'"
 
     few, many = linear(check)
+    assert many > 5 * few  # it was counted
+
+
+class Name(str):
+    """A property name whose comparisons are calls (so that the work meter counts them)."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)
+
+
+def test_a_tools_signature_and_docstring_of_10000_required_properties_are_linear_work() -> None:
+    # Each property asked whether it was required of the required list: 10^8 comparisons at 10,000.
+    def described(n: int) -> None:
+        schema = tool_schema(n)
+        schema["required"] = [Name(r) for r in schema["required"]]
+        assert len(tool_signature(schema, None).parameters) == n
+        assert "p9:" in tool_docstring("Wide.", schema, None, server="wide", tool="wide")
+
+    few, many = linear(described)
     assert many > 5 * few  # it was counted
 
 
