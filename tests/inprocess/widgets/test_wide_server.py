@@ -145,3 +145,15 @@ def test_a_tools_refusal_through_its_function_is_one_clipped_line(servers: dict[
     line = one_line(caught.value)
     assert line.endswith("… (998000 more characters)") and len(line) < 2_200
     assert len(caught.value.result.content[0].text) == 1_000_000  # the result is whole
+
+
+def test_what_is_refused_before_sending_names_the_arguments_clipped(servers: dict[int, Server]) -> None:
+    srv = servers[10_000]
+    with pytest.raises(TypeError) as prompt:
+        srv.get_prompt_sync("wide", {"a0": "x"})  # 9,999 required arguments missing
+    with pytest.raises(ValueError) as uri:
+        srv.read_resource_sync(template_text(10_000))  # a URI with 10,000 variables left in
+    for error in (prompt.value, uri.value):
+        line = one_line(error)
+        assert len(line) < 1_500 and "more characters)" in line, line[:3_000]
+    assert "it needs the arguments 'a1', 'a2', " in one_line(prompt.value)
