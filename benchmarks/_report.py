@@ -35,6 +35,7 @@ GROUPS = (
     "privacy",
     "completions",
     "explorer",
+    "wide",
     "live",
 )
 """Every group, in the order they run and print."""

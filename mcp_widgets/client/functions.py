@@ -19,6 +19,7 @@ from typing import Any
 import mcp_types
 
 from ..core.exceptions import argument_errors, one_line
+from ..core.text import shorten
 from ..core.tools.signature import (
     OutputSchemaError,
     ToolError,
@@ -31,6 +32,9 @@ from ..core.tools.signature import (
 )
 
 __all__ = ["ToolFunctions", "tool_function"]
+
+ERROR_KEEP = 2_000
+"""Characters of a tool's refusal a `ToolError` says, as of a server's error (`running.ERROR_KEEP`)."""
 
 AsyncCall = Callable[[str, dict[str, Any]], Awaitable[mcp_types.CallToolResult]]
 SyncCall = Callable[[str, dict[str, Any]], mcp_types.CallToolResult]
@@ -72,8 +76,9 @@ def outcome(tool: mcp_types.Tool, result: mcp_types.CallToolResult) -> Any:
         ToolError: The tool reported a failure.
         OutputSchemaError: The structured content breaks the tool's outputSchema (`.result` is the result).
     """
-    if result.is_error:
-        raise ToolError(f"{tool.name}: {_text(result) or 'the tool reported an error'}", result=result)
+    if result.is_error:  # the line a cell shows: a refusal of 1 MB is cut (`.result` has it whole)
+        said = shorten(_text(result), ERROR_KEEP)
+        raise ToolError(f"{tool.name}: {said or 'the tool reported an error'}", result=result)
     structured = result.structured_content
     schema = tool.output_schema
     if schema:

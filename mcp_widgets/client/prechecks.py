@@ -1,7 +1,8 @@
 """What a request can be refused for before it is sent: what the server's listing (or MCP) says it needs.
 
 A listed prompt's required arguments, prompt arguments as text, and a resource URI with a template's
-variables still in it. Each is a `brief` error: one line naming the server, the call and what is missing.
+variables still in it. Each is a `brief` error: one line naming the server, the call and what is missing,
+the names clipped (a prompt of 10,000 arguments, a template of 70 KB).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..core.exceptions import brief
+from ..core.text import NAMES_KEEP, quoted, shorten
 from .privacy import resource_name
 
 if TYPE_CHECKING:
@@ -31,8 +33,8 @@ def check_prompt(ctx: ServerContext, name: str, arguments: Mapping[str, Any] | N
     if wrong:  # MCP's prompt arguments are text (the SDK would call it a malformed answer)
         raise brief(
             TypeError(
-                f"prompt {name!r} on {ctx.name!r} was not sent: its arguments are text, and "
-                f"{', '.join(map(repr, wrong))} {'is' if len(wrong) == 1 else 'are'} not"
+                f"prompt {quoted([name])} on {ctx.name!r} was not sent: its arguments are text, and "
+                f"{quoted(wrong)} {'is' if len(wrong) == 1 else 'are'} not"
             )
         )
     listed = next((p for p in ctx.learned.prompts or () if p.name == name), None)
@@ -41,12 +43,12 @@ def check_prompt(ctx: ServerContext, name: str, arguments: Mapping[str, Any] | N
     wanted = listed.arguments or []
     missing = [a.name for a in wanted if a.required and a.name not in given]
     if missing:
-        takes = ", ".join(a.name + ("" if a.required else " (optional)") for a in wanted)
+        takes = shorten(", ".join(a.name + ("" if a.required else " (optional)") for a in wanted), NAMES_KEEP)
         raise brief(
             TypeError(
-                f"prompt {name!r} on {ctx.name!r} was not sent: it needs "
+                f"prompt {quoted([name])} on {ctx.name!r} was not sent: it needs "
                 f"{'the argument' if len(missing) == 1 else 'the arguments'} "
-                f"{', '.join(map(repr, missing))} (it takes {takes})"
+                f"{quoted(missing)} (it takes {takes})"
             )
         )
 
@@ -59,11 +61,12 @@ def check_uri(ctx: ServerContext, uri: str) -> None:
         return
     names = [v.rstrip("*").split(":")[0] for e in _EXPRESSION.findall(uri) for v in e.split(",")]
     if names:
+        variables = shorten(", ".join(dict.fromkeys(names)), NAMES_KEEP)
         raise brief(
             ValueError(
-                f"resource {resource_name(listed, uri)!r} on {ctx.name!r} was not read: its URI "
+                f"resource {quoted([resource_name(listed, uri)])} on {ctx.name!r} was not read: its URI "
                 f"still has the template's {'variable' if len(names) == 1 else 'variables'} "
-                f"{', '.join(dict.fromkeys(names))}: fill {'it' if len(names) == 1 else 'them'} in "
+                f"{variables}: fill {'it' if len(names) == 1 else 'them'} in "
                 "first (srv.resources.templates lists the templates)"
             )
         )

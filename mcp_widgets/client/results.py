@@ -28,6 +28,7 @@ MAX_MEDIA_BYTES = 5 * 1024 * 1024
 IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 AUDIO_TYPES = frozenset({"audio/wav", "audio/x-wav", "audio/mpeg", "audio/mp3", "audio/ogg", "audio/webm"})
 TEXT_KEEP = 20_000  # characters of one text part shown (a notebook output is no place for megabytes)
+MESSAGES_KEEP = 200  # a prompt's messages shown (100,000 short ones were 900 KB of text); the rest counted
 
 
 @dataclass(frozen=True)
@@ -130,9 +131,12 @@ def result_parts(result: Any) -> list[Part]:
         if result.description:
             parts.append(_text(result.description))
         parts.append(Part(f"{plural(len(result.messages), 'message')}:"))
-        for message in result.messages:
+        for message in result.messages[:MESSAGES_KEEP]:
             parts.append(Part(f"[{shown(str(message.role))}]"))
             parts.extend(_content(message.content))
+        if len(result.messages) > MESSAGES_KEEP:
+            rest = len(result.messages) - MESSAGES_KEEP
+            parts.append(Part(f"… ({plural(rest, 'more message')}: the result's .messages has them all)"))
     elif isinstance(result, mcp_types.ReadResourceResult):
         for res in result.contents:
             parts.extend(_resource(res, "Resource"))

@@ -9,6 +9,7 @@
     ├── RequestTimeout         a request got no answer within `timeout=` (also a TimeoutError)
     ├── TooManyQuestions       a call was stopped: its server asked past `max_questions=`
     ├── MalformedAnswer        a server's answer broke the protocol (says where and how, never the values)
+    ├── TemplateError          a URI template that is none, or values it cannot take (core.uri_template)
     └── ServerError            a server answered with a JSON-RPC error (.code, .data)
         ├── ConnectionClosedError   the connection ended while a request was in flight
         └── AnswerExpired           the server no longer kept the question when its answer came

@@ -7,16 +7,19 @@ could disguise it, so `shown` writes each as a visible escape (`\\x1b`, `U+202E`
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import Any
 
 __all__ = [
     "LITERAL_CLASSES",
     "LOG_KEEP",
+    "NAMES_KEEP",
     "byte_size",
     "clip",
     "clip_line",
     "number_text",
     "plural",
+    "quoted",
     "shorten",
     "shown",
 ]
@@ -69,6 +72,15 @@ def shorten(text: object, limit: int) -> str:
     if len(text) <= limit:
         return text
     return f"{text[:limit]}… ({plural(len(text) - limit, 'more character')})"
+
+
+NAMES_KEEP = 300
+"""Characters of names a message quotes (a server's 10,000 variables, or one name of 70 KB, stay short)."""
+
+
+def quoted(names: Iterable[object], limit: int = NAMES_KEEP) -> str:
+    """Names quoted and joined ("'a', 'b'"), shortened after `limit` characters as `shorten` does."""
+    return shorten(", ".join(repr(n) for n in names), limit)
 
 
 def clip_line(text: object, limit: int) -> str:

@@ -13,11 +13,15 @@ takes a list, entered one item per line. Messages name variables, never the valu
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import uri_template
+
+from .exceptions import MCPWidgetsError
+from .text import quoted, shorten
 
 __all__ = ["TemplateError", "TemplateVariable", "UriTemplate", "expanded", "parse_template"]
 
@@ -35,8 +39,9 @@ _HOW = {
 }
 
 
-class TemplateError(ValueError):
-    """A URI template that cannot be parsed, or variables it cannot be expanded with (names, never values)."""
+class TemplateError(MCPWidgetsError, ValueError):
+    """A URI template that cannot be parsed, or variables it cannot be expanded with (names, never values):
+    one line in a notebook, as every error of ours."""
 
 
 @dataclass(frozen=True)
@@ -71,9 +76,18 @@ class UriTemplate:
     text: str
     variables: tuple[TemplateVariable, ...]
 
-    @property
+    @functools.cached_property
     def names(self) -> tuple[str, ...]:
+        """The variables' names, made once (expanding looks up every name given in them)."""
         return tuple(v.name for v in self.variables)
+
+    @functools.cached_property
+    def _known(self) -> frozenset[str]:
+        return frozenset(self.names)
+
+    @functools.cached_property
+    def _parsed(self) -> uri_template.URITemplate:
+        return uri_template.URITemplate(self.text)  # parsed once, not again at each keystroke's expansion
 
     def schema(self) -> dict[str, Any]:
         """A JSON schema of the variables, for a form: strings, lists of strings for exploded ones."""
@@ -100,15 +114,16 @@ class UriTemplate:
                 not have, or a value is of a type a URI cannot hold (the message names variables only).
         """
         values = dict(values or {})
-        unknown = [name for name in values if name not in self.names]
+        known = self._known
+        unknown = [name for name in values if name not in known]
         if unknown:
             raise TemplateError(
-                f"the template {self.text!r} has no variable {_names(unknown)} (its variables: "
-                f"{_names(list(self.names)) or 'none'})"
+                f"the template {quoted([self.text])} has no variable {quoted(unknown)} (its variables: "
+                f"{quoted(self.names) or 'none'})"
             )
         missing = self.missing(values)
         if missing:
-            raise TemplateError(f"the template {self.text!r} needs a value for {_names(missing)}")
+            raise TemplateError(f"the template {quoted([self.text])} needs a value for {quoted(missing)}")
         given: dict[str, Any] = {}
         for v in self.variables:
             value = values.get(v.name)
@@ -116,10 +131,10 @@ class UriTemplate:
                 continue
             given[v.name] = _value(v, value)
         try:
-            return str(uri_template.URITemplate(self.text).expand(**given))
+            return str(self._parsed.expand(**given))
         except uri_template.ExpansionFailedError as exc:  # a list given for `{var:3}`
             raise TemplateError(
-                f"the template {self.text!r} cannot expand {exc.variable!r} with a list"
+                f"the template {quoted([self.text])} cannot expand {quoted([exc.variable])} with a list"
             ) from None
 
 
@@ -127,13 +142,9 @@ def _empty(value: Any) -> bool:
     return value is None or (isinstance(value, (str, list, tuple, Mapping)) and len(value) == 0)
 
 
-def _names(names: list[str]) -> str:
-    return ", ".join(repr(n) for n in names)
-
-
 def _value(v: TemplateVariable, value: Any) -> Any:
     if isinstance(value, bool):
-        raise TemplateError(f"the variable {v.name!r} takes text, not True or False")
+        raise TemplateError(f"the variable {quoted([v.name])} takes text, not True or False")
     if isinstance(value, (int, float)):
         return str(value)
     if isinstance(value, str):
@@ -143,7 +154,9 @@ def _value(v: TemplateVariable, value: Any) -> Any:
     pairs = value.items() if isinstance(value, Mapping) else None
     if pairs is not None and all(isinstance(k, str) and isinstance(i, str) for k, i in pairs):
         return dict(value)  # `{?keys*}`
-    raise TemplateError(f"the variable {v.name!r} takes text (or a list of text), not {type(value).__name__}")
+    raise TemplateError(
+        f"the variable {quoted([v.name])} takes text (or a list of text), not {type(value).__name__}"
+    )
 
 
 def parse_template(text: str) -> UriTemplate:
@@ -161,7 +174,8 @@ def parse_template(text: str) -> UriTemplate:
         uri_template.ExpansionReservedError,
         uri_template.VariableInvalidError,
     ) as exc:
-        raise TemplateError(f"{text!r} is not an RFC 6570 URI template ({exc})") from None
+        why = shorten(str(exc), 200)
+        raise TemplateError(f"{quoted([text])} is not an RFC 6570 URI template ({why})") from None
     found: dict[str, TemplateVariable] = {}
     for expansion in parsed.expansions:
         operator = str(getattr(expansion, "operator", ""))

@@ -23,11 +23,12 @@ import ipywidgets as w
 from ..core.completion import Completion
 from ..core.exceptions import FieldNotFound
 from ..core.prompt_args import prompt_schema
+from ..core.text import NAMES_KEEP, quoted, shorten
 from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
 from ._fields import WRAP_CLASS, SecretField, TextField
 from ._suggest import Ask, Suggester
-from ._tool_form import ToolForm
+from ._tool_form import HEADER_KEEP, ToolForm, not_listed
 from ._tool_result import plain_text
 
 __all__ = ["PromptForm", "TemplateForm", "prompt_form", "template_form"]
@@ -35,6 +36,8 @@ __all__ = ["PromptForm", "TemplateForm", "prompt_form", "template_form"]
 ResultText = Callable[[Any], str]
 """A result as the plain text a notebook shows for it (`client.results.result_text`)."""
 
+URI_KEEP = 2_000
+"""Characters of the URI a template form will read shown under its fields (`form.uri` has it whole)."""
 PROMPT_FORM_CLASS = "mcp-widgets-prompt-form"
 TEMPLATE_FORM_CLASS = "mcp-widgets-template-form"
 
@@ -185,7 +188,8 @@ class TemplateForm(ExploreForm):
     def _header(self) -> str:
         server_name = str(getattr(self.server, "name", "server"))
         named = getattr(self.tool, "title", None) or getattr(self.tool, "name", None)
-        header = f"Resource template {self.tool_name} on {server_name}"
+        # the template cut, not the server's name after it (a template of 10,000 variables is 70 KB)
+        header = f"Resource template {shorten(self.tool_name, HEADER_KEEP // 2)} on {server_name}"
         return f"{named} — {header[:1].lower()}{header[1:]}" if named else header
 
     def _check(self) -> ArgumentCheck:
@@ -208,8 +212,8 @@ class TemplateForm(ExploreForm):
             text = "Reads: " + self.template.expand(check.arguments)
         else:
             names = [self._title(n) for n in check.errors if n != ARGUMENTS] or ["the variables"]
-            text = "Reads: (fill in " + ", ".join(names) + ")"
-        self._uri.value = plain_text(text)
+            text = "Reads: (fill in " + shorten(", ".join(names), HEADER_KEEP) + ")"
+        self._uri.value = plain_text(shorten(text, URI_KEEP))
 
     def _launch(self, arguments: dict[str, Any]) -> Any:
         return self.server.read_template_background(self.tool_name, arguments, output=self._out, typed=True)
@@ -222,7 +226,7 @@ class TemplateForm(ExploreForm):
 
 
 def _known(items: list[Any], attr: str) -> str:
-    return ", ".join(str(getattr(i, attr, "?")) for i in items[:50]) or "none"
+    return shorten(", ".join(str(getattr(i, attr, "?")) for i in items[:50]), NAMES_KEEP) or "none"
 
 
 def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | None = None) -> PromptForm:
@@ -236,8 +240,8 @@ def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | 
     for prompt in prompts:
         if getattr(prompt, "name", None) == name:
             return PromptForm(server, prompt, result_text, suggest)
-    raise KeyError(
-        f"{getattr(server, 'name', 'the server')!r} lists no prompt named {name!r} (prompts: "
+    raise not_listed(
+        f"{quoted([getattr(server, 'name', 'the server')])} lists no prompt named {quoted([name])} (prompts: "
         f"{_known(prompts, 'name')}); if it was added since connecting, run `await srv.list_prompts()` first"
     )
 
@@ -258,8 +262,8 @@ def template_form(
     found = found or [t for t in templates if getattr(t, "name", None) == template]
     if found:
         return TemplateForm(server, found[0], result_text, suggest)
-    raise KeyError(
-        f"{getattr(server, 'name', 'the server')!r} lists no resource template {template!r} (templates: "
-        f"{_known(templates, 'uri_template')}); if it was added since connecting, run "
+    raise not_listed(
+        f"{quoted([getattr(server, 'name', 'the server')])} lists no resource template {quoted([template])} "
+        f"(templates: {_known(templates, 'uri_template')}); if it was added since connecting, run "
         "`await srv.list_resources()` first"
     )

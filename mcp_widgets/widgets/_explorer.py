@@ -24,6 +24,7 @@ from typing import Any
 import ipywidgets as w
 import traitlets as t
 
+from ..core.text import shorten
 from ._keys import DeclaredAnyWidget, shared_helper
 from ._keys_assets import FLUSH_JS, asset
 from ._kit import WRAP_CLASS, Kit, click, shared_models
@@ -40,6 +41,10 @@ ID_CLASS = "mcp-widgets-explorer-id-"
 INSTRUCTIONS_SHOWN = 4000
 """Characters of the server's instructions shown (the rest: `srv.info.instructions`)."""
 LIST_ROWS = 12
+ROW_SHOWN = 300
+"""Characters of a listing's row shown (a 1 MB name or description is cut; the Open button takes it whole)."""
+FACT_SHOWN = 2_000
+"""Characters of a fact shown (the server's description, its title; `srv.info` has them whole)."""
 
 
 @dataclass(frozen=True)
@@ -116,7 +121,7 @@ class Explorer(w.VBox):
         self._keys: dict[str, str] = {}  # the item last opened from each listing
         self._closed = False
         head: list[w.Widget] = [kit.wrapped_label(parts.title, bold=True)]
-        head += [kit.wrapped_label(f"{label}: {text}") for label, text in parts.facts]
+        head += [kit.wrapped_label(shorten(f"{label}: {text}", FACT_SHOWN)) for label, text in parts.facts]
         if parts.instructions:
             text = parts.instructions
             if len(text) > INSTRUCTIONS_SHOWN:
@@ -211,7 +216,7 @@ class Explorer(w.VBox):
             return kit.make(w.Label, value=f"No {listing.noun}s.")
         select = kit.make(
             w.Select,
-            options=[(plain_text(label), key) for label, key in items],
+            options=[(plain_text(shorten(label, ROW_SHOWN)), key) for label, key in items],
             rows=min(LIST_ROWS, len(items)),
             _dom_classes=(LIST_CLASS,),
         )

@@ -19,8 +19,9 @@ from typing import Any
 import ipywidgets as w
 
 from .. import kernel
-from ..core.exceptions import FormStateError
+from ..core.exceptions import FormStateError, brief
 from ..core.redaction import is_secret_argument
+from ..core.text import shorten
 from ..core.tools.args import check_arguments, widget_value
 from ..core.tools.schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
@@ -46,6 +47,10 @@ __all__ = ["ToolForm", "format_result", "tool_form"]
 log = logging.getLogger("mcp_widgets")
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
+HEADER_KEEP = 400
+"""Characters of the header (a 70 KB template's form names it) and of the Run button's tooltip shown."""
+DESCRIPTION_KEEP = 2_000
+"""Characters of the description shown (the rest: `form.tool.description`)."""
 
 
 class ToolForm(w.VBox):
@@ -124,12 +129,11 @@ class ToolForm(w.VBox):
     def _build(self) -> None:
         kit = self._kit
         tool = self.tool
-        top: list[w.Widget] = [
-            kit.make(w.Label, value=self._header(), variant="bold", _dom_classes=(WRAP_CLASS,))
-        ]
+        header = shorten(self._header(), HEADER_KEEP)
+        top: list[w.Widget] = [kit.make(w.Label, value=header, variant="bold", _dom_classes=(WRAP_CLASS,))]
         description = getattr(tool, "description", None)
         if description:
-            text = " ".join(str(description).split())
+            text = shorten(" ".join(str(description).split()), DESCRIPTION_KEEP)
             top.append(kit.make(w.Label, value=text, tooltip=text[:500], _dom_classes=(WRAP_CLASS,)))
         for note in self.spec.notes:
             top.append(kit.make(w.Label, value=f"Note: {note}.", _dom_classes=(WRAP_CLASS,)))
@@ -313,9 +317,9 @@ class ToolForm(w.VBox):
             self._run.tooltip = f"The {self.kind} is running"
         elif not check.ok:
             titles = [self._title(name) for name in check.errors]
-            self._run.tooltip = "Still to fix: " + ", ".join(titles)
+            self._run.tooltip = shorten("Still to fix: " + ", ".join(titles), HEADER_KEEP)
         else:
-            self._run.tooltip = self._run_tip()
+            self._run.tooltip = shorten(self._run_tip(), HEADER_KEEP)
         self._changed(check)
         return check
 
@@ -405,6 +409,11 @@ class ToolForm(w.VBox):
         self._out.outputs = ()
 
 
+def not_listed(message: str) -> KeyError:
+    """A KeyError that reads as its one line in a notebook: what was asked for is not listed."""
+    return brief(KeyError(message), message)
+
+
 def tool_form(server: Any, name: str) -> ToolForm:
     """A `ToolForm` for the tool `name` of `server` (from the listing made when it connected).
 
@@ -417,11 +426,11 @@ def tool_form(server: Any, name: str) -> ToolForm:
             return ToolForm(server, tool)
     known = ", ".join(str(getattr(t, "name", "?")) for t in tools[:50]) or "none"
     if any(getattr(p, "name", None) == name for p in list(getattr(server, "prompts", None) or ())):
-        raise KeyError(
+        raise not_listed(
             f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} but a prompt: "
             f"srv.prompt_form({name!r}) (tools: {known})"
         )
-    raise KeyError(
+    raise not_listed(
         f"{getattr(server, 'name', 'the server')!r} lists no tool named {name!r} (tools: {known}); "
         "if it was added since connecting, run `await srv.list_tools()` first"
     )

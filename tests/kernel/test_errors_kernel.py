@@ -1,7 +1,7 @@
 """Errors raised to a person read as one line (docs/troubleshooting.md), in a real kernel, against the
 TypeScript SDK's reference server (`@modelcontextprotocol/server-everything`, over stdio): a server's
 error, an argument error found before sending, a tool's error through `srv.fn`, a failed connect, a config
-that cannot be used.
+that cannot be used, a form asked for by a name the server does not list, a template's values it cannot take.
 
 The cell's error is one line (no traceback through the client, nothing chained), for `await` and the
 blocking calls alike; `traceback.print_exc()` prints the cell's own frame and the line; code that catches
@@ -75,6 +75,14 @@ ERRORS = {
     ),
     "template, await": (f"await srv.read_resource({TEMPLATE!r})", "ValueError", "variable resourceId"),
     "template, sync": (f"srv.read_resource_sync({TEMPLATE!r})", "ValueError", "fill it in first"),
+    "template error": (
+        f"srv.read_template_sync({TEMPLATE!r}, {{'nope': 1}})",
+        "TemplateError",
+        "has no variable 'nope' (its variables: 'resourceId')",
+    ),
+    "tool form not listed": ("srv.form('nope')", "KeyError", "'everything' lists no tool named 'nope'"),
+    "prompt form not listed": ("srv.prompt_form('nope')", "KeyError", "lists no prompt named 'nope'"),
+    "template form not listed": ("srv.template_form('nope')", "KeyError", "lists no resource template"),
     "fn argument, await": ("await srv.fn.get_sum('two', 1)", "TypeError", "get_sum(): argument 'a'"),
     "fn argument, sync": ("srv.fn.get_sum.sync(1)", "TypeError", "get_sum(): missing a required argument"),
     "fn tool error, await": (
@@ -119,7 +127,8 @@ def test_an_error_is_one_line(frontend: KernelFrontend, case: str) -> None:
     assert line.startswith(f"\x1b[31m{ename}\x1b[0m: ") and said in line, line
     assert not cell.stderr, cell.stderr
     # Code that catches still gets the type.
-    kind = ename if ename in ("TypeError", "ValueError") else f"mw.{ename}"
+    builtin = ename in ("TypeError", "ValueError", "KeyError")
+    kind = "ValueError" if ename == "TemplateError" else ename if builtin else f"mw.{ename}"
     catch = f"try:\n    {code}\nexcept {kind}:"
     caught = frontend.run(catch + "\n    print('caught')", timeout=120)
     assert caught.status == "ok" and caught.stdout == "caught\n", (caught.ename, caught.evalue)

@@ -10,7 +10,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..spec import MISSING, FormSpec, initial_value
-from ..text import number_text, plural
+from ..text import number_text, plural, quoted
 from ..validation import build_content, check_field
 from .parts import MAX_REF_DEPTH, json_text
 from .schema import ARGUMENTS, JSON, LINES, MAX_JSON_TEXT, ArgumentCheck, ToolField, ToolFormSpec
@@ -109,8 +109,9 @@ def check_arguments(spec: ToolFormSpec, values: Mapping[str, Any]) -> ArgumentCh
         elif f.nullable and (f.required or f.default is not MISSING):
             arguments[f.name] = None
     warnings: list[str] = []
+    names = spec.names
     for where, message in _schema_errors(spec, arguments, warnings):
-        if where == ARGUMENTS or where in {f.name for f in spec.fields}:
+        if where == ARGUMENTS or where in names:
             errors.setdefault(where, message)
         else:
             errors.setdefault(ARGUMENTS, f"{where}: {message}")
@@ -153,7 +154,7 @@ def rule_message(error: Any) -> str:
     if rule == "required" and isinstance(n, list):
         instance = error.instance if isinstance(error.instance, Mapping) else {}
         missing = [r for r in n if isinstance(r, str) and r not in instance]
-        return "missing " + ", ".join(repr(m) for m in missing) if missing else "missing a required key"
+        return "missing " + quoted(missing) if missing else "missing a required key"
     if number:
         texts = {
             "minimum": f"must be at least {number_text(n)}",
@@ -249,19 +250,22 @@ def _schema_errors(
     except Exception as exc:  # a broken schema (e.g. an unresolvable $ref): the server checks anyway
         warnings.append(f"the tool's input schema could not be checked ({type(exc).__name__})")
         return
-    names = {f.name for f in spec.fields}
+    names = spec.names
     for error in found:
         error, message = deepest_error(error)
         message = message or rule_message(error)
         path = list(error.absolute_path)
         if not path:
             if error.validator == "required" and isinstance(error.validator_value, list):
+                unlisted = False
                 for missing in error.validator_value:
-                    if isinstance(missing, str) and missing not in arguments:
-                        yield (
-                            (missing if missing in names else ARGUMENTS),
-                            ("required" if missing in names else f"missing {missing!r}"),
-                        )
+                    if not isinstance(missing, str) or missing in arguments:
+                        continue
+                    if missing in names:
+                        yield missing, "required"
+                    elif not unlisted:  # the first key beyond the form's fields says it; the rest add nothing
+                        unlisted = True
+                        yield ARGUMENTS, f"missing {quoted([missing])}"
                 continue
             yield ARGUMENTS, message
             continue

@@ -26,6 +26,7 @@ elicitation). Messages name fields and rules, never values.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 from collections.abc import Mapping
@@ -114,11 +115,20 @@ class ToolFormSpec:
     validator: Any = field(default=None, repr=False, compare=False)
     """A jsonschema validator for `schema` (None when the schema cannot be used to check)."""
 
+    @functools.cached_property
+    def names(self) -> frozenset[str]:
+        """The fields' names, made once (a check looks every reported name up in them)."""
+        return frozenset(f.name for f in self.fields)
+
+    @functools.cached_property
+    def _by_name(self) -> dict[str, ToolField]:
+        return {f.name: f for f in self.fields}
+
     def field(self, name: str) -> ToolField:
-        for f in self.fields:
-            if f.name == name:
-                return f
-        raise KeyError(name)
+        found = self._by_name.get(name)
+        if found is None:
+            raise KeyError(name)
+        return found
 
 
 @dataclass(frozen=True)

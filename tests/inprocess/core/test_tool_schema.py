@@ -20,7 +20,10 @@ from mcp_widgets.core.schema import MISSING, parse_schema
 from mcp_widgets.core.tools.args import check_arguments, widget_value
 from mcp_widgets.core.tools.parts import MAX_REF_DEPTH
 from mcp_widgets.core.tools.schema import ARGUMENTS, MAX_FIELDS, ToolFormSpec, parse_tool_schema
+from mcp_widgets.core.tools.signature import tool_docstring, tool_signature
 from mcp_widgets.demo import create_server
+from tests.inprocess.work import linear
+from tests.servers.wide import tool_schema
 
 CANARY = "SECRET-CANARY-7f3a"
 
@@ -453,6 +456,49 @@ def test_top_level_notes_and_properties_beyond_the_limit() -> None:
     )
     assert check_arguments(top, {}).errors == {ARGUMENTS: "must match exactly one of the allowed shapes"}
     assert check_arguments(top, {"a": "x"}).arguments == {"a": "x"}
+
+
+def test_checking_10000_required_properties_is_linear_work() -> None:
+    # Each missing key's error carried the whole required list, walked once a missing key (issue 48).
+    def check(n: int) -> None:
+        spec = parse_tool_schema(tool_schema(n))
+        errors = check_arguments(spec, {"p0": "x"}).errors
+        assert errors["p1"] == "required" and errors[ARGUMENTS] == f"missing 'p{MAX_FIELDS}'"
+
+    few, many = linear(check)
+    assert many > 5 * few  # it was counted
+
+
+class Name(str):
+    """A property name whose comparisons are calls (so that the work meter counts them)."""
+
+    __hash__ = str.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return str.__eq__(self, other)
+
+
+def test_a_tools_signature_and_docstring_of_10000_required_properties_are_linear_work() -> None:
+    # Each property asked whether it was required of the required list: 10^8 comparisons at 10,000.
+    def described(n: int) -> None:
+        schema = tool_schema(n)
+        schema["required"] = [Name(r) for r in schema["required"]]
+        assert len(tool_signature(schema, None).parameters) == n
+        assert "p9:" in tool_docstring("Wide.", schema, None, server="wide", tool="wide")
+
+    few, many = linear(described)
+    assert many > 5 * few  # it was counted
+
+
+def test_a_message_naming_missing_keys_is_clipped() -> None:
+    long = "k" * 100_000
+    inner = tool_schema(10_000)
+    inner["required"].append(long)
+    spec = parse_tool_schema({"type": "object", "properties": {"o": inner}, "required": ["o", long]})
+    errors = check_arguments(spec, {"o": "{}"}).errors
+    assert errors["o"].startswith("missing 'p0', 'p1', ") and errors["o"].endswith(" more characters)")
+    assert errors[ARGUMENTS].startswith("missing 'kkk") and errors[ARGUMENTS].endswith(" more characters)")
+    assert max(len(m) for m in errors.values()) < 400
 
 
 def test_odd_schemas_never_raise() -> None:

@@ -7,6 +7,8 @@ import pytest
 
 from mcp_widgets.core.prompt_args import prompt_schema
 from mcp_widgets.core.uri_template import TemplateError, parse_template
+from tests.inprocess.work import linear
+from tests.servers.wide import template_text
 
 RFC = {
     "var": "value",
@@ -99,6 +101,42 @@ def test_missing_and_unknown_variables_are_named_never_their_values() -> None:
 def test_what_is_no_template_is_refused(text: str) -> None:
     with pytest.raises(TemplateError, match="is not an RFC 6570 URI template"):
         parse_template(text)
+
+
+def test_expanding_10000_values_is_linear_work() -> None:
+    # Each name given was looked up in the names rebuilt for it: 10,000 values took 10^8 steps (issue 48).
+    def expand(n: int) -> None:
+        parsed = parse_template(template_text(n))
+        assert parsed.expand({f"v{i}": "x" for i in range(n)}) == "wide://" + "x" * n
+
+    few, many = linear(expand)
+    assert many > 5 * few  # it was counted
+
+
+def test_every_template_error_is_clipped() -> None:
+    # 10,000 variables (a 70 KB template): a message quoted the template and every name, 140 KB
+    long_name = "n" * 100_000
+    parsed = parse_template(template_text(10_000) + "{" + long_name + "}")
+    messages = []
+    for values in ({"nope": "x"}, {}):
+        with pytest.raises(TemplateError) as info:
+            parsed.expand(values)
+        messages.append(str(info.value))
+    for value in (True, object()):
+        with pytest.raises(TemplateError) as info:
+            parse_template("wide://{" + long_name + "}").expand({long_name: value})
+        messages.append(str(info.value))
+    with pytest.raises(TemplateError) as info:
+        parse_template("wide://{" + "x" * 100_000)
+    messages.append(str(info.value))
+    with pytest.raises(TemplateError) as info:
+        parse_template("wide://{x:3}").expand({"x": ["a", "b"]})
+    messages.append(str(info.value))
+    for message in messages:
+        assert len(message) < 1_000 and "\n" not in message, message[:2_000]
+    assert "more characters)" in messages[0] and "'nope'" in messages[0]
+    assert "needs a value for 'v0', 'v1'," in messages[1] and "more characters)" in messages[1]
+    assert "takes text, not True or False" in messages[2] and "takes text (or a list" in messages[3]
 
 
 class Arg:
