@@ -37,6 +37,14 @@ async def complete(ref, argument, context):
 
 srv = await mw.connect(staff, name="staff")
 """
+# A resource template with the same two variables (the server completes them the same way).
+TEMPLATE = """
+@staff.resource("staff://{department}/{name}", name="staff", title="A person")
+def person(department: str, name: str) -> str:
+    return f"{name} of {department}"
+
+await srv.list_resources()
+"""
 
 
 def test_a_person_picks_a_suggestion_with_the_keyboard(
@@ -143,3 +151,33 @@ def test_a_person_picks_a_suggestion_with_the_keyboard(
     expect(department).to_have_value("Sales")
     run.click()
     expect(stdout).to_contain_text("Hello F of Sales!")
+
+
+@pytest.mark.parametrize("where", ["prompt", "template"])
+def test_the_first_click_on_run_runs_with_the_suggestions_open(
+    open_notebook: OpenNotebook, where: str
+) -> None:
+    """The list is open under the field the person typed in; one click on Run (Read) runs: the list closed
+    on the mouse's press and moved the button up under it, and the click landed on nothing."""
+    from playwright.sync_api import expect
+
+    show = 'srv.prompt_form("team")' if where == "prompt" else 'srv.template_form("staff")'
+    nb = open_notebook([CONNECT + TEMPLATE, show])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    form = nb.output(1).locator(".mcp-widgets-prompt-form, .mcp-widgets-template-form")
+    button = form.get_by_role("button", name="Run" if where == "prompt" else "Read")
+    expect(button).to_be_visible()
+    form.get_by_label("Name *").fill("Zed")
+    department = form.get_by_label("Department *")
+    department.click()
+    department.press_sequentially("S")
+    shown = form.locator(".mcp-widgets-suggest").nth(0)
+    expect(shown.get_by_role("option")).to_have_text(["Sales", "Support"])
+    expect(button).to_be_enabled()
+    button.click()  # once
+    stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
+    expect(stdout).to_contain_text("Hello Zed of S!" if where == "prompt" else "Zed of S")
+    expect(shown).to_be_hidden()  # and the list closed after the click
