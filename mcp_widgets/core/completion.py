@@ -3,6 +3,10 @@
 A server answers with `completion: {values, total?, hasMore?}`; MCP bounds `values` at 100 and so does this
 (a server sending more has the rest dropped, and `has_more` says so). Values are the server's text: shown
 literally wherever they are drawn. The partial value asked about is never kept here.
+
+A value is kept as sent (what a pick inserts is the server's value itself, spaces, tabs and all); one longer
+than `VALUE_CAP` is not offered at all (never cut and inserted cut). Drawn in a list, each is its `labels`
+entry: escapes visible, on one line, shortened after `SHOWN_KEEP` characters.
 """
 
 from __future__ import annotations
@@ -11,15 +15,19 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .text import clip_line
+from .text import shorten, shown
 
 __all__ = ["MAX_VALUES", "Completion", "completion_of"]
 
 MAX_VALUES = 100
 """Values kept of one answer (MCP's own bound)."""
 
-VALUE_KEEP = 1000
-"""Characters kept of one value (a server's runaway string is not drawn whole)."""
+VALUE_CAP = 4096
+"""The longest value offered, in characters: a longer one is dropped (a field takes a value whole or not at
+all)."""
+
+SHOWN_KEEP = 200
+"""Characters of a value a list draws (the rest is counted: "… (N more characters)")."""
 
 
 @dataclass(frozen=True)
@@ -46,13 +54,20 @@ class Completion:
             return f"{shown} of {self.total}"
         return f"{shown} and more" if self.has_more else str(shown)
 
+    @property
+    def labels(self) -> list[str]:
+        """Each value as a list draws it: control, bidi and zero-width characters (newlines and tabs too) as
+        visible escapes, shortened after `SHOWN_KEEP` characters; spaces as sent."""
+        return [shorten(shown(value, multiline=False), SHOWN_KEEP) for value in self.values]
+
     def __len__(self) -> int:
         return len(self.values)
 
 
 def completion_of(result: Any) -> Completion:
     """The `Completion` of a `CompleteResult` (the SDK's model or a dict as on the wire): values that are not
-    text dropped, at most `MAX_VALUES` kept, a total that is no count ignored."""
+    text or are longer than `VALUE_CAP` dropped, at most `MAX_VALUES` kept, a total that is no count
+    ignored."""
     if isinstance(result, Mapping):
         completion = result.get("completion")
     else:
@@ -62,7 +77,7 @@ def completion_of(result: Any) -> Completion:
     else:
         values = getattr(completion, "values", None)
         total, more = getattr(completion, "total", None), getattr(completion, "has_more", None)
-    texts = [clip_line(v, VALUE_KEEP) for v in (values or ()) if isinstance(v, str)]
+    texts = [v for v in (values or ()) if isinstance(v, str) and len(v) <= VALUE_CAP]
     clipped = len(texts) > MAX_VALUES
     count = total if isinstance(total, int) and not isinstance(total, bool) and total >= 0 else None
     return Completion(values=texts[:MAX_VALUES], total=count, has_more=bool(more is True or clipped))

@@ -214,7 +214,7 @@ class ElicitationForm(Answerable):
         return f"<ElicitationForm server={self.server!r} fields={len(self.spec.fields)} {self._state.value}>"
 
     # -- driving it as a person would ------------------------------------------------------------------------
-    def fill(self, **values: Any) -> None:
+    def fill(self, /, **values: Any) -> None:
         """Enter values as a person would: through each control's front-end path (`set_state`).
 
         Raises:

@@ -14,6 +14,9 @@ it has no place for "3 of 12". `SuggestList` is a plain list under the input (ro
 combobox pointing at it): its arrows, Enter and Escape are handled on the input before the form or the
 notebook sees them, so Enter picks and never runs the form, and a browser test drives it like a person.
 
+A value is drawn as its `Completion.labels` entry (escapes visible, one line, shortened), and a pick (Enter,
+a click: the list sends its index) inserts the server's value itself.
+
 Privacy: what is typed goes to the server (as for Run) and nowhere else. The list's values (the server's,
 usually extending what was typed) are in the list's model only while it is open: closing it (Escape,
 leaving the field, a pick) empties it, and closing the form closes it.
@@ -50,7 +53,9 @@ SUGGEST_CLASS = "mcp-widgets-suggest-for-"
 class SuggestList(DeclaredAnyWidget):
     """The list under a text field: the server's values as literal text, "3 of 12" under them."""
 
-    values = t.List(t.Unicode(), help="The values shown (empty: the list is closed).").tag(sync=True)
+    values = t.List(
+        t.Unicode(), help="The values as drawn (`Completion.labels`; empty: the list is closed)."
+    ).tag(sync=True)
     count = t.Unicode("", help='How many, as a person reads it ("3 of 12").').tag(sync=True)
     answer = t.Int(0, help="A new number with each answer: the view draws it.").tag(sync=True)
     for_class = t.Unicode("", help="The class of the control whose input the list serves.").tag(sync=True)
@@ -154,7 +159,7 @@ class Suggester:
         view = self.view
         if view.comm is not None:
             with view.hold_sync():
-                view.values = list(shown.values) if shown is not None else []
+                view.values = shown.labels if shown is not None else []  # a pick inserts shown.values[i]
                 view.count = _count_line(shown) if shown is not None else ""
                 view.answer += 1
         if applied is not None and not applied.done():

@@ -21,7 +21,7 @@ import ipywidgets as w
 from .. import kernel
 from ..core.exceptions import FormStateError, brief
 from ..core.redaction import is_secret_argument
-from ..core.text import shorten
+from ..core.text import clip_line, shorten
 from ..core.tools.args import check_arguments, widget_value
 from ..core.tools.schema import ARGUMENTS, JSON, LINES, ArgumentCheck, ToolFormSpec, parse_tool_schema
 from ._fields import (
@@ -39,7 +39,7 @@ from ._fields import (
     title_width,
 )
 from ._keys import FormStyle
-from ._kit import click
+from ._kit import HINT_CLASS, click
 from ._tool_result import describe_failure, format_result, label, plain_text, shorten_status, show_result
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
@@ -48,9 +48,12 @@ log = logging.getLogger("mcp_widgets")
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 HEADER_KEEP = 400
-"""Characters of the header (a 70 KB template's form names it) and of the Run button's tooltip shown."""
+"""Characters of the header shown (a 70 KB template's form names it)."""
 DESCRIPTION_KEEP = 2_000
 """Characters of the description shown (the rest: `form.tool.description`)."""
+RUN_WHY_CLASS = "mcp-widgets-run-why"
+TIP_KEEP = 300
+"""Characters of Run's tooltip kept (it names the server's tool or prompt: one line, escapes visible)."""
 
 
 class ToolForm(w.VBox):
@@ -159,7 +162,9 @@ class ToolForm(w.VBox):
         self._stop = kit.make(w.Button, description="Stop", icon="stop", tooltip="Cancel the running call")
         self._run.on_click(lambda _b: self._clicked())
         self._stop.on_click(lambda _b: self._stop_clicked())
-        buttons = kit.make(w.HBox, children=(self._run, self._stop))
+        # Why Run is disabled, next to it: a tooltip alone says it only to a person who hovers.
+        self._why = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS, HINT_CLASS, RUN_WHY_CLASS))
+        buttons = kit.make(w.HBox, children=(self._run, self._stop, self._why))
         self._out = kit.make(w.Output)
         # The form's model id is chosen now, so that the style's view can find the form's controls.
         model_id = uuid.uuid4().hex
@@ -221,7 +226,7 @@ class ToolForm(w.VBox):
         return f"<{what} server={server!r} fields={len(self.spec.fields)} {state}>"
 
     # -- driving it as a person would ------------------------------------------------------------------------
-    def fill(self, **values: Any) -> None:
+    def fill(self, /, **values: Any) -> None:
         """Enter argument values as a person would (through each control's front-end path).
 
         JSON fields take the text a person types or any value JSON can hold; one-per-line fields take a str
@@ -313,15 +318,30 @@ class ToolForm(w.VBox):
                 self._problem._dom_classes = classes
         self._run.disabled = self._running or not check.ok
         self._stop.disabled = not self._running
+        why = ""
         if self._running:
-            self._run.tooltip = f"The {self.kind} is running"
+            tip = f"The {self.kind} is running"
         elif not check.ok:
             titles = [self._title(name) for name in check.errors]
-            self._run.tooltip = shorten("Still to fix: " + ", ".join(titles), HEADER_KEEP)
+            tip = "Still to fix: " + ", ".join(titles)
+            why = self._why_disabled(check)
         else:
-            self._run.tooltip = shorten(self._run_tip(), HEADER_KEEP)
+            tip = self._run_tip()
+        # Names the server's tool or prompt: its control, bidi and zero-width characters shown, one line.
+        self._run.tooltip = clip_line(tip, TIP_KEEP)
+        with self._why.hold_sync():
+            self._why.value = why
+            self._why.layout = self._kit.layout("default" if why else "hidden")
         self._changed(check)
         return check
+
+    def _why_disabled(self, check: ArgumentCheck) -> str:
+        """Next to a disabled Run: "To run: fill in Who; fix Age"."""
+        missing = [self._title(name) for name, error in check.errors.items() if error == "required"]
+        wrong = [self._title(name) for name, error in check.errors.items() if error != "required"]
+        said = (("fill in", missing), ("fix", wrong))
+        parts = [f"{verb} {', '.join(titles)}" for verb, titles in said if titles]
+        return shorten(f"To {self.run_label.lower()}: " + "; ".join(parts), TIP_KEEP)  # titles are the server's
 
     def _children(self) -> tuple[w.Widget, ...]:
         views = [view for field in self._fields.values() for view in field.views()]

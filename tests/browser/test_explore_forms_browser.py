@@ -98,9 +98,19 @@ def test_a_person_fills_a_prompt_form_and_a_template_form(
     expect(prompt.get_by_text("Greeting — prompt greet on notes", exact=True)).to_be_visible()
     run = prompt.get_by_role("button", name="Run")
     expect(run).to_be_disabled()  # "who" is required
+    # and the form says so next to the button, not only in its tooltip
+    why = prompt.get_by_text("To run: fill in Who", exact=True)
+    expect(why).to_be_visible()
+    run_box, why_box = run.bounding_box(), why.bounding_box()
+    assert run_box is not None and why_box is not None
+    assert why_box["x"] > run_box["x"] + run_box["width"]  # to its right, on its line
+    assert why_box["height"] < run_box["height"]  # a line of text, not stretched to the row (text on top)
+    assert abs((why_box["y"] + why_box["height"] / 2) - (run_box["y"] + run_box["height"] / 2)) < 4
+    shots(nb, prompt, screenshots, "prompt-form-run-why")
     prompt.get_by_label("Who *").fill("Ada")
     prompt.get_by_label("Mood", exact=True).fill("cheerful")
     expect(run).to_be_enabled()
+    expect(why).to_be_hidden()
     run.click()
     stdout = prompt.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
     expect(stdout).to_contain_text("[user]\nSay hello to Ada, cheerfully.")
@@ -113,6 +123,7 @@ def test_a_person_fills_a_prompt_form_and_a_template_form(
     read = template.get_by_role("button", name="Read")
     expect(read).to_be_disabled()
     expect(template.get_by_text("Reads: (fill in Topic, Rest)", exact=True)).to_be_visible()
+    expect(template.get_by_text("To read: fill in Topic, Rest", exact=True)).to_be_visible()
     template.get_by_label("Topic *").fill("tea & cake")
     template.get_by_label("Rest *").fill("2026/winter")
     expect(template.get_by_text("Reads: notes://tea%20%26%20cake/2026/winter", exact=True)).to_be_visible()

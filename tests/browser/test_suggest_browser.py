@@ -37,6 +37,14 @@ async def complete(ref, argument, context):
 
 srv = await mw.connect(staff, name="staff")
 """
+# A resource template with the same two variables (the server completes them the same way).
+TEMPLATE = """
+@staff.resource("staff://{department}/{name}", name="staff", title="A person")
+def person(department: str, name: str) -> str:
+    return f"{name} of {department}"
+
+await srv.list_resources()
+"""
 
 
 def test_a_person_picks_a_suggestion_with_the_keyboard(
@@ -143,3 +151,92 @@ def test_a_person_picks_a_suggestion_with_the_keyboard(
     expect(department).to_have_value("Sales")
     run.click()
     expect(stdout).to_contain_text("Hello F of Sales!")
+
+
+@pytest.mark.parametrize("where", ["prompt", "template"])
+def test_the_first_click_on_run_runs_with_the_suggestions_open(
+    open_notebook: OpenNotebook, where: str
+) -> None:
+    """The list is open under the field the person typed in; one click on Run (Read) runs: the list closed
+    on the mouse's press and moved the button up under it, and the click landed on nothing."""
+    from playwright.sync_api import expect
+
+    show = 'srv.prompt_form("team")' if where == "prompt" else 'srv.template_form("staff")'
+    nb = open_notebook([CONNECT + TEMPLATE, show])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    form = nb.output(1).locator(".mcp-widgets-prompt-form, .mcp-widgets-template-form")
+    button = form.get_by_role("button", name="Run" if where == "prompt" else "Read")
+    expect(button).to_be_visible()
+    form.get_by_label("Name *").fill("Zed")
+    department = form.get_by_label("Department *")
+    department.click()
+    department.press_sequentially("S")
+    shown = form.locator(".mcp-widgets-suggest").nth(0)
+    expect(shown.get_by_role("option")).to_have_text(["Sales", "Support"])
+    expect(button).to_be_enabled()
+    button.click()  # once
+    stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
+    expect(stdout).to_contain_text("Hello Zed of S!" if where == "prompt" else "Zed of S")
+    expect(shown).to_be_hidden()  # and the list closed after the click
+
+
+ODD = """\
+import mcp_types
+import mcp_widgets as mw
+from mcp.server.mcpserver import MCPServer
+odd = MCPServer("odd")
+
+@odd.prompt(name="memo", description="One text argument.")
+def memo(text: str) -> str:
+    return f"memo of {len(text)} characters"
+
+@odd.completion()
+async def complete(ref, argument, context):
+    return mcp_types.Completion(values=["two  spaces", "tab\\there", "bidi\\u202eevil", "x" * 3000])
+
+srv = await mw.connect(odd, name="odd")
+"""
+
+
+def test_values_show_clipped_and_a_click_inserts_the_value_itself(
+    open_notebook: OpenNotebook, screenshots: Path
+) -> None:
+    """The list draws each value on one line (its two spaces kept, a tab and a bidi override as visible
+    escapes, 3,000 characters shortened); a click on the long one puts all 3,000 in the field."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([ODD, 'srv.prompt_form("memo")'])
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
+    nb.run(1)
+    form = nb.output(1).locator(".mcp-widgets-prompt-form")
+    text = form.get_by_label("Text *")
+    text.click()
+    text.press_sequentially("a")
+    shown = form.locator(".mcp-widgets-suggest")
+    items = shown.get_by_role("option")
+    expect(items).to_have_text(
+        ["two  spaces", "tab\\x09here", "bidiU+202Eevil", "x" * 200 + "… (2800 more characters)"],
+        use_inner_text=True,
+    )
+    nb.page.mouse.move(0, 0)
+    try:
+        for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
+            nb.set_theme(theme)
+            text.press("ArrowDown")  # the first value highlighted
+            assert layout_problems(form) == []
+            path = screenshots / f"prompt-suggestions-odd-{suffix}.png"
+            form.screenshot(path=str(path), animations="disabled")
+            text.press("ArrowUp")
+    finally:
+        nb.set_theme(LIGHT_THEME)
+    items.nth(3).click()
+    expect(shown).to_be_hidden()
+    expect(text).to_have_value("x" * 3000)
+    form.get_by_role("button", name="Run").click()
+    stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
+    expect(stdout).to_contain_text("memo of 3000 characters")

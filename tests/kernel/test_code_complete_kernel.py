@@ -37,6 +37,8 @@ def person(team: str, name: str) -> str:
 async def complete(ref, argument, context):
     if argument.value.startswith("never"):
         await asyncio.Event().wait()  # never answers
+    if argument.value.startswith("Wi"):  # spaces as sent, a tab, a long value: inserted whole
+        return mcp_types.Completion(values=["Wide  gap\\tend", "W" * 3000])
     given = dict(getattr(context, "arguments", None) or {})
     names = ["Alice", "Alan", "Bob", 'Al "the" \\\\ one']
     options = names if argument.name == "name" else ["Sales", "Support"]
@@ -124,6 +126,11 @@ def test_tab_in_an_argument_string_offers_the_servers_values(frontend: KernelFro
     reply, _ = complete(frontend, code)
     assert reply["matches"] == ["Sales", "Support"]
     assert reply["cursor_start"] == reply["cursor_end"] == len(code)
+
+    # A value is inserted as the server sent it: two spaces, a tab (escaped for the string), 3,000 characters.
+    code = 'srv.get_prompt("greet", {"name": "Wi'
+    reply, _ = complete(frontend, code)
+    assert reply["matches"] == ["Wide  gap\\tend", "W" * 3000]
 
     # A server reached by a dotted path of names (an object's attribute, a namespace's).
     code = 'team.box.srv.get_prompt("greet", {"name": "Al'

@@ -115,14 +115,34 @@ function render({ model, el }) {
       if (active && box.contains(active) && typeof active.blur === "function") active.blur();
     }
   };
+  // A press in the form: focus was outside it then. JupyterLab's own mousedown, which comes after, makes the
+  // form's cell the active one and focuses it: the focus event then names that cell, not where the person
+  // was (the next cell, after Shift+Enter), and an answer would leave them on the asking cell, whose next
+  // Shift+Enter runs the same call again.
+  let pressedFrom = null;
+  const onPress = () => {
+    const active = activeElement();
+    pressedFrom = active && !box.contains(active) ? active : null;
+  };
   const onFocusIn = (event) => {
-    const from = event.relatedTarget;
+    const from = pressedFrom || event.relatedTarget;
+    pressedFrom = null;
     if (from && !box.contains(from)) returnTo = from;
     focusInside = true;
     if (!selfFocus) engaged = true;  // a click or Tab brought it here
   };
   const onFocusOut = (event) => {
     if (event.relatedTarget && !box.contains(event.relatedTarget)) focusInside = false;
+    if (event.relatedTarget) return;
+    // Focus left for nowhere: the control that had it is going or was disabled (an answer replaces the
+    // form's controls; a call's output may be cleared without this view being told). Once that is so and
+    // nothing else took focus, it goes back (giveBack) instead of staying on the page's body.
+    const lost = event.target;
+    setTimeout(() => {
+      const now = activeElement();
+      const fell = !now || now === document.body || now === document.documentElement || !now.isConnected;
+      if (fell && (!lost.isConnected || lost.disabled)) giveBack();
+    }, 0);
   };
   // A click on the form's own surface (its text, a margin), not on a control: focus goes to the form itself,
   // so Tab goes on to the form's controls (it went from the cell, to the cell toolbar's buttons first).
@@ -133,6 +153,7 @@ function render({ model, el }) {
     box.focus({ preventScroll: true, focusVisible: false });  // a click: no keyboard ring
   };
   const onEngage = (event) => {
+    if (event.type === "pointerdown") onPress();
     engaged = true;
     if (event.type !== "pointerdown") {
       typed = true;

@@ -4,7 +4,8 @@
 // - ArrowDown / ArrowUp move the highlight (ArrowDown on a closed list opens it, asking again if needed),
 // - Enter picks the highlighted value (sent as {pick: index}: the kernel sets the field), Escape closes,
 //   and neither reaches the form or the notebook while the list is open (never Run, never command mode),
-// - a click picks; leaving the input closes (the kernel then forgets the values: {closed: true}).
+// - a click picks; leaving the input closes (the kernel then forgets the values: {closed: true}); a press
+//   elsewhere (Run) closes it only once the press is over, so the click lands where it was aimed.
 // The input is found in the form's box by the class the kernel gave its control (`for_class`).
 
 export default {
@@ -98,7 +99,26 @@ export default {
       event.stopPropagation();
       event.stopImmediatePropagation();
     };
-    const onBlur = () => close(true);
+    // A press outside the input (on Run, Read) blurs it on mousedown: closing the list then moved what was
+    // under the pointer up by the list's height, and the click landed on nothing. While a press is on, the
+    // list closes only once it is over (after its click), and only if the input did not get focus back.
+    let pressing = false;
+    let closeAfterPress = false;
+    const onDown = () => {
+      pressing = true;
+    };
+    const onUp = () => {
+      pressing = false;
+      if (!closeAfterPress) return;
+      closeAfterPress = false;
+      setTimeout(() => {
+        if (!input || input.ownerDocument.activeElement !== input) close(true);
+      }, 0);
+    };
+    const onBlur = () => {
+      if (pressing && open) closeAfterPress = true;
+      else close(true);
+    };
     const attach = (box) => {
       const cls = model.get("for_class");
       input = cls ? box.querySelector("." + cls + " input") : null;
@@ -110,9 +130,16 @@ export default {
       input.setAttribute("autocomplete", "off");
       input.addEventListener("keydown", onKey, true);
       input.addEventListener("blur", onBlur);
+      const win = input.ownerDocument.defaultView || window;
+      win.addEventListener("pointerdown", onDown, true);
+      win.addEventListener("pointerup", onUp, true);
+      win.addEventListener("pointercancel", onUp, true);
       return () => {
         input.removeEventListener("keydown", onKey, true);
         input.removeEventListener("blur", onBlur);
+        win.removeEventListener("pointerdown", onDown, true);
+        win.removeEventListener("pointerup", onUp, true);
+        win.removeEventListener("pointercancel", onUp, true);
       };
     };
     // (inBox: flush.js) the view's element is in the form's box a few frames after it renders

@@ -32,6 +32,8 @@ pytestmark = pytest.mark.timeout(60)
 CANARY = "Canary-Zoé-7731"
 ODD = "Grüße, Welt! / v2.prompt"
 """A prompt name with spaces, punctuation, a slash and non-ASCII letters."""
+EVIL_NAME = "evil\u202egnp.exe\x1b[31mred"
+"""A prompt name with a bidi override and an ANSI escape."""
 PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
 
 
@@ -70,6 +72,14 @@ def build() -> MCPServer:
     @server.prompt(name="sign-in", description="A password-like argument.")
     def sign_in(user: str, api_key: str) -> str:
         return f"signed in {user}"
+
+    @server.prompt(name="me", description="An argument named self.")
+    def me(self: str) -> str:  # a prompt argument named self, not a method
+        return f"me is {self}"
+
+    @server.prompt(name=EVIL_NAME, description="Its name is hostile.")
+    def evil() -> str:
+        return "evil"
 
     @server.resource("notes://{topic}/{+rest}{?lang}", name="Notes", title="Notes by topic")
     def notes(topic: str, rest: str, lang: str = "en") -> str:
@@ -127,6 +137,40 @@ def test_a_prompt_form_marks_required_arguments_and_refuses_until_they_are_given
     assert form.run() is None  # refused in the form: nothing is sent
     assert "Still to fix: Who" in form._run.tooltip
     assert not srv.wire.records(method="prompts/get")
+    form.close()
+
+
+def test_next_to_a_disabled_run_the_form_says_why(srv: Server) -> None:
+    """Not only in Run's tooltip (seen by a person who hovers): on a line next to the button."""
+    form = srv.prompt_form("greet")
+    assert (form._why.value, form._why.layout.display) == ("To run: fill in Who", None)
+    form.fill(who="Ada")
+    assert (form._why.value, form._why.layout.display) == ("", "none")
+    assert not form._run.disabled
+    form.fill(who="")
+    assert form._why.value == "To run: fill in Who"
+    form.close()
+    template = srv.template_form("notes://{topic}/{+rest}{?lang}")
+    assert template._why.value == "To read: fill in Topic, Rest"
+    template.close()
+
+
+def test_a_prompt_argument_named_self_is_filled_from_code(srv: Server) -> None:
+    async def scenario() -> None:
+        form = srv.prompt_form("me")
+        form.fill(self="Ada")  # was a TypeError: fill's own `self`
+        await ran(form)
+        assert "me is Ada" in form.result_text
+        form.close()
+
+    run(scenario())
+
+
+def test_run_s_tooltip_shows_a_hostile_prompt_name_as_text(srv: Server) -> None:
+    form = srv.prompt_form(EVIL_NAME)
+    tip = form._run.tooltip
+    assert tip == "Get the prompt evilU+202Egnp.exe\\x1b[31mred from explore", tip
+    assert "\u202e" not in tip and "\x1b" not in tip
     form.close()
 
 
@@ -224,11 +268,11 @@ def test_a_server_template_that_is_no_template_is_refused_saying_so(srv: Server)
 def test_model_counts(srv: Server, baseline: int) -> None:
     prompt = srv.prompt_form("greet")
     # as a tool form's: 2 fields (a control and a note each), 2 header lines, the problem line, Run, Stop,
-    # their box, the result area, the CSS carrier and the form itself
-    assert len(own_models()) - baseline == 13
+    # the line why Run is disabled, their box, the result area, the CSS carrier and the form itself
+    assert len(own_models()) - baseline == 14
     prompt.close()
     template = srv.template_form("notes://{topic}/{+rest}{?lang}")
-    assert len(own_models()) - baseline == 15  # 3 fields, 1 header line (no description), the "Reads:" line
+    assert len(own_models()) - baseline == 16  # 3 fields, 1 header line (no description), the "Reads:" line
     template.close()
     assert len(own_models()) == baseline
 

@@ -156,6 +156,13 @@ def test_untouched_defaults_are_sent_and_empty_optionals_omitted() -> None:
     )
 
 
+def test_a_property_named_self_is_filled_from_code() -> None:
+    form = ElicitationForm("Who?", {"type": "object", "properties": {"self": {"type": "string"}}}, server="s")
+    form.fill(self="Ada")  # was a TypeError: fill's own `self`
+    assert form.accept()
+    assert form.result == mcp_types.ElicitResult(action="accept", content={"self": "Ada"})
+
+
 # -- resolving -----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("press", "action", "state"),

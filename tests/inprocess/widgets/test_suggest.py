@@ -176,3 +176,57 @@ def test_arrow_down_on_a_closed_list_asks_again(srv: Server) -> None:
         form.close()
 
     run(scenario())
+
+
+ODD_VALUES = ["two  spaces", "tab\there", "bidi\u202eevil", "x" * 3000]
+"""What a server may complete: spaces kept, a tab, a bidi override, a long value (within the cap)."""
+
+
+def odd_server() -> Any:
+    import mcp_types
+    from mcp.server.mcpserver import MCPServer
+
+    server: Any = MCPServer("odd")
+
+    @server.prompt(name="memo", description="One text argument.")
+    def memo(text: str) -> str:
+        return f"memo: {text}"
+
+    @server.completion()
+    async def complete(ref: Any, argument: Any, context: Any) -> mcp_types.Completion:
+        return mcp_types.Completion(values=[*ODD_VALUES, "y" * 5000])  # past the cap (VALUE_CAP, 4096)
+
+    return server
+
+
+def test_values_are_drawn_clipped_and_inserted_as_the_server_sent_them() -> None:
+    """The list draws each value on one line with escapes visible, a long one shortened; a pick (from the
+    browser, by index, or from Python) inserts the value itself, never the shortened text; a value over the
+    cap is not offered."""
+    async def scenario(srv: Server) -> None:
+        form = srv.prompt_form("memo")
+        view = lists(form)[0]
+        form.fill(text="a")
+        got = await form.wait_suggestions("text")
+        assert got is not None and got.values == ODD_VALUES  # the one past the cap is not offered
+        assert view.values == [
+            "two  spaces",
+            "tab\\x09here",
+            "bidiU+202Eevil",
+            "x" * 200 + "… (2800 more characters)",  # SHOWN_KEEP
+        ]
+        view._handle_custom_msg({"pick": 3}, [])  # a click on the long one
+        assert form._fields["text"].control.value == "x" * 3000
+        for index, value in enumerate(ODD_VALUES[:3]):
+            form.fill(text="a")
+            await form.wait_suggestions("text")
+            view._handle_custom_msg({"pick": index}, [])
+            assert form._fields["text"].control.value == value
+        form.fill(text="a")
+        await form.wait_suggestions("text")
+        form.pick("text", "two  spaces")
+        assert form._fields["text"].control.value == "two  spaces"
+        form.close()
+
+    with connect_sync(odd_server()) as srv:
+        run(scenario(srv))
