@@ -341,7 +341,7 @@ class ToolForm(w.VBox):
         wrong = [self._title(name) for name, error in check.errors.items() if error != "required"]
         said = (("fill in", missing), ("fix", wrong))
         parts = [f"{verb} {', '.join(titles)}" for verb, titles in said if titles]
-        return shorten(f"To {self.run_label.lower()}: " + "; ".join(parts), TIP_KEEP)  # titles are the server's
+        return shorten(f"To {self.run_label.lower()}: " + "; ".join(parts), TIP_KEEP)
 
     def _children(self) -> tuple[w.Widget, ...]:
         views = [view for field in self._fields.values() for view in field.views()]
