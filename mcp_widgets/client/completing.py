@@ -34,7 +34,7 @@ from ..core.code_targets import CodeTarget
 from ..core.completion import Completion, completion_of
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
-from ..core.text import clip_line
+from ..core.text import clip_line, quoted, shorten
 from ..core.wire_log import error_name
 from .privacy import Completing, foreign
 from .record import sent_by
@@ -82,8 +82,13 @@ class Target:
         return mcp_types.ResourceTemplateReference(type="ref/resource", uri=self.name)
 
 
+NAME_KEEP = 200
+"""Characters of each listed name an error quotes."""
+
+
 def _known(items: list[Any], attr: str) -> str:
-    return ", ".join(repr(str(getattr(i, attr, "?"))) for i in items[:50]) or "none"
+    """The names a server lists, quoted and clipped (a template may be 70 KB, and a server may list 5,000)."""
+    return quoted((shorten(str(getattr(i, attr, "?")), NAME_KEEP) for i in items[:50])) or "none"
 
 
 class Completer:
@@ -123,8 +128,9 @@ class Completer:
             listed: list[Any] = list(prompts or ())
             if not any(getattr(p, "name", None) == prompt for p in listed):
                 raise _not_listed(
-                    f"{name!r} lists no prompt named {prompt!r} (prompts: {_known(listed, 'name')}); "
-                    "if it was added since connecting, run `await srv.list_prompts()` first"
+                    f"{name!r} lists no prompt named {quoted([prompt], NAME_KEEP)} (prompts: "
+                    f"{_known(listed, 'name')}); if it was added since connecting, run `await srv.list_prompts()` "
+                    "first"
                 )
             real = prompts.real_name(prompt) if prompts is not None else prompt
             return Target("prompt", real, f"prompt {prompt!r}")
@@ -135,7 +141,7 @@ class Completer:
         found = found or [t for t in templates if getattr(t, "name", None) == template]
         if not found:
             raise _not_listed(
-                f"{name!r} lists no resource template {template!r} (templates: "
+                f"{name!r} lists no resource template {quoted([template], NAME_KEEP)} (templates: "
                 f"{_known(templates, 'uri_template')}); if it was added since connecting, run "
                 "`await srv.list_resources()` first"
             )

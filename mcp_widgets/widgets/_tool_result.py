@@ -13,6 +13,8 @@ __all__ = ["format_result"]
 
 MAX_RESULT_TEXT = 200_000
 """Result text beyond this many characters is cut (the full result stays in `form.result`)."""
+MAX_ERROR_TEXT = 10_000
+"""The same for a result the tool marked as an error: a refusal is read, not kept (a 1 MB one was shown whole)."""
 
 
 def describe_failure(exc: BaseException) -> str:
@@ -30,12 +32,16 @@ def format_result(result: Any) -> str:
 
     Structured content is left out when a text block already holds the same JSON (MCPServer sends both).
     """
-    return _finished("\n".join(line for line, _ in _pieces(result)))
+    return _finished("\n".join(line for line, _ in _pieces(result)), _limit(result))
 
 
-def _finished(text: str) -> str:
-    if len(text) > MAX_RESULT_TEXT:
-        text = text[:MAX_RESULT_TEXT] + f"\n… (cut at {MAX_RESULT_TEXT:,} characters; see form.result)"
+def _limit(result: Any) -> int:
+    return MAX_ERROR_TEXT if getattr(result, "is_error", False) else MAX_RESULT_TEXT
+
+
+def _finished(text: str, limit: int = MAX_RESULT_TEXT) -> str:
+    if len(text) > limit:
+        text = text[:limit] + f"\n… (cut at {limit:,} characters; see form.result)"
     return plain_text(text) + "\n"
 
 
@@ -86,16 +92,17 @@ def show_result(out: Any, result: Any, text: str | None = None) -> None:
     if text is None:
         lines: list[str] = []
         whole = "\n".join(line for line, _ in _pieces(result))
-        pieces = _pieces(result) if len(whole) <= MAX_RESULT_TEXT else [(whole, None)]
+        limit = _limit(result)
+        pieces = _pieces(result) if len(whole) <= limit else [(whole, None)]
         for line, data in pieces:
             lines.append(line)
             found = next((e for e in media if data is not None and _holds(e, data)), None)
             if found is not None:
-                entries += [_stdout(_finished("\n".join(lines))), found]
+                entries += [_stdout(_finished("\n".join(lines), limit)), found]
                 media.remove(found)
                 lines = []
         if lines:
-            entries.append(_stdout(_finished("\n".join(lines))))
+            entries.append(_stdout(_finished("\n".join(lines), limit)))
     else:
         entries.append(_stdout(text))
     out.outputs = (*shown_before, *entries, *media)

@@ -157,3 +157,29 @@ def test_what_is_refused_before_sending_names_the_arguments_clipped(servers: dic
         line = one_line(error)
         assert len(line) < 1_500 and "more characters)" in line, line[:3_000]
     assert "it needs the arguments 'a1', 'a2', " in one_line(prompt.value)
+
+
+def test_a_tool_forms_error_result_is_clipped(servers: dict[int, Server]) -> None:
+    form = servers[1_000].form("refuse")  # an error result of 1 MB
+    try:
+        form.run()
+        asyncio.run(form.wait())
+        text = form.result_text
+        assert text.startswith("⚠ The tool reported an error:\nLLL") and len(text) < 10_200
+        assert "(cut at 10,000 characters; see form.result)" in text
+        shown = "".join(str(o.get("text", "")) for o in form._out.outputs)
+        assert len(shown) < 10_200 and "(cut at 10,000 characters" in shown
+        assert len(form.result.content[0].text) == 1_000_000  # the result is whole
+    finally:
+        form.close()
+
+
+def test_completing_what_is_not_listed_quotes_the_listed_names_clipped() -> None:
+    from mcp_widgets.client.completing import _known
+
+    class Listed:
+        def __init__(self, name: str) -> None:
+            self.uri_template = name
+
+    said = _known([Listed("x" * 70_000), *(Listed(f"t{i}") for i in range(5_000))], "uri_template")
+    assert len(said) < 1_000 and "more characters)" in said
