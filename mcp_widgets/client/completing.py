@@ -88,7 +88,7 @@ NAME_KEEP = 200
 
 def _known(items: list[Any], attr: str) -> str:
     """The names a server lists, quoted and clipped (a template may be 70 KB, and a server may list 5,000)."""
-    return quoted((shorten(str(getattr(i, attr, "?")), NAME_KEEP) for i in items[:50])) or "none"
+    return quoted(shorten(str(getattr(i, attr, "?")), NAME_KEEP) for i in items[:50]) or "none"
 
 
 class Completer:
@@ -129,8 +129,8 @@ class Completer:
             if not any(getattr(p, "name", None) == prompt for p in listed):
                 raise _not_listed(
                     f"{name!r} lists no prompt named {quoted([prompt], NAME_KEEP)} (prompts: "
-                    f"{_known(listed, 'name')}); if it was added since connecting, run `await srv.list_prompts()` "
-                    "first"
+                    f"{_known(listed, 'name')}); if it was added since connecting, run "
+                    "`await srv.list_prompts()` first"
                 )
             real = prompts.real_name(prompt) if prompts is not None else prompt
             return Target("prompt", real, f"prompt {prompt!r}")

@@ -14,7 +14,7 @@ __all__ = ["format_result"]
 MAX_RESULT_TEXT = 200_000
 """Result text beyond this many characters is cut (the full result stays in `form.result`)."""
 MAX_ERROR_TEXT = 10_000
-"""The same for a result the tool marked as an error: a refusal is read, not kept (a 1 MB one was shown whole)."""
+"""The same for a result the tool marked as an error: a refusal is to read (a 1 MB one was shown whole)."""
 
 
 def describe_failure(exc: BaseException) -> str:
