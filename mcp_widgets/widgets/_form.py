@@ -97,10 +97,10 @@ class ElicitationForm(Answerable):
         does, would otherwise see the form make its models during the walk).
         """
         spec, lazy = validate_schema(requested_schema), comms_go_nowhere()
-        return cls._from_spec(message, spec, server=server, declared_name=declared_name, lazy=lazy)
+        return cls.from_spec(message, spec, server=server, declared_name=declared_name, lazy=lazy)
 
     @classmethod
-    def _from_spec(
+    def from_spec(
         cls,
         message: str,
         spec: FormSpec,
@@ -430,7 +430,12 @@ class ElicitationForm(Answerable):
             return True, "Still to fix: " + ", ".join(invalid)
         return False, f"Send the answers to {self.server}"
 
-    def _values(self) -> dict[str, Any]:
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Call `callback` after each change a person (or `fill`) makes while the form is pending."""
+        self._changed.append(callback)
+
+    def values(self) -> dict[str, Any]:
+        """What each field holds now (what was typed: yours to use, never logged), by property name."""
         return {name: field.value for name, field in self._fields.items()}
 
     def _resolve(
@@ -443,7 +448,7 @@ class ElicitationForm(Answerable):
             if action is Action.ACCEPT:
                 if not self.spec.ok:
                     return False
-                checked = validate_content(self.spec, self._values())
+                checked = validate_content(self.spec, self.values())
                 if not checked.ok:
                     self._refresh()
                     return False

@@ -105,8 +105,8 @@ class Preview(w.VBox):
         super().__init__(children=(self.form, *self._rest), layout=kit.layout())
 
     def _new_form(self) -> ElicitationForm:
-        form = ElicitationForm._from_spec(self._message, self._spec, server=self._server)
-        form._changed.append(self._update)
+        form = ElicitationForm.from_spec(self._message, self._spec, server=self._server)
+        form.on_change(self._update)
         form.add_done_callback(lambda done: self._update() if done is self.form else None)
         self.form = form
         self._update()
@@ -133,7 +133,7 @@ class Preview(w.VBox):
         if act is Action.ACCEPT:
             if not self.form.spec.ok:
                 return None
-            checked = validate_content(self.form.spec, self.form._values())
+            checked = validate_content(self.form.spec, self.form.values())
             if not checked.ok:
                 return None
             content = checked.content

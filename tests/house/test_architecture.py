@@ -5,7 +5,9 @@ builds on the core and the SDK only; the public facade (the top-level modules) m
 names. Also: one concept per module (a module over 500 lines says why in a docstring paragraph that
 begins "One concept:"), no import cycle (not even one dodged with a function-level import or one only
 type checkers see),
-and no private name (a leading underscore: module, function, class or constant) imported from another room.
+and no private name (a leading underscore: module, function, class or constant) imported from another room,
+nor a private attribute of another module's making used other than through `self` / `cls` (`PRIVATE_USES`
+lists the few exceptions, each with its reason).
 """
 
 from __future__ import annotations
@@ -205,6 +207,88 @@ def private_names_between_modules(root: Path = PACKAGE) -> list[str]:
 
 def test_no_private_name_crosses_a_module() -> None:
     assert private_names_between_modules() == []
+
+
+PRIVATE_USES = {
+    ("mcp_widgets.client.connect", "_start"): "connect() starts the Server it built (not the person's to do)",
+    ("mcp_widgets.client.connect", "_await_connected"): "connect() waits for the Server it started",
+    ("mcp_widgets.client.connect", "_wait_connected"): "connect_sync() waits for the Server it started",
+    ("mcp_widgets.client.configs.table", "_start"): "the servers table connects the Servers it built",
+    ("mcp_widgets.client.configs.table", "_signal_close"): "and closes one whose start failed",
+    ("mcp_widgets.client.questions.intake", "_for_handler"): "a form a handler answers, made only if read",
+}
+"""(module, attribute) -> why: the only private attributes of another module's making the package uses."""
+
+
+def _sunder(name: str) -> bool:
+    """Not private: dunders, `_`, and IPython's display protocol (`_repr_html_`, `_ipython_display_`)."""
+    return name == "_" or name.endswith("_") or not name.startswith("_")
+
+
+def _made_here(tree: ast.Module) -> set[str]:
+    """The underscore names a module makes: its functions, classes and variables, and attributes it sets."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+            names.add(node.id)
+        elif isinstance(node, ast.Attribute) and isinstance(node.ctx, ast.Store):
+            names.add(node.attr)
+    return {name for name in names if not _sunder(name)}
+
+
+def private_attributes(
+    root: Path = PACKAGE, foreign: frozenset[str] = frozenset()
+) -> dict[tuple[str, str], str]:
+    """(module, attribute) -> where, for each `x._name` whose `_name` another module of the package makes and
+    this one does not, with `x` neither `self` nor `cls`. `foreign`: names the libraries we subclass make
+    too (ipywidgets' `_dom_classes`): theirs, not ours."""
+    trees = {module: ast.parse(path.read_text(encoding="utf-8")) for module, path in modules(root).items()}
+    made = {module: _made_here(tree) for module, tree in trees.items()}
+    ours = set().union(*made.values()) - foreign
+    found: dict[tuple[str, str], str] = {}
+    for module, tree in trees.items():
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.Attribute) or _sunder(node.attr) or node.attr not in ours:
+                continue
+            through_self = isinstance(node.value, ast.Name) and node.value.id in ("self", "cls")
+            if node.attr in made[module] or through_self:
+                continue
+            found.setdefault((module, node.attr), f"{module}:{node.lineno} uses .{node.attr}")
+    return found
+
+
+def _foreign_names() -> frozenset[str]:
+    import ipywidgets
+    import traitlets
+
+    return frozenset(dir(ipywidgets.DOMWidget)) | frozenset(dir(traitlets.HasTraits))
+
+
+def test_no_private_attribute_crosses_a_module() -> None:
+    """A module uses another's `_name` only through `self` / `cls`: what another module needs is public.
+    Every exception is listed with its reason, and a listed one no longer used leaves the list."""
+    found = private_attributes(foreign=_foreign_names())
+    assert [where for key, where in found.items() if key not in PRIVATE_USES] == []
+    assert sorted(set(PRIVATE_USES) - set(found)) == []
+
+
+def test_the_private_attribute_check_sees_a_planted_use(tmp_path: Path) -> None:
+    root = tmp_path / PACKAGE.name
+    (root / "core").mkdir(parents=True)
+    (root / "__init__.py").write_text("")
+    (root / "core" / "__init__.py").write_text("")
+    (root / "core" / "a.py").write_text(
+        "class A:\n    def __init__(self):\n        self._secret = 1\n"
+        "    def _repr_html_(self):\n        return ''\n"
+    )
+    (root / "core" / "b.py").write_text(
+        "from .a import A\n\ndef peek(a: A):\n    a._repr_html_()\n    return a._secret\n"
+    )
+    name = PACKAGE.name
+    assert private_attributes(root) == {(f"{name}.core.b", "_secret"): f"{name}.core.b:5 uses ._secret"}
+    assert private_attributes(root, foreign=frozenset({"_secret"})) == {}
 
 
 def test_no_import_cycle() -> None:

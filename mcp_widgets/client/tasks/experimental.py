@@ -83,7 +83,7 @@ class Resumed(Exception):
 
 
 @dataclass(eq=False)
-class _Task:
+class FollowedTask:
     """A task of one call (client thread, except `label`, which is the main thread's)."""
 
     ctx: ServerContext
@@ -102,7 +102,7 @@ class _Task:
             return
         self.cancelled = True
         request = mcp_types.CancelTaskRequest(params=mcp_types.CancelTaskRequestParams(task_id=self.task_id))
-        await _quietly(self, self.session.send_request(request, mcp_types.CancelTaskResult))
+        await cancel_quietly(self, self.session.send_request(request, mcp_types.CancelTaskResult))
 
 
 class OpenTasks:
@@ -110,12 +110,12 @@ class OpenTasks:
     questions find their call here."""
 
     def __init__(self) -> None:
-        self._by_id: dict[str, _Task] = {}
+        self._by_id: dict[str, FollowedTask] = {}
 
-    def hold(self, task: _Task) -> None:
+    def hold(self, task: FollowedTask) -> None:
         self._by_id[task.task_id] = task
 
-    def release(self, task: _Task) -> None:
+    def release(self, task: FollowedTask) -> None:
         self._by_id.pop(task.task_id, None)
 
     def calls(self) -> set[CallRecord]:
@@ -199,7 +199,7 @@ async def _run(
     state: mcp_types.Task = _Seen.model_validate(created)
     poll = poll_interval(state.poll_interval)
     wait, calm = poll, 0
-    task = _Task(ctx, display, record, session, state.task_id)
+    task = FollowedTask(ctx, display, record, session, state.task_id)
     open_tasks.hold(task)
     payload: asyncio.Task[mcp_types.CallToolResult] | None = None
     try:
@@ -251,7 +251,7 @@ async def _run(
         open_tasks.release(task)
 
 
-async def _quietly(task: _Task, sending: Awaitable[Any]) -> None:
+async def cancel_quietly(task: FollowedTask, sending: Awaitable[Any]) -> None:
     """Await a `tasks/cancel`, bounded by CANCEL_WAIT; its failure is only logged."""
     try:
         await asyncio.wait_for(sending, CANCEL_WAIT)
@@ -259,13 +259,13 @@ async def _quietly(task: _Task, sending: Awaitable[Any]) -> None:
         log.debug("tasks/cancel of %s on %s failed", task.task_id, task.ctx.name, exc_info=True)
 
 
-def _show(task: _Task, state: mcp_types.Task | None, *, failed: bool = False) -> None:
+def _show(task: FollowedTask, state: mcp_types.Task | None, *, failed: bool = False) -> None:
     """Show the task's status in its call's panel (None: the result arrived); a line only when it changed."""
     status = state.status if state is not None else ("failed" if failed else "completed")
     show_status(task, status, state.status_message if state is not None else None)
 
 
-def show_status(task: _Task, status: str, message: str | None, suffix: str = "") -> None:
+def show_status(task: FollowedTask, status: str, message: str | None, suffix: str = "") -> None:
     """The task's status line in its call's panel ("Task input required: message · suffix"), if changed.
 
     The server's message may quote what the person typed: redacted before it is clipped (a cut could leave
@@ -279,7 +279,7 @@ def show_status(task: _Task, status: str, message: str | None, suffix: str = "")
         task.record.post(partial(_place, task, text))
 
 
-def _place(task: _Task, text: str) -> None:
+def _place(task: FollowedTask, text: str) -> None:
     """Main thread: one line in the panel, kept up to date (it ends as the call's closing line)."""
     record = task.record
     if record.ended or record.panel is None:

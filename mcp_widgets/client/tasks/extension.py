@@ -142,7 +142,7 @@ class TasksExtension(ClientExtension):
 
 
 @dataclass(eq=False)
-class _Task2026(tasks._Task):
+class _Task2026(tasks.FollowedTask):
     """One 2026-07-28 task of one call (client thread)."""
 
     request_state: str | None = None
@@ -362,7 +362,7 @@ class _Task2026(tasks._Task):
         if self.cancelled:
             return
         self.cancelled = True
-        await tasks._quietly(self, self._send(lambda: _Cancel(params=self._params())))
+        await tasks.cancel_quietly(self, self._send(lambda: _Cancel(params=self._params())))
 
     def _ended(self, state: dict[str, Any]) -> mcp_types.CallToolResult:
         status = state.get("status")

@@ -17,7 +17,7 @@ from mcp_widgets.client.display import CallDisplay
 from mcp_widgets.client.privacy import LateLines
 from mcp_widgets.client.questions.rounds import ROUND_TTL, Rounds
 from mcp_widgets.client.record import CallRecord
-from mcp_widgets.client.tasks.experimental import OpenTasks, _Task
+from mcp_widgets.client.tasks.experimental import FollowedTask, OpenTasks
 from mcp_widgets.core.exceptions import ConnectError
 from mcp_widgets.core.redaction import REDACTED
 
@@ -73,7 +73,7 @@ def test_open_tasks_find_the_call_a_question_belongs_to() -> None:
     ctx = context()
     tasks = OpenTasks()
     record = CallRecord(ctx, "tool", "slow")
-    task = _Task(ctx, None, record, None, "t-1")  # type: ignore[arg-type]
+    task = FollowedTask(ctx, None, record, None, "t-1")  # type: ignore[arg-type]
     tasks.hold(task)
     related = SimpleNamespace(meta={"io.modelcontextprotocol/related-task": {"taskId": "t-1"}})
     assert tasks.call_of(related) is record

@@ -366,7 +366,7 @@ def test_a_form_with_schema_errors_can_never_be_accepted() -> None:
     from mcp_widgets.core.schema import parse_schema
 
     spec = parse_schema(schema({"ok": {"type": "string"}, "nested": {"type": "object"}}))
-    form = ElicitationForm._from_spec("m", spec, server="s")
+    form = ElicitationForm.from_spec("m", spec, server="s")
     assert form.field_names == ("ok",)
     form.fill(ok="fine")
     assert form._accept.disabled
