@@ -84,7 +84,7 @@ def _message(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
 def memory(seen: int) -> tuple[float, float, float]:
     """KB a wire holds after `seen` messages (a call and its result each), µs per message kept (as the
     client keeps it: its JSON text written, redacted, clipped) and bytes per message kept."""
-    from mcp_widgets.core.wire_log import WireLog, whole_text
+    from mcp_widgets.core.wire import WireLog, whole_text
 
     def fill(log: WireLog) -> None:
         for n in range(seen // 2):

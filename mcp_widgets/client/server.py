@@ -51,7 +51,7 @@ from ..core.card import Handler
 from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
-from ..core.wire_log import DEFAULT_KEEP
+from ..core.wire import DEFAULT_KEEP
 from . import completing
 from .apps.views import AppHost, AppList
 from .call import Call

@@ -7,7 +7,7 @@ httpx event hook). An in-process server has no transport (on 2026-07-28 the SDK 
 client's dispatcher is seen through instead (`tap_client`), each call kept as the JSON-RPC message it
 stands for. A message is noted as it passes and kept at the next `flush` (within `FLUSH_AFTER`, or at once
 when anything reads the wire): the work of keeping it is off its way. What is kept, and how a person reads
-it, is `core.wire_log`: nothing typed is ever stored.
+it, is `core.wire`: nothing typed is ever stored.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from ... import kernel
 from ...core.redaction import Matcher, typed_pattern
 from ...core.text import clip_line
-from ...core.wire_log import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
+from ...core.wire import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
 from ..privacy import texts_of, typed_values
 from ..record import CURRENT_CALL, SENDER
 from ..runtime import on_main_after

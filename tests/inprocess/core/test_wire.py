@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from mcp_widgets.core.redaction import HEAD_KEEP, redact_head, typed_pattern
-from mcp_widgets.core.wire_log import (
+from mcp_widgets.core.wire import (
     LIST_KEEP,
     STRING_KEEP,
     WireLog,
