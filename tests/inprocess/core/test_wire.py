@@ -44,16 +44,6 @@ def dumped(log: WireLog) -> str:
     )
 
 
-
-
-
-
-
-
-
-
-
-
 def test_results_and_errors_find_their_request_with_its_time() -> None:
     clock = Clock()
     log = WireLog(now=clock)
@@ -186,10 +176,6 @@ def test_filters() -> None:
     assert len(log.messages(method="tools/call")) == 3
 
 
-
-
-
-
 def test_the_view_state_is_bounded_and_literal() -> None:
     log = WireLog()
     for n in range(150):
@@ -203,10 +189,6 @@ def test_the_view_state_is_bounded_and_literal() -> None:
     assert len(state["groups"]) == 100 and state["earlier"] == 50
     assert state["groups"][0]["label"] == "tool U+202Eevil"
     json.dumps(state)  # JSON all through
-
-
-
-
 
 
 def test_the_http_exchange_of_an_answer_goes_with_its_call() -> None:
@@ -256,8 +238,6 @@ def test_a_long_string_is_redacted_where_it_is_cut_and_searched_only_there() -> 
     assert sum(searched) < 20_000
 
 
-
-
 def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
     """Exact for what has no escapes (any nesting, keys, numbers, the three constants, tuples and other
     mappings as JSON writes them; non-ASCII counted in UTF-8 bytes); with a limit it stops soon past it."""
@@ -270,10 +250,12 @@ def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
     leaves = st.none() | st.booleans() | st.integers() | text
     values = st.recursive(
         leaves,
-        lambda inner: st.lists(inner, max_size=5)
-        | st.dictionaries(text, inner, max_size=5)
-        | st.builds(tuple, st.lists(inner, max_size=3))
-        | st.builds(OrderedDict, st.dictionaries(text, inner, max_size=3)),
+        lambda inner: (
+            st.lists(inner, max_size=5)
+            | st.dictionaries(text, inner, max_size=5)
+            | st.builds(tuple, st.lists(inner, max_size=3))
+            | st.builds(OrderedDict, st.dictionaries(text, inner, max_size=3))
+        ),
         max_leaves=30,
     )
 
