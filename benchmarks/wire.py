@@ -34,7 +34,7 @@ class _Flushed(_Ours):
     def block(self, n: int) -> tuple[list[float], list[float]]:
         walls, cpus = super().block(n)
         cpu = time.process_time()
-        self.srv.wire.flush()
+        self.srv.wire._capture.flush()
         cpus[-1] += time.process_time() - cpu
         return walls, cpus
 
@@ -137,7 +137,7 @@ def _stalls(size: int, n: int, wire: int) -> tuple[float, float]:
         beating = RUNTIME.submit(heartbeat())
         start = time.perf_counter()
         srv.call_tool_sync("shout", {"n": n})
-        srv.wire.flush()
+        srv.wire._capture.flush()
         took = time.perf_counter() - start
         stop = True
         beating.result(timeout=10)

@@ -1,5 +1,5 @@
-"""The wire's pure part: clipping, JSON sizing, the ring, grouping, the text and the view's JSON (its redaction
-policy: test_wire_redaction.py)."""
+"""The wire's pure part: clipping, JSON sizing, the ring, grouping, the text and the view's JSON (its
+redaction policy: test_wire_redaction.py)."""
 
 from __future__ import annotations
 
