@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ...core.redaction import Matcher, typed_pattern
 from ...core.text import clip_line
-from ...core.wire import Direction, WireGroup, WireLog, WireMessage, whole_text
+from ...core.wire import Direction, WireGroup, WireLog, WireMessage, dumps, whole_text
 from ..privacy import texts_of, typed_values
 from ..record import CURRENT_CALL, SENDER
 from .taps import TappedDispatcher, tapped
@@ -185,7 +185,7 @@ class WireCapture:
             dump = item.message.model_dump_json
             raw, size = whole_text(body, lambda: dump(by_alias=True, exclude_unset=True))
         else:
-            raw, size = whole_text(body, lambda: _dumps(body))
+            raw, size = whole_text(body, lambda: dumps(body))
             if raw is not None:  # what an in-process dispatcher passed may hold objects: as their JSON says
                 body = json.loads(raw)
         call: tuple[str, str] | None = None
@@ -327,10 +327,6 @@ class WireCapture:
 def _answers_shown(record: CallRecord) -> int:
     """How many of the call's open questions have an answer (its values redact from then on)."""
     return sum(2 if getattr(q.view, "result", None) is not None else 1 for q in list(record.requests))
-
-
-def _dumps(body: Any) -> str:
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _content(request: Any) -> bytes:

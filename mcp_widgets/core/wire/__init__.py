@@ -19,7 +19,7 @@ from ._groups import WireGroup, WireRow
 from ._log import DEFAULT_KEEP, WireLog
 from ._message import ERRORS, Direction, Kind, WireMessage, error_name
 from ._redaction import http_headers, http_path, is_answer, kept_body, redact, redacted_fields
-from ._sizing import WHOLE_KEEP, fits, json_size, whole_text
+from ._sizing import WHOLE_KEEP, dumps, fits, json_size, whole_text
 from ._views import GROUPS_SHOWN, ROWS_SHOWN, view_state, wire_text
 
 __all__ = [
@@ -38,6 +38,7 @@ __all__ = [
     "WireMessage",
     "WireRow",
     "clipped",
+    "dumps",
     "error_name",
     "fits",
     "http_headers",
