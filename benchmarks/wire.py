@@ -34,7 +34,7 @@ class _Flushed(_Ours):
     def block(self, n: int) -> tuple[list[float], list[float]]:
         walls, cpus = super().block(n)
         cpu = time.process_time()
-        self.srv.wire.flush()
+        self.srv.wire._capture.flush()
         cpus[-1] += time.process_time() - cpu
         return walls, cpus
 
@@ -84,7 +84,7 @@ def _message(n: int) -> tuple[dict[str, Any], dict[str, Any]]:
 def memory(seen: int) -> tuple[float, float, float]:
     """KB a wire holds after `seen` messages (a call and its result each), µs per message kept (as the
     client keeps it: its JSON text written, redacted, clipped) and bytes per message kept."""
-    from mcp_widgets.core.wire_log import WireLog, whole_text
+    from mcp_widgets.core.wire import WireLog, whole_text
 
     def fill(log: WireLog) -> None:
         for n in range(seen // 2):
@@ -137,7 +137,7 @@ def _stalls(size: int, n: int, wire: int) -> tuple[float, float]:
         beating = RUNTIME.submit(heartbeat())
         start = time.perf_counter()
         srv.call_tool_sync("shout", {"n": n})
-        srv.wire.flush()
+        srv.wire._capture.flush()
         took = time.perf_counter() - start
         stop = True
         beating.result(timeout=10)

@@ -17,7 +17,7 @@ from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .live import Update, Updates, Watch
 from .questions.answering import get_default_handler, set_default_handler
 from .server import Server
-from .wire.capture import Wire, Wires
+from .wire.wire import Wire, Wires
 
 __all__ = [
     "AnswerExpired",

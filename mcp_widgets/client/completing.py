@@ -12,7 +12,7 @@ or fails, or when asked from the client thread (it would deadlock).
 A completion is no call: it has no panel, no history row and no questions (one the server asks meanwhile,
 outside any call, is declined unseen). What it sends is typed (the partial value, the other arguments as
 context; a password-like argument is never sent as context): the wire keeps names, never values
-(`core.wire_log`), what the server says meanwhile and after is redacted as a call's echo is
+(`core.wire`), what the server says meanwhile and after is redacted as a call's echo is
 (`privacy.LateLines.completing`), a malformed answer raises `MalformedAnswer` in one line, and an error
 names the argument and the code, with the server's message only once what was sent is scrubbed out.
 """
@@ -35,7 +35,7 @@ from ..core.completion import Completion, completion_of
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
 from ..core.text import clip_line, quoted, shorten
-from ..core.wire_log import error_name
+from ..core.wire import error_name
 from .privacy import Completing, foreign
 from .record import sent_by
 from .runtime import RUNTIME

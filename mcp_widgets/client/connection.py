@@ -45,7 +45,7 @@ if TYPE_CHECKING:
     from .display import CallDisplay
     from .live import Live
     from .questions.intake import Intake
-    from .wire.capture import Wire
+    from .wire.capture import WireCapture
 
 if sys.version_info < (3, 11):  # pragma: no cover
     from exceptiongroup import BaseExceptionGroup
@@ -80,12 +80,12 @@ class Connection:
         headers: Mapping[str, str] | None,
         auth: Any,
         signin: Mapping[str, Any] | None = None,
-        wire: Wire,
+        wire: WireCapture,
         advertised: Callable[[], list[ClientExtension]] = list,
         live: Live | None = None,
     ) -> None:
         self.ctx = ctx
-        self.wire = wire  # sees every message (`srv.wire`)
+        self.wire = wire  # sees every message (`srv.wire` reads it)
         self.advertised = advertised
         """Further extensions to advertise (MCP Apps), read at each connect."""
         self.target = target

@@ -51,7 +51,7 @@ from ..core.card import Handler
 from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
-from ..core.wire_log import DEFAULT_KEEP
+from ..core.wire import DEFAULT_KEEP
 from . import completing
 from .apps.views import AppHost, AppList
 from .call import Call
@@ -71,7 +71,8 @@ from .runtime import RUNTIME
 from .signin.tokens import check_scopes, check_store
 from .targets import Mode, Target, TransportName, resolve_target
 from .tasks import experimental as tasks
-from .wire.capture import Wire, Wires
+from .wire.capture import WireCapture
+from .wire.wire import Wire, Wires
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -269,8 +270,9 @@ class Server:
         open_tasks = tasks.OpenTasks()
         display = CallDisplay(ctx)
         app_host = AppHost(ctx)
-        self._wire = Wire(ctx, wire, display.late)
-        intake = Intake(ctx, display, open_tasks, app_host, tie=self._wire.tie)
+        capture = WireCapture(ctx, wire, display.late)  # the connection's; `srv.wire` reads it
+        self._wire = Wire(ctx, capture)
+        intake = Intake(ctx, display, open_tasks, app_host, tie=capture.tie)
         self._live, self._tables = Live(ctx), Tables(ctx)
         self._live.on_listed.append(self._tables.changed)  # a list change redraws the tables shown
         connection = Connection(
@@ -284,7 +286,7 @@ class Server:
             auth=auth,
             signin=signin,
             advertised=app_host.extensions,
-            wire=self._wire,
+            wire=capture,
             live=self._live,
         )
         self._live.typed = connection.typed.pattern

@@ -40,7 +40,7 @@ class WireView(DeclaredAnyWidget):
         self.on_msg(self._on_msg)
 
     def show(self, state: dict[str, Any]) -> None:
-        """Show `state` (from `core.wire_log.view_state`)."""
+        """Show `state` (from `core.wire.view_state`)."""
         if state != self.state:
             self.state = state
 

@@ -27,7 +27,7 @@ from mcp.shared.auth import OAuthClientInformationFull
 import mcp_widgets as mw
 from mcp_widgets import handlers
 from mcp_widgets.client import Server, connect_sync
-from mcp_widgets.core.wire_log import WireGroup
+from mcp_widgets.core.wire import WireGroup
 from tests.inprocess.client.test_secrets import leaks
 from tests.interop.nodejs import HERE, NODE_MODULES, SDK, node_or_skip
 from tests.interop.test_interop_ts_tasks import http_peer

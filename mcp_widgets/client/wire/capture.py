@@ -1,4 +1,5 @@
-"""`srv.wire`: every JSON-RPC message of a server's connection, captured as it passes, redacted when kept.
+"""The wire's capture: every JSON-RPC message of a server's connection, seen as it passes and kept
+redacted, for `srv.wire` (`client.wire.wire.Wire`) to read.
 
 The connection's transport streams are seen through (`tap`, `taps`): what the SDK writes and what it
 reads, on the client thread, in the task that sends it, so a request is tied to the call that made it
@@ -7,7 +8,7 @@ httpx event hook). An in-process server has no transport (on 2026-07-28 the SDK 
 client's dispatcher is seen through instead (`tap_client`), each call kept as the JSON-RPC message it
 stands for. A message is noted as it passes and kept at the next `flush` (within `FLUSH_AFTER`, or at once
 when anything reads the wire): the work of keeping it is off its way. What is kept, and how a person reads
-it, is `core.wire_log`: nothing typed is ever stored.
+it, is `core.wire` (its redaction policy: `core.wire._redaction`): nothing typed is ever stored.
 """
 
 from __future__ import annotations
@@ -16,36 +17,28 @@ import asyncio
 import contextlib
 import json
 import logging
-import os
 import threading
 import time
-import uuid
 import weakref
 from collections import OrderedDict, deque
-from collections.abc import Callable, Iterable, Mapping
-from pathlib import Path
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
-from ... import kernel
 from ...core.redaction import Matcher, typed_pattern
 from ...core.text import clip_line
-from ...core.wire_log import Direction, WireGroup, WireLog, WireMessage, clipped, view_state, whole_text
+from ...core.wire import Direction, WireGroup, WireLog, WireMessage, dumps, whole_text
 from ..privacy import texts_of, typed_values
 from ..record import CURRENT_CALL, SENDER
-from ..runtime import on_main_after
 from .taps import TappedDispatcher, tapped
 
 if TYPE_CHECKING:
-    from ...widgets import WireView
     from ..context import ServerContext
     from ..record import CallRecord
 
-__all__ = ["Wire", "Wires"]
+__all__ = ["Remembered", "WireCapture"]
 
 log = logging.getLogger("mcp_widgets")
 
-REFRESH = 0.25
-"""Seconds between two updates of a shown wire view (a busy server must not flood the page)."""
 FLUSH_AFTER = 0.05
 """Seconds a noted message waits to be kept (off its way: a person's question is not slowed by the wire)."""
 FLUSH_COUNT = 500
@@ -62,12 +55,10 @@ class Remembered(Protocol):
     def texts(self) -> frozenset[str]: ...
 
 
-class Wire:
-    """A connection's wire: the last `keep` messages, redacted. `srv.wire`.
-
-    `records()` gives them as plain dicts, `save(path)` writes JSON Lines, `print(srv.wire)` shows them as
-    text and a cell ending with `srv.wire` shows them live, grouped by call.
-    """
+class WireCapture:
+    """What a connection's wire sees (the connection holds it): its streams tapped, each message noted as it
+    passes and kept at the next `flush`, redacted, in a `WireLog` of the last `keep`. `srv.wire` reads it;
+    `listeners` hear of each change (a flush that kept messages, a clear)."""
 
     def __init__(self, ctx: ServerContext, keep: int, late: Remembered) -> None:
         self._ctx = ctx
@@ -90,8 +81,8 @@ class Wire:
         in the order they came (two calls' questions may share an id: a per-call counter's "e1")."""
         self._reads: OrderedDict[str, str] = OrderedDict()
         """A resource read's call -> its label, naming the URI read (`_label`)."""
-        self._views: weakref.WeakSet[WireView] = weakref.WeakSet()
-        self._refresh_due = False
+        self.listeners: list[Callable[[], None]] = []
+        """Told (any thread) when messages were kept or cleared: `srv.wire`'s live views."""
         self.inproc = False
         """The server runs in this process without JSON-RPC: nothing to capture."""
 
@@ -194,7 +185,7 @@ class Wire:
             dump = item.message.model_dump_json
             raw, size = whole_text(body, lambda: dump(by_alias=True, exclude_unset=True))
         else:
-            raw, size = whole_text(body, lambda: _dumps(body))
+            raw, size = whole_text(body, lambda: dumps(body))
             if raw is not None:  # what an in-process dispatcher passed may hold objects: as their JSON says
                 body = json.loads(raw)
         call: tuple[str, str] | None = None
@@ -296,44 +287,30 @@ class Wire:
                 self._pattern = (texts, typed_pattern(texts) if texts else None)
         return self._pattern[1]
 
-    # -- reading ----------------------------------------------------------------------------------------
+    # -- reading (any thread; what was noted is kept first) --------------------------------------------
     def messages(
         self, *, call: str | None = None, method: str | None = None, direction: Direction | None = None
     ) -> list[WireMessage]:
-        """The messages kept, oldest first: all, or those of one call (its key or what it is, "tool
-        roll_dice"), one method, or one direction ("out": sent, "in": received)."""
+        """The messages kept, oldest first, filtered as `WireLog.messages`."""
         self.flush()
         with self._lock:
             return self.log.messages(call=call, method=method, direction=direction)
 
-    def groups(self) -> list[WireGroup]:
-        """The messages kept as a person reads them: one group per call (its rows: `group.rows()`), then
-        the connection's own traffic."""
+    def groups(self) -> tuple[list[WireGroup], int, int]:
+        """The messages kept as groups, with the count seen since the wire began and the count kept."""
         self.flush()
         with self._lock:
-            return self.log.groups()
+            return self.log.groups(), self.log.total, len(self.log)
 
-    def records(
-        self, *, call: str | None = None, method: str | None = None, direction: Direction | None = None
-    ) -> list[dict[str, Any]]:
-        """The messages kept as plain dicts (filtered as `messages`): redacted, for a bug report."""
-        return self.log.records(self.messages(call=call, method=method, direction=direction))
+    def text(self, *, name: str, limit: int) -> str:
+        """The log as text (`WireLog.text`)."""
+        self.flush()
+        with self._lock:
+            return self.log.text(name=name, limit=limit)
 
-    def save(
-        self,
-        path: str | os.PathLike[str],
-        *,
-        call: str | None = None,
-        method: str | None = None,
-        direction: Direction | None = None,
-    ) -> Path:
-        """Write the messages kept (filtered as `messages`) as JSON Lines, redacted; returns the path."""
-        target = Path(path)
-        chosen = self.messages(call=call, method=method, direction=direction)
-        with target.open("w", encoding="utf-8") as out:
-            for line in self.log.lines(chosen):
-                out.write(line + "\n")
-        return target
+    def __len__(self) -> int:
+        self.flush()
+        return len(self.log)
 
     def clear(self) -> None:
         """Forget the messages kept so far."""
@@ -342,86 +319,14 @@ class Wire:
             self.log.clear()
         self._changed()
 
-    def text(self, limit: int = 40) -> str:
-        self.flush()
-        with self._lock:
-            text = self.log.text(name=self._ctx.name, limit=limit)
-        if self.keep <= 0:
-            return f"the wire of {self._ctx.name!r} is off (connect(..., wire=N) keeps N messages)"
-        if self.inproc and not len(self.log):
-            text += "\n(an in-process server exchanges no JSON-RPC messages: nothing to show)"
-        return text
-
-    def __len__(self) -> int:
-        self.flush()
-        return len(self.log)
-
-    def __repr__(self) -> str:
-        return self.text()
-
-    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
-        p.text(self.text())
-
-    # -- the live view (main thread) -------------------------------------------------------------------
-    def view(self) -> WireView:
-        """A live widget of this wire: one row per call, expanding to its messages."""
-        from ...widgets import WireView
-
-        view = WireView(title=f"The wire of {self._ctx.name}", fetch=self._details)
-        self._views.add(view)
-        self._refresh()
-        return view
-
-    def _ipython_display_(self) -> None:
-        if kernel.kernel_support() == "none":
-            print(self.text())
-            return
-        # The live view, with the text beside it: what a notebook saved without widget state (or read where
-        # no widget renders: GitHub, nbconvert) shows, redacted as the view is.
-        kernel.display_as(kernel.with_text(self.view(), self.text()), uuid.uuid4().hex)
-
-    def _details(self, seqs: Iterable[int]) -> dict[int, str]:
-        wanted = set(seqs)
-        found = {m.seq: m for m in self.messages() if m.seq in wanted}
-        return {seq: _detail(found.get(seq)) for seq in wanted}
-
     def _changed(self) -> None:
-        """A message was kept (any thread): the shown views update, at most every `REFRESH` s."""
-        if self._refresh_due or not self._views:
-            return
-        self._refresh_due = True
-        on_main_after(REFRESH, self._refresh)
-
-    def _refresh(self) -> None:
-        self._refresh_due = False
-        views = [v for v in list(self._views) if v.comm is not None]
-        if not views:
-            return
-        self.flush()
-        with self._lock:
-            groups, total, kept = self.log.groups(), self.log.total, len(self.log)
-        state = view_state(groups, total=total, kept=kept, keep=self.keep)
-        for view in views:
-            view.show(state)
+        for listener in list(self.listeners):
+            listener()
 
 
 def _answers_shown(record: CallRecord) -> int:
     """How many of the call's open questions have an answer (its values redact from then on)."""
     return sum(2 if getattr(q.view, "result", None) is not None else 1 for q in list(record.requests))
-
-
-def _detail(message: WireMessage | None) -> str:
-    """An opened row: the message first (what a person opened it for), then when, which way, how big."""
-    if message is None:
-        return "(no longer kept: the wire keeps the newest messages only)"
-    record = message.record()
-    shown = {"message": clipped(record.pop("message"))}  # long strings cut, with their size
-    shown.update((k, v) for k, v in record.items() if k != "call")  # a hex key says nothing to a person
-    return json.dumps(shown, indent=2, ensure_ascii=False, default=str)
-
-
-def _dumps(body: Any) -> str:
-    return json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def _content(request: Any) -> bytes:
@@ -443,43 +348,3 @@ def _ids(content: bytes) -> tuple[list[Any], list[Any]]:
     asked = [i["id"] for i in items if i.get("id") is not None and "method" in i]
     answered = [i["id"] for i in items if i.get("id") is not None and "method" not in i]
     return asked, answered
-
-
-class Wires:
-    """Every connection's wire in this kernel (`mw.wire()`): each server's, newest server last."""
-
-    def __init__(self, wires: Callable[[], list[tuple[str, Wire]]]) -> None:
-        self._wires = wires
-
-    def records(self) -> list[dict[str, Any]]:
-        """Every kept message of every connection, each with its server's name, in time order per server."""
-        return [{"server": name, **r} for name, wire in self._wires() for r in wire.records()]
-
-    def save(self, path: str | os.PathLike[str]) -> Path:
-        target = Path(path)
-        with target.open("w", encoding="utf-8") as out:
-            for record in self.records():
-                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
-        return target
-
-    def text(self) -> str:
-        wires = self._wires()
-        if not wires:
-            return "no connection yet: mw.connect(...) first"
-        return "\n\n".join(wire.text() for _, wire in wires)
-
-    def __repr__(self) -> str:
-        return self.text()
-
-    def _repr_pretty_(self, p: Any, cycle: bool) -> None:
-        p.text(self.text())
-
-    def _ipython_display_(self) -> None:
-        wires = self._wires()
-        if kernel.kernel_support() == "none" or not wires:
-            print(self.text())
-            return
-        import ipywidgets
-
-        views = ipywidgets.VBox([wire.view() for _, wire in wires])
-        kernel.display_as(kernel.with_text(views, self.text()), uuid.uuid4().hex)

@@ -2,7 +2,7 @@
 
 Both only watch: each message is handed to `Captures` as it passes (the SDK's `SessionMessage`, or a dict
 for what an in-process dispatcher passes without JSON-RPC framing) and goes on unchanged, with no task or
-buffer in between. `client.wire.Wire` decides what is kept.
+buffer in between. `WireCapture` (capture.py) decides what is kept.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ __all__ = ["Captures", "TappedDispatcher", "tapped"]
 
 
 class Captures(Protocol):
-    """Where what passes goes (`Wire`): a transport's message, or a dict that stands for one."""
+    """Where what passes goes (`WireCapture`): a transport's message, or a dict that stands for one."""
 
     def capture(self, direction: Literal["out", "in"], item: Any) -> None: ...
 

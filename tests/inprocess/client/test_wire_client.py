@@ -119,7 +119,17 @@ def test_wire_0_remembers_no_call_either() -> None:
     with connect_sync(create_server(), handler=answers, wire=0) as srv:
         for _ in range(30):
             srv.call_tool_sync("echo_elicit", {"requested_schema": {"type": "object", "properties": {}}})
-        assert len(srv._wire.log.labels) == 0
+        assert len(srv.wire._capture.log.labels) == 0
+
+
+def test_srv_wire_shows_a_person_only_what_a_person_reads() -> None:
+    """`srv.wire`'s names are the person's (issue 52): the capture it reads is the connection's, apart."""
+    with connect_sync(stdio_command()) as srv:
+        srv.call_tool_sync("echo", {"text": "x"})
+        public = {name for name in dir(srv.wire) if not name.startswith("_")}
+        assert public == {"clear", "groups", "keep", "messages", "records", "save", "text", "view"}
+        assert srv.wire._capture is srv._connection.wire  # what the connection taps is what it reads
+        assert srv.wire.messages(method="tools/call") and len(srv.wire) == len(srv.wire.records())
 
 
 def test_a_small_ring_keeps_the_newest() -> None:

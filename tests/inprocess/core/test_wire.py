@@ -1,23 +1,21 @@
-"""The wire's pure part: redaction at capture, clipping, the ring, grouping, the text and the view's JSON."""
+"""The wire's pure part: clipping, JSON sizing, the ring, grouping, the text and the view's JSON (its
+redaction policy: test_wire_redaction.py)."""
 
 from __future__ import annotations
 
 import json
-import re
 from typing import Any
 
 import pytest
 
 from mcp_widgets.core.redaction import HEAD_KEEP, redact_head, typed_pattern
-from mcp_widgets.core.wire_log import (
+from mcp_widgets.core.wire import (
     LIST_KEEP,
     STRING_KEEP,
     WireLog,
     clipped,
     error_name,
-    http_headers,
     json_size,
-    redacted_fields,
     view_state,
 )
 
@@ -44,75 +42,6 @@ def dumped(log: WireLog) -> str:
     return (
         json.dumps(log.records()) + log.text() + json.dumps(view_state(log.groups(), total=1, kept=1, keep=1))
     )
-
-
-def test_an_accepted_answer_keeps_its_field_names_never_its_values() -> None:
-    log = WireLog()
-    call = ("c1", "tool ask")
-    log.add("out", request(1, "tools/call", {"name": "ask", "arguments": {}}), size=10, call=call)
-    schema = {"type": "object", "properties": {"name": {"type": "string"}, "seats": {"type": "integer"}}}
-    log.add("in", request(0, "elicitation/create", {"message": "Who?", "requestedSchema": schema}), size=10)
-    answer = result(0, {"action": "accept", "content": {"name": CANARY, "seats": 3}})
-    kept = log.add("out", answer, size=10)
-    assert kept is not None
-    assert kept.body["result"] == {"action": "accept", "content": "[redacted: 2 fields: name, seats]"}
-    assert kept.method == "elicitation/create" and kept.call == "c1"  # the only call open
-    assert CANARY not in dumped(log)
-
-
-def test_a_declined_answer_is_kept_as_it_is() -> None:
-    log = WireLog()
-    log.add("in", request(0, "elicitation/create", {"message": "Who?"}), size=10)
-    kept = log.add("out", result(0, {"action": "decline"}), size=10)
-    assert kept is not None and kept.body["result"] == {"action": "decline"}
-
-
-def test_input_responses_keep_their_action_not_their_content() -> None:
-    log = WireLog()
-    params = {
-        "name": "ask",
-        "inputResponses": {"q": {"action": "accept", "content": {"name": CANARY}}, "r": "odd"},
-        "requestState": "opaque",
-    }
-    kept = log.add("out", request(2, "tools/call", params), size=10, call=("c", "tool ask"))
-    assert kept is not None
-    assert kept.body["params"]["inputResponses"] == {
-        "q": {"action": "accept", "content": "[redacted: 1 field: name]"},
-        "r": "[redacted]",
-    }
-    assert kept.body["params"]["requestState"] == "[opaque: 6 characters]"
-    update = log.add(
-        "out", request(3, "tasks/update", {"taskId": "t", "inputResponses": params["inputResponses"]}), size=1
-    )
-    assert update is not None and CANARY not in json.dumps(update.body)
-
-
-def test_typed_arguments_become_their_names_and_code_arguments_stay() -> None:
-    log = WireLog()
-    typed = request(1, "tools/call", {"name": "book", "arguments": {"who": CANARY, "n": 2}})
-    kept = log.add("out", typed, size=10, call=("a", "tool book"), typed_arguments=True)
-    assert kept is not None and kept.body["params"]["arguments"] == "[redacted: 2 arguments: who, n]"
-    plain = log.add("out", request(2, "tools/call", {"name": "book", "arguments": {"who": "Ann"}}), size=1)
-    assert plain is not None and plain.body["params"]["arguments"] == {"who": "Ann"}
-
-
-def test_an_echo_of_a_typed_value_is_redacted_anywhere_in_any_message() -> None:
-    log = WireLog()
-    pattern = typed_pattern([CANARY])
-    seen: list[str | None] = []
-
-    def typed(key: str | None) -> re.Pattern[str] | None:
-        seen.append(key)
-        return pattern
-
-    log.add("out", request(1, "tools/call", {"name": "x"}), size=1, call=("k", "tool x"), typed=typed)
-    echo = {"content": [{"type": "text", "text": f"Hello {CANARY.upper()}!"}]}
-    kept = log.add("in", result(1, echo), size=1, typed=typed)
-    assert kept is not None and kept.body["result"]["content"][0]["text"] == "Hello [redacted]!"
-    note = {"jsonrpc": "2.0", "method": "notifications/message", "params": {"level": "info", "data": CANARY}}
-    log.add("in", note, size=1, typed=typed)
-    assert seen[-2:] == ["k", None]  # the result is the call's; the log line came after it ended
-    assert CANARY.lower() not in dumped(log).lower()
 
 
 def test_results_and_errors_find_their_request_with_its_time() -> None:
@@ -247,42 +176,6 @@ def test_filters() -> None:
     assert len(log.messages(method="tools/call")) == 3
 
 
-def test_http_headers_keep_mcp_ones_and_hide_credentials() -> None:
-    headers = http_headers(
-        {
-            "Authorization": "Bearer sekret-token-123",
-            "Cookie": "a=sekret",
-            "Mcp-Session-Id": "0123456789abcdef",
-            "Mcp-Protocol-Version": "2025-11-25",
-            "Mcp-Name": "task-1",
-            "content-type": "text/event-stream",
-            "X-Other": "dropped",
-        }
-    )
-    assert headers == {
-        "Authorization": "[redacted: Bearer token]",
-        "Cookie": "[redacted: cookies]",
-        "Mcp-Session-Id": "01234567…",
-        "Mcp-Protocol-Version": "2025-11-25",
-        "Mcp-Name": "task-1",
-        "content-type": "text/event-stream",
-    }
-    log = WireLog()
-    log.add("out", request(3, "tools/call", {"name": "x"}), size=1, call=("k", "tool x"))
-    kept = log.add_http(
-        "POST", "https://u:p@h.example/mcp?code=sekret", 202, {"Authorization": "Bearer sekret"}, ids=[3]
-    )
-    assert kept is not None and kept.call == "k" and kept.about == "tools/call"
-    assert kept.summary == "HTTP 202 POST /mcp" and "sekret" not in dumped(log)
-
-
-def test_markers_name_fields_never_values() -> None:
-    assert redacted_fields({}) == "[redacted: no fields]"
-    assert redacted_fields("x") == "[redacted]"
-    many = {f"f{n}": n for n in range(20)}
-    assert redacted_fields(many).endswith(", …]")
-
-
 def test_the_view_state_is_bounded_and_literal() -> None:
     log = WireLog()
     for n in range(150):
@@ -296,29 +189,6 @@ def test_the_view_state_is_bounded_and_literal() -> None:
     assert len(state["groups"]) == 100 and state["earlier"] == 50
     assert state["groups"][0]["label"] == "tool U+202Eevil"
     json.dumps(state)  # JSON all through
-
-
-def test_request_state_keeps_only_its_size() -> None:
-    """A server's requestState may carry earlier answers in any encoding (the demo server's does)."""
-    log = WireLog()
-    asked = result(1, {"resultType": "input_required", "inputRequests": {}, "requestState": "abc" * 10})
-    kept = log.add("in", asked, size=1)
-    assert kept is not None and kept.body["result"]["requestState"] == "[opaque: 30 characters]"
-    retry = log.add("out", request(2, "tools/call", {"name": "x", "requestState": {"a": 1}}), size=1)
-    assert retry is not None and retry.body["params"]["requestState"] == "[opaque]"
-
-
-def test_a_message_that_quotes_no_typed_value_is_not_walked_and_one_that_does_is() -> None:
-    log = WireLog()
-    pattern = typed_pattern([CANARY])
-    body = result(1, {"content": [{"type": "text", "text": f"hi {CANARY}"}], "n": list(range(80))})
-    raw = json.dumps(body)
-    kept = log.add("in", body, size=len(raw), raw=raw, typed=lambda _: pattern)
-    assert kept is not None and CANARY not in json.dumps(kept.body)
-    assert kept.body["result"]["n"][-1] == 79  # short: kept whole
-    quiet = result(2, {"content": [{"type": "text", "text": "hello"}]})
-    kept = log.add("in", quiet, size=1, raw=json.dumps(quiet), typed=lambda _: pattern)
-    assert kept is not None and kept.body == quiet
 
 
 def test_the_http_exchange_of_an_answer_goes_with_its_call() -> None:
@@ -368,16 +238,6 @@ def test_a_long_string_is_redacted_where_it_is_cut_and_searched_only_there() -> 
     assert sum(searched) < 20_000
 
 
-def test_a_big_message_keeps_its_size_and_no_typed_value() -> None:
-    log = WireLog()
-    typed = typed_pattern([CANARY])
-    body = result(1, {"content": [{"type": "text", "text": f"hi {CANARY} " + "y" * 10_000}]})
-    kept = log.add("in", body, size=json_size(body), typed=lambda _key: typed)
-    assert kept is not None and CANARY not in kept.text and "hi [redacted] yyy" in kept.text
-    assert kept.size == len(json.dumps(body, separators=(",", ":")))
-    assert len(kept.text) < 1000 and kept.body["result"]["content"][0]["text"].endswith("[10,022 characters]")
-
-
 def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
     """Exact for what has no escapes (any nesting, keys, numbers, the three constants, tuples and other
     mappings as JSON writes them; non-ASCII counted in UTF-8 bytes); with a limit it stops soon past it."""
@@ -390,10 +250,12 @@ def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
     leaves = st.none() | st.booleans() | st.integers() | text
     values = st.recursive(
         leaves,
-        lambda inner: st.lists(inner, max_size=5)
-        | st.dictionaries(text, inner, max_size=5)
-        | st.builds(tuple, st.lists(inner, max_size=3))
-        | st.builds(OrderedDict, st.dictionaries(text, inner, max_size=3)),
+        lambda inner: (
+            st.lists(inner, max_size=5)
+            | st.dictionaries(text, inner, max_size=5)
+            | st.builds(tuple, st.lists(inner, max_size=3))
+            | st.builds(OrderedDict, st.dictionaries(text, inner, max_size=3))
+        ),
         max_leaves=30,
     )
 
