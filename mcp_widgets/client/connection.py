@@ -29,14 +29,14 @@ from ..core.redaction import strip_url_secrets
 from ..core.signin_addresses import RECONNECT_TO_SIGN_IN, ConnectBudget, SignInError
 from ..core.text import clip_line
 from ..core.version import __version__
-from . import catalog, privacy, unparsed
+from . import catalog, privacy, streams, unparsed
 from .functions import keep_invalid_results
 from .listings import ServerInfo
-from .questions import bounds, url_mode
+from .questions import url_mode
 from .record import describe_exc
 from .runtime import RUNTIME
 from .signin.provider import SignInProvider, sign_out, signin_error
-from .targets import NotJsonRpc, Target, TransportName, http_transport, quoted_line, watched
+from .targets import NotJsonRpc, Target, TransportName, http_transport, quoted_line
 from .tasks import experimental as tasks
 from .tasks import extension as tasks2026
 
@@ -207,8 +207,7 @@ class Connection:
             assert target.params is not None
             # Server stderr goes to a file, not the kernel's stderr (it would land in random cells).
             self._errlog = tempfile.TemporaryFile(mode="w+", encoding="utf-8", errors="replace")  # noqa: SIM115
-            stdio = unparsed.dropping(stdio_client(target.params, errlog=self._errlog), self.abandoned)
-            return watched(stdio, self._stream_ended, self._not_json_rpc)
+            return unparsed.dropping(stdio_client(target.params, errlog=self._errlog), self.abandoned)
         assert target.url is not None
         return http_transport(
             target.url,
@@ -219,9 +218,12 @@ class Connection:
             on_response=self.wire.http_exchange if self.wire.keep else None,
         )
 
-    def _tapped(self, via: str) -> Any:
-        """The transport, its messages captured by the wire (innermost: it sees them as on the wire)."""
-        return self.wire.tap(self.target.kind, self._transport_for(via))
+    def _stacked(self, via: str) -> Any:
+        """The transport in the stream stack (`streams.ORDER` says which layers, and why in that order)."""
+        layers = streams.stack(
+            self.target.kind, self.ctx, self.wire, on_end=self._stream_ended, on_garbage=self._not_json_rpc
+        )
+        return streams.stacked(self._transport_for(via), layers)
 
     def _refused(self, status: str) -> None:
         """An HTTP error answer while connecting: kept for the connect error (the first one)."""
@@ -242,9 +244,7 @@ class Connection:
             for via in vias:
                 try:
                     client = Client(
-                        bounds.bound(
-                            self.target.kind, ctx, tasks.adapt(self.target.kind, self._tapped(via))
-                        ),
+                        self._stacked(via),
                         mode=ctx.settings.mode,
                         elicitation_callback=cast(Any, intake.on_elicit),
                         extensions=[

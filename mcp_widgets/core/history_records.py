@@ -44,7 +44,8 @@ RECORD_KEYS = (
 
 
 class Source(NamedTuple):
-    """The call an elicitation came from: kind ("tool", "prompt", "resource") and name; never arguments."""
+    """The call an elicitation came from: kind ("tool", "prompt", "resource"; "app" for a link an app asked
+    to open, named by its tool) and name; never arguments."""
 
     kind: str
     name: str

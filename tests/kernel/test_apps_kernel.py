@@ -645,3 +645,56 @@ def test_what_an_app_sends_a_tool_stays_out_of_the_lines(connected: KernelFronte
     assert answer["error"]["code"] == -32602
     fe.settle(0.5)
     assert CANARY not in saved(fe)
+
+
+LINK = f"https://example.com/docs/page?q={CANARY}#part"
+
+HISTORY = """
+import json
+from mcp_widgets.core.history import default_history
+rows = default_history().records("demo")
+print(json.dumps([r for r in rows if r["source"] and r["source"]["kind"] == "app"]))
+"""
+
+
+def link_rows(fe: KernelFrontend) -> list[dict[str, Any]]:
+    rows: list[dict[str, Any]] = json.loads(ok(fe.run(HISTORY)).stdout)
+    return rows
+
+
+@pytest.mark.parametrize(
+    ("handler", "agreed"), [("mw.handlers.decline", False), ('mw.handlers.scripted(["accept"])', True)]
+)
+def test_an_app_s_link_is_a_card_a_handler_answers_and_the_history_keeps(
+    connected: KernelFrontend, handler: str, agreed: bool
+) -> None:
+    """`ui/open-link` takes the path every card takes: the server's handler answers it (the app is told
+    whether it was agreed to), and the history keeps a row naming the app and the host, never the query."""
+    fe = connected
+    ok(fe.run(f'srv.handler = {handler}\nawait srv.call_tool("roll_dice", {{"count": 1}})'))
+    relay = Relay(fe, app_frame(fe, "App roll_dice from demo"))
+    relay.ready()
+    relay.initialized()
+    answer = relay.request("ui/open-link", {"url": LINK})
+    assert answer["result"] == ({} if agreed else {"isError": True})
+    rows = link_rows(fe)
+    assert CANARY not in json.dumps(rows) and "/docs" not in json.dumps(rows)
+    (row,) = rows
+    assert row["source"] == {"kind": "app", "name": "roll_dice"} and row["mode"] == "url"
+    assert row["url_host"] == "example.com" and row["message"] == "The app asks to open this page."
+    assert row["outcome"]["action"] == ("accept" if agreed else "decline")
+    assert row["outcome"]["reason"] == "handler"
+
+
+def test_an_app_s_refused_link_is_declined_as_its_card_is_built(connected: KernelFrontend) -> None:
+    """An address no card may offer: the app hears a refusal at once, nobody is asked, the row says why."""
+    fe = connected
+    ok(fe.run('srv.handler = mw.handlers.scripted(["accept"])'))
+    ok(fe.run('await srv.call_tool("roll_dice", {"count": 1})'))
+    relay = Relay(fe, app_frame(fe, "App roll_dice from demo"))
+    relay.ready()
+    relay.initialized()
+    assert relay.request("ui/open-link", {"url": "javascript:alert(1)"})["result"] == {"isError": True}
+    (row,) = link_rows(fe)
+    assert row["source"] == {"kind": "app", "name": "roll_dice"}
+    assert row["outcome"]["action"] == "decline" and row["outcome"]["reason"] == "refused-url"

@@ -9,9 +9,10 @@ kernel. What the app may do, and how it shows:
 - `tools/call`: only tools this server lists with `"app"` in their visibility, run as calls of their own
   under the app (their questions show there), at most MAX_CALLS at once; more are refused, counted on a line.
 - `resources/read` from this server; `notifications/message` as a line; `ui/notifications/size-changed`
-  followed (bounded, at most SIZE_RATE a second: a resize storm cannot loop); `ui/open-link` through the URL
-  card's consent (never opened without a click); `ui/message` and `ui/update-model-context` kept on the view
-  for Python (no model here), said by a line that never quotes them; `ui/request-display-mode` answers inline.
+  followed (bounded, at most SIZE_RATE a second: a resize storm cannot loop); `ui/open-link` as a URL card
+  on the path every card takes (`links`: a handler may answer it, the history records it; never opened
+  without a click); `ui/message` and `ui/update-model-context` kept on the view for Python (no model
+  here), said by a line that never quotes them; `ui/request-display-mode` answers inline.
 - Teardown: `ui/resource-teardown` (its answer awaited, briefly) before the view closes or the server goes.
 - The frame's document must stay the app's own: a batch whose messages came from an origin other than an
   opaque one (`"null"`), or the relay's word that the app's frame loaded anything else (a navigation, even a
@@ -35,7 +36,6 @@ import mcp_types
 from ... import kernel
 from ...core import app_policy
 from ...core.text import byte_size, clip_line, plural, shorten, shown
-from ...core.urls import inspect_url
 from ...core.version import __version__
 from ..runtime import on_main_after
 
@@ -69,6 +69,10 @@ class AppCalls(Protocol):
 ReadResource = Callable[[str], "concurrent.futures.Future[mcp_types.ReadResourceResult]"]
 """Reads a resource of the app's server (on the client thread)."""
 
+OpenLink = Callable[["AppView", str, Callable[[bool], None]], None]
+"""Asks whether the app in a view may open a URL (`links.present`, the path every card takes); the callback
+hears whether it was agreed to."""
+
 
 def _dump(result: Any) -> Any:
     dump = getattr(result, "model_dump", None)
@@ -88,6 +92,7 @@ class AppBridge:
         tools: Callable[[], list[mcp_types.Tool]],
         call: AppCalls,
         read: ReadResource,
+        open_link: OpenLink,
     ) -> None:
         self.view = view
         self.tool = tool
@@ -96,6 +101,7 @@ class AppBridge:
         self.tools = tools
         self.call = call
         self.read = read
+        self.open_link = open_link
         self.document: app_policy.AppDocument | None = None
         self.failed: str | None = None
         self.bound: str | None = None
@@ -435,30 +441,21 @@ class AppBridge:
         self.read(uri).add_done_callback(lambda fut: kernel.post(lambda: self._call_done(msg_id, fut)))
 
     def _open_link(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
-        from ...widgets import UrlCard
-
         url = params.get("url")
         if not isinstance(url, str):
             self._error(msg_id, app_policy.INVALID_PARAMS, "ui/open-link needs a url")
             return
-        check = inspect_url(url)
-        if not check.allowed:
-            self.view.say(f"Refused: the app asked to open a link that is refused: {check.refusal}")
-            self._result(msg_id, {"isError": True})
-            return
-        card = UrlCard(message="The app asks to open this page.", url=url, server=self.server)
 
-        def answered(result: Any) -> None:
+        def answered(agreed: bool) -> None:
             # A refusal is a result with isError (what the ext-apps SDK's apps read), not a JSON-RPC error.
-            self._result(msg_id, {} if getattr(result, "action", None) == "accept" else {"isError": True})
+            self._result(msg_id, {} if agreed else {"isError": True})
 
-        card.add_done_callback(answered)
-        show_in(self.view.calls, card, keep=CALLS_SHOWN)
+        self.open_link(self.view, url, answered)  # a URL card, as every other: handler, history, consent
 
     def _message(self, msg_id: str | int, params: Mapping[str, Any]) -> None:
         content = params.get("content")
         if params.get("role") != "user" or not isinstance(content, (list, dict)):
-            self._error(msg_id, app_policy.INVALID_PARAMS, "ui/message needs role \"user\" and content")
+            self._error(msg_id, app_policy.INVALID_PARAMS, 'ui/message needs role "user" and content')
             return
         blocks = content if isinstance(content, list) else [content]
         self.view.messages.append({"role": "user", "content": blocks})
@@ -671,6 +668,8 @@ _LEFT = {
 """Why an app's frame stopped being the app's, as the relay says it."""
 
 _NAME = re.compile(r"[A-Za-z0-9_+/-]{1,64}")
+
+
 def _granted_keys(document: app_policy.AppDocument | None) -> list[str]:
     return [] if document is None else app_policy.permission_keys(document.granted)
 
@@ -691,4 +690,3 @@ def _trim(out: Any, keep: int) -> None:
     """Keep the newest `keep` entries of an Output (an app's calls and cards: a runaway app stays bounded)."""
     if len(out.outputs) > keep:
         out.outputs = tuple(out.outputs)[-keep:]
-

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from ... import kernel
 from ...core.exceptions import FieldNotFound
-from .bridge import AppBridge, ReadResource
+from .bridge import AppBridge, OpenLink, ReadResource
 
 if TYPE_CHECKING:
     from ...widgets import AppView, ElicitationForm
@@ -48,11 +48,19 @@ class QuestionBridge(AppBridge):
         params: Mapping[str, Any],
         server: str,
         read: ReadResource,
+        open_link: OpenLink,
         answered: Callable[[Any], None],
         failed: Callable[[str], None],
     ) -> None:
         super().__init__(
-            view, tool=None, arguments=None, server=server, tools=list, call=_no_calls, read=read
+            view,
+            tool=None,
+            arguments=None,
+            server=server,
+            tools=list,
+            call=_no_calls,
+            read=read,
+            open_link=open_link,
         )
         self.params = dict(params)
         self._answered = answered

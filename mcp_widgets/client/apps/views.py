@@ -24,6 +24,7 @@ from ...core import app_policy
 from ..listings import Table
 from ..record import sent_by
 from ..runtime import RUNTIME, on_main_after
+from . import links
 from .bridge import AppBridge, AppCalls, show_in
 from .questions import QUESTION_START, QuestionBridge, answer_later
 
@@ -100,6 +101,7 @@ class AppHost:
             params=params,
             server=self.ctx.name,
             read=self._read,
+            open_link=partial(links.present, self.ctx),
             answered=partial(answer_later, form),
             failed=lambda why: kernel.post(partial(form.use_plain_form, f"The plain form instead: {why}.")),
         )
@@ -173,6 +175,7 @@ class AppHost:
             tools=lambda: list(self.ctx.learned.tools or ()),
             call=calls,
             read=self._read,
+            open_link=partial(links.present, self.ctx),
         )
         self.views.append(view)
         self._bridges[id(view)] = bridge
