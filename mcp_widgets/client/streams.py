@@ -2,7 +2,7 @@
 
 Each layer wraps the transport (an async context manager yielding `(read, write)`) and gives one back; the
 SDK client gets the last. A layer that has nothing to do for a kind of target gives the transport back as it
-is (an in-process server has no JSON-RPC stream: only its client is tapped, `Wire.tap_client`).
+is (an in-process server has no JSON-RPC stream: only its client is tapped, `WireCapture.tap_client`).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .tasks import experimental as tasks
 
 if TYPE_CHECKING:
     from .context import ServerContext
-    from .wire.capture import Wire
+    from .wire.capture import WireCapture
 
 ORDER = ("exit", "wire", "tasks", "rounds")
 """The layers, innermost (nearest the server) first. Why this order:
@@ -44,7 +44,7 @@ class Layer:
 def stack(
     kind: str,
     ctx: ServerContext,
-    wire: Wire,
+    wire: WireCapture,
     *,
     on_end: Callable[[], None],
     on_garbage: Callable[[Exception], None],

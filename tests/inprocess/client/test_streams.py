@@ -21,17 +21,18 @@ from tests.servers.demo import build_server
 
 def test_the_stack_is_in_its_stated_order() -> None:
     with connect_sync(build_server()) as srv:
-        layers = streams.stack("stdio", srv._ctx, srv._wire, on_end=lambda: None, on_garbage=lambda _: None)
+        capture = srv._wire._capture
+        layers = streams.stack("stdio", srv._ctx, capture, on_end=lambda: None, on_garbage=lambda _: None)
     assert [layer.name for layer in layers] == list(streams.ORDER) == ["exit", "wire", "tasks", "rounds"]
 
 
 def test_a_message_passes_the_layers_in_order() -> None:
     ended: list[str] = []
     with connect_sync(build_server(), wire=100) as srv:
-        ctx, wire = srv._ctx, srv._wire
+        ctx, wire = srv._ctx, srv._wire  # the person's wire reads what the capture under it keeps
         largest = min(ctx.settings.max_questions)
         layers = streams.stack(
-            "stdio", ctx, wire, on_end=lambda: ended.append("end"), on_garbage=lambda _: None
+            "stdio", ctx, wire._capture, on_end=lambda: ended.append("end"), on_garbage=lambda _: None
         )
         before = len(wire.records())
 
