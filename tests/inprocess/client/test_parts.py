@@ -14,6 +14,7 @@ import pytest
 from mcp_widgets.client.catalog import Catalog
 from mcp_widgets.client.context import Learned, ServerContext, Setting, Settings
 from mcp_widgets.client.display import CallDisplay
+from mcp_widgets.client.in_flight import CallsInFlight
 from mcp_widgets.client.privacy import LateLines
 from mcp_widgets.client.questions.rounds import ROUND_TTL, Rounds
 from mcp_widgets.client.record import CallRecord
@@ -100,8 +101,7 @@ def test_the_display_logs_a_line_without_a_call_under_the_servers_name(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     ctx = context("weather", log_level="warning")
-    display = CallDisplay(ctx)
-    display.serve(SimpleNamespace(guess_call=lambda: None, call_ended=lambda record: None))  # type: ignore[arg-type]
+    display = CallDisplay(ctx, CallsInFlight())
     record = CallRecord(ctx, "tool", "book")
     record.answered = ["Hunter2-secret"]
     display.late.remember(record)
@@ -131,26 +131,25 @@ def test_rounds_keep_the_shortest_time_a_server_kept_a_question() -> None:
 def test_a_2025_question_goes_to_the_call_that_has_yet_to_ask() -> None:
     """2025-11-25 names no call: of the calls with no open question, the one that asked fewest is taken, so
     a question of a second call in flight does not go to a first call whose question was just answered."""
-    from mcp_widgets.client.questions.intake import Intake
     from mcp_widgets.core.requests import PendingRequest
 
     ctx = context()
-    intake = Intake(ctx, CallDisplay(ctx), OpenTasks())
+    calls = CallsInFlight()
     first, second = CallRecord(ctx, "tool", "ask"), CallRecord(ctx, "tool", "ask")
-    assert intake.guess_call() is None
-    intake.calls = [first]
-    assert intake.guess_call() is first
-    intake.calls = [first, second]
-    assert intake.guess_call() is first  # both yet to ask: the oldest
+    assert calls.guess() is None
+    calls.add(first)
+    assert calls.guess() is first
+    calls.add(second)
+    assert calls.guess() is first  # both yet to ask: the oldest
     question = PendingRequest(
         server="parts", kind="form", message="Name?", protocol_version="2025-11-25", schema={"type": "object"}
     )
     first.asked += 1
     first.add(question)
-    assert intake.guess_call() is second  # the first waits for its answer
+    assert calls.guess() is second  # the first waits for its answer
     first.pending.discard(question)  # answered: the first is finishing, the second has yet to ask
-    assert intake.guess_call() is second
+    assert calls.guess() is second
     second.asked += 1
-    assert intake.guess_call() is first  # both asked once: the oldest
+    assert calls.guess() is first  # both asked once: the oldest
     second.ended = True
-    assert intake.guess_call() is first
+    assert calls.guess() is first
