@@ -68,7 +68,7 @@ class _Round:
 
 
 class Rounds:
-    """One server's rounds in flight, by call (its `Intake` holds it)."""
+    """One server's rounds in flight, by call (handed to its `Intake` and its `Runner`)."""
 
     def __init__(self, ctx: ServerContext, display: CallDisplay) -> None:
         self.ctx = ctx

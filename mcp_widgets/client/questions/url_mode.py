@@ -1,6 +1,6 @@
 """URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
 
-The client calls in at three places, each with the server's `UrlFlow` (its `Intake` holds it): `present`
+The client calls in at three places, each with the server's `UrlFlow` (built by `Server._assemble`): `present`
 (`intake`: a URL-mode request, main thread), `on_message` (a server notification, client thread) and
 `retrying` (around a call, client thread, for error -32042). A card's question ends through `Endings`, as a
 form's does.
@@ -54,7 +54,7 @@ T = TypeVar("T")
 
 @dataclass(eq=False)
 class UrlFlow:
-    """One server's URL cards (main thread only); its `Intake` holds it."""
+    """One server's URL cards (main thread only); handed to its `Intake` and its `Runner`."""
 
     endings: Endings
     """How the cards' questions end (and are recorded), as forms' do."""
