@@ -152,12 +152,9 @@ class Runner:
         self.calls = calls
         """The calls in flight: a call's request is added when it starts, removed when it ends."""
         self.open_tasks = open_tasks
-        self.flow = flow
-        """The server's URL cards: a -32042 call asks for the required pages, then retries once."""
-        self.rounds = rounds
-        """The server's input-required rounds: a late answer refused ends the call as expired."""
-        self.endings = endings
-        """How its questions end: an interrupted call's open questions end here."""
+        self.flow = flow  # a -32042 call asks for the required pages, then retries once
+        self.rounds = rounds  # a late answer refused ends the call as expired
+        self.endings = endings  # an interrupted call's open questions end here
         self._warned_legacy = False
 
     # -- the three ways a caller waits ---------------------------------------------------------------------
