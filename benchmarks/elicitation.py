@@ -295,7 +295,7 @@ def run(quick: bool) -> list[Row]:
     rows: list[Row] = []
 
     def form_only() -> None:
-        form = ElicitationForm._for_handler("What is your name?", NAME, server="bench")  # as the client does
+        form = ElicitationForm.for_handler("What is your name?", NAME, server="bench")  # as the client does
         form.fill(**ANSWER)
         form.accept()
 

@@ -43,6 +43,8 @@ from .runtime import RUNTIME
 if TYPE_CHECKING:
     from .connection import Connection
     from .context import ServerContext
+    from .in_flight import CallsInFlight
+    from .privacy import LateLines
 
 __all__ = [
     "CODE_TIMEOUT", "DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Ask", "Completer", "Target", "blocking"
@@ -94,9 +96,15 @@ def _known(items: list[Any], attr: str) -> str:
 class Completer:
     """A server's completions: what may be completed, and asking for it."""
 
-    def __init__(self, ctx: ServerContext, connection: Connection) -> None:
+    def __init__(
+        self, ctx: ServerContext, connection: Connection, calls: CallsInFlight, late: LateLines
+    ) -> None:
         self.ctx = ctx
         self.connection = connection
+        self.calls = calls
+        """The calls in flight: a question asked while a completion runs, outside any call, is declined."""
+        self.late = late
+        """What the server says meanwhile (logs, prints, listings, the wire) is redacted with the value."""
 
     def offered(self) -> bool:
         """The server is connected and declares the `completions` capability."""
@@ -212,12 +220,11 @@ class Completer:
             raise ConnectionClosedError(f"{about} failed: not connected", code=mcp_types.CONNECTION_CLOSED)
         sent = Completing(about, [value, *context.values()])
         # Before it is sent: what the server says meanwhile (logs, prints, listings, the wire) is redacted.
-        self.connection.display.late.completing(sent)
-        intake = self.connection.intake
-        intake.completing += 1  # a question asked meanwhile, outside any call, is refused (`Intake`)
+        self.late.completing(sent)
         try:
             asked = client.complete(target.ref(), {"name": argument, "value": value}, context or None)
-            with sent_by(f"completion of {argument!r} ({target.label})"):  # the wire's group of its own
+            # A question asked meanwhile, outside any call, is refused (`Intake`); the wire groups it alone.
+            with self.calls.completion(), sent_by(f"completion of {argument!r} ({target.label})"):
                 result = await asyncio.wait_for(asked, timeout)
         except MCPError as exc:
             error = exc.error
@@ -232,8 +239,6 @@ class Completer:
             if replaced is None:
                 raise
             raise replaced from None
-        finally:
-            intake.completing -= 1
         return completion_of(result)
 
 

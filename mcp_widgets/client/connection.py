@@ -14,9 +14,9 @@ import re
 import sys
 import tempfile
 import warnings
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Collection, Mapping
 from functools import partial
-from typing import IO, TYPE_CHECKING, Any, Literal, cast
+from typing import IO, TYPE_CHECKING, Any, Literal, Protocol, cast
 
 import mcp_types
 from mcp import Client
@@ -32,7 +32,6 @@ from ..core.version import __version__
 from . import catalog, privacy, streams, unparsed
 from .functions import keep_invalid_results
 from .listings import ServerInfo
-from .questions import url_mode
 from .record import describe_exc
 from .runtime import RUNTIME
 from .signin.provider import SignInProvider, sign_out, signin_error
@@ -43,8 +42,9 @@ from .tasks import extension as tasks2026
 if TYPE_CHECKING:
     from .context import LinkState, ServerContext
     from .display import CallDisplay
+    from .in_flight import CallsInFlight
     from .live import Live
-    from .questions.intake import Intake
+    from .record import CallRecord
     from .wire.capture import WireCapture
 
 if sys.version_info < (3, 11):  # pragma: no cover
@@ -60,12 +60,32 @@ CONNECT_TIMEOUT = 60.0
 """Bound on connecting when `timeout=` is not given (a server that never answers must not hang a cell)."""
 
 
+class Questions(Protocol):
+    """What the connection asks of the questions part (`Intake`), on the client thread."""
+
+    async def on_elicit(self, context: Any, params: mcp_types.ElicitRequestParams) -> Any:
+        """The SDK's elicitation callback."""
+        ...
+
+    def on_message(self, message: Any) -> None:
+        """A server message (`notifications/elicitation/complete` ends a URL card's wait)."""
+        ...
+
+    def withdraw_all(self, kept: Collection[CallRecord] = ()) -> None:
+        """The connection went away: open questions end as withdrawn, but those of the `kept` calls."""
+        ...
+
+    def end_loose_cards(self) -> None:
+        """The connection went away: URL cards no call was found for stop waiting."""
+        ...
+
+
 class Connection:
     """A server's connection: the SDK client and its life (connect, serve, notice loss, close).
 
     It writes what it learns into `ctx.learned` and its state into `ctx.link`; the server's settings are
-    read from `ctx.settings` when used. The SDK client calls back into `questions.intake` (questions) and
-    `display` (log messages); `open_tasks` are cancelled when it closes.
+    read from `ctx.settings` when used. The SDK client calls back into `intake` (questions, `Questions`) and
+    `display` (log messages); the `calls` in flight are stopped and `open_tasks` cancelled when it closes.
     """
 
     def __init__(
@@ -73,7 +93,8 @@ class Connection:
         ctx: ServerContext,
         target: Target,
         *,
-        intake: Intake,
+        intake: Questions,
+        calls: CallsInFlight,
         display: CallDisplay,
         open_tasks: tasks.OpenTasks,
         transport: TransportName,
@@ -91,9 +112,10 @@ class Connection:
         self.target = target
         self.live = live  # hears the notifications; told when connected and when it ended
         self.intake = intake
+        self.calls = calls
         self.display = display
         self.open_tasks = open_tasks
-        self.typed = privacy.watched(display.late, lambda: intake.calls)  # redacts the SDK's log records
+        self.typed = privacy.watched(display.late, lambda: calls)  # redacts the SDK's log records
         self.transport = transport
         self.via = "sse" if transport == "sse" else target.kind
         """The transport in use (or tried first): "stdio", "http", "sse", "inproc", "transport"."""
@@ -303,7 +325,7 @@ class Connection:
         stopped = []
         intake = self.intake
         kept = self.open_tasks.calls() if self.resuming else set()
-        for record in list(intake.calls):
+        for record in self.calls:
             task = record.task
             if task is None or task.done() or record in kept:
                 continue
@@ -316,7 +338,7 @@ class Connection:
         if not self.resuming:
             intake.end_loose_cards()
         if stopped:
-            intake.endings.withdraw_all(kept)  # first: their questions end as "the connection was closed"
+            intake.withdraw_all(kept)  # first: their questions end as "the connection was closed"
             for task in stopped:
                 task.cancel()
             await asyncio.wait(stopped, timeout=1.0)
@@ -389,7 +411,7 @@ class Connection:
         if isinstance(message, Exception):
             log.debug("transport error from %s: %s", self.ctx.name, describe_exc(message))
         else:
-            url_mode.on_message(self.intake.flow, message)  # notifications/elicitation/complete
+            self.intake.on_message(message)  # notifications/elicitation/complete
             if self.live is not None:
                 self.live.heard(message)  # resource updates, list changes
         await asyncio.sleep(0)
@@ -436,7 +458,7 @@ class Connection:
             self.live.ended("the server closed")
         if declined is not None:
             self._declined = str(declined)
-        self.intake.endings.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
+        self.intake.withdraw_all(self.open_tasks.calls())  # a task's questions wait for a reconnect
         self.intake.end_loose_cards()
 
     def require_connected(self) -> Client:

@@ -16,7 +16,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 import mcp_types
 
@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
     from .context import ServerContext
+    from .in_flight import CallsInFlight
     from .record import CallRecord
 
 
@@ -134,39 +135,18 @@ def _show_media(record: CallRecord, media: list[dict[str, str]]) -> None:
     out.outputs = (*out.outputs, *entries)
 
 
-class Questions(Protocol):
-    """What the display asks of the questions part (`Intake`)."""
-
-    def guess_call(self) -> CallRecord | None:
-        """The call a log line without a request belongs to."""
-        ...
-
-    def call_ended(self, record: CallRecord) -> None:
-        """A call ended: its open questions and URL cards end with it."""
-        ...
-
-
 class CallDisplay:
     """A server's call displays: forms and text in a call's panel; progress and log lines, coalesced."""
 
-    def __init__(self, ctx: ServerContext) -> None:
+    def __init__(self, ctx: ServerContext, calls: CallsInFlight) -> None:
         self.ctx = ctx
+        self.calls = calls
+        """The calls in flight: a log line finds its call there; a call's end is said there."""
         self.late = LateLines()
         """The server's last calls' typed values: its log lines that come late are redacted with them."""
         self.loose = LooseForms()
         """What is shown outside any call (answered forms, ended cards, notes): the newest stay, closed with
         the server."""
-        self._questions: Questions | None = None
-
-    def serve(self, questions: Questions) -> None:
-        """The questions part, made after the display (it shows its questions here): a call's open
-        questions end with the call; a log line finds its call there."""
-        self._questions = questions
-
-    @property
-    def questions(self) -> Questions:
-        assert self._questions is not None
-        return self._questions
 
     def place(self, record: CallRecord | None, widget: Any) -> None:
         """Show `widget` (or a line of text) in the call's panel (the calling cell, or its `output=`)."""
@@ -228,10 +208,10 @@ class CallDisplay:
     def close_call(self, record: CallRecord, *, returned: bool = False) -> None:
         """The call ended: its display becomes plain text, and every widget model it made is closed.
 
-        Open questions end first (`Intake.end_views`); each question already sent its answer when it
-        resolved, so closing its widgets loses nothing. Idempotent: the waiting cell and the call's end both
-        call it; when the waiting cell does (`returned`: it gets the result), a background call's images are
-        left to it.
+        Open questions end first (`CallsInFlight.ended`, then `Endings.call_ended`); each question already
+        sent its answer when it resolved, so closing its widgets loses nothing. Idempotent: the waiting cell
+        and the call's end both call it; when the waiting cell does (`returned`: it gets the result), a
+        background call's images are left to it.
         """
         with record.lock:
             if record.ended:
@@ -240,7 +220,7 @@ class CallDisplay:
             progress, record.progress = record.progress, None
             lines, count = list(record.logs), record.log_count
             record.logs.clear()
-        self.questions.call_ended(record)
+        self.calls.ended(record)  # its open questions and URL cards end first
         panel = record.panel
         if panel is None:
             return
@@ -308,7 +288,7 @@ class CallDisplay:
         level = str(params.level)
         if wanted is None or (level in LOG_LEVELS and LOG_LEVELS.index(level) < LOG_LEVELS.index(wanted)):
             return
-        record = CURRENT_CALL.get() or self.questions.guess_call()
+        record = CURRENT_CALL.get() or self.calls.guess()
         # A 2025-11-25 line may come after its call ended (or be taken for another call's): it may still
         # quote what was typed in one of the server's last calls.
         # Redacted before `_log_line` clips it: a cut could leave the start of a typed value.

@@ -58,7 +58,9 @@ if TYPE_CHECKING:
     from .connection import Connection
     from .context import ServerContext
     from .display import CallDisplay
-    from .questions.intake import Intake
+    from .in_flight import CallsInFlight
+    from .questions.endings import Endings
+    from .questions.rounds import Rounds
 
 log = logging.getLogger("mcp_widgets")
 
@@ -82,8 +84,10 @@ def _stopped(record: CallRecord, exc: E, interrupted: bool = False) -> E:
 
     `interrupted`: a SIGINT reached the wait (an awaiting cell sees it as a CancelledError only).
     """
-    why = record.why if record.interrupted else (
-        INTERRUPTED if interrupted or isinstance(exc, KeyboardInterrupt) else "it was cancelled"
+    why = (
+        record.why
+        if record.interrupted
+        else (INTERRUPTED if interrupted or isinstance(exc, KeyboardInterrupt) else "it was cancelled")
     )
     return brief(exc, f"{record.describe()} was stopped: {why}")
 
@@ -129,13 +133,28 @@ class Runner:
     errors. The server's settings (`timeout`, `output`) and protocol version are read from `ctx`."""
 
     def __init__(
-        self, ctx: ServerContext, connection: Connection, intake: Intake, display: CallDisplay, apps: AppHost
+        self,
+        ctx: ServerContext,
+        connection: Connection,
+        display: CallDisplay,
+        apps: AppHost,
+        *,
+        calls: CallsInFlight,
+        open_tasks: tasks.OpenTasks,
+        flow: url_mode.UrlFlow,
+        rounds: Rounds,
+        endings: Endings,
     ) -> None:
         self.ctx = ctx
         self.connection = connection
-        self.intake = intake
         self.display = display
         self.apps = apps
+        self.calls = calls
+        """The calls in flight: a call's request is added when it starts, removed when it ends."""
+        self.open_tasks = open_tasks
+        self.flow = flow  # a -32042 call asks for the required pages, then retries once
+        self.rounds = rounds  # a late answer refused ends the call as expired
+        self.endings = endings  # an interrupted call's open questions end here
         self._warned_legacy = False
 
     # -- the three ways a caller waits ---------------------------------------------------------------------
@@ -254,7 +273,7 @@ class Runner:
 
     def app_call(self, name: str, arguments: dict[str, Any] | None, output: Any) -> Call:
         """A tool call an app made: a background call shown in `output` (under the app)."""
-        request = tasks.tool_call(self.ctx, self.intake.open_tasks, self.display, name, arguments, task=False)
+        request = tasks.tool_call(self.ctx, self.open_tasks, self.display, name, arguments, task=False)
         record, future = self._start("tool", name, output, "background", request, arguments, from_app=True)
         return Call(record, future, self)
 
@@ -281,21 +300,21 @@ class Runner:
             )
         CURRENT_CALL.set(record)  # this task's own context: input-required rounds find their call through it
         record.task = asyncio.current_task()  # for stopping it past `max_questions`
-        calls = self.intake.calls
-        calls.append(record)
+        self.calls.add(record)
         try:
             # -32042 (2025-11-25): the required pages, then one retry
-            flow = self.intake.flow
-            return await url_mode.retrying(flow, record, lambda: self._bounded(record, fn(client)))
+            return await url_mode.retrying(self.flow, record, lambda: self._bounded(record, fn(client)))
         except MCPError as exc:
-            expired = rounds.expired_error(self.intake.rounds, record, exc)
+            expired = rounds.expired_error(self.rounds, record, exc)
             error = expired if expired is not None else self._error(exc, record)
             # The server may quote what was typed.
             clean = None if expired is not None else redacted_error(record, error)
             if expired is not None or clean is not None:
                 error = clean or error  # ours (expired: one line of our own words), raised below
             elif (raw := str(exc.error.message)) == shown(raw) and not quotes_typed(
-                record, raw, exc.error.data  # beyond the shortened message we show
+                record,
+                raw,
+                exc.error.data,  # beyond the shortened message we show
             ):
                 raise error from exc
             # else escaped: the raw cause would replay the server's terminal escapes in a traceback (ANSI)
@@ -323,8 +342,8 @@ class Runner:
             error = replaced
         finally:
             self.display.late.remember(record)  # its server's log lines may still quote it after the call
-            calls.remove(record)
-            self.intake.rounds.ended(record)
+            self.calls.remove(record)
+            self.rounds.ended(record)
         # Raised outside the handler: the server's words would stay in `__context__` (and a traceback).
         raise error from None
 
@@ -415,8 +434,9 @@ class Runner:
             if view is not None and view.outcome is None:
                 view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
             if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                endings = self.intake.endings
-                endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+                self.endings.settle_without_view(
+                    request, Action.CANCEL, Reason.INTERRUPT, note, record=record
+                )
             elif not request.legacy:
                 # Dropped with its call: over now, not once the client's loop gets round to the call's
                 # cancellation (on a loaded machine, after the next cell ran).

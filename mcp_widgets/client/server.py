@@ -61,10 +61,14 @@ from .configs import lookup as configs
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
+from .in_flight import CallsInFlight
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .live import Live, Tables, Updates, Watch
 from .questions.bounds import MAX_QUESTIONS, question_bounds
+from .questions.endings import Endings
 from .questions.intake import Intake
+from .questions.rounds import Rounds
+from .questions.url_mode import UrlFlow
 from .results import result_text, show_results
 from .running import Request, Runner
 from .runtime import RUNTIME
@@ -265,20 +269,37 @@ class Server:
         signin: dict[str, Any],
         wire: int,
     ) -> None:
-        """Each part gets the context and the parts it calls, built before it (no part holds the server)."""
+        """Each part gets the context and the parts it calls, built before it (no part holds the server, and
+        none reaches through another). docs/architecture.md draws them."""
         ctx = self._ctx
+        calls = CallsInFlight()  # first: a question, a log line and a call's end all look here
         open_tasks = tasks.OpenTasks()
-        display = CallDisplay(ctx)
+        display = CallDisplay(ctx, calls)
         app_host = AppHost(ctx)
         capture = WireCapture(ctx, wire, display.late)  # the connection's; `srv.wire` reads it
         self._wire = Wire(ctx, capture)
-        intake = Intake(ctx, display, open_tasks, app_host, tie=capture.tie)
+        endings = Endings(ctx, display.loose)
+        flow = UrlFlow(endings, place=display.place, put_away=display.loose.keep)
+        rounds = Rounds(ctx, display)
+        calls.on_end += [endings.call_ended, flow.call_ended]  # a call's questions, then its URL cards
+        intake = Intake(
+            ctx,
+            calls,
+            open_tasks,
+            endings=endings,
+            flow=flow,
+            rounds=rounds,
+            place=display.place,
+            apps=app_host,
+            tie=capture.tie,
+        )
         self._live, self._tables = Live(ctx), Tables(ctx)
         self._live.on_listed.append(self._tables.changed)  # a list change redraws the tables shown
         connection = Connection(
             ctx,
             resolved,
             intake=intake,
+            calls=calls,
             display=display,
             open_tasks=open_tasks,
             transport=transport,
@@ -290,13 +311,23 @@ class Server:
             live=self._live,
         )
         self._live.typed = connection.typed.pattern
-        runner = Runner(ctx, connection, intake, display, app_host)
+        runner = Runner(
+            ctx,
+            connection,
+            display,
+            app_host,
+            calls=calls,
+            open_tasks=open_tasks,
+            flow=flow,
+            rounds=rounds,
+            endings=endings,
+        )
         catalog = Catalog(ctx, connection.require_connected, runner.run_call, connection.typed.pattern)
-        self._open_tasks, self._intake = open_tasks, intake
+        self._open_tasks, self._rounds = open_tasks, rounds
         self._connection, self._runner, self._catalog = connection, runner, catalog
         self._apps = app_host
-        self._completer = Completer(ctx, connection)
-        self._loose = intake.loose  # answered forms shown outside any call: closed with the server
+        self._completer = Completer(ctx, connection, calls, display.late)
+        self._loose = display.loose  # answered forms shown outside any call: closed with the server
 
     # The person's settings and what the connection learned live in the context every part reads.
     name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")

@@ -61,6 +61,8 @@ class PendingRequest:
     """How it ended, once it has."""
     history_id: int | None = None
     """Its entry in the process-wide history (to revise it when the server refuses its late answer)."""
+    deadline: float | None = None
+    """The monotonic time a task's question ends by, while it waits, if its server said (`mw.pending()`)."""
 
     def __post_init__(self) -> None:
         with _live_lock:

@@ -82,7 +82,7 @@ class ElicitationForm(Answerable):
         self._setup(message, validate_schema(requested_schema), server=server, declared_name=declared_name)
 
     @classmethod
-    def _for_handler(
+    def for_handler(
         cls,
         message: str,
         requested_schema: Mapping[str, Any],
@@ -92,12 +92,14 @@ class ElicitationForm(Answerable):
     ) -> ElicitationForm:
         """A form a handler answers at once: in plain Python, what only shows it is made when first read.
 
-        The client builds these (see `_client`); it reads `children` as soon as a handler leaves the form
-        pending, so a form that waits is always whole (code that walks every model, as `get_manager_state`
-        does, would otherwise see the form make its models during the walk).
+        The client builds these when a handler is chosen (`questions.intake`); it reads `children` as soon
+        as a handler leaves the form pending, so a form that waits is always whole (code that walks every
+        model, as `get_manager_state` does, would otherwise see the form make its models during the walk).
         """
         spec, lazy = validate_schema(requested_schema), comms_go_nowhere()
         return cls.from_spec(message, spec, server=server, declared_name=declared_name, lazy=lazy)
+
+    _for_handler = for_handler  # the old private name, which tests still drive
 
     @classmethod
     def from_spec(
@@ -182,7 +184,7 @@ class ElicitationForm(Answerable):
             field.on_change(functools.partial(self._on_change, field))
 
         super().__init__(
-            # A handler's form in plain Python (see `_for_handler`): what only shows it is made if read.
+            # A handler's form in plain Python (see `for_handler`): what only shows it is made if read.
             children=LAZY if lazy else self._pending_children(),
             layout=kit.layout(),
             _view_count=0,
@@ -316,7 +318,7 @@ class ElicitationForm(Answerable):
 
     @traitlets.default("children")
     def _children_first_read(self) -> tuple[w.Widget, ...]:
-        # Only reached by a `_for_handler` form while pending: a resolving form sets its children.
+        # Only reached by a `for_handler` form while pending: a resolving form sets its children.
         return self._pending_children() if self._state is FormState.PENDING else ()
 
     def _buttons(self) -> dict[Action, w.Button]:
@@ -324,7 +326,7 @@ class ElicitationForm(Answerable):
 
     def _button(self, action: Action) -> w.Button | None:
         # Decline and Cancel are made the first time they are needed: as the form is built, read or pressed
-        # (a `_for_handler` form that is accepted never needs them). None: never made, and it is resolved.
+        # (a `for_handler` form that is accepted never needs them). None: never made, and it is resolved.
         if action is Action.ACCEPT:
             return self._accept
         button = self._more.get(action)

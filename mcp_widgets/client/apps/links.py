@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from functools import partial
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from ...core.history import default_history
@@ -21,6 +21,8 @@ from ..questions.answering import pick_handler
 from .bridge import CALLS_SHOWN, show_in
 
 if TYPE_CHECKING:
+    from ...core.card import Handler
+    from ...core.outcome import Reason
     from ...widgets import AppView, UrlCard
     from ..context import ServerContext
 
@@ -33,31 +35,59 @@ MESSAGE = "The app asks to open this page."
 
 def present(ctx: ServerContext, view: AppView, url: str, answered: Callable[[bool], None]) -> None:
     """Show the card for the app in `view` asking to open `url`; `answered` hears whether it was agreed to."""
-    from ...widgets import UrlCard
+    answering.present(LinkQuestion(ctx, view, url, answered))
 
-    def build() -> UrlCard | None:
+
+@dataclass(eq=False)
+class LinkQuestion:
+    """An app's link card's way through `answering.present` (`Presented`): consent goes from the click to
+    the app in one step (`deliver`). No call waits on it (the app does); a refused address is only shown."""
+
+    ctx: ServerContext
+    view: AppView
+    url: str
+    answered: Callable[[bool], None]
+    style: None = None
+    request: None = None
+    shown: bool = False
+
+    @property
+    def server(self) -> str:
+        return self.ctx.name
+
+    @property
+    def chosen(self) -> tuple[Handler, Reason, str] | None:
+        return pick_handler(self.ctx.settings.handler)
+
+    def build(self) -> UrlCard | None:
+        from ...widgets import UrlCard
+
+        ctx = self.ctx
         try:
-            return UrlCard(MESSAGE, url, server=ctx.name, declared_name=ctx.learned.declared_name)
+            return UrlCard(MESSAGE, self.url, server=ctx.name, declared_name=ctx.learned.declared_name)
         except Exception:
             log.exception("building the card for an app's link from %s failed", ctx.name)
-            answered(False)
+            self.answered(False)
             return None
 
-    def delivered(card: UrlCard) -> None:
-        outcome = card.outcome
-        answered(outcome is not None and outcome.action is Action.ACCEPT)
+    def prepare(self, card: UrlCard) -> None:
+        pass
 
-    answering.present(
-        build,
-        deliver=delivered,
-        record=partial(_record, ctx, app_name(view)),
-        place=lambda card: show_in(view.calls, card, keep=CALLS_SHOWN),
-        tell=view.say,
-        chosen=pick_handler(ctx.settings.handler),
-        server=ctx.name,
-        style=None,  # no call waits on it: the app does
-        ask=lambda card: card.check.allowed,  # a refused address: its closing line says why
-    )
+    def deliver(self, card: UrlCard) -> None:
+        outcome = card.outcome
+        self.answered(outcome is not None and outcome.action is Action.ACCEPT)
+
+    def record(self, card: UrlCard) -> None:
+        _record(self.ctx, app_name(self.view), card)
+
+    def place(self, card: UrlCard) -> None:
+        show_in(self.view.calls, card, keep=CALLS_SHOWN)
+
+    def tell(self, text: str) -> None:
+        self.view.say(text)
+
+    def ask(self, card: UrlCard) -> bool:
+        return card.check.allowed  # a refused address: its closing line says why
 
 
 def app_name(view: AppView) -> str:

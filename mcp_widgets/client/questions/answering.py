@@ -2,7 +2,8 @@
 (MCP_WIDGETS_HANDLER), or the person (if anyone is looking).
 
 `present` is the one way every card is presented (a form, a URL card, a sign-in card): build, wire, record,
-place, answer, in that order, here and nowhere else.
+place, answer, in that order, here and nowhere else. It is given one object (`Presented`) whose methods are
+the steps below.
 
 1. **build** the card (with SIGINT held back: building opens a few dozen comms, and an interrupt landing
    halfway would leave a card nobody holds; it is taken just after, when the card can end "interrupted");
@@ -23,7 +24,7 @@ import logging
 import os
 from collections.abc import Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
 
 from ... import handlers, kernel
 from ...core.card import Card, Handler
@@ -182,7 +183,7 @@ class HandlerRun:
 
 
 def _whole(card: Card) -> None:
-    """Make everything a card shows, if it is not made yet (a `_for_handler` form that now waits)."""
+    """Make everything a card shows, if it is not made yet (a `for_handler` form that now waits)."""
     if card.kind == "form":
         cast("ElicitationForm", card).children  # noqa: B018 (reading them makes them)
 
@@ -320,40 +321,76 @@ class _Answering:
         decline_if_unseen(card)
 
 
+class Presented(Protocol[C]):
+    """What `present` is given: one card's way from built to answered, each step a method (a form's
+    `FormQuestion`, a URL card's `UrlQuestion`, the sign-in card's `SignInQuestion`). Accept is followed
+    from the click to where its answer goes in one step: the card's first done callback is `deliver`."""
+
+    @property
+    def server(self) -> str:
+        """The asking server's name (for the log)."""
+        ...
+
+    @property
+    def chosen(self) -> tuple[Handler, Reason, str] | None:
+        """What `pick_handler` chose (None: the person, else a headless policy)."""
+        ...
+
+    @property
+    def style(self) -> CallStyle | None:
+        """How the caller waits (None: no call is known)."""
+        ...
+
+    @property
+    def request(self) -> PendingRequest | None:
+        """The request the card answers (its generation says whether an interrupt drops the call)."""
+        ...
+
+    @property
+    def shown(self) -> bool:
+        """The card is on screen already (a URL card's next round): it is not placed again."""
+        ...
+
+    def build(self) -> C | None:
+        """The card (None: building failed, and the request was answered so)."""
+        ...
+
+    def prepare(self, card: C) -> None:
+        """Before anyone can see it (a sign-in card learns where its paste and Cancel go)."""
+        ...
+
+    def deliver(self, card: C) -> None:
+        """The card ended: its answer goes where it is awaited (the server, the sign-in)."""
+        ...
+
+    def record(self, card: C) -> None:
+        """Its history entry, which the card finishes once its answer went out."""
+        ...
+
+    def place(self, card: C) -> None:
+        """Show the card where the call is."""
+        ...
+
+    def tell(self, text: str) -> None:
+        """Show a line of text there (a handler's failure)."""
+        ...
+
+    def ask(self, card: C) -> bool:
+        """Whether anyone is asked (False: the card is only placed, its closing line says why)."""
+        ...
 
 
-def present(
-    build: Callable[[], C | None],
-    *,
-    deliver: Callable[[C], object],
-    record: Callable[[C], object],
-    place: Callable[[Card], None] | None,
-    tell: Callable[[str], None] | None,
-    chosen: tuple[Handler, Reason, str] | None,
-    server: str,
-    style: CallStyle | None,
-    request: PendingRequest | None = None,
-    prepare: Callable[[C], object] | None = None,
-    ask: Callable[[C], bool] = lambda card: True,
-) -> C | None:
+def present(question: Presented[C]) -> C | None:
     """Present a card (see the module's docstring); returns it, or None when building it failed (`build`
-    has answered the request then).
-
-    Args:
-        place: Shows the card where the call is (None: it is shown already, a URL card's next round).
-        tell: Shows a line of text there (a handler's failure).
-        chosen: What `pick_handler` chose (None: the person, else a headless policy).
-        request: The request the card answers (its generation says whether an interrupt drops the call).
-        ask: Whether anyone is asked (False: the card is only placed).
-    """
+    has answered the request then)."""
     with kernel.interrupt_deferred() as deferred:
-        card = build()
+        card = question.build()
         if card is not None:
-            if prepare is not None:
-                prepare(card)
-            card.add_done_callback(deliver)
-            record(card)
-    if card is None or not ask(card):
+            question.prepare(card)
+            card.add_done_callback(question.deliver)
+            question.record(card)
+    place = None if question.shown else question.place
+    if card is None or not question.ask(card):
         if card is not None and place is not None:
             place(card)
         deferred.deliver()
@@ -361,12 +398,12 @@ def present(
     try:
         answer(
             card,
-            chosen,
-            server=server,
-            style=style,
-            show=place,
-            tell=tell,
-            request=request,
+            question.chosen,
+            server=question.server,
+            style=question.style,
+            show=cast("Callable[[Card], None] | None", place),
+            tell=question.tell,
+            request=question.request,
             interrupted=bool(deferred),
         )
     except KeyboardInterrupt:

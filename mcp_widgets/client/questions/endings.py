@@ -166,6 +166,18 @@ class Endings:
             record = self.pending.get(request)
             self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
+    def call_ended(self, record: CallRecord) -> None:
+        """The call ended: end its questions still open at once (main thread). Without a kernel nothing
+        runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
+        for request in list(record.requests):
+            view = request.view
+            if view is not None and view.outcome is not None:
+                continue
+            if request.done():  # withdrawn (or settled without a view): say so now
+                self.withdrawn(request, record)
+            elif view is not None:  # nobody can use this answer any more
+                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
+
     def withdrawal(self, record: CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
         """Why a request ended without an answer it could send (reason, by, note)."""
         if record is not None and record.interrupted:
@@ -188,4 +200,3 @@ class Endings:
                 self.record(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()
-

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -12,6 +13,7 @@ import mcp_types
 
 from ... import kernel
 from ...core.app_policy import app_resource_uri
+from ...core.card import Handler
 from ...core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
@@ -19,7 +21,7 @@ from ...core.requests import PendingRequest
 from ..record import CURRENT_CALL
 from ..tasks import experimental as tasks
 from . import answering, url_mode
-from .answering import pick_handler
+from .answering import CallStyle, pick_handler
 from .bounds import over_bound
 from .endings import Endings
 from .rounds import Rounds
@@ -27,11 +29,12 @@ from .rounds import Rounds
 if TYPE_CHECKING:
     from ...widgets import ElicitationForm
     from ..context import ServerContext
-    from ..display import CallDisplay
+    from ..in_flight import CallsInFlight
     from ..record import CallRecord
 
 
 log = logging.getLogger("mcp_widgets")
+
 
 class QuestionApps(Protocol):
     """Shows a question with the server's app (`AppHost`): only where both sides declared it."""
@@ -48,47 +51,36 @@ class Intake:
     def __init__(
         self,
         ctx: ServerContext,
-        display: CallDisplay,
+        calls: CallsInFlight,
         open_tasks: tasks.OpenTasks,
+        *,
+        endings: Endings,
+        flow: url_mode.UrlFlow,
+        rounds: Rounds,
+        place: Callable[[CallRecord | None, Any], None],
         apps: QuestionApps | None = None,
         tie: Callable[[Any, CallRecord], None] | None = None,
     ) -> None:
         self.ctx = ctx
+        self.calls = calls
+        """The calls in flight: a question finds its call there (and none while only completions run)."""
+        self.open_tasks = open_tasks
+        self.endings = endings
+        self.pending = endings.pending
+        self.flow = flow
+        self.rounds = rounds
+        self.place = place
+        """Shows a card or a line in the call's panel (`CallDisplay.place`)."""
         self.apps = apps
         self.tie = tie
         """Told which call a server's request belongs to (the wire groups it there)."""
-        self.open_tasks = open_tasks
-        self.display = display
-        self.calls: list[CallRecord] = []
-        """The calls in flight, oldest first (client thread only): a question finds its call here."""
-        self.completing = 0
-        """Completion requests in flight (client thread): a question outside any call meanwhile is theirs."""
-        self.loose = display.loose
-        self.endings = Endings(ctx, self.loose)
-        self.pending = self.endings.pending
-        self.flow = url_mode.UrlFlow(self.endings, place=display.place, put_away=self.loose.keep)
-        self.rounds = Rounds(ctx, display)
-        display.serve(self)  # its questions end with their call; a log line finds its call here
-
-    def guess_call(self) -> CallRecord | None:
-        """The call a 2025-11-25 request belongs to (the protocol does not say). One call in flight: that
-        one; several: of those with no open question, the one that asked fewest (the oldest of them), else
-        the newest. Fewest first: a call whose question was just answered is most often finishing, while
-        the call beside it has yet to ask (two calls of one tool in flight)."""
-        calls = [c for c in self.calls if (c.future is None or not c.future.done()) and not c.ended]
-        if not calls:
-            return None
-        if len(calls) == 1:
-            return calls[0]
-        idle = [c for c in calls if not c.waiting_for_answer()]
-        return min(idle, key=lambda c: c.asked) if idle else calls[-1]
 
     async def on_elicit(
         self, context: Any, params: mcp_types.ElicitRequestParams
     ) -> mcp_types.ElicitResult | mcp_types.ErrorData:
         """The SDK's elicitation callback (client thread): the answer, once the handler or person gave it."""
         ctx = self.ctx
-        record = self.open_tasks.call_of(context) or CURRENT_CALL.get() or self.guess_call()
+        record = self.open_tasks.call_of(context) or CURRENT_CALL.get() or self.calls.guess()
         version = ctx.learned.protocol_version or LEGACY
         if record is not None:
             refusal = self._refuse_over_bound(record)
@@ -97,7 +89,7 @@ class Intake:
             record.asked += 1
             if self.tie is not None and context is not None:
                 self.tie(getattr(context, "request_id", None), record)
-        elif self.completing:
+        elif self.calls.completing:
             # A completion is no call and asks nothing of the person: its question is declined unseen (no
             # widget, no history row: its message may quote what is being typed).
             return mcp_types.ElicitResult(action="decline")
@@ -174,7 +166,7 @@ class Intake:
         )
         record.stopped = TooManyQuestions(text)
         log.warning("%s", text)
-        record.post(partial(self.display.place, record, text))
+        record.post(partial(self.place, record, text))
         task = record.task
         if task is not None:
             asyncio.get_running_loop().call_soon(task.cancel)
@@ -184,6 +176,15 @@ class Intake:
     def end_loose_cards(self) -> None:
         """The connection went away (client thread): URL cards no call was found for stop waiting."""
         kernel.post(lambda: self.flow.connection_ended(self.endings.withdrawal(None)[2]))
+
+    def withdraw_all(self, kept: Collection[CallRecord] = ()) -> None:
+        """The connection went away (client thread): every open question ends as withdrawn, but those of
+        the `kept` calls (`Endings.withdraw_all`)."""
+        self.endings.withdraw_all(kept)
+
+    def on_message(self, message: Any) -> None:
+        """A server message (client thread): `notifications/elicitation/complete` ends a URL card's wait."""
+        url_mode.on_message(self.flow, message)
 
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
@@ -198,31 +199,45 @@ class Intake:
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_mode`)
             url_mode.present(self.flow, request, record)
             return
-        ctx = self.ctx
-        chosen = pick_handler(ctx.settings.handler)
+        chosen = pick_handler(self.ctx.settings.handler)
         answering.present(
-            partial(self._build_form, request, record, handler=chosen is not None),
-            deliver=partial(self.endings.view_done, request, record),
-            record=partial(self.endings.record_view, request, record),
-            prepare=None if request.legacy else partial(self.rounds.refill, request),
-            place=partial(self.display.place, record),
-            tell=partial(self.display.place, record),
-            chosen=chosen,
-            server=ctx.name,
-            style=record.style if record is not None else None,
-            request=request,
+            FormQuestion(self.ctx, request, record, chosen, self.endings, self.rounds, self.place, self.apps)
         )
 
-    def _build_form(
-        self, request: PendingRequest, record: CallRecord | None, *, handler: bool
-    ) -> ElicitationForm | None:
-        """The form for `request` (None: refused or failed, and the request answered so)."""
+
+@dataclass(eq=False)
+class FormQuestion:
+    """A form's way through `answering.present` (`Presented`): Accept goes from the click to
+    `Endings.view_done` in one step (`deliver`, the form's first done callback)."""
+
+    ctx: ServerContext
+    request: PendingRequest
+    call: CallRecord | None
+    chosen: tuple[Handler, Reason, str] | None
+    endings: Endings
+    rounds: Rounds
+    show: Callable[[CallRecord | None, Any], None]
+    """Shows a card or a line in the call's panel (`CallDisplay.place`)."""
+    apps: QuestionApps | None = None
+    shown: bool = False
+
+    @property
+    def server(self) -> str:
+        return self.ctx.name
+
+    @property
+    def style(self) -> CallStyle | None:
+        return self.call.style if self.call is not None else None
+
+    def build(self) -> ElicitationForm | None:
+        """The form for the request (None: refused or failed, and the request answered so)."""
         from ...widgets import ElicitationForm
 
-        ctx = self.ctx
+        ctx, request, call = self.ctx, self.request, self.call
+        handler = self.chosen is not None
         try:
             # A handler usually answers at once: its form makes only what the handler drives.
-            build = ElicitationForm._for_handler if handler else ElicitationForm
+            build = ElicitationForm.for_handler if handler else ElicitationForm
             form = build(
                 request.message,
                 request.schema or {},
@@ -230,10 +245,10 @@ class Intake:
                 declared_name=ctx.learned.declared_name,
             )
         except SchemaError as exc:
-            self._refuse_schema(request, record, exc)
+            self._refuse_schema(exc)
             return None
         except Exception as exc:
-            self.endings.view_failed(request, record, exc, "form")
+            self.endings.view_failed(request, call, exc, "form")
             return None
         request.view = form
         apps, uri, params = self.apps, request.app_uri, request.params
@@ -245,27 +260,30 @@ class Intake:
                 form.use_plain_form("The plain form instead: the app could not be shown.")
         return form
 
-    def _refuse_schema(self, request: PendingRequest, record: CallRecord | None, exc: SchemaError) -> None:
-        if record is not None and not request.legacy:
-            record.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
+    def _refuse_schema(self, exc: SchemaError) -> None:
+        request, call = self.request, self.call
+        if call is not None and not request.legacy:
+            call.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
-            self.endings.record(request, record, outcome)
-        self.display.place(record, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
+            self.endings.record(request, call, outcome)
+        self.show(call, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
 
-    def call_ended(self, record: CallRecord) -> None:
-        """The call ended: its open questions end, and its URL cards waiting for their page too."""
-        self.end_views(record)
-        self.flow.call_ended(record)
+    def prepare(self, card: ElicitationForm) -> None:
+        if not self.request.legacy:  # asked again after its answer came too late: what was typed
+            self.rounds.refill(self.request, card)
 
-    def end_views(self, record: CallRecord) -> None:
-        """The call ended: end its questions still open at once (main thread). Without a kernel nothing
-        runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
-        for request in list(record.requests):
-            view = request.view
-            if view is not None and view.outcome is not None:
-                continue
-            if request.done():  # withdrawn (or settled without a view): say so now
-                self.endings.withdrawn(request, record)
-            elif view is not None:  # nobody can use this answer any more
-                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
+    def deliver(self, card: ElicitationForm) -> None:
+        self.endings.view_done(self.request, self.call, card)
+
+    def record(self, card: ElicitationForm) -> None:
+        self.endings.record_view(self.request, self.call, card)
+
+    def place(self, card: ElicitationForm) -> None:
+        self.show(self.call, card)
+
+    def tell(self, text: str) -> None:
+        self.show(self.call, text)
+
+    def ask(self, card: ElicitationForm) -> bool:
+        return True

@@ -1,7 +1,7 @@
 """`mw.pending()` and `srv.pending`: a live list of every open question, across servers and cells.
 
 The list is a `PendingList` widget fed from the process's open requests (`pending_requests`), with the time
-left of a task's question (`tasks2026.deadline_of`). While a list is open it is refreshed about once a
+left of a task's question (`PendingRequest.deadline`). While a list is open it is refreshed about once a
 second on the main thread (a timer on the client thread posts the refresh); with none open nothing runs.
 One list per filter is kept and shown again, so calling `mw.pending()` in many cells adds no timers.
 """
@@ -14,7 +14,6 @@ from ... import kernel
 from ...core.requests import pending_requests
 from ...widgets import PendingItem, PendingList
 from ..runtime import RUNTIME
-from ..tasks import extension as tasks2026
 
 REFRESH = 1.0
 """Seconds between refreshes of an open list (its waited times count in seconds)."""
@@ -31,7 +30,7 @@ def items(server: str | None = None) -> list[PendingItem]:
     for request in pending_requests():
         if server is not None and request.server != server:
             continue
-        deadline = tasks2026.deadline_of(request.id)
+        deadline = request.deadline
         found.append(
             PendingItem(
                 id=request.id,

@@ -55,6 +55,7 @@ KEPT_FORMS = 20
 """Answered forms kept per server for asking again (the newest)."""
 _EXPIRED = re.compile(r"expired|request ?state", re.IGNORECASE)
 
+
 @dataclass(eq=False)
 class _Round:
     """The questions of one call's current round (client thread adds; main thread shows)."""
@@ -67,7 +68,7 @@ class _Round:
 
 
 class Rounds:
-    """One server's rounds in flight, by call (its `Intake` holds it)."""
+    """One server's rounds in flight, by call (handed to its `Intake` and its `Runner`)."""
 
     def __init__(self, ctx: ServerContext, display: CallDisplay) -> None:
         self.ctx = ctx
@@ -243,4 +244,3 @@ def _who(outcome: Outcome) -> str | None:
 def _key(request: PendingRequest) -> str:
     """The same question: same server, message and schema (the call is the caller's; the schema decides)."""
     return json.dumps([request.server, request.message, request.schema], sort_keys=True, default=str)
-

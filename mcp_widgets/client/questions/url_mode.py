@@ -1,6 +1,6 @@
 """URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
 
-The client calls in at three places, each with the server's `UrlFlow` (its `Intake` holds it): `present`
+The client calls in at three places, each with the server's `UrlFlow` (built by `Server._assemble`): `present`
 (`intake`: a URL-mode request, main thread), `on_message` (a server notification, client thread) and
 `retrying` (around a call, client thread, for error -32042). A card's question ends through `Endings`, as a
 form's does.
@@ -26,25 +26,26 @@ import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import mcp_types
 from mcp.shared.exceptions import MCPError, UrlElicitationRequiredError
 
 from ... import kernel
+from ...core.card import Handler
 from ...core.exceptions import ServerError, brief
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
 from . import answering
-from .answering import pick_handler
+from .answering import CallStyle, pick_handler
 from .endings import Endings
 
 if TYPE_CHECKING:
     from ...widgets import UrlCard
     from ..record import CallRecord
 
-__all__ = ["UrlFlow", "on_message", "present", "retrying"]
+__all__ = ["UrlFlow", "UrlQuestion", "on_message", "present", "retrying"]
 
 log = logging.getLogger("mcp_widgets")
 
@@ -53,7 +54,7 @@ T = TypeVar("T")
 
 @dataclass(eq=False)
 class UrlFlow:
-    """One server's URL cards (main thread only); its `Intake` holds it."""
+    """One server's URL cards (main thread only); handed to its `Intake` and its `Runner`."""
 
     endings: Endings
     """How the cards' questions end (and are recorded), as forms' do."""
@@ -135,58 +136,77 @@ class UrlFlow:
 def present(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) -> None:
     """Show a URL-mode request as a card in the calling cell and let the handler or the person answer it.
 
-    A card whose earlier round is still on screen (2025-11-25: the server asks again under the same
-    elicitation id) is asked again in place; a new one is built. A refused URL's card is declined as it is
-    built, and only shown.
+    A card whose earlier round is still on screen (2026-07-28: the server asks again for the same URL) is
+    asked again in place; a new one is built. A refused URL's card is declined as it is built, and only
+    shown.
     """
-    reused = flow.reusable(record, request)
-
-    def again() -> UrlCard:
-        assert reused is not None
-        reused.ask_again(request.message)
-        request.view = reused
-        return reused
-
-    build = again if reused is not None else partial(_build, flow, request, record)
-    deliver = partial(_delivered, flow, request, record)
-    _present(flow, request, record, build, deliver, new=reused is None)
+    answering.present(UrlQuestion(flow, request, record, reused=flow.reusable(record, request)))
 
 
-def _present(
-    flow: UrlFlow,
-    request: PendingRequest,
-    record: CallRecord | None,
-    build: Callable[[], UrlCard | None],
-    deliver: Callable[[UrlCard], object],
-    *,
-    new: bool,
-    history: bool = True,
-) -> None:
-    """A URL card through the present pipeline: a new card is followed and placed; a card asked again is
-    on screen already. A refused URL's card is declined as it is built, and only shown."""
-    place = partial(flow.place, record)
-    answering.present(
-        build,
-        deliver=deliver,
-        record=partial(flow.endings.record_view, request, record) if history else _no_entry,
-        prepare=partial(_adopt, flow, record) if new else None,
-        place=place if new else None,
-        tell=place,
-        chosen=pick_handler(flow.endings.ctx.settings.handler),
-        server=flow.endings.ctx.name,
-        style=record.style if record is not None else None,
-        request=request,
-        ask=lambda card: card.check.allowed,
-    )
+@dataclass(eq=False)
+class UrlQuestion:
+    """A URL card's way through `answering.present` (`Presented`), at one of its steps: "ask" (a URL-mode
+    request), "required" (a -32042 URL's consent) or "finished" (its "I've finished — try again", whose
+    history entry is the first step's). A new card is followed and placed; a card asked again (`reused`)
+    is on screen already. A refused URL's card is declined as it is built, and only shown."""
 
+    flow: UrlFlow
+    request: PendingRequest
+    call: CallRecord | None
+    step: Literal["ask", "required", "finished"] = "ask"
+    reused: UrlCard | None = None
 
-def _no_entry(card: UrlCard) -> None:
-    """A required URL's second step ("I've finished"): its history entry is the first step's."""
+    @property
+    def server(self) -> str:
+        return self.flow.endings.ctx.name
 
+    @property
+    def chosen(self) -> tuple[Handler, Reason, str] | None:
+        return pick_handler(self.flow.endings.ctx.settings.handler)
 
-def _adopt(flow: UrlFlow, record: CallRecord | None, card: UrlCard) -> None:
-    if card.check.allowed:  # a refused URL's card is over as it is built: nothing to follow
-        flow.adopt(record, card)
+    @property
+    def style(self) -> CallStyle | None:
+        return self.call.style if self.call is not None else None
+
+    @property
+    def shown(self) -> bool:
+        return self.reused is not None
+
+    def build(self) -> UrlCard | None:
+        card = self.reused
+        if card is None:
+            return _build(self.flow, self.request, self.call)
+        if self.step == "finished":
+            card.ask_again()
+        else:
+            card.ask_again(self.request.message)
+            self.request.view = card
+        return card
+
+    def prepare(self, card: UrlCard) -> None:
+        if self.reused is None and card.check.allowed:  # a refused URL's card is over as it is built
+            self.flow.adopt(self.call, card)
+
+    def deliver(self, card: UrlCard) -> None:
+        if self.step == "required":
+            _consented(self.flow, self.request, self.call, card)
+            return
+        self.flow.endings.view_done(self.request, self.call, card)
+        if self.step == "ask":  # an accepted card waits for the server's word
+            self.flow.remember(card)
+
+    def record(self, card: UrlCard) -> None:
+        if self.step != "finished":
+            self.flow.endings.record_view(self.request, self.call, card)
+
+    def place(self, card: UrlCard) -> None:
+        self.flow.place(self.call, card)
+
+    def tell(self, text: str) -> None:
+        self.flow.place(self.call, text)
+
+    def ask(self, card: UrlCard) -> bool:
+        return card.check.allowed
 
 
 def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
@@ -206,12 +226,6 @@ def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) ->
         return None
     request.view = card
     return card
-
-
-def _delivered(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
-    """The round's answer goes to the server; an accepted card is remembered for the server's word."""
-    flow.endings.view_done(request, record, card)
-    flow.remember(card)
 
 
 # --------------------------------------------------------------------------- notifications (client thread)
@@ -325,11 +339,10 @@ def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: Cal
             note = record.interrupt_note(legacy=True)
             flow.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
-        build = partial(_build, flow, request, record)
-        _present(flow, request, record, build, partial(_consented, flow, request, record), new=True)
+        answering.present(UrlQuestion(flow, request, record, step="required"))
 
 
-def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
+def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
         flow.endings.view_done(request, record, card)
@@ -339,7 +352,7 @@ def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord, card:
     kernel.post(partial(_ask_finished, flow, request, record, card))
 
 
-def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord, card: UrlCard) -> None:
+def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
     if request.done():
         return
     if card.completed:  # the completion notification came first: the server says it is done
@@ -355,12 +368,7 @@ def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord, ca
         )
         return
 
-    def again() -> UrlCard:
-        card.ask_again()
-        return card
-
-    deliver = partial(flow.endings.view_done, request, record)
-    _present(flow, request, record, again, deliver, new=False, history=False)
+    answering.present(UrlQuestion(flow, request, record, step="finished", reused=card))
 
 
 def _drop(request: PendingRequest, note: str) -> None:

@@ -14,10 +14,12 @@ import concurrent.futures
 import logging
 import uuid
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, cast
 
 from ... import kernel
+from ...core.card import Handler
 from ...core.history import default_history
 from ...core.outcome import Action, Reason
 from ...core.signin_addresses import HEADLESS_HELP, SignInError
@@ -42,37 +44,72 @@ def present(
 ) -> None:
     """Show the sign-in card for `authorization_url` and let the handler or the person answer it; `wire`
     connects the card to the provider first. `place` shows a line or a card outside any call."""
-    from ...widgets import SignInCard
-
-    def build() -> SignInCard | None:
-        try:
-            return SignInCard(authorization_url, server=ctx.name, declared_name=ctx.learned.declared_name)
-        except Exception as exc:
-            failed = f"the sign-in card for {ctx.name!r} failed: {type(exc).__name__}"
-            consent.set_exception(SignInError(failed))
-            return None
-
-    show: Callable[[object], None] = place
+    question = SignInQuestion(ctx, place, authorization_url, consent, wire)
     if ctx.settings.output is None:  # under a display of its own, which ends as its closing line
-        show = cast("Callable[[object], None]", _shown_until_final)
+        question.show = cast("Callable[[object], None]", _shown_until_final)
     try:
-        answering.present(
-            build,
-            prepare=wire,
-            deliver=partial(_consented, ctx, consent),
-            record=partial(_record, ctx),
-            place=show,
-            tell=place,
-            chosen=pick_handler(ctx.settings.handler),
-            server=ctx.name,
-            style=None,
-            ask=lambda card: card.check.allowed,  # a refused address: its closing line says why
-        )
+        answering.present(question)
     except BaseException as exc:
         if not consent.done():
             consent.set_exception(SignInError(f"signing in to {ctx.name!r} was interrupted"))
         if not isinstance(exc, Exception):
             raise
+
+
+@dataclass(eq=False)
+class SignInQuestion:
+    """The sign-in card's way through `answering.present` (`Presented`): consent goes from the click to the
+    provider's future in one step (`deliver`). No call is known; a refused address is only shown."""
+
+    ctx: ServerContext
+    say: Callable[[object], None]
+    """Shows a line or a card outside any call."""
+    authorization_url: str
+    consent: concurrent.futures.Future[SignInCard]
+    wire: Callable[[SignInCard], object]
+    """Connects the card to the provider (its paste and Cancel), before anyone sees it."""
+    show: Callable[[object], None] | None = None
+    """Where the card is shown (None: where `say` shows)."""
+    style: None = None
+    request: None = None
+    shown: bool = False
+
+    @property
+    def server(self) -> str:
+        return self.ctx.name
+
+    @property
+    def chosen(self) -> tuple[Handler, Reason, str] | None:
+        return pick_handler(self.ctx.settings.handler)
+
+    def build(self) -> SignInCard | None:
+        from ...widgets import SignInCard
+
+        ctx, url = self.ctx, self.authorization_url
+        try:
+            return SignInCard(url, server=ctx.name, declared_name=ctx.learned.declared_name)
+        except Exception as exc:
+            failed = f"the sign-in card for {ctx.name!r} failed: {type(exc).__name__}"
+            self.consent.set_exception(SignInError(failed))
+            return None
+
+    def prepare(self, card: SignInCard) -> None:
+        self.wire(card)
+
+    def deliver(self, card: SignInCard) -> None:
+        _consented(self.ctx, self.consent, card)
+
+    def record(self, card: SignInCard) -> None:
+        _record(self.ctx, card)
+
+    def place(self, card: SignInCard) -> None:
+        (self.show or self.say)(card)
+
+    def tell(self, text: str) -> None:
+        self.say(text)
+
+    def ask(self, card: SignInCard) -> bool:
+        return card.check.allowed  # a refused address: its closing line says why
 
 
 def _shown_until_final(card: SignInCard) -> None:

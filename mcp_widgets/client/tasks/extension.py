@@ -58,8 +58,6 @@ Ask = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Answer]]
 """The connection's elicitation callback (`Intake.on_elicit`): a task's question is asked as any other."""
 
 _ELICIT: TypeAdapter[mcp_types.ElicitRequestParams] = TypeAdapter(mcp_types.ElicitRequestParams)
-_DEADLINES: dict[int, float] = {}
-"""The monotonic time a task's question ends by, by `PendingRequest.id` (for `mw.pending()`)."""
 
 
 class CreatedTask(mcp_types.Result):
@@ -288,8 +286,8 @@ class _Task2026(tasks.FollowedTask):
         pending = asyncio.ensure_future(ask(None, params))
         await asyncio.sleep(0)  # the question is taken in: note when its time runs out
         mine = [r for r in self.record.requests if r.id not in before]
-        if self.deadline is not None:
-            _DEADLINES.update(dict.fromkeys((r.id for r in mine), self.deadline))
+        for asked in mine:
+            asked.deadline = self.deadline
         try:
             answer = await pending
         except asyncio.CancelledError:
@@ -297,7 +295,7 @@ class _Task2026(tasks.FollowedTask):
             raise
         finally:
             for asked in mine:
-                _DEADLINES.pop(asked.id, None)
+                asked.deadline = None
         self.answered.add(key)
         if self.record.style != "background" and any(_interrupted(r) for r in mine):
             return  # the interrupt of the waiting cell stops the call (tasks/cancel), not this answer
@@ -394,11 +392,6 @@ class _Task2026(tasks.FollowedTask):
         left = self.left()
         suffix = "" if left is None or status in TERMINAL else f" · {waited_text(left)} left"
         tasks.show_status(self, status, self.last_message, suffix)
-
-
-def deadline_of(request_id: int) -> float | None:
-    """When the task question `request_id` ends (monotonic), if its server said."""
-    return _DEADLINES.get(request_id)
 
 
 def _interrupted(request: PendingRequest) -> bool:

@@ -14,6 +14,7 @@ import pytest
 from mcp_widgets.client.catalog import Catalog
 from mcp_widgets.client.context import Learned, ServerContext, Setting, Settings
 from mcp_widgets.client.display import CallDisplay
+from mcp_widgets.client.in_flight import CallsInFlight
 from mcp_widgets.client.privacy import LateLines
 from mcp_widgets.client.questions.rounds import ROUND_TTL, Rounds
 from mcp_widgets.client.record import CallRecord
@@ -100,8 +101,7 @@ def test_the_display_logs_a_line_without_a_call_under_the_servers_name(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     ctx = context("weather", log_level="warning")
-    display = CallDisplay(ctx)
-    display.serve(SimpleNamespace(guess_call=lambda: None, call_ended=lambda record: None))  # type: ignore[arg-type]
+    display = CallDisplay(ctx, CallsInFlight())
     record = CallRecord(ctx, "tool", "book")
     record.answered = ["Hunter2-secret"]
     display.late.remember(record)
@@ -131,26 +131,116 @@ def test_rounds_keep_the_shortest_time_a_server_kept_a_question() -> None:
 def test_a_2025_question_goes_to_the_call_that_has_yet_to_ask() -> None:
     """2025-11-25 names no call: of the calls with no open question, the one that asked fewest is taken, so
     a question of a second call in flight does not go to a first call whose question was just answered."""
-    from mcp_widgets.client.questions.intake import Intake
     from mcp_widgets.core.requests import PendingRequest
 
     ctx = context()
-    intake = Intake(ctx, CallDisplay(ctx), OpenTasks())
+    calls = CallsInFlight()
     first, second = CallRecord(ctx, "tool", "ask"), CallRecord(ctx, "tool", "ask")
-    assert intake.guess_call() is None
-    intake.calls = [first]
-    assert intake.guess_call() is first
-    intake.calls = [first, second]
-    assert intake.guess_call() is first  # both yet to ask: the oldest
+    assert calls.guess() is None
+    calls.add(first)
+    assert calls.guess() is first
+    calls.add(second)
+    assert calls.guess() is first  # both yet to ask: the oldest
     question = PendingRequest(
         server="parts", kind="form", message="Name?", protocol_version="2025-11-25", schema={"type": "object"}
     )
     first.asked += 1
     first.add(question)
-    assert intake.guess_call() is second  # the first waits for its answer
+    assert calls.guess() is second  # the first waits for its answer
     first.pending.discard(question)  # answered: the first is finishing, the second has yet to ask
-    assert intake.guess_call() is second
+    assert calls.guess() is second
     second.asked += 1
-    assert intake.guess_call() is first  # both asked once: the oldest
+    assert calls.guess() is first  # both asked once: the oldest
     second.ended = True
-    assert intake.guess_call() is first
+    assert calls.guess() is first
+
+
+def test_no_part_reaches_through_the_intake_for_what_it_holds() -> None:
+    """The calls in flight, the endings, the URL flow and the rounds are parts of their own, handed to those
+    that use them: no module reads them off the intake (it was done in twelve places)."""
+    import ast
+    from pathlib import Path
+
+    import mcp_widgets.client
+
+    held = {"calls", "endings", "flow", "rounds", "open_tasks", "loose", "completing", "pending"}
+    root = Path(mcp_widgets.client.__file__).parent
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if path.relative_to(root).as_posix() == "questions/intake.py":
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Attribute) or node.attr not in held:
+                continue
+            owner = node.value
+            name = owner.attr if isinstance(owner, ast.Attribute) else getattr(owner, "id", "")
+            if name.lstrip("_") == "intake":
+                found.append(f"{path.relative_to(root)}:{node.lineno} intake.{node.attr}")
+    assert found == []
+
+
+def test_a_calls_end_ends_its_questions_then_its_url_cards_once() -> None:
+    """The display says a call ended to the calls in flight, which tell what ends with it, in order; the
+    display holds no back-pointer to the questions part."""
+    ctx = context()
+    calls = CallsInFlight()
+    told: list[tuple[str, CallRecord]] = []
+    calls.on_end += [lambda r: told.append(("questions", r)), lambda r: told.append(("url cards", r))]
+    display = CallDisplay(ctx, calls)
+    record = CallRecord(ctx, "tool", "book")
+    calls.add(record)
+    assert list(calls) == [record] and len(calls) == 1
+    display.close_call(record)
+    display.close_call(record, returned=True)  # idempotent: the waiting cell closes it too
+    assert told == [("questions", record), ("url cards", record)]
+    calls.remove(record)
+    assert calls.guess() is None
+    with calls.completion():
+        assert calls.completing == 1
+    assert calls.completing == 0
+
+
+def test_present_is_given_one_object_and_accept_reaches_its_deliver() -> None:
+    """`answering.present` takes one object whose methods are its steps: the handler's Accept reaches
+    `FormQuestion.deliver`, which settles the request through `Endings.view_done`."""
+    from mcp_widgets.client.questions import answering
+    from mcp_widgets.client.questions.endings import Endings
+    from mcp_widgets.client.questions.intake import FormQuestion
+    from mcp_widgets.core.requests import PendingRequest
+
+    ctx = context("shop")
+    display = CallDisplay(ctx, CallsInFlight())
+    request = PendingRequest(
+        server="shop",
+        kind="form",
+        message="Name?",
+        protocol_version="2025-11-25",
+        schema={"type": "object", "properties": {"name": {"type": "string"}}},
+    )
+    delivered: list[Any] = []
+
+    class Watched(FormQuestion):
+        def deliver(self, card: Any) -> None:
+            delivered.append(card)
+            super().deliver(card)
+
+    def handler(card: Any) -> None:
+        card.fill(name="Ada")
+        card.accept()
+
+    shown: list[Any] = []
+    question = Watched(
+        ctx,
+        request,
+        None,
+        answering.pick_handler(handler),
+        Endings(ctx, display.loose),
+        Rounds(ctx, display),
+        lambda record, widget: shown.append(widget),
+    )
+    card = answering.present(question)
+    assert card is not None and delivered == [card] and shown == [card]
+    reply = request.reply.result(0)
+    assert isinstance(reply, mcp_types.ElicitResult) and reply.action == "accept"
+    assert reply.content == {"name": "Ada"}
+    card.close()

@@ -68,7 +68,7 @@ def test_a_late_answer_expires_and_asking_again_keeps_what_was_typed() -> None:
         (entry,) = _history("expiring")
         assert entry["outcome"]["reason"] == "expired" and entry["answered_by"] == "person"
         assert secret not in json.dumps(entry) and secret not in repr(srv.history)
-        assert srv._intake.rounds.limit() < 3  # what the server kept, at most, from now on
+        assert srv._rounds.limit() < 3  # what the server kept, at most, from now on
 
         result = srv.call_tool_sync("book")  # asked again: the same question, filled in as typed
         assert json.loads(result.content[0].text) == {"name": secret, "guests": 3}
@@ -91,6 +91,6 @@ def test_an_answer_in_time_is_used_and_nothing_is_kept() -> None:
         closing = "\n".join(str((o.get("data") or {}).get("text/plain", "")) for o in out.outputs)
         assert "accepted by handler 'person'" in closing
         assert "Answer within" not in closing  # answered: the time it had is no longer news
-        assert not srv._intake.rounds._answered
+        assert not srv._rounds._answered
         (entry,) = _history("expiring-ok")
         assert entry["outcome"]["action"] == "accept" and entry["outcome"]["reason"] == "handler"

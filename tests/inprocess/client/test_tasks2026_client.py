@@ -205,6 +205,24 @@ def test_pending_lists_a_task_question_with_its_time_left_and_it_is_answerable_t
         assert "no open questions" in repr(srv.pending)
 
 
+def test_a_task_questions_deadline_is_a_field_of_its_request_while_it_waits() -> None:
+    """The time a task's question ends by is the request's own (no module-level table keyed by request id):
+    set while it waits, cleared once it is answered."""
+    from mcp_widgets.core.requests import pending_requests
+
+    server, _ = build_server(ttl_ms=30_000)
+    with connect_sync(server, name="t26-deadline", handler=_hold) as srv:
+        call = srv.call_tool_background("ask_names")
+        (item,) = _until(lambda: _shown(call, "t26-deadline"))
+        (request,) = [r for r in pending_requests() if r.server == "t26-deadline"]
+        left = request.deadline - time.monotonic() if request.deadline is not None else None
+        assert left is not None and 20 < left <= 30
+        item.view.fill(name="Ada")
+        assert item.view.accept()
+        call.result(10)
+        _until(lambda: request.deadline is None)
+
+
 def test_a_reconnect_resumes_the_task_and_its_question_stays_answerable() -> None:
     server, ext = build_server(request_state=True)
     with connect_sync(server, name="t26-resume", handler=_hold) as srv:
