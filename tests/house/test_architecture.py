@@ -215,7 +215,6 @@ PRIVATE_USES = {
     ("mcp_widgets.client.connect", "_wait_connected"): "connect_sync() waits for the Server it started",
     ("mcp_widgets.client.configs.table", "_start"): "the servers table connects the Servers it built",
     ("mcp_widgets.client.configs.table", "_signal_close"): "and closes one whose start failed",
-    ("mcp_widgets.client.questions.intake", "_for_handler"): "a form a handler answers, made only if read",
 }
 """(module, attribute) -> why: the only private attributes of another module's making the package uses."""
 
