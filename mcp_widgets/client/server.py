@@ -1,30 +1,11 @@
-"""`Server`: a connected MCP server, a thin facade over the parts it is made of.
+"""`Server`: a connected MCP server, a thin facade over the parts it is made of (`_assemble`).
 
-Its parts collaborate through typed references: a `Connection` (the SDK client and its life), an `Intake`
-(questions come in, are shown and answered), a `CallDisplay` (a call's panel), a `Runner` (calls), an
-`AppHost` (MCP Apps shown under their calls) and a `Catalog` (listings). They read the server's settings
-(`timeout`, `handler`, `output`, ...) from it when used, so changing one on the server takes effect at once.
-
-Every connection's `mcp.Client` lives on one asyncio event loop in a daemon thread ("mcp-widgets-client",
-`runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol.
-An elicitation arrives on that loop (`questions.intake`); it becomes a `PendingRequest`, is handed to the
-kernel's main thread (`kernel.post`), which builds the form in the calling cell's container and lets the
-handler or the person answer (`questions.answering`), and the loop awaits the request's `reply` future.
-The calling cell waits on a future too (`running`): `await` (`kernel.wait_async`), blocking
-(`kernel.wait_sync`) or not at all (`Call`).
-
-Each call makes one display in its cell (by display id, `display`): empty text until the call has something
-to show (a form, progress, a log line), then the call's `CallPanel` box, and plain text again once the call
-ended, when every widget model of the call is closed. Progress and log notifications arrive on the client
-thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the main thread.
-
-    main thread                        client thread (asyncio)
-    -----------                        -----------------------
-    call_tool()  -- submit -------->   Client.call_tool()
-    display made in the cell             elicitation callback -> PendingRequest
-    Intake: form, handler      <-- post --'  awaits request.reply
-    click -> request.settle()  -------->   reply sent / call retried with the answer
-    wait_async / wait_sync     <--------   result
+No part holds the server: each gets the `ServerContext` (the person's settings, checked when set as
+`connect` checks them; what the connection learned) and the parts it calls. The SDK client lives on the
+client thread (`runtime`); a call's questions are shown on the kernel's main thread in the calling cell
+(docs/architecture.md draws the path of one question). Each kind of request has one builder (`_tool`,
+`_prompt`, `_resource`, `_template`, `_completion`); its awaited, `_sync` and `_background` methods are a
+line each (`plans`).
 
 One concept: the facade itself, every public method of a server with its documentation (each delegates in a
 line or two to the part that does the work).
@@ -39,7 +20,7 @@ import os
 import threading
 import warnings
 import weakref
-from collections.abc import Generator, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -52,23 +33,24 @@ from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire_log import DEFAULT_KEEP
-from . import completing
+from . import completing, options, plans
 from .apps.views import AppHost, AppList
-from .call import Call
+from .call import Call, Done
 from .catalog import Catalog
 from .completing import Completer
 from .configs import lookup as configs
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
-from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
+from .display import DEFAULT_LOG_LEVEL, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .live import Live, Tables, Updates, Watch
-from .questions.bounds import MAX_QUESTIONS, question_bounds
+from .options import check_handler, question_bounds
+from .plans import Plan, Waitable
+from .questions.bounds import MAX_QUESTIONS
 from .questions.intake import Intake
 from .results import result_text, show_results
-from .running import Request, Runner
+from .running import Runner
 from .runtime import RUNTIME
-from .signin.tokens import check_scopes, check_store
 from .targets import Mode, Target, TransportName, resolve_target
 from .tasks import experimental as tasks
 from .wire.capture import Wire, Wires
@@ -115,64 +97,18 @@ def wire() -> Wires:
     return Wires(wires)
 
 
-def _checked(
-    mode: Any, log_level: Any, max_questions: Any, wire: Any, token_store: Any, scopes: Any
-) -> tuple[str | None, tuple[int, int]]:
-    """`Server`'s options checked before anything is made: the log level as sent, the question bounds."""
-    if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-        raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
-    if isinstance(log_level, str):
-        log_level = log_level.lower()  # "INFO" as Python's logging spells it
-    if log_level is not None and log_level not in LOG_LEVELS:
-        raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-    bounds = question_bounds(max_questions)
-    if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
-        raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
-    # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
-    check_store(token_store)
-    check_scopes(scopes)
-    return log_level, bounds
-
-
-def _own_name(asked: str | None, default: str) -> str:
-    """The server's name: its pending list, history and forms go by it, so two open servers never share one.
-
-    A name passed as `name=` that an open server (connecting or connected) already has is refused; a lost
-    server frees its name (running the connect cell again after a server died must work); a default name
-    (the command's, the URL's host) gets " (2)", " (3)"...
-    """
+def _names_held(but: Server | None = None) -> list[str]:
+    """The names of the open servers (connecting or connected, not released), `but` one."""
     held = ("connecting", "connected")
-    used = {s.name for s in list(_LIVE) if s._connection.state in held and not s._connection.released}
-    if asked is not None:
-        if asked in used:
-            raise ValueError(
-                f"a server named {asked!r} is already connected: close it first (srv.close()) or give this "
-                "one another name= (its pending questions and history go by the name)"
-            )
-        return asked
-    name, n = default, 1
-    while name in used:
-        n += 1
-        name = f"{default} ({n})"
-    return name
+    live = [s for s in list(_LIVE) if s is not but]
+    return [s.name for s in live if s._connection.state in held and not s._connection.released]
 
 
-class Done:
-    """What `close()` and `reconnect()` return once done: `await srv.close()` works as well as
-    `srv.close()` (async code writes the first), and a cell ending with either shows nothing."""
+def _rename(srv: Server, name: Any) -> str:
+    return options.own_name(name, srv.name, _names_held(srv))
 
-    def __init__(self, what: str) -> None:
-        self.what = what
 
-    def __await__(self) -> Generator[Any, None, None]:
-        return
-        yield  # a generator that ends at once: the work was done before
-
-    def _ipython_display_(self) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return f"<{self.what}>"
+_seconds, _answer_seconds = options.check_seconds("timeout"), options.check_seconds("answer_timeout")
 
 
 class Server:
@@ -224,7 +160,11 @@ class Server:
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
             transport, hidden = chosen["transport"], chosen["hidden"]
-        log_level, bounds = _checked(mode, log_level, max_questions, wire, token_store, scopes)
+        kept = options.checked(  # each as `Settings` keeps it; the same checks as `srv.timeout = ...`
+            {"mode": mode, "log_level": log_level, "max_questions": max_questions, "wire": wire}
+            | {"handler": handler, "output": output, "timeout": timeout, "answer_timeout": answer_timeout}
+            | {"token_store": token_store, "scopes": scopes}
+        )
         resolved = resolve_target(target, env)
         if hidden:
             resolved.hide(hidden)  # a value from ${env:...} in `cwd` or `command` is never quoted back
@@ -233,16 +173,7 @@ class Server:
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
-            name=_own_name(name, resolved.name),
-            handler=handler,
-            mode=mode,
-            timeout=timeout,
-            answer_timeout=answer_timeout,
-            output=output,
-            log_level=log_level,
-            max_questions=bounds,
-            apps=bool(apps),
-            wire=wire,
+            name=options.own_name(name, resolved.name, _names_held()), apps=bool(apps), **kept
         )
         self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -297,14 +228,27 @@ class Server:
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
 
     # The person's settings and what the connection learned live in the context every part reads.
-    name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")
-    handler = Setting["Handler | None"]("Answers its questions (None: the default handler, else the person).")
-    mode = Setting[str]('"auto", "legacy" or a protocol version.')
-    timeout = Setting["float | None"]("Seconds a request may take (the person's think time not counted).")
-    answer_timeout = Setting["float | None"]("Seconds a question waits for an answer (None: no limit).")
-    output = Setting["ipywidgets.Output | None"]("The ipywidgets Output calls show in (None: the cell).")
-    log_level = Setting["str | None"]("The lowest server log level shown (None: no log messages).")
-    max_questions = Setting["tuple[int, int]"]("(per call, open at once): bounds on a server's questions.")
+    # Each is checked when set as `connect` checks it (`options`): a wrong value raises, the old one stays.
+    name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.", _rename)
+    handler = Setting["Handler | None"](
+        "Answers its questions (None: the default handler, else the person).", lambda _, v: check_handler(v)
+    )
+    mode = Setting[str]('"auto", "legacy" or a protocol version.', lambda _, v: options.check_mode(v))
+    timeout = Setting["float | None"](
+        "Seconds a request may take (the person's think time not counted).", lambda _, v: _seconds(v)
+    )
+    answer_timeout = Setting["float | None"](
+        "Seconds a question waits for an answer (None: no limit).", lambda _, v: _answer_seconds(v)
+    )
+    output = Setting["ipywidgets.Output | None"](
+        "The ipywidgets Output calls show in (None: the cell).", lambda _, v: options.check_output(v)
+    )
+    log_level = Setting["str | None"](
+        "The lowest server log level shown (None: no log messages).", lambda _, v: options.check_log_level(v)
+    )
+    max_questions = Setting["tuple[int, int]"](
+        "(per call, open at once): bounds on a server's questions.", lambda _, v: question_bounds(v)
+    )
 
     @property
     def declared_name(self) -> str | None:
@@ -324,15 +268,15 @@ class Server:
         """Ask the connection to end (for `connect`, when connecting failed)."""
         return self._connection.signal_close()
 
-    @errors.one_line
-    async def call_tool(
+    # -- requests: one builder per kind, each way of waiting for it a line (`plans`) -----------------------
+    def _tool(
         self,
         name: str,
         arguments: Mapping[str, Any] | None = None,
         *,
         output: Any = None,
         task: bool = False,
-    ) -> mcp_types.CallToolResult:
+    ) -> Plan[mcp_types.CallToolResult]:
         """Call a tool; its questions appear as forms in this cell; returns the tool's result.
 
         A server that can only ask mid-call (fastmcp's `ctx.elicit`) answers a 2026-07-28 connection with a
@@ -349,96 +293,64 @@ class Server:
         "optional" one with `task=True`): its questions then wait as long as the task lives.
         """
         args = _copy(arguments)
-        return await self._runner.run(
-            "tool", name, output, self._tool_request(name, args, task), args
-        )
+        request = tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
+        return Plan(self._runner, "tool", name, request, args, output)
 
-    @errors.one_line
-    def call_tool_sync(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        task: bool = False,
-    ) -> mcp_types.CallToolResult:
-        """`call_tool` for synchronous code: blocks the cell, while clicks still reach the form.
+    call_tool = plans.awaited(_tool)
+    call_tool_sync = plans.blocking(_tool)
+    call_tool_background = plans.background(_tool)
 
-        Raises:
-            BlockingCallError: Inside a widget callback (use `call_tool_background` there), or on a kernel
-                that cannot deliver clicks to a blocked cell.
-        """
-        args = _copy(arguments)
-        return self._runner.run_sync(
-            "tool", name, output, self._tool_request(name, args, task), args
-        )
-
-    @errors.one_line
-    def call_tool_background(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        task: bool = False,
-        typed: bool = False,
-    ) -> Call:
-        """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell).
-
-        `typed=True`: the arguments are what a person typed (a tool form passes it): the wire keeps them
-        as a marker naming the arguments, never their values."""
-        args = _copy(arguments)
-        return self._runner.run_background(
-            "tool", name, output, self._tool_request(name, args, task), args, typed=typed
-        )
-
-    def _tool_request(
-        self, name: str, args: dict[str, Any] | None, task: bool
-    ) -> Request[mcp_types.CallToolResult]:
-        return tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
-
-    @errors.one_line
-    async def get_prompt(
+    def _prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
-    ) -> mcp_types.GetPromptResult:
+    ) -> Plan[mcp_types.GetPromptResult]:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools).
 
         Raises:
             TypeError: An argument is not text, or the prompt is listed with required arguments not
                 given (nothing was sent).
-            ValueError: For `read_resource`: its URI still has a template's variables (`{id}`; nothing
-                was sent).
         """
         args = _copy(arguments)
         sent = self._tables.real_name("prompts", name)  # listed under a redacted name: the server's own
-        return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
+        return Plan(self._runner, "prompt", name, lambda c, _p: c.get_prompt(sent, args), args, output)
 
-    @errors.one_line
-    def get_prompt_sync(
-        self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
-    ) -> mcp_types.GetPromptResult:
-        """`get_prompt` for synchronous code."""
-        args = _copy(arguments)
-        sent = self._tables.real_name("prompts", name)
-        return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
+    get_prompt = plans.awaited(_prompt)
+    get_prompt_sync = plans.blocking(_prompt)
+    get_prompt_background = plans.background(_prompt)
 
-    @errors.one_line
-    async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
+    def _resource(self, uri: str, *, output: Any = None) -> Plan[mcp_types.ReadResourceResult]:
+        """Read a resource (questions the server asks on the way appear as forms, as for tools).
+
+        Raises:
+            ValueError: Its URI still has a template's variables (`{id}`; nothing was sent).
+        """
         sent = self._tables.real_name("resources", uri)  # listed under a redacted URI: the server's own
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
+        return Plan(self._runner, "resource", uri, lambda c, _p: c.read_resource(sent), None, output)
 
-    @errors.one_line
-    def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """`read_resource` for synchronous code."""
-        sent = self._tables.real_name("resources", uri)
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
+    read_resource = plans.awaited(_resource)
+    read_resource_sync = plans.blocking(_resource)
+    read_resource_background = plans.background(_resource)
 
-    @errors.one_line
-    def read_resource_background(self, uri: str, *, output: Any = None) -> Call:
-        """Start reading a resource and return at once with a `Call` handle (as `call_tool_background`)."""
-        sent = self.resources.real_name(uri)
-        return self._runner.run_background("resource", uri, output, lambda c, _p: c.read_resource(sent))
+    def _template(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> Plan[mcp_types.ReadResourceResult]:
+        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
+        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
+
+        Raises:
+            TemplateError: Before anything is sent: a required variable has no value (the message names
+                the variables to give), `variables` names one the template lacks, or it is no template.
+        """
+        uri, values = uri_template.expanded(template, variables)
+        return Plan(self._runner, "resource", uri, lambda c, _p: c.read_resource(uri), values, output)
+
+    read_template = plans.awaited(_template)
+    read_template_sync = plans.blocking(_template)
+    read_template_background = plans.background(_template)
+
+    def _form_run(self, build: Callable[..., Plan[Any]]) -> Callable[[str, dict[str, Any], Any], Call]:
+        """What a form's Run starts: `build`'s request in the background, its arguments marked as typed (the
+        wire names them, never their values)."""
+        return lambda name, arguments, out: build(name, arguments, output=out).background(typed=True)
 
     def updates(self, uri: str) -> Updates:
         """A resource's updates as they come (docs/exploring.md): `async for update in srv.updates(uri):`
@@ -534,65 +446,9 @@ class Server:
         """
         from ..widgets import tool_form
 
-        return tool_form(self, name)
+        return tool_form(self, name, run=self._form_run(self._tool))
 
-    @errors.one_line
-    def get_prompt_background(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
-        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
-        args = _copy(arguments)
-        sent = self._tables.real_name("prompts", name)
-        return self._runner.run_background(
-            "prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args, typed=typed
-        )
-
-    @errors.one_line
-    async def read_template(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
-        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
-
-        Raises:
-            TemplateError: Before anything is sent: a required variable has no value (the message names
-                the variables to give), `variables` names one the template lacks, or it is no template.
-        """
-        uri, values = uri_template.expanded(template, variables)
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    @errors.one_line
-    def read_template_sync(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """`read_template` for synchronous code."""
-        uri, values = uri_template.expanded(template, variables)
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    @errors.one_line
-    def read_template_background(
-        self,
-        template: Any,
-        variables: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
-        keeps neither the filled-in URI nor the values."""
-        uri, values = uri_template.expanded(template, variables)
-        return self._runner.run_background(
-            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
-        )
-
-    @errors.one_line
-    async def complete(
+    def _completion(
         self,
         *,
         prompt: str | None = None,
@@ -600,7 +456,7 @@ class Server:
         argument: str,
         value: str = "",
         context: Mapping[str, str] | None = None,
-    ) -> Completion:
+    ) -> Waitable[Completion]:
         """What the server suggests for a prompt's argument or a resource template's variable, given what is
         typed so far (docs/exploring.md): `await srv.complete(prompt="p", argument="city", value="Os")`.
 
@@ -615,21 +471,10 @@ class Server:
             KeyError: It lists no such prompt or template (the message names those it lists).
         """
         target = self._completer.target(prompt, template)
-        return await kernel.wait_async(self._completer.submit(target, argument, value, context))
+        return completing.Asked(self._completer.submit(target, argument, value, context))
 
-    @errors.one_line
-    def complete_sync(
-        self,
-        *,
-        prompt: str | None = None,
-        template: str | None = None,
-        argument: str,
-        value: str = "",
-        context: Mapping[str, str] | None = None,
-    ) -> Completion:
-        """`complete` for synchronous code."""
-        target = self._completer.target(prompt, template)
-        return completing.blocking(self._completer.submit(target, argument, value, context))
+    complete = plans.awaited(_completion)
+    complete_sync = plans.blocking(_completion)  # no `_background`: a completion is no call (`Asked`)
 
     @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:
@@ -642,7 +487,8 @@ class Server:
         """
         from ..widgets import prompt_form
 
-        return prompt_form(self, name, result_text, self._completer.asker(prompt=name))
+        asker = self._completer.asker(prompt=name)
+        return prompt_form(self, name, result_text, asker, run=self._form_run(self._prompt))
 
     @errors.one_line
     def template_form(self, template: str) -> TemplateForm:
@@ -655,7 +501,8 @@ class Server:
         """
         from ..widgets import template_form
 
-        return template_form(self, template, result_text, self._completer.asker(template=template))
+        asker = self._completer.asker(template=template)
+        return template_form(self, template, result_text, asker, run=self._form_run(self._template))
 
     @property
     def history(self) -> HistoryPanel:
@@ -822,6 +669,9 @@ class Server:
             parts.append("credentials redacted")
         parts.append(connection.state)
         return parts[0] + "\n  " + " · ".join(parts[1:]) + ">"  # JupyterLab breaks long lines mid-word
+
+
+plans.name_variants(Server)
 
 
 def _code_values(srv: Server, target: CodeTarget) -> list[str]:
