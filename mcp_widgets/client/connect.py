@@ -7,12 +7,15 @@ Both take exactly what `Server` takes (its signature is the one place the option
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import inspect
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Generator, Iterator
 from typing import Any, ParamSpec, TypeVar
 
+from .. import kernel
 from ..core.exceptions import one_line
 from .configs import lookup as configs
+from .runtime import RUNTIME
 from .server import Server, build
 
 P = ParamSpec("P")
@@ -30,6 +33,31 @@ def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callab
         return fn
 
     return use
+
+
+def wait_connected(ready: concurrent.futures.Future[None], end: Callable[[], object]) -> None:
+    """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile (a
+    sign-in card may wait in this cell). A wait that fails or is interrupted ends the connection (`end`)."""
+    with _ended_if_abandoned(end):
+        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
+            ready.result()  # nothing to pump: connecting needs no clicks
+        else:
+            kernel.wait_sync(ready)
+
+
+async def await_connected(ready: concurrent.futures.Future[None], end: Callable[[], object]) -> None:
+    """`wait_connected` for an awaiting cell."""
+    with _ended_if_abandoned(end):
+        await kernel.wait_async(ready)
+
+
+@contextlib.contextmanager
+def _ended_if_abandoned(end: Callable[[], object]) -> Iterator[None]:
+    try:
+        yield
+    except BaseException:
+        end()
+        raise
 
 
 class _Connecting:
@@ -56,7 +84,7 @@ class _Connecting:
             await configs.ask_inputs(self._entry)
             self._server = self._make()
         ready = self._begin()
-        await self._server._await_connected(ready)
+        await await_connected(ready, self._server._signal_close)
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -93,11 +121,6 @@ def connect(target: Any, **options: Any) -> _Connecting:
         headers: HTTP headers (never shown in reprs or outputs).
         auth: A bearer token string or an `httpx2.Auth` (never shown). Without it, an http(s) server that
             answers 401 with OAuth metadata gets a sign-in card in the calling cell (docs/signing-in.md).
-        client_id: A client id registered with the authorization server beforehand (used first).
-        client_metadata_url: An https address of this client's Client ID Metadata Document (next).
-        scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
-        token_store: Where sign-in credentials live: None (memory, this kernel), "file" (a 0600 file in the
-            Jupyter data directory), "keyring", or an SDK `TokenStorage`.
         env: Extra environment for a stdio server (never shown).
         output: An ipywidgets `Output` where forms go (for calls made from widget callbacks).
         transport: "auto", or force "http" / "sse" for URLs.
@@ -109,12 +132,22 @@ def connect(target: Any, **options: Any) -> _Connecting:
             2026-07-28 round, or the 2025-11-25 requests still unanswered; input-required rounds count
             toward the per-call bound. Past it the question is refused (-32602) and the call raises
             `TooManyQuestions`.
-
+        client_id: A client id registered with the authorization server beforehand (used first).
+        client_metadata_url: An https address of this client's Client ID Metadata Document (next).
+        scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
+        token_store: Where sign-in credentials live: None (memory, this kernel), "file" (a 0600 file in the
+            Jupyter data directory), "keyring", or an SDK `TokenStorage`.
         config: For a target that names a server in an `mcp.json` file, the file to take it from (needed
             when the name is in several, or when the name is not a plain word; docs/servers.md),
             or a row of `mw.servers()` (a `ServerConfig`).
+        apps: Show MCP Apps under the calls of tools that have one, and advertise the extension (default
+            True; False: none are shown, docs/apps.md).
+        wire: How many JSON-RPC messages `srv.wire` keeps, redacted as captured (default 5,000; 0: none are
+            captured).
 
     Raises:
+        ValueError, TypeError: An option is wrong (one line naming it; nothing was started). The same checks
+            run when one is set on the server later (`srv.timeout = 5`).
         ConnectError: The server could not be reached or the handshake failed.
         ConfigError: A configured server's config cannot be used (an unset variable, an ambiguous name).
     """
@@ -135,5 +168,5 @@ def connect_sync(target: Any, **options: Any) -> Server:
         options["config"] = entry  # looked up once: Server reads no file again
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = build(target, **options)
-    server._wait_connected(server._start())
+    wait_connected(server._start(), server._signal_close)
     return server

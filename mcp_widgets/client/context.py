@@ -97,12 +97,12 @@ class Setting(Generic[T]):
     """An attribute of the server facade that is one of its `Settings` (`srv.timeout = 5` writes there,
     so every part reads the new value at its next use).
 
-    `check(facade, value)` is what `connect` checks the same option with: it returns the value as kept (an
-    int `max_questions` as its pair) or raises; a wrong value is then a one-line error where it is set,
-    and the old value stays (it never reaches the client thread, where it would fail a question).
+    `check(facade, field, value)` (`Server`'s: `connect`'s own checks) returns the value as kept (an int
+    `max_questions` as its pair) or raises: a wrong value is a one-line error where it is set and the old
+    value stays (it never reaches the client thread, where it would fail a question).
     """
 
-    def __init__(self, doc: str, check: Callable[[Any, Any], T] | None = None) -> None:
+    def __init__(self, doc: str, check: Callable[[Any, str, Any], Any] | None = None) -> None:
         self.__doc__ = doc
         self.field = ""
         self.check = check
@@ -121,5 +121,5 @@ class Setting(Generic[T]):
     def __set__(self, obj: _HasContext, value: T) -> None:
         if self.check is not None:
             with argument_errors():
-                value = self.check(obj, value)
+                value = self.check(obj, self.field, value)
         setattr(obj._ctx.settings, self.field, value)

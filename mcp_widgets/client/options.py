@@ -14,9 +14,11 @@ from .questions.bounds import question_bounds
 from .signin.tokens import check_scopes, check_store
 
 __all__ = [
+    "CHECKS",
     "check_handler",
     "check_log_level",
     "check_mode",
+    "check_name",
     "check_output",
     "check_seconds",
     "check_wire",
@@ -77,22 +79,39 @@ def check_wire(wire: Any) -> int:
     return wire
 
 
-def checked(options: dict[str, Any]) -> dict[str, Any]:
-    """`connect`'s options checked before anything is made: each a server keeps in its `Settings`, as kept
-    there (the log level as sent, `max_questions` as a pair); the sign-in ones are only checked."""
-    kept: dict[str, Any] = {}
-    kept["mode"] = check_mode(options["mode"])
-    kept["log_level"] = check_log_level(options["log_level"])
-    kept["max_questions"] = question_bounds(options["max_questions"])
-    kept["wire"] = check_wire(options["wire"])
-    kept["handler"] = check_handler(options["handler"])
-    kept["output"] = check_output(options["output"])
-    for what in ("timeout", "answer_timeout"):
-        kept[what] = check_seconds(what)(options[what])
+CHECKS: dict[str, Callable[[Any], Any]] = {
+    "handler": check_handler,
+    "mode": check_mode,
+    "timeout": check_seconds("timeout"),
+    "answer_timeout": check_seconds("answer_timeout"),
+    "output": check_output,
+    "log_level": check_log_level,
+    "max_questions": question_bounds,
+    "wire": check_wire,
+}
+"""Each option a server keeps in its `Settings` (but its name: `own_name`): its value checked, as kept."""
+
+
+def checked(options: dict[str, Any], token_store: Any, scopes: Any) -> dict[str, Any]:
+    """`connect`'s options checked before anything is made, each as `Settings` keeps it (the log level as
+    sent, `max_questions` as a pair); the sign-in ones are only checked."""
+    kept = {key: CHECKS[key](value) for key, value in options.items()}
     # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
-    check_store(options["token_store"])
-    check_scopes(options["scopes"])
+    check_store(token_store)
+    check_scopes(scopes)
     return kept
+
+
+def check_name(name: Any, held: Iterable[str]) -> str:
+    """A name asked for (`name=`, `srv.name = ...`): a non-empty str no other open server has."""
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"name must be a non-empty str, not {name!r}")
+    if name in held:
+        raise ValueError(
+            f"a server named {name!r} is already connected: close it first (srv.close()) or give this "
+            "one another name= (its pending questions and history go by the name)"
+        )
+    return name
 
 
 def own_name(asked: Any, default: str, used: Iterable[str]) -> str:
@@ -104,14 +123,7 @@ def own_name(asked: Any, default: str, used: Iterable[str]) -> str:
     """
     held = set(used)
     if asked is not None:
-        if not isinstance(asked, str) or not asked.strip():
-            raise ValueError(f"name must be a non-empty str, not {asked!r}")
-        if asked in held:
-            raise ValueError(
-                f"a server named {asked!r} is already connected: close it first (srv.close()) or give this "
-                "one another name= (its pending questions and history go by the name)"
-            )
-        return asked
+        return check_name(asked, held)
     name, n = default, 1
     while name in held:
         n += 1

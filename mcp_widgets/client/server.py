@@ -14,14 +14,11 @@ line or two to the part that does the work).
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
-import itertools
 import os
 import threading
 import warnings
-import weakref
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types
 
@@ -33,7 +30,7 @@ from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire_log import DEFAULT_KEEP
-from . import completing, options, plans
+from . import completing, options, plans, registry
 from .apps.views import AppHost, AppList
 from .call import Call, Done
 from .catalog import Catalog
@@ -44,16 +41,15 @@ from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, CallDisplay
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .live import Live, Tables, Updates, Watch
-from .options import check_handler, question_bounds
 from .plans import Plan, Waitable
 from .questions.bounds import MAX_QUESTIONS
 from .questions.intake import Intake
+from .registry import wire
 from .results import result_text, show_results
 from .running import Runner
-from .runtime import RUNTIME
 from .targets import Mode, Target, TransportName, resolve_target
 from .tasks import experimental as tasks
-from .wire.capture import Wire, Wires
+from .wire.capture import Wire
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -62,15 +58,6 @@ if TYPE_CHECKING:
     from .functions import ToolFunctions
 
 __all__ = ["Server", "wire"]
-
-
-def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return dict(arguments) if arguments is not None else None
-
-
-_LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
-"""Every server made: a name held by one not closed is not given to another."""
-_MADE = itertools.count()
 
 
 _BUILDING = threading.local()
@@ -86,39 +73,16 @@ def build(target: Any, **options: Any) -> Server:
         _BUILDING.active = False
 
 
-def wire() -> Wires:
-    """Every connection's wire in this kernel (`mw.wire()`), oldest server first: shown live, one wire
-    per server; `.records()` (each with its server's name) and `.save(path)` as `srv.wire`'s."""
-
-    def wires() -> list[tuple[str, Wire]]:
-        servers = sorted(list(_LIVE), key=lambda s: s._made)
-        return [(s.name, s._wire) for s in servers if s._connection.state != "new"]
-
-    return Wires(wires)
-
-
-def _names_held(but: Server | None = None) -> list[str]:
-    """The names of the open servers (connecting or connected, not released), `but` one."""
-    held = ("connecting", "connected")
-    live = [s for s in list(_LIVE) if s is not but]
-    return [s.name for s in live if s._connection.state in held and not s._connection.released]
-
-
-def _rename(srv: Server, name: Any) -> str:
-    return options.own_name(name, srv.name, _names_held(srv))
-
-
-_seconds, _answer_seconds = options.check_seconds("timeout"), options.check_seconds("answer_timeout")
+def _check_setting(srv: Server, field: str, value: Any) -> Any:
+    """A setting set on `srv` (`srv.max_questions = 5`), checked as `connect` checks it."""
+    if field == "name":
+        return options.check_name(value, registry.names_held(but=srv))
+    return options.CHECKS[field](value)
 
 
 class Server:
-    """A connected MCP server. Create it with `connect` / `connect_sync`.
-
-    Attributes:
-        name: The name we know it by: `name=`, else the URL's host or the command.
-        declared_name: What the server calls itself (its `serverInfo.name`), or None.
-        protocol_version: The negotiated protocol version.
-    """
+    """A connected MCP server. Create it with `connect` / `connect_sync`; `name`, `declared_name` (what the
+    server calls itself) and `protocol_version` say who it is."""
 
     @errors.argument_errors()  # a mistake in the arguments is one line (docs/troubleshooting.md)
     def __init__(
@@ -162,8 +126,9 @@ class Server:
             transport, hidden = chosen["transport"], chosen["hidden"]
         kept = options.checked(  # each as `Settings` keeps it; the same checks as `srv.timeout = ...`
             {"mode": mode, "log_level": log_level, "max_questions": max_questions, "wire": wire}
-            | {"handler": handler, "output": output, "timeout": timeout, "answer_timeout": answer_timeout}
-            | {"token_store": token_store, "scopes": scopes}
+            | {"handler": handler, "output": output, "timeout": timeout, "answer_timeout": answer_timeout},
+            token_store,
+            scopes,
         )
         resolved = resolve_target(target, env)
         if hidden:
@@ -173,7 +138,7 @@ class Server:
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
-            name=options.own_name(name, resolved.name, _names_held()), apps=bool(apps), **kept
+            name=options.own_name(name, resolved.name, registry.names_held()), apps=bool(apps), **kept
         )
         self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -182,8 +147,7 @@ class Server:
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
         self._assemble(resolved, transport=transport, headers=headers, auth=auth, signin=signin, wire=wire)
-        self._made = next(_MADE)
-        _LIVE.add(self)
+        registry.add(self, self._ctx, self._wire)
 
     def _assemble(
         self,
@@ -228,27 +192,14 @@ class Server:
         self._loose = intake.loose  # answered forms shown outside any call: closed with the server
 
     # The person's settings and what the connection learned live in the context every part reads.
-    # Each is checked when set as `connect` checks it (`options`): a wrong value raises, the old one stays.
-    name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.", _rename)
-    handler = Setting["Handler | None"](
-        "Answers its questions (None: the default handler, else the person).", lambda _, v: check_handler(v)
-    )
-    mode = Setting[str]('"auto", "legacy" or a protocol version.', lambda _, v: options.check_mode(v))
-    timeout = Setting["float | None"](
-        "Seconds a request may take (the person's think time not counted).", lambda _, v: _seconds(v)
-    )
-    answer_timeout = Setting["float | None"](
-        "Seconds a question waits for an answer (None: no limit).", lambda _, v: _answer_seconds(v)
-    )
-    output = Setting["ipywidgets.Output | None"](
-        "The ipywidgets Output calls show in (None: the cell).", lambda _, v: options.check_output(v)
-    )
-    log_level = Setting["str | None"](
-        "The lowest server log level shown (None: no log messages).", lambda _, v: options.check_log_level(v)
-    )
-    max_questions = Setting["tuple[int, int]"](
-        "(per call, open at once): bounds on a server's questions.", lambda _, v: question_bounds(v)
-    )
+    name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")
+    handler = Setting["Handler | None"]("Answers its questions (None: the default handler, else the person).")
+    mode = Setting[str]('"auto", "legacy" or a protocol version.')
+    timeout = Setting["float | None"]("Seconds a request may take (the person's think time not counted).")
+    answer_timeout = Setting["float | None"]("Seconds a question waits for an answer (None: no limit).")
+    output = Setting["ipywidgets.Output | None"]("The ipywidgets Output calls show in (None: the cell).")
+    log_level = Setting["str | None"]("The lowest server log level shown (None: no log messages).")
+    max_questions = Setting["tuple[int, int]"]("(per call, open at once): bounds on a server's questions.")
 
     @property
     def declared_name(self) -> str | None:
@@ -292,7 +243,7 @@ class Server:
         A 2025-11-25 tool whose `execution.taskSupport` is "required" runs as an MCP task (so does an
         "optional" one with `task=True`): its questions then wait as long as the task lives.
         """
-        args = _copy(arguments)
+        args = None if arguments is None else dict(arguments)
         request = tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
         return Plan(self._runner, "tool", name, request, args, output)
 
@@ -309,7 +260,7 @@ class Server:
             TypeError: An argument is not text, or the prompt is listed with required arguments not
                 given (nothing was sent).
         """
-        args = _copy(arguments)
+        args = None if arguments is None else dict(arguments)
         sent = self._tables.real_name("prompts", name)  # listed under a redacted name: the server's own
         return Plan(self._runner, "prompt", name, lambda c, _p: c.get_prompt(sent, args), args, output)
 
@@ -362,9 +313,7 @@ class Server:
         Raises:
             NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
         """
-        self._connection.require_connected()
-        self._live.require_subscribe()
-        return Updates(self._live.feed(uri, self._tables.real_name("resources", uri)))
+        return Updates(self._feed(uri, initial=False))
 
     @errors.one_line
     def watch(self, uri: str) -> Watch:
@@ -375,9 +324,12 @@ class Server:
         Raises:
             NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
         """
+        return Watch(self._feed(uri, initial=True))
+
+    def _feed(self, uri: str, *, initial: bool) -> Any:
         self._connection.require_connected()
         self._live.require_subscribe()
-        return Watch(self._live.feed(uri, self._tables.real_name("resources", uri), initial=True))
+        return self._live.feed(uri, self._tables.real_name("resources", uri), initial=initial)
 
     @errors.one_line
     async def list_tools(self) -> ToolList:
@@ -400,8 +352,7 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
-        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("tools"), "tools")  # type: ignore[return-value]
+        return self._listed("tools")  # type: ignore[no-any-return]
 
     @property
     def fn(self) -> ToolFunctions:
@@ -421,14 +372,16 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
-        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("resources"), "resources")  # type: ignore[return-value]
+        return self._listed("resources")  # type: ignore[no-any-return]
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
+        return self._listed("prompts")  # type: ignore[no-any-return]
+
+    def _listed(self, kind: Literal["tools", "resources", "prompts"]) -> Any:
         self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("prompts"), "prompts")  # type: ignore[return-value]
+        return self._tables.mark(self._tables.listed(kind), kind)
 
     @property
     @errors.one_line
@@ -539,32 +492,12 @@ class Server:
         Raises:
             ConnectError: The server could not be reached again.
         """
+        from .connect import wait_connected  # connect is made of servers: imported when used
+
         ready = self._connection.reconnect(timeout)
         self._loose.reopen()
-        self._wait_connected(ready)
+        wait_connected(ready, self._signal_close)
         return Done(f"reconnected to {self.name!r}")
-
-    def _wait_connected(self, ready: concurrent.futures.Future[None]) -> None:
-        """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile
-        (a sign-in card may wait in this cell). A wait that fails or is interrupted ends the connection."""
-        with self._ended_if_abandoned():
-            if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-                ready.result()  # nothing to pump: connecting needs no clicks
-            else:
-                kernel.wait_sync(ready)
-
-    async def _await_connected(self, ready: concurrent.futures.Future[None]) -> None:
-        """`_wait_connected` for an awaiting cell."""
-        with self._ended_if_abandoned():
-            await kernel.wait_async(ready)
-
-    @contextlib.contextmanager
-    def _ended_if_abandoned(self) -> Iterator[None]:
-        try:
-            yield
-        except BaseException:
-            self._signal_close()
-            raise
 
     @property
     def wire(self) -> Wire:
@@ -587,7 +520,9 @@ class Server:
             ValueError: The server lists no such tool with an app.
         """
         self._connection.require_connected()
-        return self._apps.open_app(tool, _copy(arguments), self._runner.app_call)
+        return self._apps.open_app(
+            tool, None if arguments is None else dict(arguments), self._runner.app_call
+        )
 
     @errors.one_line
     def close(self, timeout: float = 10.0) -> Done:
@@ -624,27 +559,9 @@ class Server:
     def explore(self) -> Explorer:
         """The server in one view (docs/exploring.md): who it is, then its tools, prompts, resources,
         apps, wire and history, each section built when first opened; a cell ending in `srv` shows it."""
-        from ..widgets import HistoryPanel
-        from .explorer import explorer
+        from .explorer import of_server
 
-        learned = self._ctx.learned
-        title = self.name
-        if learned.declared_name and learned.declared_name != self.name:
-            title += f" (calls itself {learned.declared_name!r})"
-        return explorer(
-            title=title,
-            info=learned.info,
-            tools=lambda: self.tools,
-            prompts=lambda: self.prompts,
-            resources=lambda: self.resources,
-            tool_form=self.form,
-            prompt_form=self.prompt_form,
-            template_form=self.template_form,
-            read=lambda uri, out: self.read_resource_background(uri, output=out),
-            open_app=self.open_app if self._ctx.settings.apps else None,
-            wire=self.wire.view,
-            history=lambda: HistoryPanel(server=self.name),
-        )
+        return of_server(self, self._ctx.learned.info, apps=self._ctx.settings.apps)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # The explorer where widgets render, its plain text the repr (what a saved notebook, GitHub and
@@ -672,6 +589,9 @@ class Server:
 
 
 plans.name_variants(Server)
+for _setting in vars(Server).values():
+    if isinstance(_setting, Setting):
+        _setting.check = _check_setting  # each setting checked when set, as `connect` checks it
 
 
 def _code_values(srv: Server, target: CodeTarget) -> list[str]:
