@@ -7,15 +7,13 @@ Both take exactly what `Server` takes (its signature is the one place the option
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import inspect
-from collections.abc import Callable, Generator, Iterator
+from collections.abc import Callable, Generator
 from typing import Any, ParamSpec, TypeVar
 
-from .. import kernel
 from ..core.exceptions import one_line
 from .configs import lookup as configs
-from .runtime import RUNTIME
+from .handshake import await_connected, wait_connected
 from .server import Server, build
 
 P = ParamSpec("P")
@@ -33,31 +31,6 @@ def _options_of(source: Callable[P, Any]) -> Callable[[Callable[..., R]], Callab
         return fn
 
     return use
-
-
-def wait_connected(ready: concurrent.futures.Future[None], end: Callable[[], object]) -> None:
-    """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile (a
-    sign-in card may wait in this cell). A wait that fails or is interrupted ends the connection (`end`)."""
-    with _ended_if_abandoned(end):
-        if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-            ready.result()  # nothing to pump: connecting needs no clicks
-        else:
-            kernel.wait_sync(ready)
-
-
-async def await_connected(ready: concurrent.futures.Future[None], end: Callable[[], object]) -> None:
-    """`wait_connected` for an awaiting cell."""
-    with _ended_if_abandoned(end):
-        await kernel.wait_async(ready)
-
-
-@contextlib.contextmanager
-def _ended_if_abandoned(end: Callable[[], object]) -> Iterator[None]:
-    try:
-        yield
-    except BaseException:
-        end()
-        raise
 
 
 class _Connecting:

@@ -39,6 +39,7 @@ from .configs import lookup as configs
 from .connection import Connection
 from .context import ServerContext, Setting, Settings
 from .display import DEFAULT_LOG_LEVEL, CallDisplay
+from .handshake import wait_connected
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .live import Live, Tables, Updates, Watch
 from .plans import Plan, Waitable
@@ -492,8 +493,6 @@ class Server:
         Raises:
             ConnectError: The server could not be reached again.
         """
-        from .connect import wait_connected  # connect is made of servers: imported when used
-
         ready = self._connection.reconnect(timeout)
         self._loose.reopen()
         wait_connected(ready, self._signal_close)
