@@ -1,4 +1,5 @@
-"""`Call`: the handle of a call running in the background (`srv.call_tool_background`)."""
+"""`Call`: the handle of a call running in the background (`srv.call_tool_background`); `Done`: what
+`srv.close()` and `srv.reconnect()` return."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from .. import kernel
 from ..core.exceptions import one_line
 from .record import CallRecord
 
-__all__ = ["Call", "Waits"]
+__all__ = ["Call", "Done", "Waits"]
 
 T = TypeVar("T")
 
@@ -112,3 +113,19 @@ class Call:
         record.status_shown = True
 
 
+class Done:
+    """What `close()` and `reconnect()` return once done: `await srv.close()` works as well as
+    `srv.close()` (async code writes the first), and a cell ending with either shows nothing."""
+
+    def __init__(self, what: str) -> None:
+        self.what = what
+
+    def __await__(self) -> Generator[Any, None, None]:
+        return
+        yield  # a generator that ends at once: the work was done before
+
+    def _ipython_display_(self) -> None:
+        pass
+
+    def __repr__(self) -> str:
+        return f"<{self.what}>"

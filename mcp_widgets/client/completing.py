@@ -47,7 +47,14 @@ if TYPE_CHECKING:
     from .privacy import LateLines
 
 __all__ = [
-    "CODE_TIMEOUT", "DEFAULT_TIMEOUT", "FORM_DELAY", "FORM_TIMEOUT", "Ask", "Completer", "Target", "blocking"
+    "CODE_TIMEOUT",
+    "DEFAULT_TIMEOUT",
+    "FORM_DELAY",
+    "FORM_TIMEOUT",
+    "Ask",
+    "Completer",
+    "Target",
+    "blocking",
 ]
 
 DEFAULT_TIMEOUT = 10.0
@@ -240,6 +247,20 @@ class Completer:
                 raise
             raise replaced from None
         return completion_of(result)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A completion asked for (`Completer.submit`), in the two ways a caller waits for it (`plans`): a
+    completion has no `_background` form, it is no call (no panel, no `Call` to hold)."""
+
+    future: concurrent.futures.Future[Completion]
+
+    async def awaited(self) -> Completion:
+        return await kernel.wait_async(self.future)
+
+    def blocking(self) -> Completion:
+        return blocking(self.future)
 
 
 def blocking(future: concurrent.futures.Future[Completion]) -> Completion:

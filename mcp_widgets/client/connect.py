@@ -13,6 +13,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from ..core.exceptions import one_line
 from .configs import lookup as configs
+from .handshake import await_connected, wait_connected
 from .server import Server, build
 
 P = ParamSpec("P")
@@ -56,7 +57,7 @@ class _Connecting:
             await configs.ask_inputs(self._entry)
             self._server = self._make()
         ready = self._begin()
-        await self._server._await_connected(ready)
+        await await_connected(ready, self._server._signal_close)
         return self._server
 
     def __await__(self) -> Generator[Any, None, Server]:
@@ -93,11 +94,6 @@ def connect(target: Any, **options: Any) -> _Connecting:
         headers: HTTP headers (never shown in reprs or outputs).
         auth: A bearer token string or an `httpx2.Auth` (never shown). Without it, an http(s) server that
             answers 401 with OAuth metadata gets a sign-in card in the calling cell (docs/signing-in.md).
-        client_id: A client id registered with the authorization server beforehand (used first).
-        client_metadata_url: An https address of this client's Client ID Metadata Document (next).
-        scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
-        token_store: Where sign-in credentials live: None (memory, this kernel), "file" (a 0600 file in the
-            Jupyter data directory), "keyring", or an SDK `TokenStorage`.
         env: Extra environment for a stdio server (never shown).
         output: An ipywidgets `Output` where forms go (for calls made from widget callbacks).
         transport: "auto", or force "http" / "sse" for URLs.
@@ -109,12 +105,22 @@ def connect(target: Any, **options: Any) -> _Connecting:
             2026-07-28 round, or the 2025-11-25 requests still unanswered; input-required rounds count
             toward the per-call bound. Past it the question is refused (-32602) and the call raises
             `TooManyQuestions`.
-
+        client_id: A client id registered with the authorization server beforehand (used first).
+        client_metadata_url: An https address of this client's Client ID Metadata Document (next).
+        scopes: Scopes to ask for besides those the server names (a list, or one space-separated str).
+        token_store: Where sign-in credentials live: None (memory, this kernel), "file" (a 0600 file in the
+            Jupyter data directory), "keyring", or an SDK `TokenStorage`.
         config: For a target that names a server in an `mcp.json` file, the file to take it from (needed
             when the name is in several, or when the name is not a plain word; docs/servers.md),
             or a row of `mw.servers()` (a `ServerConfig`).
+        apps: Show MCP Apps under the calls of tools that have one, and advertise the extension (default
+            True; False: none are shown, docs/apps.md).
+        wire: How many JSON-RPC messages `srv.wire` keeps, redacted as captured (default 5,000; 0: none are
+            captured).
 
     Raises:
+        ValueError, TypeError: An option is wrong (one line naming it; nothing was started). The same checks
+            run when one is set on the server later (`srv.timeout = 5`).
         ConnectError: The server could not be reached or the handshake failed.
         ConfigError: A configured server's config cannot be used (an unset variable, an ambiguous name).
     """
@@ -135,5 +141,5 @@ def connect_sync(target: Any, **options: Any) -> Server:
         options["config"] = entry  # looked up once: Server reads no file again
         configs.ask_inputs_sync(entry)  # a configured server's inputs, asked in the cell first
     server = build(target, **options)
-    server._wait_connected(server._start())
+    wait_connected(server._start(), server._signal_close)
     return server

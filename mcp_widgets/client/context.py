@@ -8,10 +8,12 @@ State a part keeps per server (open tasks, recent answers, a round's limit) live
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, TypeVar, overload
 
 from ..core.card import Handler
+from ..core.exceptions import argument_errors, one_line
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -93,11 +95,17 @@ class _HasContext(Protocol):
 
 class Setting(Generic[T]):
     """An attribute of the server facade that is one of its `Settings` (`srv.timeout = 5` writes there,
-    so every part reads the new value at its next use)."""
+    so every part reads the new value at its next use).
 
-    def __init__(self, doc: str) -> None:
+    `check(facade, field, value)` (`Server`'s: `connect`'s own checks) returns the value as kept (an int
+    `max_questions` as its pair) or raises: a wrong value is a one-line error where it is set and the old
+    value stays (it never reaches the client thread, where it would fail a question).
+    """
+
+    def __init__(self, doc: str, check: Callable[[Any, str, Any], Any] | None = None) -> None:
         self.__doc__ = doc
         self.field = ""
+        self.check = check
 
     def __set_name__(self, owner: type, name: str) -> None:
         self.field = name
@@ -109,5 +117,9 @@ class Setting(Generic[T]):
     def __get__(self, obj: _HasContext | None, owner: type) -> Any:
         return self if obj is None else getattr(obj._ctx.settings, self.field)
 
+    @one_line
     def __set__(self, obj: _HasContext, value: T) -> None:
+        if self.check is not None:
+            with argument_errors():
+                value = self.check(obj, self.field, value)
         setattr(obj._ctx.settings, self.field, value)

@@ -15,12 +15,12 @@ import mcp_types
 
 from ..core.app_policy import app_resource_uri
 from ..core.text import shorten, shown
-from ..widgets import Explorer, ExplorerParts, Listing
+from ..widgets import Explorer, ExplorerParts, HistoryPanel, Listing
 from .call import Call
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import result_text
 
-__all__ = ["explorer"]
+__all__ = ["explorer", "of_server"]
 
 Open = Callable[[str], ipywidgets.Widget]
 
@@ -116,3 +116,25 @@ def _show_read(call: Call, out: ipywidgets.Output) -> None:
     if call.state != "done" or call.exception() is not None:
         return
     out.append_stdout(shown(result_text(call.result())) + "\n")
+
+
+def of_server(srv: Any, info: ServerInfo | None, *, apps: bool) -> Explorer:
+    """The explorer of a `Server` (`srv.explore()`), made from its public methods; `info`: as learned when
+    connecting (None before); `apps`: its Apps section (`connect(..., apps=False)` leaves it out)."""
+    title = srv.name
+    if srv.declared_name and srv.declared_name != srv.name:
+        title += f" (calls itself {srv.declared_name!r})"
+    return explorer(
+        title=title,
+        info=info,
+        tools=lambda: srv.tools,
+        prompts=lambda: srv.prompts,
+        resources=lambda: srv.resources,
+        tool_form=srv.form,
+        prompt_form=srv.prompt_form,
+        template_form=srv.template_form,
+        read=lambda uri, out: srv.read_resource_background(uri, output=out),
+        open_app=srv.open_app if apps else None,
+        wire=srv.wire.view,
+        history=lambda: HistoryPanel(server=srv.name),
+    )

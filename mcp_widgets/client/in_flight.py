@@ -3,7 +3,7 @@
 The runner adds a call when its request starts and removes it when it ends (client thread); a question
 (`Intake`) and a log line (`CallDisplay`) find their call here; the display says here when a call ended,
 and the parts whose cards end with a call (`Endings`, `UrlFlow`) are told, in the order they were added.
-Nothing here points back at those parts: they are callbacks handed in by `Server._assemble`.
+Nothing here points back at those parts: they are callbacks handed in by `parts.assemble`.
 """
 
 from __future__ import annotations

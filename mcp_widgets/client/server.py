@@ -1,30 +1,11 @@
-"""`Server`: a connected MCP server, a thin facade over the parts it is made of.
+"""`Server`: a connected MCP server, a thin facade over the parts it is made of (`parts.assemble`).
 
-Its parts collaborate through typed references: a `Connection` (the SDK client and its life), an `Intake`
-(questions come in, are shown and answered), a `CallDisplay` (a call's panel), a `Runner` (calls), an
-`AppHost` (MCP Apps shown under their calls) and a `Catalog` (listings). They read the server's settings
-(`timeout`, `handler`, `output`, ...) from it when used, so changing one on the server takes effect at once.
-
-Every connection's `mcp.Client` lives on one asyncio event loop in a daemon thread ("mcp-widgets-client",
-`runtime`), so the kernel's own loop never runs SDK code and a blocked cell cannot stall the protocol.
-An elicitation arrives on that loop (`questions.intake`); it becomes a `PendingRequest`, is handed to the
-kernel's main thread (`kernel.post`), which builds the form in the calling cell's container and lets the
-handler or the person answer (`questions.answering`), and the loop awaits the request's `reply` future.
-The calling cell waits on a future too (`running`): `await` (`kernel.wait_async`), blocking
-(`kernel.wait_sync`) or not at all (`Call`).
-
-Each call makes one display in its cell (by display id, `display`): empty text until the call has something
-to show (a form, progress, a log line), then the call's `CallPanel` box, and plain text again once the call
-ended, when every widget model of the call is closed. Progress and log notifications arrive on the client
-thread and are coalesced into at most one panel update per FLUSH_INTERVAL on the main thread.
-
-    main thread                        client thread (asyncio)
-    -----------                        -----------------------
-    call_tool()  -- submit -------->   Client.call_tool()
-    display made in the cell             elicitation callback -> PendingRequest
-    Intake: form, handler      <-- post --'  awaits request.reply
-    click -> request.settle()  -------->   reply sent / call retried with the answer
-    wait_async / wait_sync     <--------   result
+No part holds the server: each gets the `ServerContext` (the person's settings, checked when set as
+`connect` checks them; what the connection learned) and the parts it calls. The SDK client lives on the
+client thread (`runtime`); a call's questions are shown on the kernel's main thread in the calling cell
+(docs/architecture.md draws the path of one question). Each kind of request has one builder (`_tool`,
+`_prompt`, `_resource`, `_template`, `_completion`); its awaited, `_sync` and `_background` methods are a
+line each (`plans`).
 
 One concept: the facade itself, every public method of a server with its documentation (each delegates in a
 line or two to the part that does the work).
@@ -33,14 +14,11 @@ line or two to the part that does the work).
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
-import itertools
 import os
 import threading
 import warnings
-import weakref
-from collections.abc import Generator, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal
 
 import mcp_types
 
@@ -52,31 +30,22 @@ from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
-from . import completing
-from .apps.views import AppHost, AppList
-from .call import Call
-from .catalog import Catalog
-from .completing import Completer
+from . import completing, options, parts, plans, registry
+from .apps.views import AppList
+from .call import Call, Done
 from .configs import lookup as configs
-from .connection import Connection
 from .context import ServerContext, Setting, Settings
-from .display import DEFAULT_LOG_LEVEL, LOG_LEVELS, CallDisplay
-from .in_flight import CallsInFlight
+from .display import DEFAULT_LOG_LEVEL
+from .handshake import wait_connected
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
-from .live import Live, Tables, Updates, Watch
-from .questions.bounds import MAX_QUESTIONS, question_bounds
-from .questions.endings import Endings
-from .questions.intake import Intake
-from .questions.rounds import Rounds
-from .questions.url_mode import UrlFlow
+from .live import Updates, Watch
+from .plans import Plan, Waitable
+from .questions.bounds import MAX_QUESTIONS
+from .registry import wire
 from .results import result_text, show_results
-from .running import Request, Runner
-from .runtime import RUNTIME
-from .signin.tokens import check_scopes, check_store
-from .targets import Mode, Target, TransportName, resolve_target
+from .targets import Mode, TransportName, resolve_target
 from .tasks import experimental as tasks
-from .wire.capture import WireCapture
-from .wire.wire import Wire, Wires
+from .wire.wire import Wire
 
 if TYPE_CHECKING:
     import ipywidgets
@@ -85,15 +54,6 @@ if TYPE_CHECKING:
     from .functions import ToolFunctions
 
 __all__ = ["Server", "wire"]
-
-
-def _copy(arguments: Mapping[str, Any] | None) -> dict[str, Any] | None:
-    return dict(arguments) if arguments is not None else None
-
-
-_LIVE: weakref.WeakSet[Server] = weakref.WeakSet()
-"""Every server made: a name held by one not closed is not given to another."""
-_MADE = itertools.count()
 
 
 _BUILDING = threading.local()
@@ -109,85 +69,16 @@ def build(target: Any, **options: Any) -> Server:
         _BUILDING.active = False
 
 
-def wire() -> Wires:
-    """Every connection's wire in this kernel (`mw.wire()`), oldest server first: shown live, one wire
-    per server; `.records()` (each with its server's name) and `.save(path)` as `srv.wire`'s."""
-
-    def wires() -> list[tuple[str, Wire]]:
-        servers = sorted(list(_LIVE), key=lambda s: s._made)
-        return [(s.name, s._wire) for s in servers if s._connection.state != "new"]
-
-    return Wires(wires)
-
-
-def _checked(
-    mode: Any, log_level: Any, max_questions: Any, wire: Any, token_store: Any, scopes: Any
-) -> tuple[str | None, tuple[int, int]]:
-    """`Server`'s options checked before anything is made: the log level as sent, the question bounds."""
-    if mode not in ("auto", "legacy") and not str(mode).startswith("20"):
-        raise ValueError(f'mode must be "auto", "legacy" or a protocol version, not {mode!r}')
-    if isinstance(log_level, str):
-        log_level = log_level.lower()  # "INFO" as Python's logging spells it
-    if log_level is not None and log_level not in LOG_LEVELS:
-        raise ValueError(f"log_level must be None or one of {', '.join(LOG_LEVELS)}, not {log_level!r}")
-    bounds = question_bounds(max_questions)
-    if isinstance(wire, bool) or not isinstance(wire, int) or wire < 0:
-        raise ValueError(f"wire must be a number of messages to keep (0: none), not {wire!r}")
-    # Checked on every transport, not only where a sign-in may use them: a typo must not pass on stdio.
-    check_store(token_store)
-    check_scopes(scopes)
-    return log_level, bounds
-
-
-def _own_name(asked: str | None, default: str) -> str:
-    """The server's name: its pending list, history and forms go by it, so two open servers never share one.
-
-    A name passed as `name=` that an open server (connecting or connected) already has is refused; a lost
-    server frees its name (running the connect cell again after a server died must work); a default name
-    (the command's, the URL's host) gets " (2)", " (3)"...
-    """
-    held = ("connecting", "connected")
-    used = {s.name for s in list(_LIVE) if s._connection.state in held and not s._connection.released}
-    if asked is not None:
-        if asked in used:
-            raise ValueError(
-                f"a server named {asked!r} is already connected: close it first (srv.close()) or give this "
-                "one another name= (its pending questions and history go by the name)"
-            )
-        return asked
-    name, n = default, 1
-    while name in used:
-        n += 1
-        name = f"{default} ({n})"
-    return name
-
-
-class Done:
-    """What `close()` and `reconnect()` return once done: `await srv.close()` works as well as
-    `srv.close()` (async code writes the first), and a cell ending with either shows nothing."""
-
-    def __init__(self, what: str) -> None:
-        self.what = what
-
-    def __await__(self) -> Generator[Any, None, None]:
-        return
-        yield  # a generator that ends at once: the work was done before
-
-    def _ipython_display_(self) -> None:
-        pass
-
-    def __repr__(self) -> str:
-        return f"<{self.what}>"
+def _check_setting(srv: Server, field: str, value: Any) -> Any:
+    """A setting set on `srv` (`srv.max_questions = 5`), checked as `connect` checks it."""
+    if field == "name":
+        return options.check_name(value, registry.names_held(but=srv))
+    return options.CHECKS[field](value)
 
 
 class Server:
-    """A connected MCP server. Create it with `connect` / `connect_sync`.
-
-    Attributes:
-        name: The name we know it by: `name=`, else the URL's host or the command.
-        declared_name: What the server calls itself (its `serverInfo.name`), or None.
-        protocol_version: The negotiated protocol version.
-    """
+    """A connected MCP server. Create it with `connect` / `connect_sync`; `name`, `declared_name` (what the
+    server calls itself) and `protocol_version` say who it is."""
 
     @errors.argument_errors()  # a mistake in the arguments is one line (docs/troubleshooting.md)
     def __init__(
@@ -229,7 +120,12 @@ class Server:
             )
             name, env, headers = chosen["name"], chosen["env"], chosen["headers"]
             transport, hidden = chosen["transport"], chosen["hidden"]
-        log_level, bounds = _checked(mode, log_level, max_questions, wire, token_store, scopes)
+        kept = options.checked(  # each as `Settings` keeps it; the same checks as `srv.timeout = ...`
+            {"mode": mode, "log_level": log_level, "max_questions": max_questions, "wire": wire}
+            | {"handler": handler, "output": output, "timeout": timeout, "answer_timeout": answer_timeout},
+            token_store,
+            scopes,
+        )
         resolved = resolve_target(target, env)
         if hidden:
             resolved.hide(hidden)  # a value from ${env:...} in `cwd` or `command` is never quoted back
@@ -238,16 +134,7 @@ class Server:
         if transport in ("http", "sse") and resolved.kind != "http":
             raise ValueError(f"transport={transport!r} needs an http(s) URL")
         settings = Settings(
-            name=_own_name(name, resolved.name),
-            handler=handler,
-            mode=mode,
-            timeout=timeout,
-            answer_timeout=answer_timeout,
-            output=output,
-            log_level=log_level,
-            max_questions=bounds,
-            apps=bool(apps),
-            wire=wire,
+            name=options.own_name(name, resolved.name, registry.names_held()), apps=bool(apps), **kept
         )
         self._ctx = ServerContext(settings)
         self._has_secrets = bool(headers or auth or env)
@@ -255,79 +142,14 @@ class Server:
         self._fn: tuple[object, ToolFunctions] | None = None
         signin = {"client_id": client_id, "client_metadata_url": client_metadata_url, "scopes": scopes}
         signin["store"] = token_store
-        self._assemble(resolved, transport=transport, headers=headers, auth=auth, signin=signin, wire=wire)
-        self._made = next(_MADE)
-        _LIVE.add(self)
-
-    def _assemble(
-        self,
-        resolved: Target,
-        *,
-        transport: TransportName,
-        headers: Mapping[str, str] | None,
-        auth: Any,
-        signin: dict[str, Any],
-        wire: int,
-    ) -> None:
-        """Each part gets the context and the parts it calls, built before it (no part holds the server, and
-        none reaches through another). docs/architecture.md draws them."""
-        ctx = self._ctx
-        calls = CallsInFlight()  # first: a question, a log line and a call's end all look here
-        open_tasks = tasks.OpenTasks()
-        display = CallDisplay(ctx, calls)
-        app_host = AppHost(ctx)
-        capture = WireCapture(ctx, wire, display.late)  # the connection's; `srv.wire` reads it
-        self._wire = Wire(ctx, capture)
-        endings = Endings(ctx, display.loose)
-        flow = UrlFlow(endings, place=display.place, put_away=display.loose.keep)
-        rounds = Rounds(ctx, display)
-        calls.on_end += [endings.call_ended, flow.call_ended]  # a call's questions, then its URL cards
-        intake = Intake(
-            ctx,
-            calls,
-            open_tasks,
-            endings=endings,
-            flow=flow,
-            rounds=rounds,
-            place=display.place,
-            apps=app_host,
-            tie=capture.tie,
-        )
-        self._live, self._tables = Live(ctx), Tables(ctx)
-        self._live.on_listed.append(self._tables.changed)  # a list change redraws the tables shown
-        connection = Connection(
-            ctx,
-            resolved,
-            intake=intake,
-            calls=calls,
-            display=display,
-            open_tasks=open_tasks,
-            transport=transport,
-            headers=headers,
-            auth=auth,
-            signin=signin,
-            advertised=app_host.extensions,
-            wire=capture,
-            live=self._live,
-        )
-        self._live.typed = connection.typed.pattern
-        runner = Runner(
-            ctx,
-            connection,
-            display,
-            app_host,
-            calls=calls,
-            open_tasks=open_tasks,
-            flow=flow,
-            rounds=rounds,
-            endings=endings,
-        )
-        catalog = Catalog(ctx, connection.require_connected, runner.run_call, connection.typed.pattern)
-        self._open_tasks, self._rounds = open_tasks, rounds
-        self._connection, self._runner, self._catalog = connection, runner, catalog
-        self._apps = app_host
-        self._completer = Completer(ctx, connection, calls, display.late)
-        self._loose = display.loose  # answered forms shown outside any call: closed with the server
+        made = parts.assemble(
+            self._ctx, resolved, transport=transport, headers=headers, auth=auth, signin=signin, wire=wire
+        )  # each part after those it calls (parts.py); the server keeps those it delegates to
+        self._wire, self._live, self._tables, self._apps = made.wire, made.live, made.tables, made.apps
+        self._open_tasks, self._rounds, self._loose = made.open_tasks, made.rounds, made.loose
+        self._connection, self._runner, self._catalog = made.connection, made.runner, made.catalog
+        self._completer = made.completer
+        registry.add(self, self._ctx, self._wire)
 
     # The person's settings and what the connection learned live in the context every part reads.
     name = Setting[str]("The name we know it by: `name=`, else the URL's host or the command.")
@@ -357,15 +179,15 @@ class Server:
         """Ask the connection to end (for `connect`, when connecting failed)."""
         return self._connection.signal_close()
 
-    @errors.one_line
-    async def call_tool(
+    # -- requests: one builder per kind, each way of waiting for it a line (`plans`) -----------------------
+    def _tool(
         self,
         name: str,
         arguments: Mapping[str, Any] | None = None,
         *,
         output: Any = None,
         task: bool = False,
-    ) -> mcp_types.CallToolResult:
+    ) -> Plan[mcp_types.CallToolResult]:
         """Call a tool; its questions appear as forms in this cell; returns the tool's result.
 
         A server that can only ask mid-call (fastmcp's `ctx.elicit`) answers a 2026-07-28 connection with a
@@ -381,97 +203,65 @@ class Server:
         A 2025-11-25 tool whose `execution.taskSupport` is "required" runs as an MCP task (so does an
         "optional" one with `task=True`): its questions then wait as long as the task lives.
         """
-        args = _copy(arguments)
-        return await self._runner.run(
-            "tool", name, output, self._tool_request(name, args, task), args
-        )
+        args = None if arguments is None else dict(arguments)
+        request = tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
+        return Plan(self._runner, "tool", name, request, args, output)
 
-    @errors.one_line
-    def call_tool_sync(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        task: bool = False,
-    ) -> mcp_types.CallToolResult:
-        """`call_tool` for synchronous code: blocks the cell, while clicks still reach the form.
+    call_tool = plans.awaited(_tool)
+    call_tool_sync = plans.blocking(_tool)
+    call_tool_background = plans.background(_tool)
 
-        Raises:
-            BlockingCallError: Inside a widget callback (use `call_tool_background` there), or on a kernel
-                that cannot deliver clicks to a blocked cell.
-        """
-        args = _copy(arguments)
-        return self._runner.run_sync(
-            "tool", name, output, self._tool_request(name, args, task), args
-        )
-
-    @errors.one_line
-    def call_tool_background(
-        self,
-        name: str,
-        arguments: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        task: bool = False,
-        typed: bool = False,
-    ) -> Call:
-        """Start a tool call and return at once with a `Call` handle (its forms still appear in this cell).
-
-        `typed=True`: the arguments are what a person typed (a tool form passes it): the wire keeps them
-        as a marker naming the arguments, never their values."""
-        args = _copy(arguments)
-        return self._runner.run_background(
-            "tool", name, output, self._tool_request(name, args, task), args, typed=typed
-        )
-
-    def _tool_request(
-        self, name: str, args: dict[str, Any] | None, task: bool
-    ) -> Request[mcp_types.CallToolResult]:
-        return tasks.tool_call(self._ctx, self._open_tasks, self._runner.display, name, args, task=task)
-
-    @errors.one_line
-    async def get_prompt(
+    def _prompt(
         self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
-    ) -> mcp_types.GetPromptResult:
+    ) -> Plan[mcp_types.GetPromptResult]:
         """Get a prompt (questions the server asks on the way appear as forms, as for tools).
 
         Raises:
             TypeError: An argument is not text, or the prompt is listed with required arguments not
                 given (nothing was sent).
-            ValueError: For `read_resource`: its URI still has a template's variables (`{id}`; nothing
-                was sent).
         """
-        args = _copy(arguments)
+        args = None if arguments is None else dict(arguments)
         sent = self._tables.real_name("prompts", name)  # listed under a redacted name: the server's own
-        return await self._runner.run("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
+        return Plan(self._runner, "prompt", name, lambda c, _p: c.get_prompt(sent, args), args, output)
 
-    @errors.one_line
-    def get_prompt_sync(
-        self, name: str, arguments: Mapping[str, str] | None = None, *, output: Any = None
-    ) -> mcp_types.GetPromptResult:
-        """`get_prompt` for synchronous code."""
-        args = _copy(arguments)
-        sent = self._tables.real_name("prompts", name)
-        return self._runner.run_sync("prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args)
+    get_prompt = plans.awaited(_prompt)
+    get_prompt_sync = plans.blocking(_prompt)
+    get_prompt_background = plans.background(_prompt)
 
-    @errors.one_line
-    async def read_resource(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """Read a resource (questions the server asks on the way appear as forms, as for tools)."""
+    def _resource(self, uri: str, *, output: Any = None) -> Plan[mcp_types.ReadResourceResult]:
+        """Read a resource (questions the server asks on the way appear as forms, as for tools).
+
+        Raises:
+            ValueError: Its URI still has a template's variables (`{id}`; nothing was sent).
+        """
         sent = self._tables.real_name("resources", uri)  # listed under a redacted URI: the server's own
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(sent))
+        return Plan(self._runner, "resource", uri, lambda c, _p: c.read_resource(sent), None, output)
 
-    @errors.one_line
-    def read_resource_sync(self, uri: str, *, output: Any = None) -> mcp_types.ReadResourceResult:
-        """`read_resource` for synchronous code."""
-        sent = self._tables.real_name("resources", uri)
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(sent))
+    read_resource = plans.awaited(_resource)
+    read_resource_sync = plans.blocking(_resource)
+    read_resource_background = plans.background(_resource)
 
-    @errors.one_line
-    def read_resource_background(self, uri: str, *, output: Any = None) -> Call:
-        """Start reading a resource and return at once with a `Call` handle (as `call_tool_background`)."""
-        sent = self.resources.real_name(uri)
-        return self._runner.run_background("resource", uri, output, lambda c, _p: c.read_resource(sent))
+    def _template(
+        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
+    ) -> Plan[mcp_types.ReadResourceResult]:
+        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
+        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
+
+        Raises:
+            TemplateError: Before anything is sent: a required variable has no value (the message names
+                the variables to give), `variables` names one the template lacks, or it is no template.
+        """
+        uri, values = uri_template.expanded(template, variables)
+        return Plan(self._runner, "resource", uri, lambda c, _p: c.read_resource(uri), values, output)
+
+    read_template = plans.awaited(_template)
+    read_template_sync = plans.blocking(_template)
+    read_template_background = plans.background(_template)
+
+    def _form_run(self, build: Callable[..., Plan[Any]]) -> Callable[[str, dict[str, Any], Any], Call]:
+        """What a form's Run starts: `build`'s request in the background, its arguments marked as typed (the
+        wire names them, never their values)."""
+        return lambda name, arguments, out: build(name, arguments, output=out).background(typed=True)
 
     def updates(self, uri: str) -> Updates:
         """A resource's updates as they come (docs/exploring.md): `async for update in srv.updates(uri):`
@@ -483,9 +273,7 @@ class Server:
         Raises:
             NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
         """
-        self._connection.require_connected()
-        self._live.require_subscribe()
-        return Updates(self._live.feed(uri, self._tables.real_name("resources", uri)))
+        return Updates(self._feed(uri, initial=False))
 
     @errors.one_line
     def watch(self, uri: str) -> Watch:
@@ -496,9 +284,12 @@ class Server:
         Raises:
             NotImplementedError: The server declares no `resources.subscribe` (nothing was sent).
         """
+        return Watch(self._feed(uri, initial=True))
+
+    def _feed(self, uri: str, *, initial: bool) -> Any:
         self._connection.require_connected()
         self._live.require_subscribe()
-        return Watch(self._live.feed(uri, self._tables.real_name("resources", uri), initial=True))
+        return self._live.feed(uri, self._tables.real_name("resources", uri), initial=initial)
 
     @errors.one_line
     async def list_tools(self) -> ToolList:
@@ -521,8 +312,7 @@ class Server:
     @property
     def tools(self) -> ToolList:
         """The tools listed when connecting (`await srv.list_tools()` refreshes); displays as a table."""
-        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("tools"), "tools")  # type: ignore[return-value]
+        return self._listed("tools")  # type: ignore[no-any-return]
 
     @property
     def fn(self) -> ToolFunctions:
@@ -542,14 +332,16 @@ class Server:
 
         `await srv.list_resources()` refreshes; empty when the server has no resources capability.
         """
-        self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("resources"), "resources")  # type: ignore[return-value]
+        return self._listed("resources")  # type: ignore[no-any-return]
 
     @property
     def prompts(self) -> PromptList:
         """The prompts listed when connecting (`await srv.list_prompts()` refreshes); displays as a table."""
+        return self._listed("prompts")  # type: ignore[no-any-return]
+
+    def _listed(self, kind: Literal["tools", "resources", "prompts"]) -> Any:
         self._live.want_lists()  # looked at: on 2026-07-28 its changes are listened for from now on
-        return self._tables.mark(self._tables.listed("prompts"), "prompts")  # type: ignore[return-value]
+        return self._tables.mark(self._tables.listed(kind), kind)
 
     @property
     @errors.one_line
@@ -567,65 +359,9 @@ class Server:
         """
         from ..widgets import tool_form
 
-        return tool_form(self, name)
+        return tool_form(self, name, run=self._form_run(self._tool))
 
-    @errors.one_line
-    def get_prompt_background(
-        self,
-        name: str,
-        arguments: Mapping[str, str] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """Start getting a prompt and return at once with a `Call` handle (as `call_tool_background`;
-        `typed=True`, as a prompt form passes it: the wire keeps the arguments' names, never their values)."""
-        args = _copy(arguments)
-        sent = self._tables.real_name("prompts", name)
-        return self._runner.run_background(
-            "prompt", name, output, lambda c, _p: c.get_prompt(sent, args), args, typed=typed
-        )
-
-    @errors.one_line
-    async def read_template(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """Read the resource a resource template names with `variables` (RFC 6570: each operator's values
-        percent-encoded as the RFC says): `await srv.read_template("demo://text/{id}", {"id": 3})`.
-
-        Raises:
-            TemplateError: Before anything is sent: a required variable has no value (the message names
-                the variables to give), `variables` names one the template lacks, or it is no template.
-        """
-        uri, values = uri_template.expanded(template, variables)
-        return await self._runner.run("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    @errors.one_line
-    def read_template_sync(
-        self, template: Any, variables: Mapping[str, Any] | None = None, *, output: Any = None
-    ) -> mcp_types.ReadResourceResult:
-        """`read_template` for synchronous code."""
-        uri, values = uri_template.expanded(template, variables)
-        return self._runner.run_sync("resource", uri, output, lambda c, _p: c.read_resource(uri), values)
-
-    @errors.one_line
-    def read_template_background(
-        self,
-        template: Any,
-        variables: Mapping[str, Any] | None = None,
-        *,
-        output: Any = None,
-        typed: bool = False,
-    ) -> Call:
-        """`read_template` returning at once with a `Call` handle; `typed=True` (a template form): the wire
-        keeps neither the filled-in URI nor the values."""
-        uri, values = uri_template.expanded(template, variables)
-        return self._runner.run_background(
-            "resource", uri, output, lambda c, _p: c.read_resource(uri), values, typed=typed
-        )
-
-    @errors.one_line
-    async def complete(
+    def _completion(
         self,
         *,
         prompt: str | None = None,
@@ -633,7 +369,7 @@ class Server:
         argument: str,
         value: str = "",
         context: Mapping[str, str] | None = None,
-    ) -> Completion:
+    ) -> Waitable[Completion]:
         """What the server suggests for a prompt's argument or a resource template's variable, given what is
         typed so far (docs/exploring.md): `await srv.complete(prompt="p", argument="city", value="Os")`.
 
@@ -648,21 +384,10 @@ class Server:
             KeyError: It lists no such prompt or template (the message names those it lists).
         """
         target = self._completer.target(prompt, template)
-        return await kernel.wait_async(self._completer.submit(target, argument, value, context))
+        return completing.Asked(self._completer.submit(target, argument, value, context))
 
-    @errors.one_line
-    def complete_sync(
-        self,
-        *,
-        prompt: str | None = None,
-        template: str | None = None,
-        argument: str,
-        value: str = "",
-        context: Mapping[str, str] | None = None,
-    ) -> Completion:
-        """`complete` for synchronous code."""
-        target = self._completer.target(prompt, template)
-        return completing.blocking(self._completer.submit(target, argument, value, context))
+    complete = plans.awaited(_completion)
+    complete_sync = plans.blocking(_completion)  # no `_background`: a completion is no call (`Asked`)
 
     @errors.one_line
     def prompt_form(self, name: str) -> PromptForm:
@@ -675,7 +400,8 @@ class Server:
         """
         from ..widgets import prompt_form
 
-        return prompt_form(self, name, result_text, self._completer.asker(prompt=name))
+        asker = self._completer.asker(prompt=name)
+        return prompt_form(self, name, result_text, asker, run=self._form_run(self._prompt))
 
     @errors.one_line
     def template_form(self, template: str) -> TemplateForm:
@@ -688,7 +414,8 @@ class Server:
         """
         from ..widgets import template_form
 
-        return template_form(self, template, result_text, self._completer.asker(template=template))
+        asker = self._completer.asker(template=template)
+        return template_form(self, template, result_text, asker, run=self._form_run(self._template))
 
     @property
     def history(self) -> HistoryPanel:
@@ -727,30 +454,8 @@ class Server:
         """
         ready = self._connection.reconnect(timeout)
         self._loose.reopen()
-        self._wait_connected(ready)
+        wait_connected(ready, self._signal_close)
         return Done(f"reconnected to {self.name!r}")
-
-    def _wait_connected(self, ready: concurrent.futures.Future[None]) -> None:
-        """Block until the handshake is done (the connection bounds it), letting clicks through meanwhile
-        (a sign-in card may wait in this cell). A wait that fails or is interrupted ends the connection."""
-        with self._ended_if_abandoned():
-            if kernel.in_comm_handler() or RUNTIME.in_client_thread():
-                ready.result()  # nothing to pump: connecting needs no clicks
-            else:
-                kernel.wait_sync(ready)
-
-    async def _await_connected(self, ready: concurrent.futures.Future[None]) -> None:
-        """`_wait_connected` for an awaiting cell."""
-        with self._ended_if_abandoned():
-            await kernel.wait_async(ready)
-
-    @contextlib.contextmanager
-    def _ended_if_abandoned(self) -> Iterator[None]:
-        try:
-            yield
-        except BaseException:
-            self._signal_close()
-            raise
 
     @property
     def wire(self) -> Wire:
@@ -773,7 +478,9 @@ class Server:
             ValueError: The server lists no such tool with an app.
         """
         self._connection.require_connected()
-        return self._apps.open_app(tool, _copy(arguments), self._runner.app_call)
+        return self._apps.open_app(
+            tool, None if arguments is None else dict(arguments), self._runner.app_call
+        )
 
     @errors.one_line
     def close(self, timeout: float = 10.0) -> Done:
@@ -810,27 +517,9 @@ class Server:
     def explore(self) -> Explorer:
         """The server in one view (docs/exploring.md): who it is, then its tools, prompts, resources,
         apps, wire and history, each section built when first opened; a cell ending in `srv` shows it."""
-        from ..widgets import HistoryPanel
-        from .explorer import explorer
+        from .explorer import of_server
 
-        learned = self._ctx.learned
-        title = self.name
-        if learned.declared_name and learned.declared_name != self.name:
-            title += f" (calls itself {learned.declared_name!r})"
-        return explorer(
-            title=title,
-            info=learned.info,
-            tools=lambda: self.tools,
-            prompts=lambda: self.prompts,
-            resources=lambda: self.resources,
-            tool_form=self.form,
-            prompt_form=self.prompt_form,
-            template_form=self.template_form,
-            read=lambda uri, out: self.read_resource_background(uri, output=out),
-            open_app=self.open_app if self._ctx.settings.apps else None,
-            wire=self.wire.view,
-            history=lambda: HistoryPanel(server=self.name),
-        )
+        return of_server(self, self._ctx.learned.info, apps=self._ctx.settings.apps)
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # The explorer where widgets render, its plain text the repr (what a saved notebook, GitHub and
@@ -855,6 +544,12 @@ class Server:
             parts.append("credentials redacted")
         parts.append(connection.state)
         return parts[0] + "\n  " + " · ".join(parts[1:]) + ">"  # JupyterLab breaks long lines mid-word
+
+
+plans.name_variants(Server)
+for _setting in vars(Server).values():
+    if isinstance(_setting, Setting):
+        _setting.check = _check_setting  # each setting checked when set, as `connect` checks it
 
 
 def _code_values(srv: Server, target: CodeTarget) -> list[str]:

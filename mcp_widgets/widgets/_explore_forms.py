@@ -28,7 +28,7 @@ from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
 from ._fields import WRAP_CLASS, SecretField, TextField
 from ._suggest import Ask, Suggester
-from ._tool_form import HEADER_KEEP, ToolForm, not_listed
+from ._tool_form import HEADER_KEEP, Run, ToolForm, not_listed
 from ._tool_result import plain_text
 
 __all__ = ["PromptForm", "TemplateForm", "prompt_form", "template_form"]
@@ -45,10 +45,10 @@ TEMPLATE_FORM_CLASS = "mcp-widgets-template-form"
 class ExploreForm(ToolForm):
     """A tool form whose text fields may offer the server's completions (`suggest`; None: they do not)."""
 
-    def __init__(self, server: Any, tool: Any, suggest: Ask | None = None) -> None:
+    def __init__(self, server: Any, tool: Any, suggest: Ask | None = None, *, run: Run | None = None) -> None:
         self._suggest = suggest
         self._suggesters: dict[str, Suggester] = {}
-        super().__init__(server, tool)
+        super().__init__(server, tool, run=run)
 
     def _extra(self) -> tuple[w.Widget, ...]:
         # the fields are made by now: each text one gets its list (a secret one never: no partial secrets)
@@ -125,9 +125,17 @@ class PromptForm(ExploreForm):
 
     kind = "prompt"
 
-    def __init__(self, server: Any, prompt: Any, result_text: ResultText, suggest: Ask | None = None) -> None:
+    def __init__(
+        self,
+        server: Any,
+        prompt: Any,
+        result_text: ResultText,
+        suggest: Ask | None = None,
+        *,
+        run: Run | None = None,
+    ) -> None:
         self._text_of = result_text
-        super().__init__(server, prompt, suggest)
+        super().__init__(server, prompt, suggest, run=run)
         self.add_class(PROMPT_FORM_CLASS)
 
     @property
@@ -137,8 +145,8 @@ class PromptForm(ExploreForm):
     def _schema_of(self, tool: Any) -> Any:
         return prompt_schema(getattr(tool, "arguments", None))
 
-    def _launch(self, arguments: dict[str, Any]) -> Any:
-        return self.server.get_prompt_background(self.tool_name, arguments, output=self._out, typed=True)
+    def _unmarked(self, arguments: dict[str, Any]) -> Any:
+        return self.server.get_prompt_background(self.tool_name, arguments, output=self._out)
 
     def _result_text(self, result: Any) -> str:
         return plain_text(self._text_of(result)) + "\n"
@@ -166,11 +174,17 @@ class TemplateForm(ExploreForm):
     run_label = "Read"
 
     def __init__(
-        self, server: Any, template: Any, result_text: ResultText, suggest: Ask | None = None
+        self,
+        server: Any,
+        template: Any,
+        result_text: ResultText,
+        suggest: Ask | None = None,
+        *,
+        run: Run | None = None,
     ) -> None:
         self._text_of = result_text
         self.template: UriTemplate = parse_template(str(getattr(template, "uri_template", "")))
-        super().__init__(server, template, suggest)
+        super().__init__(server, template, suggest, run=run)
         self.add_class(TEMPLATE_FORM_CLASS)
 
     @property
@@ -215,8 +229,8 @@ class TemplateForm(ExploreForm):
             text = "Reads: (fill in " + shorten(", ".join(names), HEADER_KEEP) + ")"
         self._uri.value = plain_text(shorten(text, URI_KEEP))
 
-    def _launch(self, arguments: dict[str, Any]) -> Any:
-        return self.server.read_template_background(self.tool_name, arguments, output=self._out, typed=True)
+    def _unmarked(self, arguments: dict[str, Any]) -> Any:
+        return self.server.read_template_background(self.tool_name, arguments, output=self._out)
 
     def _result_text(self, result: Any) -> str:
         return plain_text(self._text_of(result)) + "\n"
@@ -229,7 +243,9 @@ def _known(items: list[Any], attr: str) -> str:
     return shorten(", ".join(str(getattr(i, attr, "?")) for i in items[:50]), NAMES_KEEP) or "none"
 
 
-def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | None = None) -> PromptForm:
+def prompt_form(
+    server: Any, name: str, result_text: ResultText, suggest: Ask | None = None, *, run: Run | None = None
+) -> PromptForm:
     """A `PromptForm` for the prompt `name` of `server` (exactly as listed, whatever its spelling; the
     server's tools are not looked at, so a tool of the same name is never taken for it).
 
@@ -239,7 +255,7 @@ def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | 
     prompts: list[Any] = list(getattr(server, "prompts", None) or ())
     for prompt in prompts:
         if getattr(prompt, "name", None) == name:
-            return PromptForm(server, prompt, result_text, suggest)
+            return PromptForm(server, prompt, result_text, suggest, run=run)
     raise not_listed(
         f"{quoted([getattr(server, 'name', 'the server')])} lists no prompt named {quoted([name])} (prompts: "
         f"{_known(prompts, 'name')}); if it was added since connecting, run `await srv.list_prompts()` first"
@@ -247,7 +263,7 @@ def prompt_form(server: Any, name: str, result_text: ResultText, suggest: Ask | 
 
 
 def template_form(
-    server: Any, template: str, result_text: ResultText, suggest: Ask | None = None
+    server: Any, template: str, result_text: ResultText, suggest: Ask | None = None, *, run: Run | None = None
 ) -> TemplateForm:
     """A `TemplateForm` for a resource template of `server`, given by its URI template (as listed) or its
     name.
@@ -261,7 +277,7 @@ def template_form(
     found = [t for t in templates if getattr(t, "uri_template", None) == template]
     found = found or [t for t in templates if getattr(t, "name", None) == template]
     if found:
-        return TemplateForm(server, found[0], result_text, suggest)
+        return TemplateForm(server, found[0], result_text, suggest, run=run)
     raise not_listed(
         f"{quoted([getattr(server, 'name', 'the server')])} lists no resource template {quoted([template])} "
         f"(templates: {_known(templates, 'uri_template')}); if it was added since connecting, run "

@@ -14,6 +14,7 @@ import dataclasses
 import functools
 import logging
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 import ipywidgets as w
@@ -52,6 +53,8 @@ HEADER_KEEP = 400
 DESCRIPTION_KEEP = 2_000
 """Characters of the description shown (the rest: `form.tool.description`)."""
 RUN_WHY_CLASS = "mcp-widgets-run-why"
+Run = Callable[[str, dict[str, Any], Any], Any]
+"""What starts a form's call: `run(name, arguments, output)` returns its `Call`."""
 TIP_KEEP = 300
 """Characters of Run's tooltip kept (it names the server's tool or prompt: one line, escapes visible)."""
 
@@ -60,21 +63,24 @@ class ToolForm(w.VBox):
     """A form for one tool of a connected server: its arguments, a Run button, and the result below.
 
     Server text (the tool's title and description, field titles, the result) is shown as plain text.
-    Running uses `server.call_tool_background(..., output=..., typed=True)`: forms the tool raises appear
-    in the result area, and the form can be run again once the call has ended.
+    Running starts a background call (`run`, else `server.call_tool_background(..., output=...)`): forms the
+    tool raises appear in the result area, and the form can be run again once the call has ended.
 
     Args:
         server: A connected `mcp_widgets.Server` (anything with `name` and `call_tool_background`).
         tool: The tool (an `mcp_types.Tool`, or anything with `name`, `title`, `description` and
             `input_schema`).
+        run: Starts the call: `run(name, arguments, output)` returns its `Call` (`srv.form` passes one that
+            marks the arguments as typed, so the wire names them and never keeps their values).
     """
 
     kind = "tool"
     """What the form runs, in the words of its lines ("the tool is running")."""
     run_label = "Run"
 
-    def __init__(self, server: Any, tool: Any) -> None:
+    def __init__(self, server: Any, tool: Any, *, run: Run | None = None) -> None:
         self.server = server
+        self._starts = run
         self.tool = tool
         self.tool_name: str = self._name_of(tool)
         self.spec: ToolFormSpec = parse_tool_schema(self._schema_of(tool))
@@ -113,7 +119,13 @@ class ToolForm(w.VBox):
 
     def _launch(self, arguments: dict[str, Any]) -> Any:
         """Start the call (a `Call`) with what the person typed; its result and questions show in `_out`."""
-        return self.server.call_tool_background(self.tool_name, arguments, output=self._out, typed=True)
+        if self._starts is not None:
+            return self._starts(self.tool_name, arguments, self._out)
+        return self._unmarked(arguments)
+
+    def _unmarked(self, arguments: dict[str, Any]) -> Any:
+        """The call of a form made without `run` (not by a server): the server's public method."""
+        return self.server.call_tool_background(self.tool_name, arguments, output=self._out)
 
     def _result_text(self, result: Any) -> str | None:
         """The result as one text, its media after it; None: the tool's parts in the server's order."""
@@ -434,7 +446,7 @@ def not_listed(message: str) -> KeyError:
     return brief(KeyError(message), message)
 
 
-def tool_form(server: Any, name: str) -> ToolForm:
+def tool_form(server: Any, name: str, *, run: Run | None = None) -> ToolForm:
     """A `ToolForm` for the tool `name` of `server` (from the listing made when it connected).
 
     Raises:
@@ -443,7 +455,7 @@ def tool_form(server: Any, name: str) -> ToolForm:
     tools: list[Any] = list(getattr(server, "tools", None) or ())
     for tool in tools:
         if getattr(tool, "name", None) == name:
-            return ToolForm(server, tool)
+            return ToolForm(server, tool, run=run)
     known = ", ".join(str(getattr(t, "name", "?")) for t in tools[:50]) or "none"
     if any(getattr(p, "name", None) == name for p in list(getattr(server, "prompts", None) or ())):
         raise not_listed(

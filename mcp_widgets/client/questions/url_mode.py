@@ -1,6 +1,6 @@
 """URL-mode elicitations in the client: URL cards in the calling cell, both protocol generations.
 
-The client calls in at three places, each with the server's `UrlFlow` (built by `Server._assemble`): `present`
+The client calls in at three places, each with the server's `UrlFlow` (built by `parts.assemble`): `present`
 (`intake`: a URL-mode request, main thread), `on_message` (a server notification, client thread) and
 `retrying` (around a call, client thread, for error -32042). A card's question ends through `Endings`, as a
 form's does.

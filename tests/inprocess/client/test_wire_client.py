@@ -78,7 +78,7 @@ def test_http_exchanges_keep_status_and_mcp_headers(tmp_path: Path) -> None:
 def test_typed_arguments_are_kept_as_their_names(tmp_path: Path) -> None:
     with connect_sync(stdio_command()) as srv:
         srv.call_tool_sync("echo", {"text": "from code"})
-        srv.call_tool_background("echo", {"text": CANARY}, typed=True).future.result(timeout=30)
+        srv._tool("echo", {"text": CANARY}).background(typed=True).future.result(timeout=30)  # a form's way
         form = srv.form("echo")
         form.fill(text=CANARY + "-form")
         call = form.run()
