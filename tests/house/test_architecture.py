@@ -211,8 +211,7 @@ def test_no_private_name_crosses_a_module() -> None:
 
 PRIVATE_USES = {
     ("mcp_widgets.client.connect", "_start"): "connect() starts the Server it built (not the person's to do)",
-    ("mcp_widgets.client.connect", "_await_connected"): "connect() waits for the Server it started",
-    ("mcp_widgets.client.connect", "_wait_connected"): "connect_sync() waits for the Server it started",
+    ("mcp_widgets.client.connect", "_signal_close"): "and closes it when the handshake failed",
     ("mcp_widgets.client.configs.table", "_start"): "the servers table connects the Servers it built",
     ("mcp_widgets.client.configs.table", "_signal_close"): "and closes one whose start failed",
 }
