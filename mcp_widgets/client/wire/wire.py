@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ... import kernel
-from ...core.wire import Direction, WireGroup, WireMessage, clipped, view_state
+from ...core.wire import Direction, WireGroup, WireMessage, clipped, json_line, view_state
 from ..runtime import on_main_after
 from .capture import WireCapture
 
@@ -79,7 +79,7 @@ class Wire:
         chosen = self.messages(call=call, method=method, direction=direction)
         with target.open("w", encoding="utf-8") as out:
             for message in chosen:
-                out.write(json.dumps(message.record(), ensure_ascii=False, default=str) + "\n")
+                out.write(json_line(message.record()) + "\n")
         return target
 
     def clear(self) -> None:
@@ -169,7 +169,7 @@ class Wires:
         target = Path(path)
         with target.open("w", encoding="utf-8") as out:
             for record in self.records():
-                out.write(json.dumps(record, ensure_ascii=False, default=str) + "\n")
+                out.write(json_line(record) + "\n")
         return target
 
     def text(self) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ._clip import DEPTH_KEEP, LIST_KEEP, STRING_KEEP, clipped
 from ._groups import WireGroup, WireRow
-from ._log import DEFAULT_KEEP, WireLog
+from ._log import DEFAULT_KEEP, WireLog, json_line
 from ._message import ERRORS, Direction, Kind, WireMessage, error_name
 from ._redaction import http_headers, http_path, is_answer, kept_body, redact, redacted_fields
 from ._sizing import WHOLE_KEEP, dumps, fits, json_size, whole_text
@@ -44,6 +44,7 @@ __all__ = [
     "http_headers",
     "http_path",
     "is_answer",
+    "json_line",
     "json_size",
     "kept_body",
     "redact",

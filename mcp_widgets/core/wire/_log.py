@@ -320,7 +320,17 @@ class WireLog:
     def lines(self, messages: Iterable[WireMessage] | None = None) -> Iterable[str]:
         """JSON Lines: one redacted record per line."""
         for record in self.records(messages):
-            yield json.dumps(record, ensure_ascii=False, default=str)
+            yield json_line(record)
 
     def clear(self) -> None:
         self._messages.clear()
+
+
+_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
+"""Line breaks JSON leaves as they are but line readers split on (Python's `splitlines`, JavaScript)."""
+
+
+def json_line(record: Any) -> str:
+    """`record` as one line of JSON Lines: a server's U+2028, U+2029 or NEL inside a string stays escaped, so
+    no reader splits the line there."""
+    return json.dumps(record, ensure_ascii=False, default=str).translate(_SEPARATORS)

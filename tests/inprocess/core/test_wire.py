@@ -269,3 +269,14 @@ def test_json_size_is_the_compact_json_length_without_writing_it() -> None:
     big = {"log": ["x" * 1000] * 1000}
     assert 2000 < json_size(big, limit=2000) < 4000  # stopped after a couple of lines, not a megabyte
     assert json_size(big) > 1_000_000
+
+
+def test_a_line_of_json_lines_is_one_line_whatever_the_server_sent() -> None:
+    """A server's U+2028, U+2029 and NEL stay escaped in a saved line: `splitlines` (and JavaScript) would
+    otherwise cut the line there, and the file would not read back."""
+    from mcp_widgets.core.wire import json_line
+
+    record = {"text": "a\u2028b\u2029c\x85d\x1ce", "é": "ü"}
+    line = json_line(record)
+    assert line.splitlines() == [line] and "é" in line  # one line, still UTF-8 text
+    assert json.loads(line) == record
