@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .apps.views import AppHost
+from .apps.host import AppHost
 from .catalog import Catalog
 from .completing import Completer
 from .connection import Connection

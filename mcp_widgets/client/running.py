@@ -54,7 +54,7 @@ from .tasks import experimental as tasks
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .apps.views import AppHost
+    from .apps.host import AppHost
     from .connection import Connection
     from .context import ServerContext
     from .display import CallDisplay

@@ -31,7 +31,7 @@ from ..core.completion import Completion
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
 from . import completing, options, parts, plans, registry
-from .apps.views import AppList
+from .apps.host import AppList
 from .call import Call, Done
 from .configs import lookup as configs
 from .context import ServerContext, Setting, Settings
