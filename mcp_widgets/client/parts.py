@@ -12,7 +12,7 @@ from typing import Any
 
 from .apps.host import AppHost
 from .catalog import Catalog
-from .completing import Completer
+from .completion import Completer
 from .connection import Connection
 from .context import ServerContext
 from .display import CallDisplay, LooseForms

@@ -26,11 +26,11 @@ from .. import kernel
 from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
-from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
+from ..core.completion_targets import CodeTarget
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
-from . import completing, options, parts, plans, registry
+from . import completion, options, parts, plans, registry
 from .apps.host import AppList
 from .call import Call, Done
 from .configs import lookup as configs
@@ -384,7 +384,7 @@ class Server:
             KeyError: It lists no such prompt or template (the message names those it lists).
         """
         target = self._completer.target(prompt, template)
-        return completing.Asked(self._completer.submit(target, argument, value, context))
+        return completion.Asked(self._completer.submit(target, argument, value, context))
 
     complete = plans.awaited(_completion)
     complete_sync = plans.blocking(_completion)  # no `_background`: a completion is no call (`Asked`)

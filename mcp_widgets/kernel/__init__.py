@@ -25,14 +25,14 @@ support), and the real-kernel tests in tests/kernel pin them per release.
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `running_kernel` (finding
 the kernel, what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
-comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completer` (Tab in
+comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completion` (Tab in
 a code cell: a server's completions in a prompt's or template's argument string).
 """
 
 from __future__ import annotations
 
 from .adapter import KernelSupport
-from .completer import complete_in_code
+from .completion import complete_in_code
 from .formatters import show_types_with
 from .posted import in_comm_handler
 from .running_kernel import (

@@ -30,8 +30,8 @@ import mcp_types
 from mcp.shared.exceptions import MCPError
 
 from .. import kernel
-from ..core.code_targets import CodeTarget
 from ..core.completion import Completion, completion_of
+from ..core.completion_targets import CodeTarget
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
 from ..core.text import clip_line, quoted, shorten
@@ -165,7 +165,7 @@ class Completer:
         return Target("template", real, f"resource template {uri!r}")
 
     def asker(self, prompt: str | None = None, template: str | None = None) -> Ask | None:
-        """How a form's fields ask (`widgets._suggest.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
+        """How a form's fields ask (`widgets._completion.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
         or None when the server offers no completions for it (or is not connected, or does not list it)."""
         try:
             target = self.target(prompt, template)
@@ -178,7 +178,7 @@ class Completer:
         return ask
 
     def code_values(self, target: CodeTarget) -> list[str]:
-        """The server's values for an argument string Tab was pressed in (`core.code_targets`), within
+        """The server's values for an argument string Tab was pressed in (`core.completion_targets`), within
         `CODE_TIMEOUT`; [] when it offers none for it, is slow or fails (nothing raised, nothing logged)."""
         if RUNTIME.in_client_thread() or not self.offered():
             return []

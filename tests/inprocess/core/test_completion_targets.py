@@ -1,5 +1,5 @@
-"""`core.code_targets`: which call and which argument string the cursor is in, from the text before it (what
-Tab in a code cell completes); and how a value is written back into that string. It never raises."""
+"""`core.completion_targets`: which call and which argument string the cursor is in, from the text before it
+(what Tab in a code cell completes); and how a value is written back into that string. It never raises."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_widgets.core.code_targets import METHODS, CodeTarget, code_target, literal_content
+from mcp_widgets.core.completion_targets import METHODS, CodeTarget, code_target, literal_content
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
@@ -30,7 +30,7 @@ def test_each_call_positional_form(method: str) -> None:
 
 def test_a_dotted_path_of_names_is_the_receiver() -> None:
     """`team.srv.get_prompt(` (a server kept in a module, a namespace, an object): the path is looked up
-    attribute by attribute, never evaluated (kernel/completer.py)."""
+    attribute by attribute, never evaluated (kernel/completion.py)."""
     assert found('team.srv.get_prompt("greet", {"name": "Al').receiver == "team.srv"
     target = found('x = await a.b . srv.read_template("w://{a}", {"a": "x')
     assert (target.receiver, target.kind, target.value) == ("a.b.srv", "template", "x")

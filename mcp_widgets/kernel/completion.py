@@ -1,7 +1,7 @@
 """Tab in a code cell offers a server's completions inside a prompt's or template's argument string.
 
 `complete_in_code(kind, ask)` adds one IPython matcher (matcher API v2, `IPCompleter.custom_matchers`) to the
-running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.code_targets`), it looks the
+running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.completion_targets`), it looks the
 name `srv` up in the shell's namespace, and each attribute of a dotted path (`team.srv`) statically (nothing
 is evaluated: no property, `__getattr__` or `__class__` of the objects runs) and, when the object is a
 `kind`, returns `ask(obj, target)`'s values as the string's new content (the text from after the opening
@@ -18,7 +18,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core.code_targets import CodeTarget, code_target, literal_content
+from ..core.completion_targets import CodeTarget, code_target, literal_content
 
 __all__ = ["MATCHER_ID", "CodeAsk", "complete_in_code", "name_in"]
 
