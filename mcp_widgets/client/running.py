@@ -429,12 +429,12 @@ class Runner:
         if fut is not None and not legacy:
             fut.cancel()
         for request in requests:
-            view = request.view
+            card = request.card
             note = record.interrupt_note(request.legacy)
-            if view is not None and view.outcome is None:
-                view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
-            if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                self.endings.settle_without_view(
+            if card is not None and card.outcome is None:
+                card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
+            if request.legacy and not request.done():  # no card yet: the server still gets its answer
+                self.endings.settle_without_card(
                     request, Action.CANCEL, Reason.INTERRUPT, note, record=record
                 )
             elif not request.legacy:

@@ -55,7 +55,7 @@ class PendingRequest:
         default_factory=concurrent.futures.Future, repr=False
     )
     """Settled once with what the server receives."""
-    view: Any = field(default=None, repr=False)
+    card: Any = field(default=None, repr=False)
     """The form or card showing this request, once built."""
     outcome: Outcome | None = None
     """How it ended, once it has."""

@@ -38,7 +38,7 @@ class PendingItem:
     """Seconds since it was asked."""
     left: float | None
     """Seconds until the server's bound (a task's TTL) ends it; None: it states none."""
-    view: Any = None
+    card: Any = None
     """Its card (a form or URL card), once built."""
 
     def line(self) -> str:
@@ -101,9 +101,9 @@ class PendingList(w.VBox):
             row.close()
             label.close()
         for item in items:
-            card = isinstance(item.view, w.Widget)
+            built = isinstance(item.card, w.Widget)
             # The card shows the message itself; without one (not built yet) the line says it.
-            text = item.line() if card else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
+            text = item.line() if built else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
             text = clip_line(text, 400)
             kept = self._rows.get(item.id)
             if kept is None:
@@ -113,7 +113,7 @@ class PendingList(w.VBox):
             label, row = kept
             if label.value != text:
                 label.value = label.tooltip = text
-            wanted = (label, item.view) if card else (label,)
+            wanted = (label, item.card) if built else (label,)
             if row.children != wanted:
                 row.children = wanted
         children = (self._title, *(self._rows[item.id][1] for item in items))

@@ -98,7 +98,7 @@ class Endings:
         else:
             self.loose.keep(card)  # shown outside any call: the newest few stay
 
-    def settle_without_view(
+    def settle_without_card(
         self,
         request: PendingRequest,
         action: Action,
@@ -159,24 +159,24 @@ class Endings:
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
         note = f"no answer within {self.ctx.settings.answer_timeout or 0:g} s"
-        view = request.view
-        if view is not None:
-            view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
+        card = request.card
+        if card is not None:
+            card.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
         else:
             record = self.pending.get(request)
-            self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
+            self.settle_without_card(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
     def call_ended(self, record: CallRecord) -> None:
         """The call ended: end its questions still open at once (main thread). Without a kernel nothing
-        runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
+        runs posted work (`withdrawn`) once the caller stops waiting: a card would stay pending forever."""
         for request in list(record.requests):
-            view = request.view
-            if view is not None and view.outcome is not None:
+            card = request.card
+            if card is not None and card.outcome is not None:
                 continue
-            if request.done():  # withdrawn (or settled without a view): say so now
+            if request.done():  # withdrawn (or settled without a card): say so now
                 self.withdrawn(request, record)
-            elif view is not None:  # nobody can use this answer any more
-                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
+            elif card is not None:  # nobody can use this answer any more
+                card.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
 
     def withdrawal(self, record: CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
         """Why a request ended without an answer it could send (reason, by, note)."""
@@ -191,12 +191,12 @@ class Endings:
 
     def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None:
         reason, _, note = self.withdrawal(record, request.legacy)
-        view = request.view
-        if view is not None and view.outcome is None:
-            view.finish(Action.CANCEL, reason=reason, note=note)
+        card = request.card
+        if card is not None and card.outcome is None:
+            card.finish(Action.CANCEL, reason=reason, note=note)
         if request.outcome is None:
             request.outcome = Outcome(Action.CANCEL, reason, note=note)
-            if view is None:  # withdrawn before any view was built: only the history tells
+            if card is None:  # withdrawn before any card was built: only the history tells
                 self.record(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()

@@ -194,7 +194,7 @@ class Intake:
             return
         if record is not None and record.interrupted:
             note = record.interrupt_note(legacy=True)  # nothing was sent yet: only the reason is news
-            self.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            self.endings.settle_without_card(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             return
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_mode`)
             url_mode.present(self.flow, request, record)
@@ -250,7 +250,7 @@ class FormQuestion:
         except Exception as exc:
             self.endings.view_failed(request, call, exc, "form")
             return None
-        request.view = form
+        request.card = form
         apps, uri, params = self.apps, request.app_uri, request.params
         if not handler and apps is not None and uri and params and apps.renders_questions():
             try:

@@ -190,7 +190,7 @@ class Rounds:
             request.outcome = expired
             if request.history_id is not None:
                 default_history().revise(request.history_id, expired)
-            form = request.view
+            form = request.card
             _relabel(form, outcome, expired)
             if request.kind == "form" and outcome.action == Action.ACCEPT and form is not None:
                 key = _key(request)

@@ -180,7 +180,7 @@ class UrlQuestion:
             card.ask_again()
         else:
             card.ask_again(self.request.message)
-            self.request.view = card
+            self.request.card = card
         return card
 
     def prepare(self, card: UrlCard) -> None:
@@ -224,7 +224,7 @@ def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) ->
     except Exception as exc:
         flow.endings.view_failed(request, record, exc, "request")
         return None
-    request.view = card
+    request.card = card
     return card
 
 
@@ -337,7 +337,7 @@ def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: Cal
             continue
         if record.interrupted:
             note = record.interrupt_note(legacy=True)
-            flow.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            flow.endings.settle_without_card(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
         answering.present(UrlQuestion(flow, request, record, step="required"))
 
@@ -373,7 +373,7 @@ def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord | N
 
 def _drop(request: PendingRequest, note: str) -> None:
     """End a required URL's card that is no longer needed (nothing is retried)."""
-    card = request.view
+    card = request.card
     if card is not None:
         if card.outcome is None:
             card.finish(Action.CANCEL, reason=Reason.POLICY, by="mcp-widgets", note=note)
