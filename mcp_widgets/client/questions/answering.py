@@ -363,7 +363,7 @@ class Presented(Protocol[C]):
         """The card ended: its answer goes where it is awaited (the server, the sign-in)."""
         ...
 
-    def record(self, card: C) -> None:
+    def write_history(self, card: C) -> None:
         """Its history entry, which the card finishes once its answer went out."""
         ...
 
@@ -388,7 +388,7 @@ def present(question: Presented[C]) -> C | None:
         if card is not None:
             question.prepare(card)
             card.add_done_callback(question.deliver)
-            question.record(card)
+            question.write_history(card)
     place = None if question.shown else question.place
     if card is None or not question.ask(card):
         if card is not None and place is not None:

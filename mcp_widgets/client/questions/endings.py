@@ -57,19 +57,19 @@ class Endings:
                 continue
             kernel.post(partial(self.withdrawn, request, record))
 
-    def view_failed(
+    def card_failed(
         self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
     ) -> None:
-        """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
+        """Building the card (a "form" or a URL card's "request") failed: answer an internal error."""
         log.exception("building the %s for a request from %s failed", what, self.ctx.name)
         outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
         error = mcp_types.ErrorData(
             code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
         )
         if request.settle(error, outcome):
-            self.record(request, record, outcome)
+            self.write_history(request, record, outcome)
 
-    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
+    def card_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
             request.outcome = Outcome(Action.CANCEL, *self.withdrawal(record))
             return self.put_away(record, card)
@@ -112,24 +112,24 @@ class Endings:
         outcome = Outcome(action, reason, by, note=note)
         if not request.settle(mcp_types.ElicitResult(action=action.value), outcome):
             return False
-        self.record(request, record, outcome)
+        self.write_history(request, record, outcome)
         return True
 
-    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
+    def write_card_history(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
         fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
-        entry = self.record(request, record, None, message=card.message, fields=fields)
+        entry = self.write_history(request, record, None, message=card.message, fields=fields)
         if entry is not None:
             request.history_id = entry.id
             card.add_done_callback(partial(self._history_done, entry.id, request))
 
     @staticmethod
     def _history_done(entry_id: int, request: PendingRequest, card: Card) -> None:
-        # After `view_done`: a card answered just after its request was withdrawn sent nothing.
+        # After `card_done`: a card answered just after its request was withdrawn sent nothing.
         withdrawn = request.reply.cancelled() and request.outcome is not None
         default_history().finish(entry_id, request.outcome if withdrawn else card.outcome)
 
-    def record(
+    def write_history(
         self,
         request: PendingRequest,
         record: CallRecord | None,
@@ -197,6 +197,6 @@ class Endings:
         if request.outcome is None:
             request.outcome = Outcome(Action.CANCEL, reason, note=note)
             if card is None:  # withdrawn before any card was built: only the history tells
-                self.record(request, record, request.outcome)
+                self.write_history(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()

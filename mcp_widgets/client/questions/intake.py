@@ -208,7 +208,7 @@ class Intake:
 @dataclass(eq=False)
 class FormQuestion:
     """A form's way through `answering.present` (`Presented`): Accept goes from the click to
-    `Endings.view_done` in one step (`deliver`, the form's first done callback)."""
+    `Endings.card_done` in one step (`deliver`, the form's first done callback)."""
 
     ctx: ServerContext
     request: PendingRequest
@@ -248,7 +248,7 @@ class FormQuestion:
             self._refuse_schema(exc)
             return None
         except Exception as exc:
-            self.endings.view_failed(request, call, exc, "form")
+            self.endings.card_failed(request, call, exc, "form")
             return None
         request.card = form
         apps, uri, params = self.apps, request.app_uri, request.params
@@ -266,7 +266,7 @@ class FormQuestion:
             call.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
-            self.endings.record(request, call, outcome)
+            self.endings.write_history(request, call, outcome)
         self.show(call, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
 
     def prepare(self, card: ElicitationForm) -> None:
@@ -274,10 +274,10 @@ class FormQuestion:
             self.rounds.refill(self.request, card)
 
     def deliver(self, card: ElicitationForm) -> None:
-        self.endings.view_done(self.request, self.call, card)
+        self.endings.card_done(self.request, self.call, card)
 
-    def record(self, card: ElicitationForm) -> None:
-        self.endings.record_view(self.request, self.call, card)
+    def write_history(self, card: ElicitationForm) -> None:
+        self.endings.write_card_history(self.request, self.call, card)
 
     def place(self, card: ElicitationForm) -> None:
         self.show(self.call, card)

@@ -191,13 +191,13 @@ class UrlQuestion:
         if self.step == "required":
             _consented(self.flow, self.request, self.call, card)
             return
-        self.flow.endings.view_done(self.request, self.call, card)
+        self.flow.endings.card_done(self.request, self.call, card)
         if self.step == "ask":  # an accepted card waits for the server's word
             self.flow.remember(card)
 
-    def record(self, card: UrlCard) -> None:
+    def write_history(self, card: UrlCard) -> None:
         if self.step != "finished":
-            self.flow.endings.record_view(self.request, self.call, card)
+            self.flow.endings.write_card_history(self.request, self.call, card)
 
     def place(self, card: UrlCard) -> None:
         self.flow.place(self.call, card)
@@ -222,7 +222,7 @@ def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) ->
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
-        flow.endings.view_failed(request, record, exc, "request")
+        flow.endings.card_failed(request, record, exc, "request")
         return None
     request.card = card
     return card
@@ -345,7 +345,7 @@ def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: Cal
 def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
-        flow.endings.view_done(request, record, card)
+        flow.endings.card_done(request, record, card)
         return
     flow.remember(card)
     # Later, so the handler that consented finishes first (it is asked again for the new round).
