@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,7 +30,7 @@ import mcp_types
 from mcp.shared.exceptions import MCPError
 
 from .. import kernel
-from ..core.completion import Completion, completion_of
+from ..core.completion import Ask, Completion, completion_of
 from ..core.completion_targets import CodeTarget
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
@@ -51,7 +51,6 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "FORM_DELAY",
     "FORM_TIMEOUT",
-    "Ask",
     "Completer",
     "Target",
     "blocking",
@@ -71,9 +70,6 @@ FORM_TIMEOUT = 5.0
 CODE_TIMEOUT = 0.5
 """Seconds Tab in a code cell waits for a server's completions at most (then it offers none of them)."""
 
-
-Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
-"""How a form's field asks (argument, value so far, the other arguments): the widgets room's `Ask`."""
 
 
 @dataclass(frozen=True)
@@ -165,7 +161,7 @@ class Completer:
         return Target("template", real, f"resource template {uri!r}")
 
     def asker(self, prompt: str | None = None, template: str | None = None) -> Ask | None:
-        """How a form's fields ask (`widgets._completion.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
+        """How a form's fields ask (`core.completion.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
         or None when the server offers no completions for it (or is not connected, or does not list it)."""
         try:
             target = self.target(prompt, template)
