@@ -46,6 +46,7 @@ __all__ = [
     "LEGACY_HINT",
     "SENDER",
     "CallRecord",
+    "CallStyle",
     "asks_the_legacy_way",
     "describe_exc",
     "sent_by",
@@ -88,6 +89,10 @@ def sent_by(label: str) -> Iterator[None]:
         SENDER.reset(token)
 
 
+CallStyle = Literal["await", "sync", "background"]
+"""How a call's caller waits: `await`, a blocking `_sync`, or not at all (`_background`, a `Call`)."""
+
+
 @dataclass(eq=False)
 class CallRecord:
     """One call in flight (tools/call, prompts/get, resources/read, ...)."""
@@ -95,7 +100,7 @@ class CallRecord:
     ctx: ServerContext
     kind: str
     name: str
-    style: Literal["await", "sync", "background"] = "await"
+    style: CallStyle = "await"
     """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
     panel: CallPanel | None = None
     """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""

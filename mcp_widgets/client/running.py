@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types
 from mcp import Client
@@ -45,6 +45,7 @@ from .record import (
     INTERRUPTED,
     LEGACY_HINT,
     CallRecord,
+    CallStyle,
     asks_the_legacy_way,
     tool_needs_legacy,
 )
@@ -73,7 +74,6 @@ _SDK_CLOSED = "Connection closed"
 first code of JSON-RPC's server-error range, which servers use freely) is an error like any other."""
 """Characters of a server's error message kept in the exception raised for it."""
 
-Style = Literal["await", "sync", "background"]
 Arguments = Mapping[str, Any] | None
 Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 """One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
@@ -193,7 +193,7 @@ class Runner:
         kind: str,
         name: str,
         output: Any,
-        style: Style,
+        style: CallStyle,
         request: Request[T],
         arguments: Arguments,
         *,
@@ -213,7 +213,7 @@ class Runner:
         name: str,
         output: Any,
         *,
-        style: Style,
+        style: CallStyle,
         arguments: Arguments = None,
         from_app: bool = False,
         typed: bool = False,

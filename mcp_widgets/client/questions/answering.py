@@ -24,14 +24,14 @@ import logging
 import os
 from collections.abc import Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ... import handlers, kernel
 from ...core.card import Card, Handler
 from ...core.outcome import Action, Reason
 from ...core.requests import PendingRequest
 from .. import console
-from ..record import describe_exc
+from ..record import CallStyle, describe_exc
 from ..runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -212,9 +212,6 @@ def decline_if_unseen(card: Card) -> None:
 
     loop = RUNTIME.loop()
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
-
-
-CallStyle = Literal["await", "sync", "background"]
 
 
 def answer(

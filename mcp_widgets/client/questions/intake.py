@@ -18,10 +18,10 @@ from ...core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
-from ..record import CURRENT_CALL
+from ..record import CURRENT_CALL, CallStyle
 from ..tasks import experimental as tasks
 from . import answering, url_mode
-from .answering import CallStyle, pick_handler
+from .answering import pick_handler
 from .bounds import over_bound
 from .endings import Endings
 from .rounds import Rounds

@@ -37,8 +37,9 @@ from ...core.exceptions import ServerError, brief
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
+from ..record import CallStyle
 from . import answering
-from .answering import CallStyle, pick_handler
+from .answering import pick_handler
 from .endings import Endings
 
 if TYPE_CHECKING:
