@@ -47,8 +47,10 @@ __all__ = [
     "SENDER",
     "CallRecord",
     "CallStyle",
+    "Ending",
     "asks_the_legacy_way",
     "describe_exc",
+    "ending_of",
     "sent_by",
     "tool_needs_legacy",
 ]
@@ -91,6 +93,20 @@ def sent_by(label: str) -> Iterator[None]:
 
 CallStyle = Literal["await", "sync", "background"]
 """How a call's caller waits: `await`, a blocking `_sync`, or not at all (`_background`, a `Call`)."""
+
+
+Ending = Literal["done", "failed", "cancelled"]
+"""How a call ended, as its line and `Call.state` say it."""
+
+
+def ending_of(fut: concurrent.futures.Future[Any]) -> Ending:
+    """How the call whose (done) future is `fut` ended: a tool error result is a failed call to the person
+    watching it, whatever the protocol calls it (the future holds a result, not an exception)."""
+    if fut.cancelled():
+        return "cancelled"
+    if fut.exception() is not None or getattr(fut.result(), "is_error", False):
+        return "failed"
+    return "done"
 
 
 @dataclass(eq=False)
@@ -200,15 +216,11 @@ class CallRecord:
                 text += f". {LEGACY_HINT}"
         return clip_line(scrubbed_line(self, f"{self.describe()}: {text}"), 300)
 
-    def ending(self) -> Literal["done", "failed", "cancelled"]:
+    def ending(self) -> Ending:
         fut = self.future
         if fut is None or not fut.done():
             return "cancelled"  # given up on before it ended (interrupted)
-        if fut.cancelled():
-            return "cancelled"
-        if fut.exception() is not None or getattr(fut.result(), "is_error", False):
-            return "failed"  # a tool error result is a failed call to the person watching it
-        return "done"
+        return ending_of(fut)
 
     def add(self, request: PendingRequest) -> bool:
         """Count `request` as this call's; False once the call's display ended (it is not the call's)."""
