@@ -1,5 +1,5 @@
-"""How a server's questions end: answered through their view, settled without one, timed out or withdrawn;
-each recorded in the process-wide history (never a value). Forms (`intake`) and URL cards (`url_mode`) end
+"""How a server's questions end: answered through their card, settled without one, timed out or withdrawn;
+each written in the process-wide history (never a value). Forms (`intake`) and URL cards (`url_mode`) end
 here alike; see docs/architecture.md for the path of one elicitation."""
 
 from __future__ import annotations
@@ -108,7 +108,7 @@ class Endings:
         record: CallRecord | None = None,
         by: str | None = None,
     ) -> bool:
-        """Answer a request that has no view (and record it); False when it was already settled."""
+        """Answer a request that has no card (and write it in the history); False when already settled."""
         outcome = Outcome(action, reason, by, note=note)
         if not request.settle(mcp_types.ElicitResult(action=action.value), outcome):
             return False
@@ -138,7 +138,7 @@ class Endings:
         message: str | None = None,
         fields: Iterable[Any] = (),
     ) -> HistoryRecord | None:
-        """Record a request in the history; with `outcome`, one that ended without a view (refused,
+        """Write a request in the history; with `outcome`, one that ended without a card (refused,
         withdrawn or answered before one existed). Never a value: only what the server sent."""
         try:
             return default_history().begin(

@@ -189,7 +189,7 @@ class Intake:
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
     def _present(self, request: PendingRequest, record: CallRecord | None) -> None:
-        """Build the view of a request in the calling cell and decide who answers it."""
+        """Build the card of a request in the calling cell and decide who answers it."""
         if request.done():
             return
         if record is not None and record.interrupted:
