@@ -9,6 +9,7 @@ row's widgets are kept while its question is open, so a refresh only updates its
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -40,6 +41,12 @@ class PendingItem:
     """Seconds until the server's bound (a task's TTL) ends it; None: it states none."""
     card: Any = None
     """Its card (a form or URL card), once built."""
+
+    @property
+    def view(self) -> Any:
+        """Deprecated: `card` (a question's card is its card; docs/architecture.md, Glossary)."""
+        warnings.warn("PendingItem.view is deprecated: use PendingItem.card", DeprecationWarning, 2)
+        return self.card
 
     def line(self) -> str:
         text = f"{self.server} · waited {waited_text(self.waited)}"
