@@ -4,7 +4,7 @@ the same server asked directly (`await srv.complete(...)`, the baseline, same ru
 
 Plain python (the client on its own thread, as in a notebook), against tests/servers/completing.py in
 process and over stdio, on 2026-07-28. The form's figure includes its pause after a keystroke
-(`client.completing.FORM_DELAY`, 30 ms): a burst of typing sends one request.
+(`client.completion.FORM_DELAY`, 30 ms): a burst of typing sends one request.
 
 Also a prompt form's Run (get) and a template form's Read, from the click to the result text set under the
 form (`form.run()` then `await form.wait()`, which returns once the text is shown), against the same prompt
@@ -178,7 +178,7 @@ def _given_up_row(runs: int) -> list[Row]:
 def run(quick: bool) -> list[Row]:
     sys.path.insert(0, str(ROOT))
     from mcp_widgets import connect_sync
-    from mcp_widgets.client.completing import FORM_DELAY
+    from mcp_widgets.client.completion import FORM_DELAY
     from tests.servers.completing import build_server
 
     runs = 10 if quick else 60

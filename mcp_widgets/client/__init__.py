@@ -4,7 +4,7 @@ It builds on every other room (core, kernel, widgets). `Server` (server.py) is a
 it holds: a `Connection` (connection.py), an `Intake` (questions/intake.py: a question comes in), a
 `CallDisplay` (display.py: the call's panel), a `Runner` (running.py: the steps every call shares) and a
 `Catalog` (catalog.py: listings). Each feature has a folder: `questions/`, `signin/`, `tasks/`, `apps/`,
-`wire/`, `configs/`, `live/` (a resource's updates, live views, list changes); `completing` asks a server's
+`wire/`, `configs/`, `live/` (a resource's updates, live views, list changes); `completion` asks a server's
 completions (for `srv.complete` and the forms' suggestions).
 The map and the path of one elicitation: docs/architecture.md.
 """

@@ -10,7 +10,7 @@ from typing import Any, Protocol, TypeVar
 
 from .. import kernel
 from ..core.exceptions import one_line
-from .record import CallRecord
+from .record import CallRecord, ending_of
 
 __all__ = ["Call", "Done", "Waits"]
 
@@ -43,12 +43,11 @@ class Call:
 
     @property
     def state(self) -> str:
-        """One of: running, waiting for an answer, done, failed, cancelled."""
+        """One of: running, waiting for an answer, done, failed (an error raised, or a tool's error result, as
+        the call's line says), cancelled."""
         fut = self._future
-        if fut.cancelled():
-            return "cancelled"
         if fut.done():
-            return "failed" if fut.exception() is not None else "done"
+            return ending_of(fut)
         return "waiting for an answer" if self._record.waiting_for_answer() else "running"
 
     def done(self) -> bool:

@@ -10,9 +10,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from .apps.views import AppHost
+from .apps.host import AppHost
 from .catalog import Catalog
-from .completing import Completer
+from .completion import Completer
 from .connection import Connection
 from .context import ServerContext
 from .display import CallDisplay, LooseForms

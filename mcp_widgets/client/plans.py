@@ -39,7 +39,7 @@ _BACKGROUND = """`{base}` returning at once with a `Call` handle (its forms stil
 
 
 class Waitable(Protocol[T_co]):
-    """What a builder returns: a `Plan`, or a completion asked for (`completing.Asked`)."""
+    """What a builder returns: a `Plan`, or a completion asked for (`completion.Asked`)."""
 
     def awaited(self) -> Coroutine[Any, Any, T_co]: ...
 

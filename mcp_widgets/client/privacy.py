@@ -63,7 +63,7 @@ class Typed(Protocol):
 def _answers(record: Typed) -> list[Any]:
     values: list[Any] = list(record.answered)
     for request in list(record.requests):
-        content = getattr(getattr(request.view, "result", None), "content", None)
+        content = getattr(getattr(request.card, "result", None), "content", None)
         if isinstance(content, Mapping):
             values += list(content.values())
     return values

@@ -46,8 +46,11 @@ __all__ = [
     "LEGACY_HINT",
     "SENDER",
     "CallRecord",
+    "CallStyle",
+    "Ending",
     "asks_the_legacy_way",
     "describe_exc",
+    "ending_of",
     "sent_by",
     "tool_needs_legacy",
 ]
@@ -88,6 +91,24 @@ def sent_by(label: str) -> Iterator[None]:
         SENDER.reset(token)
 
 
+CallStyle = Literal["await", "sync", "background"]
+"""How a call's caller waits: `await`, a blocking `_sync`, or not at all (`_background`, a `Call`)."""
+
+
+Ending = Literal["done", "failed", "cancelled"]
+"""How a call ended, as its line and `Call.state` say it."""
+
+
+def ending_of(fut: concurrent.futures.Future[Any]) -> Ending:
+    """How the call whose (done) future is `fut` ended: a tool error result is a failed call to the person
+    watching it, whatever the protocol calls it (the future holds a result, not an exception)."""
+    if fut.cancelled():
+        return "cancelled"
+    if fut.exception() is not None or getattr(fut.result(), "is_error", False):
+        return "failed"
+    return "done"
+
+
 @dataclass(eq=False)
 class CallRecord:
     """One call in flight (tools/call, prompts/get, resources/read, ...)."""
@@ -95,7 +116,7 @@ class CallRecord:
     ctx: ServerContext
     kind: str
     name: str
-    style: Literal["await", "sync", "background"] = "await"
+    style: CallStyle = "await"
     """How the caller waits: a blocked or awaiting cell on an unsupported kernel cannot receive clicks."""
     panel: CallPanel | None = None
     """The call's `CallPanel` (questions, progress, log), or None where nothing can show it."""
@@ -195,15 +216,11 @@ class CallRecord:
                 text += f". {LEGACY_HINT}"
         return clip_line(scrubbed_line(self, f"{self.describe()}: {text}"), 300)
 
-    def ending(self) -> Literal["done", "failed", "cancelled"]:
+    def ending(self) -> Ending:
         fut = self.future
         if fut is None or not fut.done():
             return "cancelled"  # given up on before it ended (interrupted)
-        if fut.cancelled():
-            return "cancelled"
-        if fut.exception() is not None or getattr(fut.result(), "is_error", False):
-            return "failed"  # a tool error result is a failed call to the person watching it
-        return "done"
+        return ending_of(fut)
 
     def add(self, request: PendingRequest) -> bool:
         """Count `request` as this call's; False once the call's display ended (it is not the call's)."""

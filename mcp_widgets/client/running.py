@@ -10,7 +10,7 @@ import logging
 import sys
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import mcp_types
 from mcp import Client
@@ -45,6 +45,7 @@ from .record import (
     INTERRUPTED,
     LEGACY_HINT,
     CallRecord,
+    CallStyle,
     asks_the_legacy_way,
     tool_needs_legacy,
 )
@@ -54,7 +55,7 @@ from .tasks import experimental as tasks
 if TYPE_CHECKING:
     from mcp.shared.dispatcher import ProgressFnT
 
-    from .apps.views import AppHost
+    from .apps.host import AppHost
     from .connection import Connection
     from .context import ServerContext
     from .display import CallDisplay
@@ -73,7 +74,6 @@ _SDK_CLOSED = "Connection closed"
 first code of JSON-RPC's server-error range, which servers use freely) is an error like any other."""
 """Characters of a server's error message kept in the exception raised for it."""
 
-Style = Literal["await", "sync", "background"]
 Arguments = Mapping[str, Any] | None
 Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 """One request of a call: `request(client, progress_callback)` (the callback is None when nothing shows)."""
@@ -193,7 +193,7 @@ class Runner:
         kind: str,
         name: str,
         output: Any,
-        style: Style,
+        style: CallStyle,
         request: Request[T],
         arguments: Arguments,
         *,
@@ -213,7 +213,7 @@ class Runner:
         name: str,
         output: Any,
         *,
-        style: Style,
+        style: CallStyle,
         arguments: Arguments = None,
         from_app: bool = False,
         typed: bool = False,
@@ -429,12 +429,12 @@ class Runner:
         if fut is not None and not legacy:
             fut.cancel()
         for request in requests:
-            view = request.view
+            card = request.card
             note = record.interrupt_note(request.legacy)
-            if view is not None and view.outcome is None:
-                view.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
-            if request.legacy and not request.done():  # no view yet: the server still gets its answer
-                self.endings.settle_without_view(
+            if card is not None and card.outcome is None:
+                card.finish(Action.CANCEL, reason=Reason.INTERRUPT, note=note)
+            if request.legacy and not request.done():  # no card yet: the server still gets its answer
+                self.endings.settle_without_card(
                     request, Action.CANCEL, Reason.INTERRUPT, note, record=record
                 )
             elif not request.legacy:

@@ -26,12 +26,12 @@ from .. import kernel
 from ..core import exceptions as errors
 from ..core import uri_template
 from ..core.card import Handler
-from ..core.code_targets import CodeTarget
 from ..core.completion import Completion
+from ..core.completion_code import CodeArgument
 from ..core.mcp_config import ServerConfig
 from ..core.wire import DEFAULT_KEEP
-from . import completing, options, parts, plans, registry
-from .apps.views import AppList
+from . import completion, options, parts, plans, registry
+from .apps.host import AppList
 from .call import Call, Done
 from .configs import lookup as configs
 from .context import ServerContext, Setting, Settings
@@ -383,8 +383,8 @@ class Server:
             NotImplementedError: The server declares no `completions` capability (nothing was sent).
             KeyError: It lists no such prompt or template (the message names those it lists).
         """
-        target = self._completer.target(prompt, template)
-        return completing.Asked(self._completer.submit(target, argument, value, context))
+        subject = self._completer.subject(prompt, template)
+        return completion.Asked(self._completer.submit(subject, argument, value, context))
 
     complete = plans.awaited(_completion)
     complete_sync = plans.blocking(_completion)  # no `_background`: a completion is no call (`Asked`)
@@ -552,6 +552,6 @@ for _setting in vars(Server).values():
         _setting.check = _check_setting  # each setting checked when set, as `connect` checks it
 
 
-def _code_values(srv: Server, target: CodeTarget) -> list[str]:
+def _code_values(srv: Server, code: CodeArgument) -> list[str]:
     """Tab in an argument string of a call on `srv` (`kernel.complete_in_code`): its completer's values."""
-    return srv._completer.code_values(target)
+    return srv._completer.code_values(code)

@@ -11,13 +11,14 @@ entry: escapes visible, on one line, shortened after `SHOWN_KEEP` characters.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import concurrent.futures
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from .text import shorten, shown
 
-__all__ = ["MAX_VALUES", "Completion", "completion_of"]
+__all__ = ["MAX_VALUES", "Ask", "Completion", "completion_of"]
 
 MAX_VALUES = 100
 """Values kept of one answer (MCP's own bound)."""
@@ -25,6 +26,10 @@ MAX_VALUES = 100
 VALUE_CAP = 4096
 """The longest value offered, in characters: a longer one is dropped (a field takes a value whole or not at
 all)."""
+
+Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
+"""How a form's field asks the server to complete (argument, value so far, the other arguments): a future of
+its answer. The client room makes one (`client.completion.Completer.asker`), the widgets room calls it."""
 
 SHOWN_KEEP = 200
 """Characters of a value a list draws (the rest is counted: "… (N more characters)")."""

@@ -1,9 +1,9 @@
-"""Pending elicitation requests: the client's bookkeeping, kept apart from the view and from whoever waits.
+"""Pending elicitation requests: the client's bookkeeping, kept apart from the card and from whoever waits.
 
-A `PendingRequest` is one question a server asked, with our own id. The form (or URL card) is a *view* of
-it; the protocol side (an `elicitation/create` callback on 2025-11-25, an input-required round on 2026-07-28)
-only awaits `reply`. Whatever ends the request first (a click, a handler, a policy, a timeout, the server
-withdrawing, an interrupt) settles `reply` once; later attempts are ignored.
+A `PendingRequest` is one question a server asked, with our own id. The form (or URL card) showing it is
+its `card`; the protocol side (an `elicitation/create` callback on 2025-11-25, an input-required round on
+2026-07-28) only awaits `reply`. Whatever ends the request first (a click, a handler, a policy, a timeout,
+the server withdrawing, an interrupt) settles `reply` once; later attempts are ignored.
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ class PendingRequest:
         default_factory=concurrent.futures.Future, repr=False
     )
     """Settled once with what the server receives."""
-    view: Any = field(default=None, repr=False)
+    card: Any = field(default=None, repr=False)
     """The form or card showing this request, once built."""
     outcome: Outcome | None = None
     """How it ended, once it has."""

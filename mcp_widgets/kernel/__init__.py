@@ -23,17 +23,19 @@ queued, pump), are checked before use (`Kernel._check_pump`: a kernel without th
 support), and the real-kernel tests in tests/kernel pin them per release.
 
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
-comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `detect` (finding the kernel,
-what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
-comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completer` (Tab in
+comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `running_kernel` (finding
+the kernel, what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
+comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completion` (Tab in
 a code cell: a server's completions in a prompt's or template's argument string).
 """
 
 from __future__ import annotations
 
 from .adapter import KernelSupport
-from .completer import complete_in_code
-from .detect import (
+from .completion import complete_in_code
+from .formatters import show_types_with
+from .posted import in_comm_handler
+from .running_kernel import (
     attach,
     blocking_supported,
     call_on_main,
@@ -44,8 +46,6 @@ from .detect import (
     kernel_version,
     post,
 )
-from .formatters import show_types_with
-from .posted import in_comm_handler
 from .signals import interrupt_deferred, interrupts
 from .views import (
     display,

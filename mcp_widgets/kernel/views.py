@@ -9,7 +9,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
-from .detect import deliver_comms, get_kernel, post
+from .running_kernel import deliver_comms, get_kernel, post
 
 _SETTLE = 0.1  # lets the kernel's loop run the messages it has read but not dispatched yet
 

@@ -11,8 +11,8 @@ import time
 from typing import Any, TypeVar
 
 from ..core.exceptions import BlockingCallError
-from .detect import blocking_supported, get_kernel
 from .posted import PLAIN_LOOPS, THREAD_STATE, WAKE_INTERVAL, WAKER, in_comm_handler, next_slice, run_posted
+from .running_kernel import blocking_supported, get_kernel
 from .signals import raise_lost_interrupt, raising_sigint, waking_sigint
 
 T = TypeVar("T")

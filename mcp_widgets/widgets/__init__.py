@@ -5,9 +5,6 @@ from ._call_panel import CallPanel as CallPanel  # for the client room, like the
 from ._call_panel import text_line as text_line
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
 from ._config_widgets import ServersTable as ServersTable
-from ._explore_forms import PromptForm, TemplateForm
-from ._explore_forms import prompt_form as prompt_form
-from ._explore_forms import template_form as template_form
 from ._explorer import Explorer
 from ._explorer import ExplorerParts as ExplorerParts  # for the client room (`srv.explore()`)
 from ._explorer import Listing as Listing
@@ -18,6 +15,9 @@ from ._pending import PendingItem as PendingItem  # for the client room (`mw.pen
 from ._pending import PendingList as PendingList
 from ._pending import waited_text as waited_text
 from ._preview import Preview, preview
+from ._prompt_forms import PromptForm, TemplateForm
+from ._prompt_forms import prompt_form as prompt_form
+from ._prompt_forms import template_form as template_form
 from ._signin_card import SignInCard
 from ._tool_form import ToolForm
 from ._tool_form import tool_form as tool_form

@@ -9,6 +9,7 @@ row's widgets are kept while its question is open, so a refresh only updates its
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -38,8 +39,14 @@ class PendingItem:
     """Seconds since it was asked."""
     left: float | None
     """Seconds until the server's bound (a task's TTL) ends it; None: it states none."""
-    view: Any = None
+    card: Any = None
     """Its card (a form or URL card), once built."""
+
+    @property
+    def view(self) -> Any:
+        """Deprecated: `card` (a question's card is its card; docs/architecture.md, Glossary)."""
+        warnings.warn("PendingItem.view is deprecated: use PendingItem.card", DeprecationWarning, 2)
+        return self.card
 
     def line(self) -> str:
         text = f"{self.server} · waited {waited_text(self.waited)}"
@@ -101,9 +108,9 @@ class PendingList(w.VBox):
             row.close()
             label.close()
         for item in items:
-            card = isinstance(item.view, w.Widget)
+            built = isinstance(item.card, w.Widget)
             # The card shows the message itself; without one (not built yet) the line says it.
-            text = item.line() if card else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
+            text = item.line() if built else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
             text = clip_line(text, 400)
             kept = self._rows.get(item.id)
             if kept is None:
@@ -113,7 +120,7 @@ class PendingList(w.VBox):
             label, row = kept
             if label.value != text:
                 label.value = label.tooltip = text
-            wanted = (label, item.view) if card else (label,)
+            wanted = (label, item.card) if built else (label,)
             if row.children != wanted:
                 row.children = wanted
         children = (self._title, *(self._rows[item.id][1] for item in items))

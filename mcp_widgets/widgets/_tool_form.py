@@ -98,7 +98,7 @@ class ToolForm(w.VBox):
             kit.close()
             raise
 
-    # -- what a kind of form changes (a prompt's or a resource template's form: `_explore_forms`) ------------
+    # -- what a kind of form changes (a prompt's or a resource template's form: `_prompt_forms`) ------------
     def _name_of(self, tool: Any) -> str:
         return str(tool.name)
 

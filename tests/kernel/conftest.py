@@ -102,7 +102,7 @@ import sys as _sys
 _W = _sys.modules.get("ipywidgets")
 for _w in list(_W.Widget.widgets.values()) if _W is not None else ():
     _w.close()
-_bridge = _sys.modules.get("mcp_widgets.kernel.detect")
+_bridge = _sys.modules.get("mcp_widgets.kernel.running_kernel")
 _k = _bridge.get_kernel() if _bridge is not None else None
 print("state", len(_W.Widget.widgets) if _W is not None else 0, *((_k.async_waiters, _k._saved_recv is None)
       if _k is not None else (0, True)))

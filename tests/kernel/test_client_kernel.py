@@ -406,7 +406,7 @@ from mcp_widgets.client.runtime import RUNTIME
 release = threading.Event()
 
 def _hold_the_client_once_asked():  # the client's loop stays busy from the form's showing until released
-    while not any(r.view is not None for r in pending_requests()):
+    while not any(r.card is not None for r in pending_requests()):
         time.sleep(0.01)
     RUNTIME.loop().call_soon_threadsafe(release.wait, 60)
 

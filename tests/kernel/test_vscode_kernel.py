@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from mcp_widgets.kernel.detect import VSCODE_BLANK_WIDGETS, frontend_problem
+from mcp_widgets.kernel.running_kernel import VSCODE_BLANK_WIDGETS, frontend_problem
 
 from .harness import KernelFrontend
 

@@ -77,8 +77,8 @@ class LinkQuestion:
         outcome = card.outcome
         self.answered(outcome is not None and outcome.action is Action.ACCEPT)
 
-    def record(self, card: UrlCard) -> None:
-        _record(self.ctx, app_name(self.view), card)
+    def write_history(self, card: UrlCard) -> None:
+        _write_history(self.ctx, app_name(self.view), card)
 
     def place(self, card: UrlCard) -> None:
         show_in(self.view.calls, card, keep=CALLS_SHOWN)
@@ -96,7 +96,7 @@ def app_name(view: AppView) -> str:
     return view.tool or view.resource_uri.split("#", 1)[0].split("?", 1)[0]
 
 
-def _record(ctx: ServerContext, app: str, card: UrlCard) -> None:
+def _write_history(ctx: ServerContext, app: str, card: UrlCard) -> None:
     try:
         entry = default_history().begin(
             server=ctx.name,

@@ -1,7 +1,7 @@
 """Live resources and list changes: a resource's updates (`srv.updates`), a live view of it (`srv.watch`),
 and listings fetched again when the server says they changed.
 
-Modules: `feeds` (one watched resource: re-read on each change, coalesced; the async iterator), `hub` (a
+Modules: `feeds` (one watched resource: re-read on each change, coalesced; the async iterator), `live` (a
 server's subscriptions on both protocol generations and its list changes), `watch` (the live view),
 `tables` (listing tables shown in cells, redrawn after a list change).
 """
@@ -9,7 +9,7 @@ server's subscriptions on both protocol generations and its list changes), `watc
 from __future__ import annotations
 
 from .feeds import Feed, Update, Updates
-from .hub import Live
+from .live import Live
 from .tables import Tables
 from .watch import Watch
 

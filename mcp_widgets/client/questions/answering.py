@@ -24,14 +24,14 @@ import logging
 import os
 from collections.abc import Callable, Generator
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, cast
 
 from ... import handlers, kernel
 from ...core.card import Card, Handler
 from ...core.outcome import Action, Reason
 from ...core.requests import PendingRequest
 from .. import console
-from ..record import describe_exc
+from ..record import CallStyle, describe_exc
 from ..runtime import RUNTIME
 
 if TYPE_CHECKING:
@@ -214,9 +214,6 @@ def decline_if_unseen(card: Card) -> None:
     loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
 
 
-CallStyle = Literal["await", "sync", "background"]
-
-
 def answer(
     card: Card,
     chosen: tuple[Handler, Reason, str] | None,
@@ -363,7 +360,7 @@ class Presented(Protocol[C]):
         """The card ended: its answer goes where it is awaited (the server, the sign-in)."""
         ...
 
-    def record(self, card: C) -> None:
+    def write_history(self, card: C) -> None:
         """Its history entry, which the card finishes once its answer went out."""
         ...
 
@@ -388,7 +385,7 @@ def present(question: Presented[C]) -> C | None:
         if card is not None:
             question.prepare(card)
             card.add_done_callback(question.deliver)
-            question.record(card)
+            question.write_history(card)
     place = None if question.shown else question.place
     if card is None or not question.ask(card):
         if card is not None and place is not None:

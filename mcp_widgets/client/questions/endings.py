@@ -1,5 +1,5 @@
-"""How a server's questions end: answered through their view, settled without one, timed out or withdrawn;
-each recorded in the process-wide history (never a value). Forms (`intake`) and URL cards (`url_mode`) end
+"""How a server's questions end: answered through their card, settled without one, timed out or withdrawn;
+each written in the process-wide history (never a value). Forms (`intake`) and URL cards (`url_mode`) end
 here alike; see docs/architecture.md for the path of one elicitation."""
 
 from __future__ import annotations
@@ -57,19 +57,19 @@ class Endings:
                 continue
             kernel.post(partial(self.withdrawn, request, record))
 
-    def view_failed(
+    def card_failed(
         self, request: PendingRequest, record: CallRecord | None, exc: Exception, what: str
     ) -> None:
-        """Building the view (a "form" or a URL card's "request") failed: answer an internal error."""
+        """Building the card (a "form" or a URL card's "request") failed: answer an internal error."""
         log.exception("building the %s for a request from %s failed", what, self.ctx.name)
         outcome = Outcome(Action.CANCEL, Reason.ERROR, note=type(exc).__name__)
         error = mcp_types.ErrorData(
             code=mcp_types.INTERNAL_ERROR, message=f"the client could not show the {what}"
         )
         if request.settle(error, outcome):
-            self.record(request, record, outcome)
+            self.write_history(request, record, outcome)
 
-    def view_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
+    def card_done(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         if request.reply.cancelled():  # withdrawn just before the answer: nothing is sent
             request.outcome = Outcome(Action.CANCEL, *self.withdrawal(record))
             return self.put_away(record, card)
@@ -98,7 +98,7 @@ class Endings:
         else:
             self.loose.keep(card)  # shown outside any call: the newest few stay
 
-    def settle_without_view(
+    def settle_without_card(
         self,
         request: PendingRequest,
         action: Action,
@@ -108,28 +108,28 @@ class Endings:
         record: CallRecord | None = None,
         by: str | None = None,
     ) -> bool:
-        """Answer a request that has no view (and record it); False when it was already settled."""
+        """Answer a request that has no card (and write it in the history); False when already settled."""
         outcome = Outcome(action, reason, by, note=note)
         if not request.settle(mcp_types.ElicitResult(action=action.value), outcome):
             return False
-        self.record(request, record, outcome)
+        self.write_history(request, record, outcome)
         return True
 
-    def record_view(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
+    def write_card_history(self, request: PendingRequest, record: CallRecord | None, card: Card) -> None:
         """Record the request a form or URL card shows in the process-wide history; the card finishes it."""
         fields = cast("ElicitationForm", card).spec.fields if card.kind == "form" else ()
-        entry = self.record(request, record, None, message=card.message, fields=fields)
+        entry = self.write_history(request, record, None, message=card.message, fields=fields)
         if entry is not None:
             request.history_id = entry.id
             card.add_done_callback(partial(self._history_done, entry.id, request))
 
     @staticmethod
     def _history_done(entry_id: int, request: PendingRequest, card: Card) -> None:
-        # After `view_done`: a card answered just after its request was withdrawn sent nothing.
+        # After `card_done`: a card answered just after its request was withdrawn sent nothing.
         withdrawn = request.reply.cancelled() and request.outcome is not None
         default_history().finish(entry_id, request.outcome if withdrawn else card.outcome)
 
-    def record(
+    def write_history(
         self,
         request: PendingRequest,
         record: CallRecord | None,
@@ -138,7 +138,7 @@ class Endings:
         message: str | None = None,
         fields: Iterable[Any] = (),
     ) -> HistoryRecord | None:
-        """Record a request in the history; with `outcome`, one that ended without a view (refused,
+        """Write a request in the history; with `outcome`, one that ended without a card (refused,
         withdrawn or answered before one existed). Never a value: only what the server sent."""
         try:
             return default_history().begin(
@@ -159,24 +159,24 @@ class Endings:
 
     def _answer_timed_out(self, request: PendingRequest) -> None:
         note = f"no answer within {self.ctx.settings.answer_timeout or 0:g} s"
-        view = request.view
-        if view is not None:
-            view.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
+        card = request.card
+        if card is not None:
+            card.finish(Action.CANCEL, reason=Reason.TIMEOUT, note=note)
         else:
             record = self.pending.get(request)
-            self.settle_without_view(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
+            self.settle_without_card(request, Action.CANCEL, Reason.TIMEOUT, note, record=record)
 
     def call_ended(self, record: CallRecord) -> None:
         """The call ended: end its questions still open at once (main thread). Without a kernel nothing
-        runs posted work (`withdrawn`) once the caller stops waiting: a view would stay pending forever."""
+        runs posted work (`withdrawn`) once the caller stops waiting: a card would stay pending forever."""
         for request in list(record.requests):
-            view = request.view
-            if view is not None and view.outcome is not None:
+            card = request.card
+            if card is not None and card.outcome is not None:
                 continue
-            if request.done():  # withdrawn (or settled without a view): say so now
+            if request.done():  # withdrawn (or settled without a card): say so now
                 self.withdrawn(request, record)
-            elif view is not None:  # nobody can use this answer any more
-                view.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
+            elif card is not None:  # nobody can use this answer any more
+                card.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="the call ended without it")
 
     def withdrawal(self, record: CallRecord | None, legacy: bool = True) -> tuple[Reason, None, str]:
         """Why a request ended without an answer it could send (reason, by, note)."""
@@ -191,12 +191,12 @@ class Endings:
 
     def withdrawn(self, request: PendingRequest, record: CallRecord | None) -> None:
         reason, _, note = self.withdrawal(record, request.legacy)
-        view = request.view
-        if view is not None and view.outcome is None:
-            view.finish(Action.CANCEL, reason=reason, note=note)
+        card = request.card
+        if card is not None and card.outcome is None:
+            card.finish(Action.CANCEL, reason=reason, note=note)
         if request.outcome is None:
             request.outcome = Outcome(Action.CANCEL, reason, note=note)
-            if view is None:  # withdrawn before any view was built: only the history tells
-                self.record(request, record, request.outcome)
+            if card is None:  # withdrawn before any card was built: only the history tells
+                self.write_history(request, record, request.outcome)
         with contextlib.suppress(concurrent.futures.InvalidStateError):
             request.reply.cancel()

@@ -18,10 +18,10 @@ from ...core.exceptions import INVALID_PARAMS, SchemaError, TooManyQuestions
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
-from ..record import CURRENT_CALL
+from ..record import CURRENT_CALL, CallStyle
 from ..tasks import experimental as tasks
 from . import answering, url_mode
-from .answering import CallStyle, pick_handler
+from .answering import pick_handler
 from .bounds import over_bound
 from .endings import Endings
 from .rounds import Rounds
@@ -189,12 +189,12 @@ class Intake:
     # -- elicitation (main thread) ------------------------------------------------------------------------
 
     def _present(self, request: PendingRequest, record: CallRecord | None) -> None:
-        """Build the view of a request in the calling cell and decide who answers it."""
+        """Build the card of a request in the calling cell and decide who answers it."""
         if request.done():
             return
         if record is not None and record.interrupted:
             note = record.interrupt_note(legacy=True)  # nothing was sent yet: only the reason is news
-            self.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            self.endings.settle_without_card(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             return
         if request.kind == "url":  # a URL card, shown and answered like a form (see `url_mode`)
             url_mode.present(self.flow, request, record)
@@ -208,7 +208,7 @@ class Intake:
 @dataclass(eq=False)
 class FormQuestion:
     """A form's way through `answering.present` (`Presented`): Accept goes from the click to
-    `Endings.view_done` in one step (`deliver`, the form's first done callback)."""
+    `Endings.card_done` in one step (`deliver`, the form's first done callback)."""
 
     ctx: ServerContext
     request: PendingRequest
@@ -248,9 +248,9 @@ class FormQuestion:
             self._refuse_schema(exc)
             return None
         except Exception as exc:
-            self.endings.view_failed(request, call, exc, "form")
+            self.endings.card_failed(request, call, exc, "form")
             return None
-        request.view = form
+        request.card = form
         apps, uri, params = self.apps, request.app_uri, request.params
         if not handler and apps is not None and uri and params and apps.renders_questions():
             try:
@@ -266,7 +266,7 @@ class FormQuestion:
             call.schema_error = exc  # no request to answer on 2026-07-28: the caller gets the SchemaError
         outcome = Outcome(Action.DECLINE, Reason.INVALID_SCHEMA, note=str(exc))
         if request.settle(mcp_types.ErrorData(code=exc.code, message=str(exc)), outcome):
-            self.endings.record(request, call, outcome)
+            self.endings.write_history(request, call, outcome)
         self.show(call, f"{self.ctx.name} sent a request that cannot be shown: {exc}")
 
     def prepare(self, card: ElicitationForm) -> None:
@@ -274,10 +274,10 @@ class FormQuestion:
             self.rounds.refill(self.request, card)
 
     def deliver(self, card: ElicitationForm) -> None:
-        self.endings.view_done(self.request, self.call, card)
+        self.endings.card_done(self.request, self.call, card)
 
-    def record(self, card: ElicitationForm) -> None:
-        self.endings.record_view(self.request, self.call, card)
+    def write_history(self, card: ElicitationForm) -> None:
+        self.endings.write_card_history(self.request, self.call, card)
 
     def place(self, card: ElicitationForm) -> None:
         self.show(self.call, card)

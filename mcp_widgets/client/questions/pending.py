@@ -39,7 +39,7 @@ def items(server: str | None = None) -> list[PendingItem]:
                 kind=request.kind,
                 waited=now - request.created,
                 left=None if deadline is None else max(0.0, deadline - now),
-                view=request.view,
+                card=request.card,
             )
         )
     return found

@@ -141,7 +141,7 @@ class Rounds:
         self.ended(record)
         kept = time.monotonic() - current.started
         self.kept = min(self.limit(), kept)
-        record.post(partial(self._record_expired, record, current, kept))
+        record.post(partial(self._write_expired, record, current, kept))
         text = (
             f"{record.describe()} ended: its question expired before the answer came ({waited_text(kept)} "
             "after it was asked; the server keeps it no longer), so the answer was not used. Call it again "
@@ -175,7 +175,7 @@ class Rounds:
         elif current.label.value != text:
             current.label.value = current.label.tooltip = text
 
-    def _record_expired(self, record: CallRecord, current: _Round, kept: float) -> None:
+    def _write_expired(self, record: CallRecord, current: _Round, kept: float) -> None:
         """The history says "expired" for each question of the refused round; their forms wait to be
         asked again (what was typed stays in them)."""
         note = f"answered after {waited_text(kept)}; the server kept it no longer"
@@ -190,7 +190,7 @@ class Rounds:
             request.outcome = expired
             if request.history_id is not None:
                 default_history().revise(request.history_id, expired)
-            form = request.view
+            form = request.card
             _relabel(form, outcome, expired)
             if request.kind == "form" and outcome.action == Action.ACCEPT and form is not None:
                 key = _key(request)

@@ -37,8 +37,9 @@ from ...core.exceptions import ServerError, brief
 from ...core.outcome import Action, Outcome, Reason
 from ...core.protocol import LEGACY, is_modern
 from ...core.requests import PendingRequest
+from ..record import CallStyle
 from . import answering
-from .answering import CallStyle, pick_handler
+from .answering import pick_handler
 from .endings import Endings
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class UrlQuestion:
             card.ask_again()
         else:
             card.ask_again(self.request.message)
-            self.request.view = card
+            self.request.card = card
         return card
 
     def prepare(self, card: UrlCard) -> None:
@@ -191,13 +192,13 @@ class UrlQuestion:
         if self.step == "required":
             _consented(self.flow, self.request, self.call, card)
             return
-        self.flow.endings.view_done(self.request, self.call, card)
+        self.flow.endings.card_done(self.request, self.call, card)
         if self.step == "ask":  # an accepted card waits for the server's word
             self.flow.remember(card)
 
-    def record(self, card: UrlCard) -> None:
+    def write_history(self, card: UrlCard) -> None:
         if self.step != "finished":
-            self.flow.endings.record_view(self.request, self.call, card)
+            self.flow.endings.write_card_history(self.request, self.call, card)
 
     def place(self, card: UrlCard) -> None:
         self.flow.place(self.call, card)
@@ -222,9 +223,9 @@ def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) ->
             elicitation_id=request.elicitation_id,
         )
     except Exception as exc:
-        flow.endings.view_failed(request, record, exc, "request")
+        flow.endings.card_failed(request, record, exc, "request")
         return None
-    request.view = card
+    request.card = card
     return card
 
 
@@ -337,7 +338,7 @@ def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: Cal
             continue
         if record.interrupted:
             note = record.interrupt_note(legacy=True)
-            flow.endings.settle_without_view(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
+            flow.endings.settle_without_card(request, Action.CANCEL, Reason.INTERRUPT, note, record=record)
             continue
         answering.present(UrlQuestion(flow, request, record, step="required"))
 
@@ -345,7 +346,7 @@ def _present_required(flow: UrlFlow, requests: list[PendingRequest], record: Cal
 def _consented(flow: UrlFlow, request: PendingRequest, record: CallRecord | None, card: UrlCard) -> None:
     """Round 1 of a required URL ended: declined or cancelled settles it; consent asks when finished."""
     if card.outcome is None or card.outcome.action is not Action.ACCEPT:
-        flow.endings.view_done(request, record, card)
+        flow.endings.card_done(request, record, card)
         return
     flow.remember(card)
     # Later, so the handler that consented finishes first (it is asked again for the new round).
@@ -373,7 +374,7 @@ def _ask_finished(flow: UrlFlow, request: PendingRequest, record: CallRecord | N
 
 def _drop(request: PendingRequest, note: str) -> None:
     """End a required URL's card that is no longer needed (nothing is retried)."""
-    card = request.view
+    card = request.card
     if card is not None:
         if card.outcome is None:
             card.finish(Action.CANCEL, reason=Reason.POLICY, by="mcp-widgets", note=note)

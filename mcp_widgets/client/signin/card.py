@@ -99,8 +99,8 @@ class SignInQuestion:
     def deliver(self, card: SignInCard) -> None:
         _consented(self.ctx, self.consent, card)
 
-    def record(self, card: SignInCard) -> None:
-        _record(self.ctx, card)
+    def write_history(self, card: SignInCard) -> None:
+        _write_history(self.ctx, card)
 
     def place(self, card: SignInCard) -> None:
         (self.show or self.say)(card)
@@ -128,7 +128,7 @@ def _shown_until_final(card: SignInCard) -> None:
     card.add_final_callback(ended)
 
 
-def _record(ctx: ServerContext, card: SignInCard) -> None:
+def _write_history(ctx: ServerContext, card: SignInCard) -> None:
     try:
         entry = default_history().begin(
             server=ctx.name,

@@ -54,7 +54,7 @@ WAITING_POLL = WAITING
 """Seconds between polls, at most, while only the person can move a task on (if the server asks for less)."""
 _POLL_KEYS = ("pollIntervalMs", "pollIntervalMilliseconds", "pollInterval")
 Answer = mcp_types.ElicitResult | mcp_types.ErrorData
-Ask = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Answer]]
+Elicit = Callable[[Any, mcp_types.ElicitRequestParams], Awaitable[Answer]]
 """The connection's elicitation callback (`Intake.on_elicit`): a task's question is asked as any other."""
 
 _ELICIT: TypeAdapter[mcp_types.ElicitRequestParams] = TypeAdapter(mcp_types.ElicitRequestParams)
@@ -103,7 +103,7 @@ class _Cancel(mcp_types.Request[_TaskParams, Literal["tasks/cancel"]]):
 
 
 def extensions(
-    ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Ask
+    ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Elicit
 ) -> list[ClientExtension]:
     """What `Connection` passes to `Client(extensions=...)`."""
     return [TasksExtension(ctx, display, open_tasks, ask)]
@@ -115,7 +115,7 @@ class TasksExtension(ClientExtension):
     identifier = EXTENSION
 
     def __init__(
-        self, ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Ask
+        self, ctx: ServerContext, display: CallDisplay, open_tasks: tasks.OpenTasks, ask: Elicit
     ) -> None:
         self.ctx = ctx
         self.display = display
@@ -186,7 +186,7 @@ class _Task2026(tasks.FollowedTask):
         return None if self.deadline is None else max(0.0, self.deadline - time.monotonic())
 
     async def follow(
-        self, state: dict[str, Any], ask: Ask, open_tasks: tasks.OpenTasks
+        self, state: dict[str, Any], ask: Elicit, open_tasks: tasks.OpenTasks
     ) -> mcp_types.CallToolResult:
         open_tasks.hold(self)
         try:
@@ -259,8 +259,8 @@ class _Task2026(tasks.FollowedTask):
             return 3600.0
         return 1.0 if left < 121 else left % 60 + 0.05
 
-    def _take(self, requests: Any, ask: Ask) -> None:
-        """Ask each new key; withdraw those no longer outstanding."""
+    def _take(self, requests: Any, ask: Elicit) -> None:
+        """Elicit each new key; withdraw those no longer outstanding."""
         keys = requests if isinstance(requests, dict) else {}
         for key in [k for k, t in self.asking.items() if k not in keys and not t.done()]:
             if key in self.answered:
@@ -270,7 +270,7 @@ class _Task2026(tasks.FollowedTask):
             if key not in self.asking:
                 self.asking[key] = asyncio.ensure_future(self._answer(key, request, ask))
 
-    async def _answer(self, key: str, request: Any, ask: Ask) -> None:
+    async def _answer(self, key: str, request: Any, ask: Elicit) -> None:
         method = request.get("method") if isinstance(request, dict) else None
         try:
             if method != "elicitation/create":

@@ -326,7 +326,7 @@ class WireCapture:
 
 def _answers_shown(record: CallRecord) -> int:
     """How many of the call's open questions have an answer (its values redact from then on)."""
-    return sum(2 if getattr(q.view, "result", None) is not None else 1 for q in list(record.requests))
+    return sum(2 if getattr(q.card, "result", None) is not None else 1 for q in list(record.requests))
 
 
 def _content(request: Any) -> bytes:

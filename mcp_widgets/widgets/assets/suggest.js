@@ -1,4 +1,4 @@
-// A field's suggestion list (SuggestList in _suggest.py): the server's completions for the text input it
+// A field's suggestion list (SuggestList in _completion.py): the server's completions for the text input it
 // serves, drawn under that input as the person types. The kernel asks the server and sets `values`, `count`
 // and `answer` (a new number for each answer); this view draws them as literal text and handles the keys:
 // - ArrowDown / ArrowUp move the highlight (ArrowDown on a closed list opens it, asking again if needed),

@@ -85,7 +85,7 @@ def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
 
 
 def test_a_runaway_caller_keeps_a_bounded_number_of_apps() -> None:
-    from mcp_widgets.client.apps.views import MAX_VIEWS
+    from mcp_widgets.client.apps.host import MAX_VIEWS
 
     async def main() -> None:
         async with await mw.connect(create_server(sign_in_port=0), name="demo") as srv:

@@ -481,6 +481,17 @@ def test_background_call() -> None:
     run(scenario())
 
 
+def test_background_call_tool_error_is_failed() -> None:
+    """A tool that reports an error (a result with `isError`, no exception) is a failed call: `Call.state`
+    says so, as the call's line does."""
+    with connect_sync(build_server()) as srv:
+        call = srv.call_tool_background("fail")
+        result = call.result()
+        assert result.is_error and call.exception() is None
+        assert call.state == "failed"
+        assert call._record.ending() == "failed"
+
+
 def test_background_call_result_blocks() -> None:
     srv = connect_sync(build_server(), handler=handlers.scripted(["cancel"]))
     try:

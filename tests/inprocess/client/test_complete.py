@@ -138,12 +138,12 @@ def test_tab_in_code_asks_within_its_bound_and_never_from_the_client_thread() ->
     waiting would deadlock) or for what the server does not list."""
     import time
 
-    from mcp_widgets.client.completing import CODE_TIMEOUT
+    from mcp_widgets.client.completion import CODE_TIMEOUT
     from mcp_widgets.client.runtime import RUNTIME
-    from mcp_widgets.core.code_targets import code_target
+    from mcp_widgets.core.completion_code import code_argument
 
     def target(code: str) -> Any:
-        found = code_target(code)
+        found = code_argument(code)
         assert found is not None
         return found
 

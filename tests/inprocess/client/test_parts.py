@@ -202,7 +202,7 @@ def test_a_calls_end_ends_its_questions_then_its_url_cards_once() -> None:
 
 def test_present_is_given_one_object_and_accept_reaches_its_deliver() -> None:
     """`answering.present` takes one object whose methods are its steps: the handler's Accept reaches
-    `FormQuestion.deliver`, which settles the request through `Endings.view_done`."""
+    `FormQuestion.deliver`, which settles the request through `Endings.card_done`."""
     from mcp_widgets.client.questions import answering
     from mcp_widgets.client.questions.endings import Endings
     from mcp_widgets.client.questions.intake import FormQuestion

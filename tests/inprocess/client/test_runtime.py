@@ -11,7 +11,7 @@ import pytest
 from mcp_widgets import handlers
 from mcp_widgets.client import connect_sync, get_default_handler, set_default_handler
 from mcp_widgets.client.runtime import RUNTIME, THREAD_NAME
-from mcp_widgets.kernel import detect
+from mcp_widgets.kernel import running_kernel
 from tests.servers.demo import build_server, parse
 
 
@@ -44,7 +44,7 @@ def test_the_default_handler_lives_in_the_runtime(clean_client: None) -> None:
 
 def test_reset_kernel_forgets_the_kernel_rooms_cache(monkeypatch: pytest.MonkeyPatch) -> None:
     cache = [object()]
-    monkeypatch.setattr(detect, "_kernel_cache", cache)
+    monkeypatch.setattr(running_kernel, "_kernel_cache", cache)
     RUNTIME.reset_kernel()
     assert cache == []
 

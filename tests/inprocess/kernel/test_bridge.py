@@ -17,7 +17,7 @@ import pytest
 
 from mcp_widgets import kernel as _bridge
 from mcp_widgets.core.exceptions import BlockingCallError, MCPWidgetsError
-from mcp_widgets.kernel import adapter, detect, posted
+from mcp_widgets.kernel import adapter, posted, running_kernel
 
 
 def resolve_later(fut: concurrent.futures.Future[str], value: str, delay: float = 0.05) -> None:
@@ -222,8 +222,8 @@ def test_kernel_classification(
     monkeypatch: pytest.MonkeyPatch, version: str, support: str, blocking: bool
 ) -> None:
     kernel = adapter.Kernel(_BareKernel(), version)
-    monkeypatch.setattr(detect, "_kernel_cache", [kernel])
-    monkeypatch.setattr(detect, "_warned_background", False)
+    monkeypatch.setattr(running_kernel, "_kernel_cache", [kernel])
+    monkeypatch.setattr(running_kernel, "_warned_background", False)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         assert [_bridge.kernel_support() for _ in range(3)] == [support] * 3

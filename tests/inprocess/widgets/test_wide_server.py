@@ -175,7 +175,7 @@ def test_a_tool_forms_error_result_is_clipped(servers: dict[int, Server]) -> Non
 
 
 def test_completing_what_is_not_listed_quotes_the_listed_names_clipped() -> None:
-    from mcp_widgets.client.completing import _known
+    from mcp_widgets.client.completion import _known
 
     class Listed:
         def __init__(self, name: str) -> None:

@@ -17,7 +17,7 @@ import pytest
 
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.widgets import PromptForm
-from mcp_widgets.widgets._suggest import SuggestList
+from mcp_widgets.widgets._completion import SuggestList
 from tests.servers.completing import TEMPLATE, build_server
 from tests.servers.templated import build_server as without_completions
 

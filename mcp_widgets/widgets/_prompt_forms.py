@@ -7,9 +7,9 @@ to the server marked as typed, and to no log, repr or error). Run gets the promp
 the result shows under the form as the client's result text (`result_text`, passed in by the client room:
 roles, text, images and embedded resources as lines, server text literal).
 
-Where the server declares `completions`, the client room passes `suggest` (`_suggest.Ask`): each text field
-then offers the server's values as the person types (`_suggest`), and `suggestions`, `wait_suggestions` and
-`pick` drive that from Python as `fill` drives typing.
+Where the server declares `completions`, the client room passes `suggest` (`core.completion.Ask`): each text
+field then offers the server's values as the person types (`_completion`), and `suggestions`,
+`wait_suggestions` and `pick` drive that from Python as `fill` drives typing.
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Any
 
 import ipywidgets as w
 
-from ..core.completion import Completion
+from ..core.completion import Ask, Completion
 from ..core.exceptions import FieldNotFound
 from ..core.prompt_args import prompt_schema
 from ..core.text import NAMES_KEEP, quoted, shorten
 from ..core.tools.schema import ARGUMENTS, ArgumentCheck
 from ..core.uri_template import TemplateError, UriTemplate, parse_template
+from ._completion import Suggester
 from ._fields import WRAP_CLASS, SecretField, TextField
-from ._suggest import Ask, Suggester
 from ._tool_form import HEADER_KEEP, Run, ToolForm, not_listed
 from ._tool_result import plain_text
 

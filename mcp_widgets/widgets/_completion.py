@@ -34,17 +34,14 @@ from typing import Any
 import traitlets as t
 
 from .. import kernel
-from ..core.completion import Completion
+from ..core.completion import Ask, Completion
 from ._fields import Field, Kit
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import FLUSH_JS, asset
 
-__all__ = ["Ask", "SuggestList", "Suggester"]
+__all__ = ["SuggestList", "Suggester"]
 
 log = logging.getLogger("mcp_widgets")
-
-Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
-"""Asks the server to complete (argument, value so far, the other arguments): a future of its answer."""
 
 SUGGEST_CLASS = "mcp-widgets-suggest-for-"
 """The start of the class naming the control a list serves (a number follows)."""

@@ -8,7 +8,7 @@ from typing import Any
 from IPython.core.completer import CompletionContext
 from IPython.core.interactiveshell import InteractiveShell
 
-from mcp_widgets.kernel.completer import MATCHER_ID, complete_in_code, name_in
+from mcp_widgets.kernel.completion import MATCHER_ID, complete_in_code, name_in
 
 
 class Colliding:

@@ -1,15 +1,15 @@
 """Where Tab is pressed in a code cell: inside an argument string of a prompt or template call?
 
-`code_target(before)` reads the text before the cursor (stdlib only, nothing evaluated) and finds whether the
-cursor is inside the value string of a dict literal given to `srv.get_prompt("name", {"arg": "par` or
+`code_argument(before)` reads the text before the cursor (stdlib only, nothing evaluated) and finds whether
+the cursor is inside the value string of a dict literal given to `srv.get_prompt("name", {"arg": "par` or
 `srv.read_template("tmpl", {"var": "par` (their `_sync` and `_background` forms, and the keyword forms
 `name=`, `arguments=`, `template=`, `variables=`), where `srv` is a name or a dotted path of names
-(`team.srv`). It returns a `CodeTarget`: the name, the call, the argument, the value typed so far, the raw
+(`team.srv`). It returns a `CodeArgument`: the name, the call, the argument, the value typed so far, the raw
 text to replace (from after the opening quote to the cursor) and the other literal entries of the same dict
 as context; otherwise None. It never raises: any text is read with a small scanner of its own (tokens,
 brackets, strings), not with `tokenize`, which differs between Python releases on unfinished code.
 
-`literal_content(value, target)` is how a server's value is written inside that string (escaped for its
+`literal_content(value, code)` is how a server's value is written inside that string (escaped for its
 quote; None where a raw string cannot hold it).
 """
 
@@ -19,7 +19,7 @@ import ast
 from dataclasses import dataclass, field
 from typing import Literal
 
-__all__ = ["METHODS", "CodeTarget", "code_target", "literal_content"]
+__all__ = ["METHODS", "CodeArgument", "code_argument", "literal_content"]
 
 METHODS: dict[str, Literal["prompt", "template"]] = {
     "get_prompt": "prompt",
@@ -40,7 +40,7 @@ _CLOSERS = {")": "(", "]": "[", "}": "{"}
 
 
 @dataclass(frozen=True)
-class CodeTarget:
+class CodeArgument:
     """An argument string the cursor is in.
 
     Attributes:
@@ -70,7 +70,7 @@ class CodeTarget:
 
     def __repr__(self) -> str:  # what is typed stays out of reprs
         call = f"{self.receiver}.{self.method}"
-        return f"CodeTarget({call}, {self.kind} {self.name!r}, argument {self.argument!r})"
+        return f"CodeArgument({call}, {self.kind} {self.name!r}, argument {self.argument!r})"
 
 
 @dataclass(frozen=True)
@@ -80,7 +80,7 @@ class _Token:
     start: int
 
 
-def code_target(before: str, after: str = "") -> CodeTarget | None:
+def code_argument(before: str, after: str = "") -> CodeArgument | None:
     """The argument string the cursor (at the end of `before`, `after` following it) is in, or None; never
     raises. The dict's literal entries on either side of the cursor are the context."""
     try:
@@ -108,14 +108,14 @@ def _statement(before: str) -> str:
     return before
 
 
-def literal_content(value: str, target: CodeTarget) -> str | None:
-    """`value` as written between `target`'s quotes (None: a raw string cannot hold it)."""
-    if target.raw:
-        bad = target.quote in value or value.endswith("\\") or not value.isprintable()
+def literal_content(value: str, code: CodeArgument) -> str | None:
+    """`value` as written between `code`'s quotes (None: a raw string cannot hold it)."""
+    if code.raw:
+        bad = code.quote in value or value.endswith("\\") or not value.isprintable()
         return None if bad else value
     out = []
     for ch in value:
-        if ch == "\\" or ch == target.quote:
+        if ch == "\\" or ch == code.quote:
             out.append("\\" + ch)
         elif ch == "\n":
             out.append("\\n")
@@ -197,7 +197,7 @@ def _string_end(text: str, quote_at: int, raw: bool) -> int:
     return n + 1
 
 
-def _target(before: str, after: str) -> CodeTarget | None:
+def _target(before: str, after: str) -> CodeArgument | None:
     tokens = _scan(before)
     if not tokens or tokens[-1].kind != "open":
         return None
@@ -245,7 +245,7 @@ def _target(before: str, after: str) -> CodeTarget | None:
             key, literal = _literal(entry[0]), _literal(entry[2])
             if isinstance(key, str) and key != argument and _is_plain(literal):
                 context[key] = str(literal)
-    return CodeTarget(receiver, method, kind, name, argument, value, fragment, quote, raw, context)
+    return CodeArgument(receiver, method, kind, name, argument, value, fragment, quote, raw, context)
 
 
 def _entries_after(after: str, quote: str) -> list[list[_Token]]:

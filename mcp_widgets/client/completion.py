@@ -1,6 +1,6 @@
 """Asking a server to complete a prompt argument or a template variable (`completion/complete`).
 
-`Completer.target` finds what is completed (a listed prompt by name, a listed resource template by its URI
+`Completer.subject` finds what is completed (a listed prompt by name, a listed resource template by its URI
 template or name) and refuses, before anything is sent, a server without the `completions` capability or a
 name it does not list: one line naming what it has. `Completer.ask` sends the request on the client thread
 (the SDK speaks either protocol generation) and reads the answer as a `Completion`, at most 100 values.
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -30,8 +30,8 @@ import mcp_types
 from mcp.shared.exceptions import MCPError
 
 from .. import kernel
-from ..core.code_targets import CodeTarget
-from ..core.completion import Completion, completion_of
+from ..core.completion import Ask, Completion, completion_of
+from ..core.completion_code import CodeArgument
 from ..core.exceptions import ConnectionClosedError, MCPWidgetsError, RequestTimeout, ServerError, brief
 from ..core.redaction import REDACTED, is_secret_argument, typed_pattern
 from ..core.text import clip_line, quoted, shorten
@@ -51,9 +51,8 @@ __all__ = [
     "DEFAULT_TIMEOUT",
     "FORM_DELAY",
     "FORM_TIMEOUT",
-    "Ask",
     "Completer",
-    "Target",
+    "Subject",
     "blocking",
 ]
 
@@ -72,12 +71,8 @@ CODE_TIMEOUT = 0.5
 """Seconds Tab in a code cell waits for a server's completions at most (then it offers none of them)."""
 
 
-Ask = Callable[[str, str, Mapping[str, str]], "concurrent.futures.Future[Completion]"]
-"""How a form's field asks (argument, value so far, the other arguments): the widgets room's `Ask`."""
-
-
 @dataclass(frozen=True)
-class Target:
+class Subject:
     """What is completed: a prompt (`kind` "prompt", `name` as the server spells it) or a resource template
     (`kind` "template", `name` its URI template); `label` reads as "prompt 'x'" in a message."""
 
@@ -119,7 +114,7 @@ class Completer:
         caps = getattr(client, "server_capabilities", None) if client is not None else None
         return getattr(caps, "completions", None) is not None
 
-    def target(self, prompt: str | None, template: str | None) -> Target:
+    def subject(self, prompt: str | None, template: str | None) -> Subject:
         """What `prompt=` or `template=` names, as listed (one of them, exactly).
 
         Raises:
@@ -148,7 +143,7 @@ class Completer:
                     "`await srv.list_prompts()` first"
                 )
             real = prompts.real_name(prompt) if prompts is not None else prompt
-            return Target("prompt", real, f"prompt {prompt!r}")
+            return Subject("prompt", real, f"prompt {prompt!r}")
         assert template is not None
         resources = self.ctx.learned.resources
         templates: list[Any] = list(resources.templates if resources is not None else ())
@@ -162,32 +157,32 @@ class Completer:
             )
         uri = str(found[0].uri_template)
         real = resources.real_name(uri) if resources is not None else uri
-        return Target("template", real, f"resource template {uri!r}")
+        return Subject("template", real, f"resource template {uri!r}")
 
     def asker(self, prompt: str | None = None, template: str | None = None) -> Ask | None:
-        """How a form's fields ask (`widgets._suggest.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
+        """How a form's fields ask (`core.completion.Ask`: after `FORM_DELAY`, bounded by `FORM_TIMEOUT`),
         or None when the server offers no completions for it (or is not connected, or does not list it)."""
         try:
-            target = self.target(prompt, template)
+            subject = self.subject(prompt, template)
         except Exception:
             return None
 
         def ask(argument: str, value: str, context: Mapping[str, str]) -> Future[Completion]:
-            return self.submit(target, argument, value, context, timeout=FORM_TIMEOUT, delay=FORM_DELAY)
+            return self.submit(subject, argument, value, context, timeout=FORM_TIMEOUT, delay=FORM_DELAY)
 
         return ask
 
-    def code_values(self, target: CodeTarget) -> list[str]:
-        """The server's values for an argument string Tab was pressed in (`core.code_targets`), within
+    def code_values(self, code: CodeArgument) -> list[str]:
+        """The server's values for an argument string Tab was pressed in (`core.completion_code`), within
         `CODE_TIMEOUT`; [] when it offers none for it, is slow or fails (nothing raised, nothing logged)."""
         if RUNTIME.in_client_thread() or not self.offered():
             return []
         try:
-            prompt = target.name if target.kind == "prompt" else None
-            what = self.target(prompt, None if prompt is not None else target.name)
+            prompt = code.name if code.kind == "prompt" else None
+            what = self.subject(prompt, None if prompt is not None else code.name)
         except Exception:
             return []
-        future = self.submit(what, target.argument, target.value, target.context, timeout=CODE_TIMEOUT)
+        future = self.submit(what, code.argument, code.value, code.context, timeout=CODE_TIMEOUT)
         try:
             return list(future.result(CODE_TIMEOUT + 0.1).values)
         except (Exception, KeyboardInterrupt):  # an interrupt while Tab waits: no values, as IPython does
@@ -196,7 +191,7 @@ class Completer:
 
     def submit(
         self,
-        target: Target,
+        subject: Subject,
         argument: str,
         value: str,
         context: Mapping[str, str] | None = None,
@@ -214,14 +209,20 @@ class Completer:
             if isinstance(v, str) and k != argument and not is_secret_argument(str(k))
         }
         bound = timeout if timeout is not None else (self.ctx.settings.timeout or DEFAULT_TIMEOUT)
-        return RUNTIME.submit(self._ask(target, argument, value, given, bound, delay))
+        return RUNTIME.submit(self._ask(subject, argument, value, given, bound, delay))
 
     async def _ask(
-        self, target: Target, argument: str, value: str, context: dict[str, str], timeout: float, delay: float
+        self,
+        subject: Subject,
+        argument: str,
+        value: str,
+        context: dict[str, str],
+        timeout: float,
+        delay: float,
     ) -> Completion:
         if delay > 0:
             await asyncio.sleep(delay)
-        about = f"completing {argument!r} of {target.label} on {self.ctx.name!r}"
+        about = f"completing {argument!r} of {subject.label} on {self.ctx.name!r}"
         client = self.connection.client
         if client is None:
             raise ConnectionClosedError(f"{about} failed: not connected", code=mcp_types.CONNECTION_CLOSED)
@@ -229,9 +230,9 @@ class Completer:
         # Before it is sent: what the server says meanwhile (logs, prints, listings, the wire) is redacted.
         self.late.completing(sent)
         try:
-            asked = client.complete(target.ref(), {"name": argument, "value": value}, context or None)
+            asked = client.complete(subject.ref(), {"name": argument, "value": value}, context or None)
             # A question asked meanwhile, outside any call, is refused (`Intake`); the wire groups it alone.
-            with self.calls.completion(), sent_by(f"completion of {argument!r} ({target.label})"):
+            with self.calls.completion(), sent_by(f"completion of {argument!r} ({subject.label})"):
                 result = await asyncio.wait_for(asked, timeout)
         except MCPError as exc:
             error = exc.error

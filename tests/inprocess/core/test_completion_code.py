@@ -1,5 +1,5 @@
-"""`core.code_targets`: which call and which argument string the cursor is in, from the text before it (what
-Tab in a code cell completes); and how a value is written back into that string. It never raises."""
+"""`core.completion_code`: which call and which argument string the cursor is in, from the text before it
+(what Tab in a code cell completes); and how a value is written back into that string. It never raises."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from mcp_widgets.core.code_targets import METHODS, CodeTarget, code_target, literal_content
+from mcp_widgets.core.completion_code import METHODS, CodeArgument, code_argument, literal_content
 
 SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
-def found(text: str) -> CodeTarget:
-    target = code_target(text)
+def found(text: str) -> CodeArgument:
+    target = code_argument(text)
     assert target is not None, text
     return target
 
@@ -30,7 +30,7 @@ def test_each_call_positional_form(method: str) -> None:
 
 def test_a_dotted_path_of_names_is_the_receiver() -> None:
     """`team.srv.get_prompt(` (a server kept in a module, a namespace, an object): the path is looked up
-    attribute by attribute, never evaluated (kernel/completer.py)."""
+    attribute by attribute, never evaluated (kernel/completion.py)."""
     assert found('team.srv.get_prompt("greet", {"name": "Al').receiver == "team.srv"
     target = found('x = await a.b . srv.read_template("w://{a}", {"a": "x')
     assert (target.receiver, target.kind, target.value) == ("a.b.srv", "template", "x")
@@ -79,8 +79,8 @@ def test_entries_after_the_cursor_are_context_too() -> None:
     assert found_around(before, '", "month": "May"}').context == {"city": "Oslo"}  # not its own argument
 
 
-def found_around(before: str, after: str) -> CodeTarget:
-    target = code_target(before, after)
+def found_around(before: str, after: str) -> CodeArgument:
+    target = code_argument(before, after)
     assert target is not None, before
     return target
 
@@ -138,7 +138,7 @@ def test_escapes_are_decoded_and_raw_strings_kept() -> None:
     ],
 )
 def test_no_target_elsewhere(text: str) -> None:
-    assert code_target(text) is None
+    assert code_argument(text) is None
 
 
 def test_the_repr_keeps_out_what_is_typed() -> None:
@@ -169,7 +169,7 @@ code_pieces = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 @SETTINGS
 @given(st.one_of(st.text(max_size=80), code_pieces), st.one_of(st.text(max_size=20), code_pieces))
 def test_any_text_is_read_without_raising(text: str, after: str) -> None:
-    target = code_target(text, after)
+    target = code_argument(text, after)
     if target is not None:
         assert text.endswith(target.fragment) and target.method in METHODS
         assert isinstance(target.value, str) and all(isinstance(v, str) for v in target.context.values())

@@ -1,10 +1,10 @@
 """Tab in a code cell offers a server's completions inside a prompt's or template's argument string.
 
 `complete_in_code(kind, ask)` adds one IPython matcher (matcher API v2, `IPCompleter.custom_matchers`) to the
-running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.code_targets`), it looks the
+running shell, once: for `srv.get_prompt("greet", {"name": "Al|` (see `core.completion_code`), it looks the
 name `srv` up in the shell's namespace, and each attribute of a dotted path (`team.srv`) statically (nothing
 is evaluated: no property, `__getattr__` or `__class__` of the objects runs) and, when the object is a
-`kind`, returns `ask(obj, target)`'s values as the string's new content (the text from after the opening
+`kind`, returns `ask(obj, code)`'s values as the string's new content (the text from after the opening
 quote to the cursor), in the server's order, suppressing the other matchers (file names, Jedi) where it has
 any. `ask` bounds its own wait (the client asks on its own thread);
 whatever goes wrong gives no matches, never an exception: IPython would print its traceback, and what is
@@ -18,15 +18,15 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..core.code_targets import CodeTarget, code_target, literal_content
+from ..core.completion_code import CodeArgument, code_argument, literal_content
 
 __all__ = ["MATCHER_ID", "CodeAsk", "complete_in_code", "name_in"]
 
 MATCHER_ID = "mcp_widgets.server_values"
 """The matcher's identifier (`IPCompleter.disable_matchers = ["mcp_widgets.server_values"]` turns it off)."""
 
-CodeAsk = Callable[[Any, CodeTarget], Sequence[str]]
-"""Asks the object bound to `target.receiver` for `target`'s values (bounded in time; [] when it cannot)."""
+CodeAsk = Callable[[Any, CodeArgument], Sequence[str]]
+"""Asks the object bound to `code.receiver` for `code`'s values (bounded in time; [] when it cannot)."""
 
 _asks: dict[type, CodeAsk] = {}
 
@@ -53,16 +53,16 @@ def _matcher(shell: Any) -> Callable[[Any], dict[str, Any]]:
 
     def server_values(context: Any) -> dict[str, Any]:
         try:
-            target = code_target(*_around_cursor(context))
-            values = _values(shell, target) if target is not None else []
+            code = code_argument(*_around_cursor(context))
+            values = _values(shell, code) if code is not None else []
         except Exception:
-            values, target = [], None
-        if target is None or not values:
+            values, code = [], None
+        if code is None or not values:
             return {"completions": []}
-        texts = [t for t in (literal_content(v, target) for v in values) if t is not None]
+        texts = [t for t in (literal_content(v, code) for v in values) if t is not None]
         return {
             "completions": [SimpleCompletion(t, type="mcp") for t in texts],
-            "matched_fragment": target.fragment,
+            "matched_fragment": code.fragment,
             "suppress": bool(texts),
             "ordered": True,
         }
@@ -80,15 +80,15 @@ def _around_cursor(context: Any) -> tuple[str, str]:
     return text[:at], text[at:]
 
 
-def _values(shell: Any, target: CodeTarget) -> list[str]:
+def _values(shell: Any, code: CodeArgument) -> list[str]:
     namespace = getattr(shell, "user_ns", None)
     if not isinstance(namespace, dict):
         return []
-    bound = _bound(namespace, target.receiver)
+    bound = _bound(namespace, code.receiver)
     kind = type(bound)  # not isinstance: it could read the object's `__class__`
     for cls, ask in list(_asks.items()):
         if issubclass(kind, cls):
-            return [v for v in ask(bound, target) if isinstance(v, str)]
+            return [v for v in ask(bound, code) if isinstance(v, str)]
     return []
 
 
