@@ -4,7 +4,6 @@ The public surface is re-exported here. Names are resolved lazily so that the pu
 (`mcp_widgets.core`: schema, validation, outcomes) can be imported without ipywidgets, ipykernel or mcp.
 """
 
-
 # Imported under private names: every public name of the module is in __all__ (test_exported_members.py).
 import logging as _logging
 import warnings as _warnings

@@ -195,9 +195,7 @@ def _sent_schema(model: type) -> dict[str, Any] | None:
     return model_problems(model)[0]
 
 
-def playground(
-    schema: Mapping[str, Any] | str | type | None = None, *, message: str = ""
-) -> Playground:
+def playground(schema: Mapping[str, Any] | str | type | None = None, *, message: str = "") -> Playground:
     """Edit a requestedSchema and see, as you type, its form, every spec problem and each button's JSON.
 
     Args:

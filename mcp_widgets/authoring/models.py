@@ -122,8 +122,10 @@ def model_problems(model: type[Any]) -> tuple[dict[str, Any] | None, tuple[Probl
         schema = render_elicitation_schema(cls)
     except Exception as exc:
         # The SDK's TypeError stops at the first field it refuses: look at each field to name them all.
-        named = () if not isinstance(exc, TypeError) else tuple(
-            p for name, info in _fields(cls) for p in _field_problems(cls, name, info)
+        named = (
+            ()
+            if not isinstance(exc, TypeError)
+            else tuple(p for name, info in _fields(cls) for p in _field_problems(cls, name, info))
         )
         code = getattr(exc, "code", None) or type(exc).__name__
         return None, named or (Problem("error", "no-json-schema", f"pydantic cannot render it ({code})"),)

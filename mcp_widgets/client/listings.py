@@ -127,7 +127,7 @@ class ToolList(Table):
 
 
 def _app_mark(tool: mcp_types.Tool) -> str:
-    """"[app] " before a tool that shows an MCP App, "[app only] " before one only its app may call."""
+    """ "[app] " before a tool that shows an MCP App, "[app only] " before one only its app may call."""
     if app_policy.visibility(tool.meta) == ("app",):
         return "[app only] "
     return "[app] " if app_policy.app_resource_uri(tool.meta) else ""

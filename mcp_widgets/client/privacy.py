@@ -43,12 +43,20 @@ from ..core.requests import PendingRequest
 from ..core.text import clip_line, shown
 
 __all__ = [
-    "REDACTED", "Completing", "LateLines", "guard_logs", "texts_of", "typed_now", "typed_values", "watched"
+    "REDACTED",
+    "Completing",
+    "LateLines",
+    "guard_logs",
+    "texts_of",
+    "typed_now",
+    "typed_values",
+    "watched",
 ]
 
 RECENT = 32
 """Ended calls per server (of those in which something was typed) whose typed values still redact what it
 sends later: log lines, the wire, listings (docs/privacy.md says "its last 32 calls")."""
+
 
 class Typed(Protocol):
     """What redaction reads of a call (`record.CallRecord`): what the person sent in it."""
@@ -218,8 +226,10 @@ class LateLines:
             return
         longer = [t for t in texts if len(t) > SPELLED]
         if longer:  # a long value typed on: its earlier spellings are runs of the newer (matched as such)
-            kept = (frozenset(t for t in old if len(t) <= SPELLED or not any(t in new for new in longer))
-                    for old in self._completed)
+            kept = (
+                frozenset(t for t in old if len(t) <= SPELLED or not any(t in new for new in longer))
+                for old in self._completed
+            )
             self._completed = deque((old for old in kept if old), maxlen=RECENT)
         self._completed.append(texts)
         self.version += 1

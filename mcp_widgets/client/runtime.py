@@ -121,6 +121,7 @@ atexit.register(RUNTIME.stop)
 
 def on_main_after(seconds: float, fn: Callable[[], object]) -> None:
     """Run `fn` on the kernel's main thread in `seconds` (timed on the client loop: nothing waits)."""
+
     def run() -> None:
         fn()
 

@@ -23,6 +23,9 @@ in clear (no `${...}`) and looks like a secret, so that the table can say so.
 
 Every connect by name reads every usual place, and a file there may be anyone's: reading is bounded
 (`jsonc`; `MAX_CONFIG_BYTES`, `MAX_SERVERS`, too deep a nesting: each a `ConfigError`).
+
+One concept: a configured server as the files say it, from finding the files to the `ServerConfig` a connect
+resolves; the four formats share every step, so they stay together.
 """
 
 from __future__ import annotations
@@ -181,7 +184,10 @@ class ConfigFile:
 
 
 def config_locations(
-    *, home: str | Path | None = None, cwd: str | Path | None = None, platform: str | None = None,
+    *,
+    home: str | Path | None = None,
+    cwd: str | Path | None = None,
+    platform: str | None = None,
     environ: Mapping[str, str] | None = None,
 ) -> list[tuple[Path, Format]]:
     """The usual places, nearest first: project configs in `cwd` and its parents, then the user's.
@@ -256,8 +262,6 @@ def read_config(
         if isinstance(exc, ConfigError):
             raise
         raise ConfigError(f"{p} is not valid JSON: {jsonc.position(exc)}") from None
-
-
 
 
 # --------------------------------------------------------------------------------------------------
@@ -339,12 +343,18 @@ def _strings(value: Any) -> tuple[str, ...]:
 def _string_map(value: Any) -> dict[str, str]:
     if not isinstance(value, Mapping):
         return {}
-    return {str(k): ("" if v is None else str(v) if not isinstance(v, bool) else str(v).lower())
-            for k, v in value.items()}
+    return {
+        str(k): ("" if v is None else str(v) if not isinstance(v, bool) else str(v).lower())
+        for k, v in value.items()
+    }
 
 
 def _server(
-    name: str, entry: Mapping[str, Any], source: str, fmt: Format, inputs: Mapping[str, ConfigInput],
+    name: str,
+    entry: Mapping[str, Any],
+    source: str,
+    fmt: Format,
+    inputs: Mapping[str, ConfigInput],
     workspace: str | None,
 ) -> ServerConfig:
     declared = str(entry.get("type") or entry.get("transport") or "").strip().lower()
@@ -388,8 +398,24 @@ def _server(
 
 
 _SECRET_WORDS = {
-    "authorization", "auth", "bearer", "token", "secret", "password", "passwd", "passphrase", "pass", "pwd",
-    "key", "apikey", "credential", "credentials", "cookie", "pat", "private", "session",
+    "authorization",
+    "auth",
+    "bearer",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "passphrase",
+    "pass",
+    "pwd",
+    "key",
+    "apikey",
+    "credential",
+    "credentials",
+    "cookie",
+    "pat",
+    "private",
+    "session",
 }
 
 
@@ -490,4 +516,3 @@ class _Substitution:
                 return default
             raise ConfigError(f"{about} uses the environment variable {name}, which is not set")
         return found
-

@@ -125,8 +125,10 @@ def _base64_forms(value: str) -> set[str]:
     """The whole value in base64, standard or URL-safe, padded or not (the pattern ignoring case makes a
     wrong match possible only where the text holds the value's base64 in other letter case: harmless)."""
     raw = value.encode("utf-8")
-    return {re.escape(e.decode("ascii").rstrip("=")) + "=*" for e in (base64.b64encode(raw),
-                                                                       base64.urlsafe_b64encode(raw))}
+    return {
+        re.escape(e.decode("ascii").rstrip("=")) + "=*"
+        for e in (base64.b64encode(raw), base64.urlsafe_b64encode(raw))
+    }
 
 
 def _base64(raw: bytes) -> tuple[bytes, bytes]:
@@ -394,8 +396,24 @@ def redact_head(text: str, typed: Matcher | None, keep: int = HEAD_KEEP) -> str:
 # -- secret tool arguments --------------------------------------------------------------------------------
 
 _SECRET_WORDS = frozenset(
-    {"password", "passwd", "pwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
-     "credentials", "pin", "otp", "totp", "cookie", "authorization", "bearer"}
+    {
+        "password",
+        "passwd",
+        "pwd",
+        "passphrase",
+        "passcode",
+        "secret",
+        "token",
+        "apikey",
+        "credential",
+        "credentials",
+        "pin",
+        "otp",
+        "totp",
+        "cookie",
+        "authorization",
+        "bearer",
+    }
 )
 _SECRET_ENDINGS = ("apikey", "privatekey", "secretkey", "accesskey", "authkey", "signingkey", "sessionkey")
 

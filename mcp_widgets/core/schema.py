@@ -350,7 +350,6 @@ class _Parser(ChoiceParsing):
         )
         return self.check_default(spec)
 
-
     # -- defaults ----------------------------------------------------------------------------------
 
     def check_default(self, spec: FieldSpec) -> FieldSpec:

@@ -18,8 +18,6 @@ from .signals import raise_lost_interrupt, raising_sigint, waking_sigint
 T = TypeVar("T")
 
 
-
-
 _BLOCKING_HINT = "use `await` (call_tool) or call_tool_background instead"
 
 

@@ -107,8 +107,7 @@ _BUSY = ("connecting", "asking", "connected")
 """Row states whose button is off."""
 _COLUMNS = ("", "Name", "Kind", "Where", "Notes", "Status")
 _GRID = (
-    "max-content minmax(6em, max-content) max-content minmax(12em, 2fr) "
-    "minmax(8em, 1fr) minmax(12em, 3fr)"
+    "max-content minmax(6em, max-content) max-content minmax(12em, 2fr) minmax(8em, 1fr) minmax(12em, 3fr)"
 )
 
 _REASON_KEEP = 1200

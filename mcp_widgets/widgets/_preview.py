@@ -77,8 +77,10 @@ class Preview(w.VBox):
         if self.model is not None:
             self._receives = {action: kit.make(w.Label, _dom_classes=(WRAP_CLASS,)) for action in Action}
             name = getattr(self.model, "__name__", "the model")
-            sent = json.dumps(self.sent_schema, ensure_ascii=False) if self.sent_schema is not None else (
-                "none: the SDK refuses this model (see the problems below)"
+            sent = (
+                json.dumps(self.sent_schema, ensure_ascii=False)
+                if self.sent_schema is not None
+                else ("none: the SDK refuses this model (see the problems below)")
             )
             model_lines = (
                 kit.make(w.Label, value=f"The requestedSchema the SDK sends for {name}:", variant="bold"),

@@ -357,4 +357,3 @@ class SignInCard(LinkCardWidget):
         line = self._kit.wrapped_label(self.summary)
         self.children = (line,)
         kit.close(keep=(line,))
-

@@ -265,7 +265,9 @@ def assert_shows(row: Any, shown: Shown) -> None:
         expect(control).to_be_checked(checked=bool(shown.value))
     elif shown.control == ".mcp-widgets-choices":
         expect(control.locator("label.widget-label-basic")).to_have_text(list(shown.options))
-        expect(control.locator("label.widget-label-basic:has(input:checked)")).to_have_text(list(shown.chosen))
+        expect(control.locator("label.widget-label-basic:has(input:checked)")).to_have_text(
+            list(shown.chosen)
+        )
     elif shown.control == ".widget-radio-box":
         expect(control.locator("label")).to_have_text(list(shown.options))
         expect(control.locator("label:has(input:checked)")).to_have_text(list(shown.chosen))

@@ -58,8 +58,10 @@ def test_a_background_calls_image_shows_in_its_cell(open_notebook: OpenNotebook)
     # was an "[image: …]" line under the call's status line).
     from playwright.sync_api import expect
 
-    slow = SERVER.replace('def picture() -> list:\n', 'async def picture() -> list:\n    import asyncio\n'
-                          '    await asyncio.sleep(1.5)\n')
+    slow = SERVER.replace(
+        "def picture() -> list:\n",
+        "async def picture() -> list:\n    import asyncio\n    await asyncio.sleep(1.5)\n",
+    )
     nb = open_notebook([slow, "call = srv.call_tool_background('picture')"])
     for index in (0, 1):
         nb.run(index)

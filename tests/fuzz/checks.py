@@ -97,7 +97,7 @@ def left_alive(before: dict[str, str]) -> dict[str, str]:
 
 
 def _described(mid: str, kind: str) -> str:
-    """"Label 'text…'", "VBox [Label]": enough to tell which part of the client made a model left alive."""
+    """ "Label 'text…'", "VBox [Label]": enough to tell which part of the client made a model left alive."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", DeprecationWarning)
         model = w.Widget.widgets.get(mid)
@@ -175,8 +175,9 @@ class Typist:
         return (self.canary, self.number) if self.typed else ()
 
 
-def scope_text(*, error: BaseException | None, logs: Records, closing: str, server: str,
-               reprs: list[str]) -> dict[str, str]:
+def scope_text(
+    *, error: BaseException | None, logs: Records, closing: str, server: str, reprs: list[str]
+) -> dict[str, str]:
     """Everything in "the scope" of #18 that the example produced, by where it came from."""
     return {
         "error": everything_in(error) if error is not None else "",

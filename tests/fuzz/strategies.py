@@ -56,7 +56,7 @@ def _prop_of(kind: str) -> st.SearchStrategy[dict[str, Any]]:
     if kind == "string":
         return st.fixed_dictionaries(base, optional=_STRING_EXTRAS)
     if kind in ("integer", "number"):
-        nums = st.one_of(st.integers(-10**6, 10**6), st.floats(allow_nan=False, allow_infinity=False))
+        nums = st.one_of(st.integers(-(10**6), 10**6), st.floats(allow_nan=False, allow_infinity=False))
         extras = {"minimum": nums, "maximum": nums, "default": nums, "title": hostile_text(huge=False)}
         return st.fixed_dictionaries(base, optional=extras)
     if kind == "boolean":
@@ -73,21 +73,29 @@ def _prop_of(kind: str) -> st.SearchStrategy[dict[str, Any]]:
     if kind == "multi":
         choices = st.lists(hostile_text(huge=False), min_size=0, max_size=12)
         return st.builds(
-            lambda c, lo, hi: {"type": "array", "items": {"type": "string", "enum": c}, "minItems": lo,
-                               "maxItems": hi},
-            choices, st.integers(0, 3), st.integers(0, 12),
+            lambda c, lo, hi: {
+                "type": "array",
+                "items": {"type": "string", "enum": c},
+                "minItems": lo,
+                "maxItems": hi,
+            },
+            choices,
+            st.integers(0, 3),
+            st.integers(0, 12),
         )
     # What the spec forbids: nested objects, plain arrays, junk.
-    return st.sampled_from([
-        {"type": "object", "properties": {"x": {"type": "string"}}},
-        {"type": "array", "items": {"type": "string"}},
-        {"type": ["string", "null"]},
-        {"type": "null"},
-        {},
-        {"anyOf": [{"type": "string"}, {"type": "integer"}]},
-        "not a schema",
-        None,
-    ])
+    return st.sampled_from(
+        [
+            {"type": "object", "properties": {"x": {"type": "string"}}},
+            {"type": "array", "items": {"type": "string"}},
+            {"type": ["string", "null"]},
+            {"type": "null"},
+            {},
+            {"anyOf": [{"type": "string"}, {"type": "integer"}]},
+            "not a schema",
+            None,
+        ]
+    )
 
 
 KINDS = ("string", "string", "integer", "number", "boolean", "enum", "multi", "bad")
@@ -110,8 +118,14 @@ def object_schema(draw: st.DrawFn, valid: bool = False) -> dict[str, Any]:
 def answerable_schema(draw: st.DrawFn) -> dict[str, Any]:
     """A valid schema with plain text fields (and maybe an integer) a typist can fill and accept."""
     names = draw(st.lists(hostile_text(huge=False).filter(bool), min_size=1, max_size=4, unique=True))
-    titled = st.fixed_dictionaries({"type": st.just("string")}, optional={
-        "title": hostile_text(huge=False), "description": hostile_text(), "default": hostile_text(False)})
+    titled = st.fixed_dictionaries(
+        {"type": st.just("string")},
+        optional={
+            "title": hostile_text(huge=False),
+            "description": hostile_text(),
+            "default": hostile_text(False),
+        },
+    )
     props = {name: draw(titled) for name in names}
     if draw(st.booleans()):
         props["n\u200b"] = {"type": "integer", "title": draw(hostile_text(huge=False))}
@@ -129,13 +143,15 @@ schema = st.one_of(
     answerable_schema(),
     object_schema(valid=True),
     object_schema(),
-    st.sampled_from([
-        {"type": "string"},
-        {"type": "object", "oneOf": [{}]},
-        {"type": "object", "properties": {}, "allOf": [{"type": "object"}]},
-        {"type": "object", "properties": "nope"},
-        {"type": "object", "properties": {}},
-    ]),
+    st.sampled_from(
+        [
+            {"type": "string"},
+            {"type": "object", "oneOf": [{}]},
+            {"type": "object", "properties": {}, "allOf": [{"type": "object"}]},
+            {"type": "object", "properties": "nope"},
+            {"type": "object", "properties": {}},
+        ]
+    ),
     JUNK,
 )
 """A requested schema: valid per the spec, broken in one property, or broken at the top."""
@@ -148,9 +164,13 @@ step = st.one_of(
         optional={"progress": st.integers(0, 5), "total": st.one_of(st.none(), st.integers(0, 5))},
     ),
     st.fixed_dictionaries(
-        {"do": st.just("log"), "text": hostile_text(), "echo": echo,
-         "level": st.sampled_from(["debug", "info", "warning", "error", "emergency"]),
-         "related": st.booleans()},
+        {
+            "do": st.just("log"),
+            "text": hostile_text(),
+            "echo": echo,
+            "level": st.sampled_from(["debug", "info", "warning", "error", "emergency"]),
+            "related": st.booleans(),
+        },
     ),
 )
 
@@ -163,8 +183,9 @@ end = st.fixed_dictionaries(
 @st.composite
 def script(draw: st.DrawFn, max_asks: int = 3, max_steps: int = 6) -> dict[str, Any]:
     """What the hostile `MCPServer` does in one call."""
-    asks = draw(st.lists(st.fixed_dictionaries({"message": hostile_text(), "schema": schema}),
-                         max_size=max_asks))
+    asks = draw(
+        st.lists(st.fixed_dictionaries({"message": hostile_text(), "schema": schema}), max_size=max_asks)
+    )
     return {"asks": asks, "steps": draw(st.lists(step, max_size=max_steps)), "end": draw(end)}
 
 
@@ -215,8 +236,10 @@ raw_op = st.one_of(
     st.fixed_dictionaries({"op": st.just("complete"), "elicitationId": eid}),
 )
 raw_end = st.one_of(
-    st.fixed_dictionaries({"op": st.sampled_from(["result", "error"]), "text": hostile_text(), "echo": echo},
-                          optional={"code": st.sampled_from([-32602, -32000, -32603, 1])}),
+    st.fixed_dictionaries(
+        {"op": st.sampled_from(["result", "error"]), "text": hostile_text(), "echo": echo},
+        optional={"code": st.sampled_from([-32602, -32000, -32603, 1])},
+    ),
     st.just({"op": "exit"}),
 )
 late = st.lists(st.one_of(st.just({"op": "again"}), raw_op), max_size=3)

@@ -80,8 +80,9 @@ def run_one(target: Any, mode: str, script: dict[str, Any], typist: Typist, desc
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @fuzz_settings(ci=80)
 @given(script=fs.script(), canary=canary, number=number, description=fs.hostile_text())
-def test_a_hostile_server_in_process(mode: str, script: dict[str, Any], canary: str, number: int,
-                                     description: str) -> None:
+def test_a_hostile_server_in_process(
+    mode: str, script: dict[str, Any], canary: str, number: int, description: str
+) -> None:
     typist = Typist(canary, number)
     run_one(build_server("hostile", description or "x"), mode, script, typist)
 
@@ -95,8 +96,9 @@ def test_a_hostile_server_in_process(mode: str, script: dict[str, Any], canary: 
     delay=st.sampled_from([0.0, 0.01, 0.05]),
     cancel_after=st.sampled_from([0.0, 0.005, 0.02, 0.06]),
 )
-def test_a_call_cancelled_at_any_point(mode: str, script: dict[str, Any], canary: str, number: int,
-                                       delay: float, cancel_after: float) -> None:
+def test_a_call_cancelled_at_any_point(
+    mode: str, script: dict[str, Any], canary: str, number: int, delay: float, cancel_after: float
+) -> None:
     """The caller cancels before, while or after the person answers: the call still ends, leaving nothing."""
     typist = Typist(canary, number, delay=delay)
     before = live_models()
@@ -129,8 +131,11 @@ def test_the_checks_see_an_echoed_canary() -> None:
     """Not vacuous: the server does get the canary, quotes it everywhere, and only the result keeps it."""
     schema = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
     steps = [{"do": "progress", "text": "p", "echo": "upper"}, {"do": "log", "text": "l", "echo": "json"}]
-    script = {"asks": [{"message": "?", "schema": schema}], "steps": steps,
-              "end": {"kind": "return", "text": "r", "echo": "plain"}}
+    script = {
+        "asks": [{"message": "?", "schema": schema}],
+        "steps": steps,
+        "end": {"kind": "return", "text": "r", "echo": "plain"},
+    }
     typist = Typist("Cnry-sanity-1", 123456789)
     out = w.Output()
     with recording() as logs, connect_sync(build_server(), name="sanity", handler=typist, output=out) as srv:

@@ -16,10 +16,16 @@ CANARY = "Cnry-kernel-3b9d"
 TEXT = {"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}
 ASK = [{"message": "\x1b[31m$5\u202e<b>" * 500, "schema": TEXT}]
 SCRIPTS = [
-    {"asks": ASK, "steps": [{"do": "progress", "text": "p", "echo": "upper"}],
-     "end": {"kind": "error", "text": "y" * 3000, "echo": "plain"}},
-    {"asks": ASK, "steps": [{"do": "log", "text": "l", "echo": "json", "related": False}],
-     "end": {"kind": "return", "text": "r", "echo": "html"}},
+    {
+        "asks": ASK,
+        "steps": [{"do": "progress", "text": "p", "echo": "upper"}],
+        "end": {"kind": "error", "text": "y" * 3000, "echo": "plain"},
+    },
+    {
+        "asks": ASK,
+        "steps": [{"do": "log", "text": "l", "echo": "json", "related": False}],
+        "end": {"kind": "return", "text": "r", "echo": "html"},
+    },
     {"asks": [{"message": "junk", "schema": {"type": "object", "properties": {"x": {"type": "object"}}}}]},
     {"asks": [{"message": "m", "schema": "not a schema"}], "end": {"kind": "raise", "text": "boom"}},
     {"asks": ASK, "end": {"kind": "error", "code": -32000, "text": "busy", "echo": "url"}},

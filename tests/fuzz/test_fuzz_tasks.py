@@ -32,8 +32,18 @@ from .test_fuzz_inproc import canary, number
 
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(600)]
 
-ECHOES = ["plain", "json", "upper", "html", "entities", "base64", "url-twice", "decomposed", "fullwidth",
-          "zero-width"]
+ECHOES = [
+    "plain",
+    "json",
+    "upper",
+    "html",
+    "entities",
+    "base64",
+    "url-twice",
+    "decomposed",
+    "fullwidth",
+    "zero-width",
+]
 
 
 def _malformed(where: str) -> Callable[[dict[str, Any]], dict[str, Any]]:

@@ -336,5 +336,5 @@ def test_the_size_check_sees_a_long_module(tmp_path: Path) -> None:
     (root / "long.py").write_text("x = 1\n" * (MAX_LINES + 1))
     why = f"over {MAX_LINES}, and no docstring paragraph saying {WHY!r}"
     assert sizes(root) == [f"long.py: {MAX_LINES + 1} lines ({why})"]
-    (root / "long.py").write_text(f"\"\"\"Long.\n\n{WHY} one table.\"\"\"\n" + "x = 1\n" * MAX_LINES)
+    (root / "long.py").write_text(f'"""Long.\n\n{WHY} one table."""\n' + "x = 1\n" * MAX_LINES)
     assert sizes(root) == []

@@ -32,7 +32,11 @@ def test_the_printed_address_opens_the_quickstart_with_the_repository_as_root(tm
     with log.open("w") as out:
         proc = subprocess.Popen(
             ["bash", "scripts/quickstart.sh", "--no-browser", f"--port={port}", "--ServerApp.port_retries=0"],
-            cwd=ROOT, stdout=out, stderr=subprocess.STDOUT, env=env, start_new_session=True,
+            cwd=ROOT,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            env=env,
+            start_new_session=True,
         )
     try:
         address = None

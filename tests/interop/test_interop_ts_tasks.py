@@ -58,6 +58,7 @@ def http_peer(node: str) -> Iterator[str]:
     with serving(argv, "the TypeScript task server") as (port, _proc):
         yield f"http://127.0.0.1:{port}/mcp"
 
+
 @pytest.fixture(scope="module", params=["stdio", "http"])
 def server(request: pytest.FixtureRequest) -> Iterator[Server]:
     node = node_or_skip(SDK)

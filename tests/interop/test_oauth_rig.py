@@ -230,7 +230,9 @@ def test_authorization_server_policy(issuer: str, mcp_url: str) -> None:
     assert plain["error"] == ["invalid_request"]
     with_pkce = authorize(code_challenge="c" * 43, code_challenge_method="S256")
     assert "error" not in with_pkce and "/interaction/" in with_pkce["_at"][0]  # on to the login page
-    elsewhere = authorize(code_challenge="c" * 43, code_challenge_method="S256", resource="https://example.com/")
+    elsewhere = authorize(
+        code_challenge="c" * 43, code_challenge_method="S256", resource="https://example.com/"
+    )
     assert elsewhere["error"] == ["invalid_target"]
     web_redirect = httpx2.post(
         f"{issuer}/reg",

@@ -107,6 +107,8 @@ def test_the_demos_private_notes_complete_on_2026(frontend: KernelFrontend) -> N
     again.click("I've finished — try again")
     cell = ok(frontend.wait_cell(msg_id, timeout=60))
     assert cell.stdout == "{'notes': ['Buy oat milk', 'The workshop is on Friday']}\n"
+
+
 def test_declining_a_required_page_ends_the_call_in_one_line(frontend: KernelFrontend) -> None:
     # 2025-11-25, -32042: the person declines the page; the cell says so in one line (it printed ~120 lines
     # of traceback through the client and the SDK).

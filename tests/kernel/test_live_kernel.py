@@ -115,7 +115,8 @@ def test_a_watch_view_redraws_in_place(frontend: KernelFrontend) -> None:
     view = frontend.wait_widget("AnyModel", where=lambda w: w.state.get("title") == "live://counter")
     frontend.wait_until(lambda: bool(_parts(frontend, view.comm_id)), timeout=10, what="the first draw")
     assert _parts(frontend, view.comm_id)[-1] == [
-        {"text": "Resource: live://counter (text/plain)"}, {"text": "count 0"}
+        {"text": "Resource: live://counter (text/plain)"},
+        {"text": "count 0"},
     ]
     assert frontend.run("srv.call_tool_sync('bump', {'times': 3})").status == "ok"
     frontend.wait_until(

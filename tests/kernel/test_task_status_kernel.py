@@ -44,8 +44,11 @@ def test_task_status_messages_reach_neither_iopub_nor_saved_widget_state(fronten
     msg_id = frontend.execute(CALLS)
     cell = frontend.wait_cell(msg_id, timeout=90)
     assert cell.status == "ok", (cell.evalue, cell.stderr[-2000:])
-    assert cell.stdout.split("\n")[:3] == ["completed returned", "failed ServerError redacted",
-                                           "cancelled ServerError redacted"]
+    assert cell.stdout.split("\n")[:3] == [
+        "completed returned",
+        "failed ServerError redacted",
+        "cancelled ServerError redacted",
+    ]
     frontend.settle(0.5)  # the closing updates may follow the reply
     # All iopub traffic but the echo of the setup cell's code (which types the canary itself) and the form's
     # own text field taking what was typed while it is open (`echo_update`: docs/privacy.md: a pending form

@@ -18,8 +18,21 @@ from mcp.server import Server
 EMPTY: dict[str, Any] = {"type": "object", "properties": {}}
 
 NAMES = (
-    "_by_tool", "_names", "_server", "_ipython_display_", "_repr_html_", "__init__", "__listing__",
-    "tool__init__", "_", "class", "get-weather", "get_weather", "ﬁle", "file", "x²",
+    "_by_tool",
+    "_names",
+    "_server",
+    "_ipython_display_",
+    "_repr_html_",
+    "__init__",
+    "__listing__",
+    "tool__init__",
+    "_",
+    "class",
+    "get-weather",
+    "get_weather",
+    "ﬁle",
+    "file",
+    "x²",
 )
 """Tools that take nothing (`dates` and `hostile` are listed beside them)."""
 
@@ -68,4 +81,3 @@ def build_server() -> Server:
         return t.CallToolResult(content=[t.TextContent(text=said)])
 
     return Server("awkward-names", on_list_tools=list_tools, on_call_tool=call_tool)
-

@@ -57,8 +57,14 @@ class Listed:
             return []
         n = self.name
         argument = {"name": "topic", "description": f"what about {n}", "required": False}
-        return [{"name": f"about_{n}", "title": f"About {n}", "description": f"Talks about {n}.",
-                 "arguments": [argument]}]
+        return [
+            {
+                "name": f"about_{n}",
+                "title": f"About {n}",
+                "description": f"Talks about {n}.",
+                "arguments": [argument],
+            }
+        ]
 
     def resources(self) -> list[dict[str, Any]]:
         if self.name is None:
@@ -136,8 +142,11 @@ def handle(message: dict[str, Any]) -> None:
         return
     caps = {kind: {"listChanged": True} for kind in CHANGED}
     answers: dict[str, Any] = {
-        "initialize": {"protocolVersion": "2025-11-25", "capabilities": caps,
-                       "serverInfo": {"name": "careless", "version": "0"}},
+        "initialize": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": caps,
+            "serverInfo": {"name": "careless", "version": "0"},
+        },
         "tools/list": {"tools": _listed.tools()},
         "prompts/list": {"prompts": _listed.prompts()},
         "resources/list": {"resources": _listed.resources()},

@@ -20,11 +20,25 @@ from mcp.shared.exceptions import MCPError
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 TEMPLATE = "weather://{city}/{day}"
-CITIES = [f"Oslo {n:03d}" for n in range(120)] + ["Osaka", "Ottawa", "Paris", "Perth", "Porto"] + [
-    "Lima", "Lisbon", "London", "Lyon", "Madrid"
+CITIES = (
+    [f"Oslo {n:03d}" for n in range(120)]
+    + ["Osaka", "Ottawa", "Paris", "Perth", "Porto"]
+    + ["Lima", "Lisbon", "London", "Lyon", "Madrid"]
+)
+MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
 ]
-MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-          "November", "December"]
 DAYS = {"Paris": ["monday", "tuesday"], "Lima": ["friday"]}
 
 

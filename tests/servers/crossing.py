@@ -17,8 +17,11 @@ from typing import Any
 
 HUGE = int(os.environ.get("CROSSING_HUGE", "200000"))
 TS = "--ts" in sys.argv
-LISTS = {"tools/list": "tools", "resources/list": "resources",
-         "resources/templates/list": "resourceTemplates"}
+LISTS = {
+    "tools/list": "tools",
+    "resources/list": "resources",
+    "resources/templates/list": "resourceTemplates",
+}
 _waiting: dict[Any, str] = {}
 """Requests answered once cancelled: id -> the value typed."""
 

@@ -26,8 +26,20 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # run as a script:
 from mcp_widgets.demo._asking import Asker, converse
 
 ECHOES = (
-    "none", "plain", "json", "json-twice", "upper", "url", "html", "glued",
-    "entities", "base64", "url-twice", "decomposed", "fullwidth", "zero-width",
+    "none",
+    "plain",
+    "json",
+    "json-twice",
+    "upper",
+    "url",
+    "html",
+    "glued",
+    "entities",
+    "base64",
+    "url-twice",
+    "decomposed",
+    "fullwidth",
+    "zero-width",
 )
 """How a step quotes the answers so far next to its own text."""
 

@@ -27,7 +27,8 @@ EVIL = "https://evil.example.test"
 FLOOD = 10_000
 STORM = 5_000
 
-HTML = """<!DOCTYPE html>
+HTML = (
+    """<!DOCTYPE html>
 <html><head><meta charset="utf-8"><title>hostile</title></head>
 <body>
 <pre id="probes"></pre>
@@ -120,7 +121,10 @@ HTML = """<!DOCTYPE html>
 })();
 </script>
 </body></html>
-""".replace("EVIL", EVIL).replace("STORM", str(STORM)).replace("FLOOD", str(FLOOD))
+""".replace("EVIL", EVIL)
+    .replace("STORM", str(STORM))
+    .replace("FLOOD", str(FLOOD))
+)
 
 
 def build_server(name: str = "hostile-app") -> MCPServer[Any]:

@@ -38,8 +38,13 @@ def send(message: dict[str, Any] | str) -> None:
 
 def ask(value: str) -> None:
     schema = {"type": "object", "properties": {"ok": {"type": "boolean"}}}
-    send({"id": "q1", "method": "elicitation/create",
-          "params": {"message": f"Did you mean {value}?", "requestedSchema": schema}})
+    send(
+        {
+            "id": "q1",
+            "method": "elicitation/create",
+            "params": {"message": f"Did you mean {value}?", "requestedSchema": schema},
+        }
+    )
     end = time.monotonic() + 10
     with _arrived:
         while '"q1"' not in _replies and time.monotonic() < end:
@@ -91,8 +96,12 @@ def handle(message: dict[str, Any]) -> None:
         key = "resources" if method == "resources/list" else "resourceTemplates"
         send({"id": rid, "result": {key: []}})
     elif method == "prompts/get":
-        send({"id": rid, "result": {"messages": [
-            {"role": "user", "content": {"type": "text", "text": "signed in"}}]}})
+        send(
+            {
+                "id": rid,
+                "result": {"messages": [{"role": "user", "content": {"type": "text", "text": "signed in"}}]},
+            }
+        )
     elif method == "completion/complete":
         threading.Thread(target=complete, args=(rid, params), daemon=True).start()
     elif method in ("ping", "logging/setLevel"):

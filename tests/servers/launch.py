@@ -49,6 +49,7 @@ def serving(argv: list[str], what: str) -> Iterator[tuple[int, subprocess.Popen[
             proc.kill()
             proc.wait()
 
+
 def target(kind: str, http_url: str | None = None, name: str = "demo") -> Any:
     """A connect() target of the given kind ("inproc", "stdio", "http")."""
     if kind == "inproc":

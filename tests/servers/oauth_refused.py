@@ -65,14 +65,17 @@ class Handler(BaseHTTPRequestHandler):
             return self.answer(200, {"resource": resource, "authorization_servers": [f"{root}/as"]})
         if step == "asm":
             issuer = f"{self.base()}/impostor" if case == "issuer" else f"{root}/as"
-            return self.answer(200, {
-                "issuer": issuer,
-                "authorization_endpoint": f"{root}/authorize",
-                "token_endpoint": f"{root}/token",
-                "registration_endpoint": f"{root}/register",
-                "response_types_supported": ["code"],
-                "code_challenge_methods_supported": ["S256"],
-            })
+            return self.answer(
+                200,
+                {
+                    "issuer": issuer,
+                    "authorization_endpoint": f"{root}/authorize",
+                    "token_endpoint": f"{root}/token",
+                    "registration_endpoint": f"{root}/register",
+                    "response_types_supported": ["code"],
+                    "code_challenge_methods_supported": ["S256"],
+                },
+            )
         if step == "register":
             if case == "register":
                 return self.answer(400, {"error": "invalid_client_metadata", "error_description": SECRET})

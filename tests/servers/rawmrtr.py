@@ -67,8 +67,14 @@ _tasks: dict[str, dict[str, Any]] = {}
 
 def task_state(task_id: str) -> dict[str, Any]:
     task = _tasks[task_id]
-    state = {"taskId": task_id, "status": task["status"], "createdAt": STAMP, "lastUpdatedAt": STAMP,
-             "ttlMs": 60_000, "pollIntervalMs": 100}
+    state = {
+        "taskId": task_id,
+        "status": task["status"],
+        "createdAt": STAMP,
+        "lastUpdatedAt": STAMP,
+        "ttlMs": 60_000,
+        "pollIntervalMs": 100,
+    }
     if task["status"] == "input_required":
         state["inputRequests"] = {"color": QUESTION}
     elif task["status"] == "completed":

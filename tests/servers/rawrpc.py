@@ -66,8 +66,14 @@ class Task:
         self.ended = threading.Event()
 
     def state(self) -> dict[str, Any]:
-        return {"taskId": self.task_id, "status": self.status, "createdAt": STAMP, "lastUpdatedAt": STAMP,
-                "ttl": 60_000, "pollInterval": 100}
+        return {
+            "taskId": self.task_id,
+            "status": self.status,
+            "createdAt": STAMP,
+            "lastUpdatedAt": STAMP,
+            "ttl": 60_000,
+            "pollInterval": 100,
+        }
 
     def finish(self, outcome: dict[str, Any]) -> None:
         if not self.ended.is_set():
@@ -113,6 +119,7 @@ def play(call_id: Any, params: dict[str, Any], task: Task | None = None) -> None
             send({"id": call_id, **outcome})
         else:
             task.finish(outcome)
+
     for op in (params.get("arguments") or {}).get("ops", []):
         kind = op.get("op")
         text = echo(op.get("echo", "none"), str(op.get("text", "")), answers)
@@ -129,12 +136,20 @@ def play(call_id: Any, params: dict[str, Any], task: Task | None = None) -> None
         elif kind == "elicit":
             send({"id": op["id"], "method": "elicitation/create", "params": form})
         elif kind == "elicit_url":
-            url_form = {"mode": "url", "message": op.get("message", ""), "url": op.get("url", ""),
-                        "elicitationId": op.get("elicitationId", "e")}
+            url_form = {
+                "mode": "url",
+                "message": op.get("message", ""),
+                "url": op.get("url", ""),
+                "elicitationId": op.get("elicitationId", "e"),
+            }
             send({"id": op["id"], "method": "elicitation/create", "params": url_form})
         elif kind == "complete":
-            send({"method": "notifications/elicitation/complete",
-                  "params": {"elicitationId": op.get("elicitationId", "e")}})
+            send(
+                {
+                    "method": "notifications/elicitation/complete",
+                    "params": {"elicitationId": op.get("elicitationId", "e")},
+                }
+            )
         elif kind in ("await", "flood"):
             ids = [op["id"]] if kind == "await" else [f"flood-{call_id}-{i}" for i in range(op.get("n", 1))]
             if kind == "flood":
@@ -156,8 +171,12 @@ def play(call_id: Any, params: dict[str, Any], task: Task | None = None) -> None
             progress = {"progressToken": token, "progress": op.get("progress", 1), "message": text}
             send({"method": "notifications/progress", "params": progress})
         elif kind == "log":
-            send({"method": "notifications/message",
-                  "params": {"level": op.get("level", "info"), "logger": "raw", "data": text}})
+            send(
+                {
+                    "method": "notifications/message",
+                    "params": {"level": op.get("level", "info"), "logger": "raw", "data": text},
+                }
+            )
         elif kind == "result":
             last = {"result": {"content": [{"type": "text", "text": text}]}}
             end(last)

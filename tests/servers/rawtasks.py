@@ -47,8 +47,13 @@ def task_of(task_id: str) -> dict[str, Any]:
     task = _tasks[task_id]
     done = task["polls"] is not None and len(task["times"]) >= task["polls"]
     status = "cancelled" if task["cancelled"] else "completed" if done else "working"
-    body: dict[str, Any] = {"taskId": task_id, "status": status, "createdAt": STAMP, "lastUpdatedAt": STAMP,
-                            "ttl": 60_000}
+    body: dict[str, Any] = {
+        "taskId": task_id,
+        "status": status,
+        "createdAt": STAMP,
+        "lastUpdatedAt": STAMP,
+        "ttl": 60_000,
+    }
     if task["poll"] is not None:
         body["pollInterval"] = json.loads(task["poll"])
     return body
@@ -74,8 +79,12 @@ def handle(message: dict[str, Any]) -> None:
     elif method == "tools/call":
         args = params.get("arguments") or {}
         task_id = f"t{len(_tasks) + 1}"
-        _tasks[task_id] = {"poll": args.get("poll"), "polls": args.get("polls"), "times": [],
-                           "cancelled": False}
+        _tasks[task_id] = {
+            "poll": args.get("poll"),
+            "polls": args.get("polls"),
+            "times": [],
+            "cancelled": False,
+        }
         send({"id": rid, "result": {"task": task_of(task_id)}})
     elif method == "tasks/get":
         _gets += 1

@@ -387,7 +387,10 @@ def build_server(
         return json.dumps(len(ctx.input_responses or {}))
 
     tasks.work = {
-        "ask_names": ask_names, "work": work, "ask_changing": ask_changing, "ask_then_echo": ask_then_echo
+        "ask_names": ask_names,
+        "work": work,
+        "ask_changing": ask_changing,
+        "ask_then_echo": ask_then_echo,
     }
     tasks.task_only = {"ask_names", "ask_changing", "ask_then_echo"}
     return server, tasks

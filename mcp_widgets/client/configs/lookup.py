@@ -62,9 +62,7 @@ def found_files(
     return files, len(places)
 
 
-def lookup(
-    target: Any, config: str | os.PathLike[str] | ServerConfig | None = None
-) -> ServerConfig | None:
+def lookup(target: Any, config: str | os.PathLike[str] | ServerConfig | None = None) -> ServerConfig | None:
     """The configured server `target` names, or None when `target` is not such a name (a command line).
 
     Without `config=`, only a plain name (letters, digits, `_.@:+-` and spaces) is looked up; with it, any

@@ -41,6 +41,7 @@ def servers(path: str | os.PathLike[str] | None = None) -> ServersTable:
 def _connect_clicked(table: ServersTable, row: ServerConfig) -> None:
     """A Connect button (main thread, in a widget callback: nothing may block): ask the inputs in the
     table if any are missing, then connect in the background; the row says how it ended."""
+
     def start(values: dict[str, str] | None = None) -> None:
         try:
             if values is not None or missing_inputs(row):

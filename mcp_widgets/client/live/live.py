@@ -58,9 +58,7 @@ class Live:
         typed: What was typed lately, as a pattern (a listing is redacted with it).
     """
 
-    def __init__(
-        self, ctx: ServerContext, typed: Callable[[], Matcher | None] | None = None
-    ) -> None:
+    def __init__(self, ctx: ServerContext, typed: Callable[[], Matcher | None] | None = None) -> None:
         self.ctx = ctx
         self.typed = typed
         self.client: Client | None = None

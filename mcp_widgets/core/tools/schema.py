@@ -149,7 +149,6 @@ class ArgumentCheck:
 # Parsing
 
 
-
 class _ToolParser:
     def __init__(self, root: Mapping[str, Any]) -> None:
         self.root = root

@@ -64,8 +64,9 @@ def test_a_masked_field_is_not_sent_with_another_fields_completion() -> None:
             form.fill(note="quiet")
             got = await form.wait_suggestions("note")
             assert got is not None and got.values == ["user"]  # the context's names: no pin
-            assert srv.complete_sync(prompt="login", argument="note", value="quiet",
-                                     context={"user": "ann", "pin": PIN}).values == ["user"]
+            assert srv.complete_sync(
+                prompt="login", argument="note", value="quiet", context={"user": "ann", "pin": PIN}
+            ).values == ["user"]
             form.close()
 
     asyncio.run(scenario())

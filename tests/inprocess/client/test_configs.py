@@ -510,7 +510,9 @@ def test_a_rows_inputs_card_then_its_connect_show_on_the_row(places: tuple[Path,
             "inputs": [{"type": "promptString", "id": "tok", "password": True}],
             "servers": {
                 "vsc": {
-                    "command": sys.executable, "args": [SERVER, "stdio"], "env": {"CFG_TOKEN": "${input:tok}"}
+                    "command": sys.executable,
+                    "args": [SERVER, "stdio"],
+                    "env": {"CFG_TOKEN": "${input:tok}"},
                 }
             },
         },

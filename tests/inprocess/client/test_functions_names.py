@@ -30,8 +30,18 @@ from tests.servers.awkward_names import HOSTILE, TOOLS, build_server
 pytestmark = [pytest.mark.usefixtures("clean_client"), pytest.mark.timeout(120)]
 
 IPYTHON_METHODS = (
-    "_ipython_display_", "_repr_mimebundle_", "_repr_html_", "_repr_markdown_", "_repr_svg_", "_repr_png_",
-    "_repr_jpeg_", "_repr_latex_", "_repr_json_", "_repr_javascript_", "_repr_pdf_", "_repr_pretty_",
+    "_ipython_display_",
+    "_repr_mimebundle_",
+    "_repr_html_",
+    "_repr_markdown_",
+    "_repr_svg_",
+    "_repr_png_",
+    "_repr_jpeg_",
+    "_repr_latex_",
+    "_repr_json_",
+    "_repr_javascript_",
+    "_repr_pdf_",
+    "_repr_pretty_",
 )
 """What IPython's display formatters look up on the object a cell ends with."""
 
@@ -179,11 +189,46 @@ def test_argument_sentences() -> None:
 # -- generated names
 
 AWKWARD = [
-    "", "_", "__", "_by_tool", "_names", "_server", "__init__", "__dict__", "__class__", "__listing__",
-    "_ipython_display_", "_repr_html_", "_ipython_canary_method_should_not_exist_", "tool__init__",
-    "tool_", "class", "match", "type", "None", "2fa", "_2fa", "get-weather", "get_weather", "get_weather_2",
-    "ﬁle", "file", "x²", "ℌ", "é", "e\u0301", "arguments", "arguments_", "first-day", "sync", "tool",
-    "\u202e", "\x1b[2J", "名前", "a b", *keyword.kwlist,
+    "",
+    "_",
+    "__",
+    "_by_tool",
+    "_names",
+    "_server",
+    "__init__",
+    "__dict__",
+    "__class__",
+    "__listing__",
+    "_ipython_display_",
+    "_repr_html_",
+    "_ipython_canary_method_should_not_exist_",
+    "tool__init__",
+    "tool_",
+    "class",
+    "match",
+    "type",
+    "None",
+    "2fa",
+    "_2fa",
+    "get-weather",
+    "get_weather",
+    "get_weather_2",
+    "ﬁle",
+    "file",
+    "x²",
+    "ℌ",
+    "é",
+    "e\u0301",
+    "arguments",
+    "arguments_",
+    "first-day",
+    "sync",
+    "tool",
+    "\u202e",
+    "\x1b[2J",
+    "名前",
+    "a b",
+    *keyword.kwlist,
 ]
 NAMES = st.one_of(
     st.sampled_from(AWKWARD), st.text(max_size=12), st.from_regex(r"\A_{0,2}[a-z_]{0,6}_{0,2}\Z")

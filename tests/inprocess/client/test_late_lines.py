@@ -27,12 +27,16 @@ def test_the_last_32_calls_values_are_redacted_and_the_33rd_oldest_is_not(
 ) -> None:
     values = [f"zq{i:02d}wx" for i in range(KEPT + 1)]  # none is part of another
     answers = handlers.scripted([{"name": v} for v in values])
-    with caplog.at_level(logging.INFO, logger="mcp_widgets"), connect_sync(
-        RAW, name="late", handler=answers, mode="legacy"
-    ) as srv:
+    with (
+        caplog.at_level(logging.INFO, logger="mcp_widgets"),
+        connect_sync(RAW, name="late", handler=answers, mode="legacy") as srv,
+    ):
         for i in range(len(values)):
-            ops = [{"op": "elicit", "id": i, "message": "Name?", "schema": SCHEMA}, {"op": "await", "id": i},
-                   {"op": "result", "text": "ok"}]
+            ops = [
+                {"op": "elicit", "id": i, "message": "Name?", "schema": SCHEMA},
+                {"op": "await", "id": i},
+                {"op": "result", "text": "ok"},
+            ]
             srv.call_tool_sync("play", {"ops": ops})
         said = "all I was told: " + " ".join(values)  # a later call, in which nothing is typed
         srv.call_tool_sync("play", {"ops": [{"op": "log", "text": said}, {"op": "result", "text": "ok"}]})

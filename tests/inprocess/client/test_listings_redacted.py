@@ -67,7 +67,8 @@ def test_a_listing_naming_items_after_the_answer_is_redacted_and_still_callable(
     assert tool.input_schema["properties"] == {REDACTED: prop}
     assert [p.name for p in srv.prompts] == [f"about_{REDACTED}"]
     assert [str(getattr(r, "uri", None) or r.uri_template) for r in srv.resources] == [
-        f"notes://{REDACTED}", f"files://{REDACTED}/{{path}}"
+        f"notes://{REDACTED}",
+        f"files://{REDACTED}/{{path}}",
     ]
     # Called by the names they are listed under, the server's own were sent.
     assert called == via_fn == via_form == "called the tool named after you"

@@ -86,9 +86,10 @@ def test_covered_spellings_are_redacted_from_errors_and_the_log(caplog: pytest.L
     schema = {"type": "object", "properties": {"name": {"type": "string"}}, "required": ["name"]}
     answers = handlers.scripted([{"name": VALUE}] * len(COVERED))
     found: dict[str, list[str]] = {}
-    with caplog.at_level(logging.INFO, logger="mcp_widgets"), connect_sync(
-        RAW, name="spellings", handler=answers, mode="legacy"
-    ) as srv:
+    with (
+        caplog.at_level(logging.INFO, logger="mcp_widgets"),
+        connect_sync(RAW, name="spellings", handler=answers, mode="legacy") as srv,
+    ):
         for i, (how, spell) in enumerate(COVERED.items()):
             spelled = spell(VALUE)
             ops = [

@@ -73,4 +73,3 @@ def test_over_streamable_http_the_sdks_record_quotes_nothing_typed(caplog: pytes
     assert SDK_SAYS["progress"] in text
     assert "Sending client message" in text  # at DEBUG the SDK logs the answer it sends: redacted too
     assert not _leaks(text), text[-3000:]
-

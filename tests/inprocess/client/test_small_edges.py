@@ -43,8 +43,13 @@ def test_log_level_takes_any_letter_case() -> None:
 
 
 @pytest.mark.parametrize(
-    ("option", "error"), [({"token_store": "files"}, ValueError), ({"scopes": 42}, TypeError),
-                          ({"scopes": ["files read"]}, ValueError), ({"token_store": object()}, TypeError)]
+    ("option", "error"),
+    [
+        ({"token_store": "files"}, ValueError),
+        ({"scopes": 42}, TypeError),
+        ({"scopes": ["files read"]}, ValueError),
+        ({"token_store": object()}, TypeError),
+    ],
 )
 def test_sign_in_options_are_checked_on_every_transport(option: dict[str, Any], error: type) -> None:
     # Refused before connecting, in-process as over HTTP: a typo does not pass where no sign-in happens.

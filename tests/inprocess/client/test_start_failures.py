@@ -30,7 +30,7 @@ def test_a_banner_on_stdout_fails_at_once_quoting_the_line() -> None:
 
 
 def test_json_that_is_not_json_rpc_is_quoted_too() -> None:
-    script = "import sys, time; print('{\"status\": \"ready\"}', flush=True); time.sleep(600)"
+    script = 'import sys, time; print(\'{"status": "ready"}\', flush=True); time.sleep(600)'
     with pytest.raises(ConnectError, match=r"""not JSON-RPC: '\{"status": "ready"\}'"""):
         connect_sync([sys.executable, "-c", script], timeout=LONG)
 

@@ -41,7 +41,11 @@ def test_a_dotted_path_of_names_is_the_receiver() -> None:
 def test_keyword_forms_and_the_other_literal_entries_as_context() -> None:
     target = found('x = await srv.get_prompt(name="trip", arguments={"city": "Oslo", "n": 3, "m": \'Ju')
     assert (target.kind, target.name, target.argument, target.value, target.quote) == (
-        "prompt", "trip", "m", "Ju", "'"
+        "prompt",
+        "trip",
+        "m",
+        "Ju",
+        "'",
     )
     assert target.context == {"city": "Oslo", "n": "3"}
     code = 'srv.read_template_sync(template="weather://{city}/{day}", variables={"city": "Paris", "day": "'
@@ -56,9 +60,9 @@ def test_keyword_forms_and_the_other_literal_entries_as_context() -> None:
 def test_a_dict_over_several_lines_with_comments_and_nested_values() -> None:
     code = (
         'rows = [1, (2, 3)]  # "not this {"\n'
-        'result = srv.get_prompt_sync(\n'
+        "result = srv.get_prompt_sync(\n"
         '    "trip",\n'
-        '    {\n'
+        "    {\n"
         '        "city": "Os" "lo",  # implicit concatenation: no plain literal, not context\n'
         '        "note": f"{rows}",  # an f-string is code: not context\n'
         '        "tags": ["a", {"b": "c"}],\n'
@@ -134,7 +138,7 @@ def test_escapes_are_decoded_and_raw_strings_kept() -> None:
         'srv.get_prompt("greet", {1: "Al',  # the key is no text
         'srv.get_prompt("greet", {**base, "name": "Al"}) # "',  # in a comment
         'srv.get_prompt(name == "greet", arguments={"name": "Al',  # a comparison, not a keyword
-        '',
+        "",
     ],
 )
 def test_no_target_elsewhere(text: str) -> None:
@@ -160,9 +164,38 @@ def test_a_value_written_back_reads_as_itself(value: str, quote: str) -> None:
 
 
 # Pieces of the code looked for, in any order: what an unfinished cell is made of.
-PIECES = ["srv", ".", "get_prompt", "read_template_sync", "(", ")", "{", "}", "[", "]", ",", ":", "=", " ",
-          "\n", "#", "\\", '"', "'", '"""', "r", "b", "f", "1e-5", '"n"', "'k'", "arguments", "name",
-          "**", "x"]
+PIECES = [
+    "srv",
+    ".",
+    "get_prompt",
+    "read_template_sync",
+    "(",
+    ")",
+    "{",
+    "}",
+    "[",
+    "]",
+    ",",
+    ":",
+    "=",
+    " ",
+    "\n",
+    "#",
+    "\\",
+    '"',
+    "'",
+    '"""',
+    "r",
+    "b",
+    "f",
+    "1e-5",
+    '"n"',
+    "'k'",
+    "arguments",
+    "name",
+    "**",
+    "x",
+]
 code_pieces = st.lists(st.sampled_from(PIECES), max_size=40).map("".join)
 
 
@@ -178,7 +211,7 @@ def test_any_text_is_read_without_raising(text: str, after: str) -> None:
 @SETTINGS
 @given(
     st.sampled_from(sorted(METHODS)),
-    st.text(st.characters(exclude_characters="\\\"\n\r", codec="utf-8"), max_size=10),
+    st.text(st.characters(exclude_characters='\\"\n\r', codec="utf-8"), max_size=10),
     st.dictionaries(
         st.text(st.characters(exclude_characters="\\'\n\r", codec="utf-8"), max_size=6),
         st.text(st.characters(exclude_characters="\n\r"), max_size=6),

@@ -118,10 +118,18 @@ def test_only_parses_the_named_servers_and_names_them_all(tmp_path: Path) -> Non
 def test_secret_args_are_found_and_args_never_in_the_repr(tmp_path: Path) -> None:
     path = tmp_path / "mcp.json"
     args = [
-        "-y", "@modelcontextprotocol/server-filesystem-with-a-long-name", "--api-key", CANARY,
-        "--token=" + CANARY, "-e", "GITHUB_TOKEN=" + CANARY, "--port", "8080",
+        "-y",
+        "@modelcontextprotocol/server-filesystem-with-a-long-name",
+        "--api-key",
+        CANARY,
+        "--token=" + CANARY,
+        "-e",
+        "GITHUB_TOKEN=" + CANARY,
+        "--port",
+        "8080",
         "a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6",
-        "--password", "${env:PW}",
+        "--password",
+        "${env:PW}",
     ]
     path.write_text(json.dumps({"mcpServers": {"s": {"command": "npx", "args": args}}}))
     (server,) = read_config(path).servers
@@ -132,7 +140,9 @@ def test_secret_args_are_found_and_args_never_in_the_repr(tmp_path: Path) -> Non
 def test_substituted_values_are_listed_but_not_home_or_workspace(tmp_path: Path) -> None:
     path = tmp_path / ".mcp.json"
     config = {
-        "command": "${userHome}/run", "args": ["${SECRET_A}"], "cwd": "${workspaceFolder}/${env:SECRET_B}"
+        "command": "${userHome}/run",
+        "args": ["${SECRET_A}"],
+        "cwd": "${workspaceFolder}/${env:SECRET_B}",
     }
     path.write_text(json.dumps({"mcpServers": {"s": config}}))
     (server,) = read_config(path).servers

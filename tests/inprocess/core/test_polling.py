@@ -18,8 +18,18 @@ def test_a_value_that_is_not_a_positive_number_counts_as_not_given(sent: object)
 
 @pytest.mark.parametrize(
     ("sent", "seconds"),
-    [(1, FLOOR), (0.001, FLOOR), (49, FLOOR), (50, 0.05), (250, 0.25), (1.5, FLOOR), (60_000, 60.0),
-     (86_400_000, CEILING), (1e300, CEILING), (10**400, CEILING)],
+    [
+        (1, FLOOR),
+        (0.001, FLOOR),
+        (49, FLOOR),
+        (50, 0.05),
+        (250, 0.25),
+        (1.5, FLOOR),
+        (60_000, 60.0),
+        (86_400_000, CEILING),
+        (1e300, CEILING),
+        (10**400, CEILING),
+    ],
 )
 def test_a_positive_value_is_kept_between_the_floor_and_the_ceiling(sent: float, seconds: float) -> None:
     assert poll_interval(sent, 7.0) == pytest.approx(seconds)

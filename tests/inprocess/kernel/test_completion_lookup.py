@@ -63,5 +63,3 @@ def test_only_exact_str_keys_are_names() -> None:
     assert name_in(namespace, "srv") is None
     assert name_in(namespace, "other") is server
     assert name_in(namespace, "nobody") is None
-
-

@@ -203,6 +203,7 @@ def test_values_are_drawn_clipped_and_inserted_as_the_server_sent_them() -> None
     """The list draws each value on one line with escapes visible, a long one shortened; a pick (from the
     browser, by index, or from Python) inserts the value itself, never the shortened text; a value over the
     cap is not offered."""
+
     async def scenario(srv: Server) -> None:
         form = srv.prompt_form("memo")
         view = lists(form)[0]

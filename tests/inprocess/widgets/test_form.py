@@ -347,9 +347,7 @@ def test_finish_ends_the_form_with_a_reason() -> None:
     form = signup()
     assert form.finish(Action.CANCEL, reason=Reason.WITHDRAWN, note="server went away") is True
     assert form.result == mcp_types.ElicitResult(action="cancel")
-    assert labels(form) == [
-        "Request from shop: cancelled: server went away"
-    ]
+    assert labels(form) == ["Request from shop: cancelled: server went away"]
 
 
 def test_finish_accepts_only_a_valid_form() -> None:
