@@ -19,6 +19,7 @@ if [ -f scripts/conformance-deps.sh ]; then
 fi
 
 .venv/bin/ruff check mcp_widgets tests
+.venv/bin/ruff format --check mcp_widgets tests benchmarks  # the layout is ruff's: `ruff format` before committing
 # mypy, strict on the package ([tool.mypy] in pyproject.toml):
 .venv/bin/mypy
 export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see tests/conftest.py
