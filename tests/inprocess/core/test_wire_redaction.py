@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
 
 from mcp_widgets.core.redaction import typed_pattern
 from mcp_widgets.core.wire import (
@@ -20,24 +19,10 @@ from mcp_widgets.core.wire import (
     kept_body,
     redact,
     redacted_fields,
-    view_state,
 )
+from tests.inprocess.core.test_wire import dumped, request, result  # the wire tests' messages
 
 CANARY = "Zanzibar-Canary-77"
-
-
-def request(ident: int, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": ident, "method": method, **({"params": params} if params else {})}
-
-
-def result(ident: int, value: dict[str, Any]) -> dict[str, Any]:
-    return {"jsonrpc": "2.0", "id": ident, "result": value}
-
-
-def dumped(log: WireLog) -> str:
-    return (
-        json.dumps(log.records()) + log.text() + json.dumps(view_state(log.groups(), total=1, kept=1, keep=1))
-    )
 
 
 # -- what a marker looks like ---------------------------------------------------------------------------
