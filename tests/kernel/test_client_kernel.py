@@ -252,8 +252,9 @@ def test_a_background_call_shown_where_it_started_reads_once_and_ends_true(
     connect(frontend)
     calling = ok(frontend.run(source))
     status = "tool 'ask_name' on 'demo': "
-    (first,) = cell_shows(frontend, calling)  # one output: the call's display (by now maybe its form)
-    assert first.startswith((status + "running", "VBox(")), first
+    # one output: the call's display, by now maybe waiting for the answer or showing its form
+    (first,) = cell_shows(frontend, calling)
+    assert first.startswith((status + "running", status + "waiting for an answer", "VBox(")), first
     pending_form(frontend).seen().click("Decline")
     frontend.wait_until(
         lambda: any(status + "done" in text for text in cell_shows(frontend, calling)),
