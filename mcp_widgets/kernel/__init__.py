@@ -48,6 +48,7 @@ from .running_kernel import (
 )
 from .signals import interrupt_deferred, interrupts
 from .views import (
+    bundle_of,
     display,
     display_as,
     is_viewed,
@@ -55,6 +56,7 @@ from .views import (
     seen_by_now,
     track_views,
     viewed_future,
+    widget_bundle,
     with_text,
 )
 from .waits import wait_async, wait_sync
@@ -63,6 +65,7 @@ __all__ = [
     "KernelSupport",
     "attach",
     "blocking_supported",
+    "bundle_of",
     "call_on_main",
     "complete_in_code",
     "deliver_comms",
@@ -84,6 +87,7 @@ __all__ = [
     "viewed_future",
     "wait_async",
     "wait_sync",
+    "widget_bundle",
     "with_text",
 ]
 
