@@ -13,7 +13,7 @@ import pytest
 
 from .harness import CellResult, KernelFrontend
 
-pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel, pytest.mark.colab]
 
 SETUP = """
 import asyncio, concurrent.futures, threading, time
@@ -67,9 +67,11 @@ def in_its_wait(fe: KernelFrontend, comm_id: str) -> None:
 
     An interrupt that comes before the wait began goes to ipykernel's own handler: in a cell that awaits,
     it schedules a cancellation on the event loop, which the blocking wait that follows never runs, so that
-    cell would wait on. A pause is not proof on a loaded machine; the button's echo of an update is."""
+    cell would wait on. A pause is not proof on a loaded machine; the button's state sent back after an update
+    is (ipywidgets 8 echoes the update; ipywidgets 7, Colab's, echoes nothing but answers `request_state`)."""
     token = f"waiting {time.monotonic()}"
     fe.update(comm_id, {"tooltip": token})
+    fe.comm_msg(comm_id, {"method": "request_state"})
     fe.wait_widget(where=lambda w: w.comm_id == comm_id and w.state.get("tooltip") == token)
 
 
