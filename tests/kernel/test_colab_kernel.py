@@ -112,3 +112,31 @@ def test_connect_works_and_tab_completion_is_silently_absent(colab: KernelFronte
     assert reply["status"] == "ok" and "Alice" not in reply["matches"]
     assert "Traceback" not in colab.printed()
     ok(colab.run("srv.close()"))
+
+
+BUNDLES = """
+import datetime as dt
+import ipywidgets as W
+from mcp_widgets import kernel as _k
+print(hasattr(W.Widget, "_repr_mimebundle_"), sorted(_k.widget_bundle(W.Button(description="b"))))
+print(sorted(_k.bundle_of(W.VBox())), _k.with_text(W.Label("x"), "plain")["text/plain"])
+when = {"type": "string", "format": "date-time", "default": "2024-01-05T10:00:00+00:00"}
+form2 = ElicitationForm("When?", {"type": "object", "properties": {"when": when}}, server="colab")
+print(form2._fields["when"].control.value)
+form2.fill(when=dt.datetime(2024, 1, 6, 9, 30, tzinfo=dt.timezone.utc))
+form2.accept()
+print(form2.result.content)
+"""
+
+
+def test_bundles_and_date_times_from_python(colab: KernelFrontend) -> None:
+    """ipywidgets 7 has no `_repr_mimebundle_`: the kernel room makes the same bundle; a date-time default and
+    a datetime filled in from Python become the text box's RFC 3339 text."""
+    ok(colab.run("from mcp_widgets import ElicitationForm"))
+    lines = ok(colab.run(BUNDLES)).stdout.splitlines()
+    assert lines == [
+        "False ['application/vnd.jupyter.widget-view+json', 'text/plain']",
+        "['application/vnd.jupyter.widget-view+json', 'text/plain'] plain",
+        "2024-01-05T10:00:00Z",
+        "{'when': '2024-01-06T09:30:00Z'}",
+    ]
