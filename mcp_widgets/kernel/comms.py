@@ -38,7 +38,7 @@ def comms_go_nowhere() -> bool:
     return comm.create_comm is comm._create_comm and not widget_comms.requires_ipykernel_shim()
 
 
-def nowhere_comm(comm_id: str) -> Any:
+def nowhere_comm(comm_id: str | None) -> Any:
     """A widget model's comm where no front end can exist: drops every message, prepares none.
 
     It says it has no kernel: ipywidgets' `Widget.notify_change` and `_send` look for `comm.kernel is None`
@@ -48,7 +48,10 @@ def nowhere_comm(comm_id: str) -> Any:
         from ipykernel.comm import Comm
 
         # Opens nothing without a kernel. (Untyped in ipykernel.)
-        return Comm(target_name="jupyter.widget", comm_id=comm_id, kernel=None)  # type: ignore[no-untyped-call]
+        ids = (
+            {} if comm_id is None else {"comm_id": comm_id}
+        )  # ipywidgets 7 leaves a new model's id to its comm
+        return Comm(target_name="jupyter.widget", kernel=None, **ids)  # type: ignore[no-untyped-call]
     return _nowhere_class()(target_name="jupyter.widget", data={}, comm_id=comm_id)
 
 

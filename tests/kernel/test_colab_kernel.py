@@ -140,3 +140,34 @@ def test_bundles_and_date_times_from_python(colab: KernelFrontend) -> None:
         "2024-01-05T10:00:00Z",
         "{'when': '2024-01-06T09:30:00Z'}",
     ]
+
+
+TOOLTIP = """
+nick = {"type": "string", "description": "Your nickname"}
+c = ElicitationForm("x", {"type": "object", "properties": {"a": nick}}, server="s")._fields["a"].control
+print(c.description_tooltip, "|", c.tooltip)
+"""
+
+
+def test_a_tooltip_is_ipywidgets_7s_description_tooltip(colab: KernelFrontend) -> None:
+    cell = ok(colab.run(TOOLTIP))
+    assert cell.stdout == "Your nickname | Your nickname\n"
+
+
+PLAIN = """
+import mcp_widgets as mw
+e = mw.ElicitationForm("x", {"type": "object", "properties": {"a": {"type": "string"},
+    "when": {"type": "string", "format": "date-time"}}}, server="s")
+e.fill(a="hello", when="2024-01-01T00:00:00Z")
+e.accept()
+print(e.result.content, e.comm.kernel)
+"""
+
+
+def test_a_form_in_plain_python_on_colabs_widgets() -> None:
+    """No kernel (a script, a handler's form): ipywidgets 7's comm opens nothing, and the form still works."""
+    import subprocess
+
+    out = subprocess.run([str(COLAB.python), "-c", PLAIN], capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert out.stdout == "{'a': 'hello', 'when': '2024-01-01T00:00:00Z'} None\n"
