@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .harness import CHROMIUM, CHROMIUM_ARGS, ROOT, UI_MS, LabServer, _write_json
+from .harness import CHROMIUM, ROOT, UI_MS, LabServer, _write_json
 
 pytestmark = pytest.mark.browser
 
@@ -136,28 +136,22 @@ def classic(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ClassicServer]
 
 
 @pytest.fixture
-def page(classic: ClassicServer) -> Iterator[Any]:
-    from playwright.sync_api import expect, sync_playwright
-
-    expect.set_options(timeout=UI_MS)  # Playwright's 5 s default is tight on a loaded 2-core machine
+def page(classic: ClassicServer, browser: Any) -> Iterator[Any]:
+    """A page of the session's Chromium (one Playwright per process: the other browser tests share it)."""
     errors: list[str] = []
     own: list[str] = []
-    with sync_playwright() as playwright:
-        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=list(CHROMIUM_ARGS))
-        try:
-            context = chromium.new_context(viewport={"width": 1280, "height": 1000})
-            context.set_default_timeout(UI_MS)
-            page = context.new_page()
-            page.on(
-                "pageerror",
-                lambda error: (own if _own_error(str(error), str(error.stack)) else errors).append(
-                    str(error)
-                ),
-            )
-            page.own_errors = own  # the test reads which of the stand-in's own errors it met
-            yield page
-        finally:
-            chromium.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 1000})
+    try:
+        context.set_default_timeout(UI_MS)
+        page = context.new_page()
+        page.on(
+            "pageerror",
+            lambda error: (own if _own_error(str(error), str(error.stack)) else errors).append(str(error)),
+        )
+        page.own_errors = own  # the test reads which of the stand-in's own errors it met
+        yield page
+    finally:
+        context.close()
     classic.delete_sessions()
     assert not errors, f"uncaught errors in the page: {errors}"
 
