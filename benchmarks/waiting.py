@@ -4,6 +4,7 @@ latency for `await`, blocking (`call_tool_sync`) and background calls."""
 
 from __future__ import annotations
 
+import os
 import statistics
 import sys
 import time
@@ -12,6 +13,8 @@ from typing import Any
 from ._report import Row, printed_figures
 
 GROUP = "waiting"
+KERNEL_PYTHON = os.environ.get("MCP_WIDGETS_BENCH_KERNEL") or sys.executable
+"""The kernel's python: this one, or another release's venv (`.venvs/colab/bin/python`: Colab's runtime)."""
 FORM_CLASS = "mcp-widgets-form"
 CPU_TARGET = 0.5  # % of one core
 LATENCY_TARGET = 5.0  # ms, kernel-side
@@ -175,7 +178,7 @@ def run(quick: bool) -> list[Row]:
     wait_s = 2.0 if quick else 10.0
     rows: list[Row] = []
     seen: set[str] = set()
-    with KernelFrontend(sys.executable) as fe:
+    with KernelFrontend(KERNEL_PYTHON) as fe:
         pid = int(printed_figures(fe, SETUP, count=1, timeout=120)[0])
         fe.settle(1.0)
         idle = _cpu_percent(pid, wait_s, fe)

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # Create extra virtualenvs holding older ipykernel releases, for the real-kernel tests.
 #
-#   scripts/kernel-venvs.sh [VERSION ...]     (default: 6.31 7.3)
+#   scripts/kernel-venvs.sh [VERSION ...]     (default: 6.31 7.3 colab)
 #
 # Each venv lands in .venvs/ipykernel-VERSION next to this repo's .venv and gets this repo
-# installed editable plus "ipykernel~=VERSION.0". Idempotent: an existing venv is reused and only
-# brought up to date. The tests skip versions whose venv is missing.
+# installed editable plus "ipykernel~=VERSION.0". "colab" is .venvs/colab: Google Colab's runtime
+# (scripts/colab-runtime.txt: ipykernel 6.17.1, IPython 7.34, ipywidgets 7.7.1, notebook 6.5.7, ...),
+# then this repo installed editable into it, which must change none of those (pip would upgrade them if
+# a lower bound of ours were above Colab's; tests/kernel/test_colab_install.py checks it with a dry run).
+# Idempotent: an existing venv is reused and only brought up to date. The tests skip versions whose
+# venv is missing.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,10 +22,31 @@ base="$("$python" -c 'import sys; print(sys._base_executable)')"
 
 versions=("$@")
 if [ ${#versions[@]} -eq 0 ]; then
-    versions=(6.31 7.3)
+    versions=(6.31 7.3 colab)
 fi
 
+pip_install() {  # VENV ARGS...: quiet, less the mirror's "is ignored" lines; fails with pip
+    local out
+    if ! out="$("$1/bin/python" -m pip install --quiet --disable-pip-version-check "${@:2}" 2>&1)"; then
+        echo "$out" >&2
+        return 1
+    fi
+    [ -z "$out" ] || echo "$out" | grep -v "is ignored" || true
+}
+
 for version in "${versions[@]}"; do
+    if [ "$version" = colab ]; then
+        venv="$root/.venvs/colab"
+        if [ ! -x "$venv/bin/python" ]; then
+            echo "kernel-venvs: creating $venv"
+            "$base" -m venv "$venv"
+            "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+        fi
+        pip_install "$venv" -r "$root/scripts/colab-runtime.txt"
+        pip_install "$venv" -e "$root"
+        "$venv/bin/python" -c "import ipykernel, ipywidgets; print('kernel-venvs: $venv has ipykernel', ipykernel.__version__, 'ipywidgets', ipywidgets.__version__)"
+        continue
+    fi
     venv="$root/.venvs/ipykernel-$version"
     if [ ! -x "$venv/bin/python" ]; then
         echo "kernel-venvs: creating $venv"

@@ -174,7 +174,7 @@ class CallDisplay:
         box = record.panel.box if record.panel is not None else None
         if box is not None and record.shown is not box:
             record.shown = box
-            show_call(record, box._repr_mimebundle_())
+            show_call(record, kernel.bundle_of(box))
 
     def show_status(self, record: CallRecord) -> None:
         """Show a background call's status line again, wherever it is shown (main thread)."""

@@ -7,10 +7,11 @@ how the cell waits:
 - ipykernel >= 7.4 dispatches comm messages while a running cell awaits ("native"): `wait_async` just
   awaits. ipykernel turns an interrupt of an awaiting cell into a cancellation scheduled without waking
   the event loop, so the wait also makes SIGINT wake the loop (and wakes every 0.25 s regardless).
-- ipykernel 6.31 ... 7.3 queue them behind the running cell ("pump"): `wait_async` takes over the main
-  shell stream's receive callback while it awaits, handles comm messages at once and passes everything
-  else on to the kernel's own queue, in order. Comm messages the kernel queued before the wait began
-  (the cell had already yielded to the event loop) are taken out of its queue when the wait starts.
+- ipykernel 6.31 ... 7.3, and 6.17 (Google Colab's), queue them behind the running cell ("pump"):
+  `wait_async` takes over the main shell stream's receive callback while it awaits, handles comm messages
+  at once and passes everything else on to the kernel's own queue, in order. Comm messages the kernel
+  queued before the wait began (the cell had already yielded to the event loop) are taken out of its queue
+  when the wait starts.
 - A blocking wait (`wait_sync`) stops the event loop on every version, so it always pumps: it reads the
   main shell socket itself on the main thread, dispatches comm messages, runs posted callbacks, and
   hands every other request (execute, complete, ...) to the kernel's own queue, where it runs after the
@@ -48,6 +49,7 @@ from .running_kernel import (
 )
 from .signals import interrupt_deferred, interrupts
 from .views import (
+    bundle_of,
     display,
     display_as,
     is_viewed,
@@ -55,6 +57,7 @@ from .views import (
     seen_by_now,
     track_views,
     viewed_future,
+    widget_bundle,
     with_text,
 )
 from .waits import wait_async, wait_sync
@@ -63,6 +66,7 @@ __all__ = [
     "KernelSupport",
     "attach",
     "blocking_supported",
+    "bundle_of",
     "call_on_main",
     "complete_in_code",
     "deliver_comms",
@@ -84,6 +88,7 @@ __all__ = [
     "viewed_future",
     "wait_async",
     "wait_sync",
+    "widget_bundle",
     "with_text",
 ]
 

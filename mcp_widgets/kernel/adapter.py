@@ -18,7 +18,8 @@ KernelSupport = Literal["native", "pump", "background", "none"]
 """How a running cell can wait for widget clicks; see `kernel_support`."""
 
 _NATIVE_SINCE = (7, 4)  # comms dispatched while a cell awaits
-_PUMP_SINCE = (6, 31)  # oldest release the pump is tested against
+_PUMP_SINCE = (6, 31)  # the pump is tested against 6.31 and 7.3 (and 7.4's native await with a blocking wait)
+_PUMP_ALSO = frozenset({(6, 17)})  # older releases it is tested against: 6.17 is Google Colab's
 
 
 _log = logging.getLogger("mcp_widgets")
@@ -76,7 +77,7 @@ class Kernel(QueuedComms, Pump):
             self.support: KernelSupport = "background"
         elif parsed[:2] >= _NATIVE_SINCE:
             self.support = "native"
-        elif parsed[:2] >= _PUMP_SINCE and self.pump_problem is None:
+        elif (parsed[:2] >= _PUMP_SINCE or parsed[:2] in _PUMP_ALSO) and self.pump_problem is None:
             self.support = "pump"
         else:
             self.support = "background"

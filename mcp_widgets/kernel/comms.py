@@ -1,34 +1,70 @@
-"""Whether a new comm can reach a front end: the `comm` package's internals, kept out of the widgets."""
+"""Whether a new comm can reach a front end: the `comm` package's internals, kept out of the widgets.
+
+ipywidgets 8 makes its comms with the `comm` package; ipywidgets 7 (Google Colab's) with
+`ipykernel.comm.Comm`, which opens nothing and has no kernel where no kernel runs, and ipykernel before 6.18
+(Colab's 6.17) predates the `comm` package: neither is imported unless this ipywidgets uses it.
+"""
 
 from __future__ import annotations
 
+import functools
 import logging
 import threading
 from typing import Any
 
-import comm
-from ipywidgets.comm import requires_ipykernel_shim
-
 __all__ = ["closing", "comms_go_nowhere", "nowhere_comm"]
 
 
+@functools.cache
+def _widget_comms() -> Any:
+    """ipywidgets 8's comm module (`ipywidgets.comm`), or None for ipywidgets 7's `ipykernel.comm.Comm`."""
+    try:
+        import ipywidgets.comm as widget_comms
+    except ImportError:
+        return None
+    return widget_comms
+
+
 def comms_go_nowhere() -> bool:
-    """True when a new comm is the `comm` package's `DummyComm` (no kernel has installed its own)."""
-    return comm.create_comm is comm._create_comm and not requires_ipykernel_shim()
+    """True when a new widget comm can reach no front end: the `comm` package's `DummyComm` (no kernel has
+    installed its own), or with ipywidgets 7, no ipykernel kernel is running."""
+    widget_comms = _widget_comms()
+    if widget_comms is None:
+        from ipykernel.kernelbase import Kernel
+
+        return not Kernel.initialized()
+    import comm
+
+    return comm.create_comm is comm._create_comm and not widget_comms.requires_ipykernel_shim()
 
 
-class _Nowhere(comm.DummyComm):
-    """A `DummyComm` that says it has no kernel, so ipywidgets does not prepare updates nobody can get.
+def nowhere_comm(comm_id: str | None) -> Any:
+    """A widget model's comm where no front end can exist: drops every message, prepares none.
 
-    (`Widget.notify_change` and `_send` look for `comm.kernel is None` before serializing a change.)
+    It says it has no kernel: ipywidgets' `Widget.notify_change` and `_send` look for `comm.kernel is None`
+    before serializing a change.
     """
+    if _widget_comms() is None:
+        from ipykernel.comm import Comm
 
-    kernel = None
+        # Opens nothing without a kernel. (Untyped in ipykernel.)
+        ids = (
+            {} if comm_id is None else {"comm_id": comm_id}
+        )  # ipywidgets 7 leaves a new model's id to its comm
+        return Comm(target_name="jupyter.widget", kernel=None, **ids)  # type: ignore[no-untyped-call]
+    return _nowhere_class()(target_name="jupyter.widget", data={}, comm_id=comm_id)
 
 
-def nowhere_comm(comm_id: str) -> Any:
-    """A widget model's comm where no front end can exist: drops every message, prepares none."""
-    return _Nowhere(target_name="jupyter.widget", data={}, comm_id=comm_id)
+@functools.cache
+def _nowhere_class() -> type[Any]:
+    import comm
+
+    class _Nowhere(comm.DummyComm):
+        """A `DummyComm` that says it has no kernel."""
+
+        kernel = None
+
+    return _Nowhere
 
 
 # -- late messages to a comm we closed --------------------------------------------------------------------

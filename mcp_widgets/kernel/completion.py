@@ -6,7 +6,8 @@ name `srv` up in the shell's namespace, and each attribute of a dotted path (`te
 is evaluated: no property, `__getattr__` or `__class__` of the objects runs) and, when the object is a
 `kind`, returns `ask(obj, code)`'s values as the string's new content (the text from after the opening
 quote to the cursor), in the server's order, suppressing the other matchers (file names, Jedi) where it has
-any. `ask` bounds its own wait (the client asks on its own thread);
+any (IPython 8.6 and newer; on older releases, such as Google Colab's 7.34, nothing is added). `ask`
+bounds its own wait (the client asks on its own thread);
 whatever goes wrong gives no matches, never an exception: IPython would print its traceback, and what is
 typed must appear nowhere.
 """
@@ -45,6 +46,9 @@ def complete_in_code(kind: type, ask: CodeAsk) -> None:
         return
     if any(getattr(m, "matcher_identifier", None) == MATCHER_ID for m in matchers):
         return
+    api = sys.modules.get("IPython.core.completer")
+    if not all(hasattr(api, name) for name in ("context_matcher", "SimpleCompletion")):
+        return  # IPython before 8.6 (Google Colab's 7.34) has no matcher API v2: no Tab completion, silently
     matchers.append(_matcher(shell))
 
 

@@ -67,10 +67,39 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
 def with_text(widget: Any, text: str) -> dict[str, Any]:
     """A widget's display bundle whose plain text is `text`: what a saved notebook, GitHub and any place
     where no widget renders show."""
-    bundle = widget._repr_mimebundle_()
-    data = dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+    data = bundle_of(widget)
     data["text/plain"] = text
     return data
+
+
+def bundle_of(widget: Any) -> dict[str, Any]:
+    """What shows `widget`: its class's `_repr_mimebundle_`, or (ipywidgets 7) `widget_bundle`."""
+    own = getattr(type(widget), "_repr_mimebundle_", None)
+    bundle = own(widget) if own is not None else widget_bundle(widget)
+    return dict((bundle[0] if isinstance(bundle, tuple) else bundle) or {})
+
+
+def widget_bundle(widget: Any) -> dict[str, Any]:
+    """What ipywidgets' own `Widget._repr_mimebundle_` returns, whatever a subclass adds.
+
+    ipywidgets 7 (Google Colab's) has none: it displays a widget from `_ipython_display_`, which sends the
+    bundle itself. Here it is made the same way: the clipped repr and the view's model id, the widget's
+    `on_displayed` callbacks run.
+    """
+    import ipywidgets
+
+    base = getattr(ipywidgets.Widget, "_repr_mimebundle_", None)
+    if base is not None:
+        return dict(base(widget) or {})
+    text = repr(widget)
+    data: dict[str, Any] = {"text/plain": text if len(text) <= 110 else text[:110] + "…"}
+    if widget._view_name is not None:
+        data[_VIEW_MIME] = {"version_major": 2, "version_minor": 0, "model_id": widget._model_id}
+        widget._handle_displayed()
+    return data
+
+
+_VIEW_MIME = "application/vnd.jupyter.widget-view+json"
 
 
 def running_cell() -> str | None:

@@ -18,6 +18,7 @@ from typing import Any
 import ipywidgets as w
 import traitlets as t
 
+from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import asset
@@ -82,7 +83,7 @@ class AppView(w.VBox):
         return f"<AppView {self._label} ({state})>"
 
     def _repr_mimebundle_(self, **kwargs: Any) -> dict[str, Any] | None:
-        bundle: dict[str, Any] | None = super()._repr_mimebundle_(**kwargs)
+        bundle: dict[str, Any] | None = kernel.widget_bundle(self)
         if bundle is not None:  # a saved notebook opened without the widget's state shows this line
             bundle["text/plain"] = f"{self._label}: not live"
         return bundle

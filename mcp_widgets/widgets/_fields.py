@@ -144,7 +144,7 @@ class DateTimeField(Field):
     person's own offset). An untouched default is sent as the server's own string.
     """
 
-    control_cls = w.DatetimePicker
+    control_cls = getattr(w, "DatetimePicker", w.Text)  # ipywidgets 7 has none: see DateTimeTextField
 
     def _traits(self) -> dict[str, Any]:
         value = _parse_datetime(self.spec.default)
@@ -174,6 +174,36 @@ class DateTimeField(Field):
         }
 
 
+class DateTimeTextField(TextField):
+    """date-time where ipywidgets has no date-time picker (ipywidgets 7, Google Colab's): a Text box for an
+    RFC 3339 date-time, checked as the picker's value is (`validate_field` reads it: an offset is needed).
+    """
+
+    _PLACEHOLDER: ClassVar[dict[str, str]] = {"date-time": "2024-01-05T10:00:00Z"}
+
+    def _traits(self) -> dict[str, Any]:
+        value = _parse_datetime(self.spec.default)
+        return {
+            "placeholder": self._PLACEHOLDER["date-time"],
+            **({} if value is None else {"value": _rfc3339(value)}),
+        }
+
+    def state_for(self, value: Any) -> dict[str, Any]:
+        if isinstance(value, dt.datetime):
+            # A naive time is read as the kernel's local time, as DateTimeField reads it.
+            value = _rfc3339(value if value.tzinfo else value.astimezone())
+        elif value is None:
+            value = ""
+        if not isinstance(value, str):
+            raise TypeError(f"field {self.spec.name!r} takes a datetime, an ISO date-time string or None")
+        return {"value": value}
+
+
+def _rfc3339(value: dt.datetime) -> str:
+    text = value.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
 _BY_KIND: dict[str, type[Field]] = {
     "text": TextField,
     "email": TextField,
@@ -182,7 +212,7 @@ _BY_KIND: dict[str, type[Field]] = {
     "integer": NumberField,
     "boolean": BooleanField,
     "date": DateField,
-    "date-time": DateTimeField,
+    "date-time": DateTimeField if hasattr(w, "DatetimePicker") else DateTimeTextField,
     "choice": ChoiceField,
     "multi": MultiField,
 }

@@ -64,6 +64,8 @@ class _QuietArguments(traitlets.HasTraits):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         for name in [n for n, v in kwargs.items() if v is LAZY]:
             del kwargs[name]
+        if "tooltip" in kwargs and getattr(type(self), "tooltip", None) is _TOOLTIP:
+            kwargs["description_tooltip"] = kwargs.pop("tooltip")
         notifiers, validators = self._trait_notifiers, self._trait_validators
         if kwargs and traitlets.All not in notifiers and traitlets.All not in validators:
             traits = _class_traits(type(self))
@@ -108,9 +110,28 @@ class Lean(w.Widget, _QuietArguments):
         super().close()
 
 
+def _get_tooltip(widget: Any) -> Any:
+    return widget.description_tooltip
+
+
+def _set_tooltip(widget: Any, text: Any) -> None:
+    widget.description_tooltip = text
+
+
+_TOOLTIP = property(
+    _get_tooltip, _set_tooltip, doc="ipywidgets 7's `description_tooltip`, by ipywidgets 8's name."
+)
+"""ipywidgets 7 (Google Colab's) names a described control's tooltip `description_tooltip`; 8 calls it
+`tooltip` (7 takes a `tooltip` it does not know silently, and shows nothing)."""
+
+
 @class_cache
 def lean(cls: type[W]) -> type[W]:
     """The `Lean` version of a stock widget class (same name, model and view; a subclass of `cls`)."""
     if issubclass(cls, Lean):
         return cls
-    return type(cls.__name__, (Lean, cls), {"__module__": __name__, "__doc__": cls.__doc__})
+    namespace: dict[str, Any] = {"__module__": __name__, "__doc__": cls.__doc__}
+    traits = cls.class_traits()
+    if "tooltip" not in traits and "description_tooltip" in traits:
+        namespace["tooltip"] = _TOOLTIP
+    return type(cls.__name__, (Lean, cls), namespace)

@@ -3,6 +3,9 @@
 The newest release is the one in the test environment itself; older ones live in venvs made by
 `scripts/kernel-venvs.sh` (.venvs/ipykernel-6.31, .venvs/ipykernel-7.3). A missing venv skips its
 tests and says how to create it.
+
+Google Colab's runtime (.venvs/colab: ipykernel 6.17.1, IPython 7.34, ipywidgets 7.7.1) runs only the
+tests marked `colab` (the waiting tests: await, blocking and background), not the whole kernel suite.
 """
 
 from __future__ import annotations
@@ -32,15 +35,19 @@ class KernelEnv:
         return self.python.exists()
 
 
-def _envs() -> list[KernelEnv]:
+COLAB = KernelEnv("colab", ROOT / ".venvs" / "colab" / "bin" / "python")
+"""Google Colab's runtime (scripts/colab-runtime.txt), for the tests marked `colab`."""
+
+
+def _envs(colab: bool) -> list[KernelEnv]:
     envs = [KernelEnv("newest", Path(sys.executable))]
     envs += [KernelEnv(v, ROOT / ".venvs" / f"ipykernel-{v}" / "bin" / "python") for v in _EXTRA_VENVS]
-    return envs
+    return [*envs, COLAB] if colab else envs
 
 
-def _params() -> list[object]:
+def _params(colab: bool) -> list[object]:
     params: list[object] = []
-    for env in _envs():
+    for env in _envs(colab):
         marks = []
         if not env.available:
             venv = env.python.parent.parent
@@ -50,7 +57,14 @@ def _params() -> list[object]:
     return params
 
 
-@pytest.fixture(params=_params(), scope="session")
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Every kernel release for a test using `kernel_env`; Colab's runtime too for one marked `colab`."""
+    if "kernel_env" in metafunc.fixturenames:
+        colab = metafunc.definition.get_closest_marker("colab") is not None
+        metafunc.parametrize("kernel_env", _params(colab), indirect=True, scope="session")
+
+
+@pytest.fixture(scope="session")
 def kernel_env(request: pytest.FixtureRequest) -> KernelEnv:
     env: KernelEnv = request.param
     return env

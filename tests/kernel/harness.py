@@ -24,6 +24,12 @@ from jupyter_client.manager import KernelManager
 __all__ = ["CellResult", "KernelFrontend", "WidgetModel", "ipykernel_version"]
 
 ROOT = Path(__file__).resolve().parents[2]
+# IPython 7 (Google Colab's) puts its extensions folder on sys.path, and that holds a package `tests` which
+# hides this repository's (a namespace package): the kernel's cells import ours (`tests.servers`).
+_OUR_TESTS = (
+    "--IPKernelApp.exec_lines=import sys as _s; "
+    "_s.path[:] = [p for p in _s.path if not p.replace(chr(92), '/').endswith('/IPython/extensions')]; del _s"
+)
 _POLL = 0.02  # seconds per channel read while waiting for something
 
 
@@ -93,7 +99,7 @@ class KernelFrontend:
         spec_dir = Path(self._dir.name) / "kernels" / "mcpw-test"
         spec_dir.mkdir(parents=True)
         spec = {
-            "argv": [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "argv": [self.python, "-m", "ipykernel_launcher", "-f", "{connection_file}", _OUR_TESTS],
             "display_name": "mcp-widgets test kernel",
             "language": "python",
             "interrupt_mode": "signal",

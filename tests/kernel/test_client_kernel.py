@@ -195,6 +195,7 @@ CALLS = {
 
 
 @pytest.mark.reuse_kernel
+@pytest.mark.colab
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
 @pytest.mark.parametrize("style", list(CALLS))
 def test_person_answers_while_the_cell_waits(frontend: KernelFrontend, style: str, mode: str) -> None:
@@ -211,6 +212,7 @@ def test_person_answers_while_the_cell_waits(frontend: KernelFrontend, style: st
 
 
 @pytest.mark.reuse_kernel
+@pytest.mark.colab
 def test_background_call_renders_in_its_cell(frontend: KernelFrontend) -> None:
     connect(frontend)
     calling = ok(frontend.run("call = srv.call_tool_background('ask_name')\ncall"))

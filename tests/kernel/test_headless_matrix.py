@@ -21,7 +21,7 @@ import pytest
 from .conftest import KernelEnv
 from .harness import CellResult, KernelFrontend, WidgetModel
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.colab]
 
 FORM_CLASS = "mcp-widgets-form"
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"

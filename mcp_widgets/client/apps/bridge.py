@@ -681,7 +681,7 @@ def _declared(document: app_policy.AppDocument | None) -> dict[str, list[str]]:
 def show_in(out: Any, widget: Any, *, keep: int | None = None) -> None:
     """Show `widget` as the newest entry of an Output (its outputs set directly: no cell context needed),
     keeping only the newest `keep` entries when given."""
-    entry = {"output_type": "display_data", "data": widget._repr_mimebundle_(), "metadata": {}}
+    entry = {"output_type": "display_data", "data": kernel.bundle_of(widget), "metadata": {}}
     outputs = (*tuple(out.outputs), entry)
     out.outputs = outputs if keep is None else outputs[-keep:]
 

@@ -127,7 +127,7 @@ class AppHost:
         view, bridge = self._view(tool, uri, arguments, calls)
         record.app = bridge
         if record.out is None:
-            kernel.display_as(view._repr_mimebundle_() or {}, f"{record.display_id}-app")
+            kernel.display_as(kernel.bundle_of(view), f"{record.display_id}-app")
         else:
             show_in(record.out, view)
 

@@ -119,7 +119,7 @@ def _shown_until_final(card: SignInCard) -> None:
     if kernel.kernel_support() == "none":
         return  # nothing could show it
     display_id = f"mcp-widgets-signin-{uuid.uuid4().hex}"
-    kernel.display_as(card._repr_mimebundle_(), display_id)
+    kernel.display_as(kernel.bundle_of(card), display_id)
 
     def ended(card: SignInCard) -> None:
         bundle = {"text/plain": card.summary}
