@@ -130,18 +130,23 @@ function renderQuestion({ model, el }) {
     showApp();
     stopKeys = render({ model, el: null }, { box, form: model });
   }
-  model.on("msg:custom", onValues);
-  model.on("change:verdicts", showVerdicts);
-  model.on("change:accept_ok", showAccept);
-  model.on("change:accept_why", showAccept);
-  model.on("change:hint", showHint);
-  model.on("change:hint_warn", showHint);
-  model.on("change:app", () => !closed() && parts.fields && showApp());
-  model.on("change:closing_line", onChange);
+  // This view's own listeners (another view of the same model keeps its own).
+  const listeners = [
+    ["msg:custom", onValues],
+    ["change:verdicts", showVerdicts],
+    ["change:accept_ok", showAccept],
+    ["change:accept_why", showAccept],
+    ["change:hint", showHint],
+    ["change:hint_warn", showHint],
+    ["change:app", () => !closed() && parts.fields && showApp()],
+    ["change:closing_line", onChange],
+  ];
+  for (const [event, fn] of listeners) model.on(event, fn);
   return () => {
-    model.off("msg:custom", onValues);
+    for (const [event, fn] of listeners) model.off(event, fn);
     if (appView) appView.remove();
     if (stopKeys) stopKeys();
+    box.replaceChildren();  // a removed view keeps no controls (nor what was typed in them)
   };
 }
 
