@@ -481,7 +481,11 @@ class VoilaPage:
 
     @property
     def widgets(self) -> Any:
-        return self.page.locator(".jp-OutputArea-output .jupyter-widgets")
+        """Widget views in outputs: stock ones, and a question card (an anywidget: Voila gives its element
+        no "jupyter-widgets" class)."""
+        return self.page.locator(
+            ".jp-OutputArea-output .jupyter-widgets, .jp-OutputArea-output .mcp-widgets-question"
+        )
 
     @property
     def outputs(self) -> Any:

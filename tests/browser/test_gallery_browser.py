@@ -136,7 +136,7 @@ def test_the_gallery_light_and_dark(open_notebook: OpenNotebook) -> None:
     assert "inset" in red, red
     expect(out["form"].get_by_label("Name")).not_to_have_attribute("aria-invalid", "true")
     # A few choices are checkboxes, the default ticked and the limits in sight; many are still a list.
-    extras = out["form"].locator(".mcp-widgets-checks")
+    extras = out["form"].get_by_role("group", name="Extras *")
     expect(extras.get_by_role("checkbox", name="Breakfast")).to_be_checked()
     expect(extras.get_by_role("checkbox", name="Parking")).not_to_be_checked()
     expect(out["form"].get_by_text("Pick 1 or 2.", exact=True)).to_be_visible()

@@ -541,7 +541,7 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
                 "(i) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
                 " return !c.classList.contains('jp-CodeCell') || /\\[\\d+\\]/.test("
                 "c.querySelector('.jp-InputPrompt').textContent) || Boolean(c.querySelector("
-                "'.mcp-widgets-form button.widget-button')); }",
+                "'.mcp-widgets-form button')); }",
                 arg=index,
                 timeout=3000,
             )

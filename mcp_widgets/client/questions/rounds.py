@@ -227,8 +227,12 @@ def _relabel(card: Any, was: Outcome, now: Outcome) -> None:
     """The answered card's closing line says how it really ended ("expired", not "accepted")."""
     import ipywidgets as w
 
-    kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
     ending = f": {was.describe()}"
+    retell = getattr(card, "retell", None)
+    if callable(retell):  # a one-model form: it tells the new ending, its line written yet or not
+        retell(now)
+        return
+    kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
     if len(kids) == 1 and isinstance(kids[0], w.Label) and str(kids[0].value).endswith(ending):
         line = kids[0]
         line.value = str(line.value)[: -len(ending)] + f": {now.describe()}"
