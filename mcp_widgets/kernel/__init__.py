@@ -25,8 +25,9 @@ support), and the real-kernel tests in tests/kernel pin them per release.
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `running_kernel` (finding
 the kernel, what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
-comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completion` (Tab in
-a code cell: a server's completions in a prompt's or template's argument string).
+comms reach a front end?), `marimo` (marimo's runtime, which has no IPython kernel), `formatters` (how
+IPython shows objects we do not own) and `completion` (Tab in a code cell: a server's completions in a
+prompt's or template's argument string).
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from __future__ import annotations
 from .adapter import KernelSupport
 from .completion import complete_in_code
 from .formatters import show_types_with
+from .marimo import in_marimo
 from .posted import in_comm_handler
 from .running_kernel import (
     attach,
@@ -52,6 +54,7 @@ from .views import (
     display_as,
     is_viewed,
     running_cell,
+    say,
     seen_by_now,
     track_views,
     viewed_future,
@@ -71,6 +74,7 @@ __all__ = [
     "flush_posted",
     "forget_kernel",
     "in_comm_handler",
+    "in_marimo",
     "interrupt_deferred",
     "interrupts",
     "is_viewed",
@@ -78,6 +82,7 @@ __all__ = [
     "kernel_version",
     "post",
     "running_cell",
+    "say",
     "seen_by_now",
     "show_types_with",
     "track_views",

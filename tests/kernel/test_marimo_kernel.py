@@ -1,0 +1,56 @@
+"""In marimo's own runtime (no IPython kernel): marimo is recognised, and a question that arrives while a
+cell waits for its call is declined at once, the cell saying so in one line (marimo hands no widget message
+to a running cell, so nobody could ever answer it there)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.marimo_rig import notebook, run_notebook
+
+pytestmark = pytest.mark.kernel
+
+CONNECT = f"""
+import mcp_widgets as mw
+srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")
+"""
+
+LINE = (
+    "mcp-widgets: 'demo' asked a question while this cell ran, and marimo delivers no click to a running cell"
+)
+
+
+def test_marimo_is_recognised_and_an_awaited_or_blocking_question_declined_in_one_line(
+    tmp_path: Path,
+) -> None:
+    page = run_notebook(
+        notebook(
+            CONNECT,
+            """
+from mcp_widgets import kernel
+print("recognised:", kernel.in_marimo(), kernel.kernel_support())
+""",
+            """
+awaited = await srv.call_tool("register")
+print("awaited:", awaited.structured_content)
+""",
+            """
+blocked = srv.call_tool_sync("register")
+print("blocked:", blocked.structured_content)
+""",
+            """
+print("no question:", sorted((await srv.call_tool("list_files")).structured_content))
+""",
+        ),
+        tmp_path,
+    )
+    assert "recognised: True none" in page
+    # Both calls ran and came back declined; each cell said why once, with the style that can be answered.
+    assert page.count(LINE) == 2, page.count(LINE)
+    assert page.count("start the call with srv.call_tool_background(...)") == 2
+    for style in ("awaited", "blocked"):
+        assert f"{style}: {{'done': False, 'action': 'decline'}}" in page
+    assert "no question: ['files', 'trash']" in page  # a call that asks nothing runs as anywhere
