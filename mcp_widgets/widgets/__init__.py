@@ -14,6 +14,7 @@ from ._history import history as history
 from ._pending import PendingItem as PendingItem  # for the client room (`mw.pending()`)
 from ._pending import PendingList as PendingList
 from ._pending import waited_text as waited_text
+from ._plain import PlainInMarimo as PlainInMarimo  # for the façade (the playground)
 from ._preview import Preview, preview
 from ._prompt_forms import PromptForm, TemplateForm
 from ._prompt_forms import prompt_form as prompt_form

@@ -16,6 +16,7 @@ import mcp_types
 from ..core.outcome import Action, Outcome, Reason, to_wire
 from ._kit import Kit, click
 from ._lean import Lean
+from ._plain import PlainInMarimo
 
 __all__ = ["Answerable", "FormState"]
 
@@ -42,7 +43,7 @@ _STATE_OF = {
 }
 
 
-class Answerable(Lean, w.VBox):
+class Answerable(PlainInMarimo, Lean, w.VBox):
     """A box a person answers with one of three buttons: it resolves once, then tells waiters and callbacks.
 
     Subclasses build their widgets with `self._kit`, map actions to buttons in `_buttons`, and resolve in

@@ -14,7 +14,6 @@ from tests.marimo_rig import notebook, run_notebook
 pytestmark = pytest.mark.kernel
 
 CONNECT = f"""
-import mcp_widgets as mw
 srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")
 """
 
@@ -28,6 +27,7 @@ def test_marimo_is_recognised_and_an_awaited_or_blocking_question_declined_in_on
 ) -> None:
     page = run_notebook(
         notebook(
+            "import mcp_widgets as mw",
             CONNECT,
             """
 from mcp_widgets import kernel
@@ -54,3 +54,29 @@ print("no question:", sorted((await srv.call_tool("list_files")).structured_cont
     for style in ("awaited", "blocked"):
         assert f"{style}: {{'done': False, 'action': 'decline'}}" in page
     assert "no question: ['files', 'trash']" in page  # a call that asks nothing runs as anywhere
+
+
+def test_composed_displays_show_their_text_in_marimo_never_the_not_supported_box(tmp_path: Path) -> None:
+    page = run_notebook(
+        notebook(
+            """
+import mcp_widgets as mw
+mw.preview({"type": "object", "properties": {"name": {"type": "string"}}}, server="Preview <b>x</b>")
+""",
+            CONNECT + "srv",
+            'srv.form("weather")',
+            "srv.explore()",
+            "mw.history()",
+        ),
+        tmp_path,
+    )
+    # Each is the cell's output as plain text (escaped by marimo, never HTML), with the line saying why.
+    note = "(shown as text: marimo renders only anywidgets, and this view is not one yet)"
+    assert page.count(note) == 4, page.count(note)
+    for head in (
+        "<Preview problems=0 form=<ElicitationForm server='Preview <b>x</b>'",
+        "<ToolForm tool='weather'",
+    ):
+        assert f'{{"text/plain": "{head}' in page.replace("\\u003C", "<").replace("\\u003E", ">")
+    assert "<Explorer " in page.replace("\\u003C", "<") and "<HistoryPanel " in page.replace("\\u003C", "<")
+    assert "application/vnd.jupyter.widget-view+json" not in page  # what marimo's yellow box is drawn for
