@@ -35,7 +35,7 @@ from __future__ import annotations
 from .adapter import KernelSupport
 from .completion import complete_in_code
 from .formatters import show_types_with
-from .marimo import in_marimo
+from .marimo import in_marimo, ui_element
 from .posted import in_comm_handler
 from .running_kernel import (
     attach,
@@ -86,6 +86,7 @@ __all__ = [
     "seen_by_now",
     "show_types_with",
     "track_views",
+    "ui_element",
     "viewed_future",
     "wait_async",
     "wait_sync",

@@ -13,8 +13,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
+from typing import Any
 
-__all__ = ["in_marimo", "marimo_loop"]
+__all__ = ["in_marimo", "marimo_loop", "ui_element"]
 
 _found: list[asyncio.AbstractEventLoop | None] = []  # empty until marimo's runtime is seen
 
@@ -45,3 +46,9 @@ def marimo_loop() -> asyncio.AbstractEventLoop | None:
         return None
     loop = _found[0]
     return loop if loop is not None and not loop.is_closed() else None
+
+
+def ui_element(widget: Any) -> Any:
+    """`widget` (an anywidget) as a marimo UI element (`mo.ui.anywidget`): bound to a name in a cell, a change
+    of its model from the page runs again the cells that read that name."""
+    return sys.modules["marimo"].ui.anywidget(widget)

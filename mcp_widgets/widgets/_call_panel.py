@@ -21,6 +21,7 @@ from typing import Any, Literal
 import ipywidgets as w
 
 from ..core.text import LITERAL_CLASSES, LOG_KEEP, shown
+from ._call_line import CallLine
 from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["CallPanel", "Ending"]
@@ -70,9 +71,12 @@ class CallPanel:
 
     Args:
         status: A background call's status line (plain text until the panel needs its box).
+        line: Where the panel mirrors itself as one model (marimo, which renders no composed display).
     """
 
-    def __init__(self, *, status: str | None = None) -> None:
+    def __init__(self, *, status: str | None = None, line: CallLine | None = None) -> None:
+        self.call_line = line
+        """The call's line as one anywidget, kept equal to the panel (None: the box alone shows it)."""
         self._kit: Kit | None = None
         self.box: w.VBox | None = None
         """The VBox shown in the cell, or None while nothing needed one."""
@@ -121,6 +125,7 @@ class CallPanel:
         box = self._ensure_box()
         self._placed.append(widget)
         self._refresh()
+        self._mirror()
         return box
 
     def line(self, text: str, *, lasting: bool = True) -> w.Label:
@@ -148,6 +153,7 @@ class CallPanel:
             self._kit.models = [m for m in self._kit.models if m is not widget]
         if self.box is not None:
             self._refresh()
+        self._mirror()
 
     def note(self, text: str) -> w.VBox:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
@@ -179,11 +185,13 @@ class CallPanel:
             else:
                 self._earlier_label.value = self._earlier_label.tooltip = text
         self._refresh()
+        self._mirror()
 
     def set_status(self, text: str) -> None:
         self.status = text
         if self._status_label is not None:
             self._status_label.value = self._status_label.tooltip = text
+        self._mirror()
 
     def _take(self, progress: Progress | None, log: Sequence[str], count: int | None) -> None:
         if progress is not None:
@@ -236,6 +244,7 @@ class CallPanel:
             self._log.titles = (self._log_title(),)
         if changed:
             self._refresh()
+        self._mirror()
         return box
 
     def _log_title(self) -> str:
@@ -277,8 +286,31 @@ class CallPanel:
         log_head = self._log_title() if self._log_count else ""
         if self._log_count > len(log):
             log.insert(0, f"… {self._log_count - len(log)} earlier messages not kept")
+        self._mirror(ended=how, result=result)
         self.close()
         return closing_bundle(lines, log_head, log)
+
+    def _mirror(self, *, ended: Ending | None = None, result: Sequence[str] = ()) -> None:
+        """Make the call's line (if any) say what the panel shows, in one update of its model."""
+        line = self.call_line
+        if line is None:
+            return
+        notes = [
+            text for p in self._placed if not any(p is q for q in self._passing) and (text := _line_of(p))
+        ]
+        with line.hold_sync():
+            line.status = self.status or ""
+            if self._progress is not None:
+                value, total, _message = self._progress
+                line.progress = progress_text(*self._progress)
+                line.fraction = min(max(value / total, 0.0), 1.0) if total else -1.0
+            line.log = list(self._log_lines)
+            line.log_count = self._log_count
+            line.notes = notes
+            line.questions = [p for p in self._placed if CallLine.shows(p)]
+            if ended is not None:
+                line.result = list(result)
+                line.ended = ended
 
     def close(self) -> None:
         """Close every model: the questions placed here and the panel's own."""

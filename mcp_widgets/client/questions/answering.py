@@ -326,7 +326,17 @@ class _Answering:
         says so in one line, with the call style that can be answered there."""
         card = self.card
         if self.style == "background":
-            decline_if_unseen(card)  # answered after the cell returned, if a view of it reports in
+            from ...widgets import CallLine
+
+            if CallLine.shows(card):
+                decline_if_unseen(card)  # drawn in the call's line: answered after the cell returned
+                return
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="mcp-widgets",
+                note=f"marimo cannot show this {_noun(card)} yet (it renders anywidgets only)",
+            )
             return
         if card.kind == "signin":
             note = "marimo delivers no click to a running cell"
