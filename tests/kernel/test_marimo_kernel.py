@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.marimo_rig import notebook, run_notebook
+from tests.marimo_rig import ROOT, notebook, run_notebook
+from tests.servers.launch import serving
 
 pytestmark = pytest.mark.kernel
 
@@ -80,3 +81,26 @@ mw.preview({"type": "object", "properties": {"name": {"type": "string"}}}, serve
         assert f'{{"text/plain": "{head}' in page.replace("\\u003C", "<").replace("\\u003E", ">")
     assert "<Explorer " in page.replace("\\u003C", "<") and "<HistoryPanel " in page.replace("\\u003C", "<")
     assert "application/vnd.jupyter.widget-view+json" not in page  # what marimo's yellow box is drawn for
+
+
+def test_a_sign_in_that_needs_a_click_while_connect_runs_is_refused_in_one_line(tmp_path: Path) -> None:
+    script = ROOT / "tests" / "servers" / "oauth_quick.py"
+    with serving([sys.executable, str(script)], "the OAuth server") as (port, _):
+        page = run_notebook(
+            notebook(
+                "import mcp_widgets as mw",
+                f"""
+try:
+    await mw.connect("http://127.0.0.1:{port}/mcp", name="guarded")
+except Exception as exc:
+    print("connect raised:", type(exc).__name__)
+""",
+            ),
+            tmp_path,
+        )
+    line = (
+        "mcp-widgets: signing in to 'guarded' needs a click on its card, and marimo delivers no click to a "
+        "running cell: the sign-in was refused"
+    )
+    assert page.count(line) == 1, page.count(line)
+    assert "connect raised: SignInError" in page
