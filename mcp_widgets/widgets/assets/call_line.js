@@ -43,6 +43,7 @@ function render({ model, el }) {
 
   function draw() {
     status.textContent = model.get("status");
+    status.hidden = !model.get("status"); // an awaited call has no status line: the cell shows [*]
     const fraction = model.get("fraction");
     bar.hidden = !(fraction >= 0);
     if (fraction >= 0) bar.value = fraction;
