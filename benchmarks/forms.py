@@ -104,9 +104,9 @@ def run(quick: bool) -> list[Row]:
     big_runs = 1 if quick else 9
 
     def ours(schema: dict[str, Any]) -> Callable[[], object]:
-        # Reading `children` makes everything the form shows (in plain Python, what only shows it is made
-        # when read; in a kernel, as it opens): the whole form, as ijs builds its whole form.
-        return lambda: ElicitationForm("Please fill this in.", schema, server="bench").children
+        # One model whose card holds everything the page renders: the whole form, as ijs builds its whole
+        # form (the page draws the controls; ijs's are stock models, made here).
+        return lambda: ElicitationForm("Please fill this in.", schema, server="bench")
 
     def theirs(schema: dict[str, Any]) -> Build | None:
         if Form is None:

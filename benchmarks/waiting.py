@@ -12,7 +12,8 @@ from typing import Any
 from ._report import Row, printed_figures
 
 GROUP = "waiting"
-FORM_CLASS = "mcp-widgets-form"
+FORM_ID = "mcp_widgets.ElicitationForm"
+"""A question card's `_anywidget_id` (one model: ElicitationForm)."""
 CPU_TARGET = 0.5  # % of one core
 LATENCY_TARGET = 5.0  # ms, kernel-side
 
@@ -56,36 +57,24 @@ def _cpu_percent(pid: int, seconds: float, fe: Any) -> float:
     return 100 * (_cpu_seconds(pid) - c0) / (time.monotonic() - t0)
 
 
-def _ref(ref: str) -> str:
-    return ref.replace("IPY_MODEL_", "")
-
-
 def _pending_form(fe: Any, seen: set[str]) -> Any:
     def pending(w: Any) -> bool:
-        if FORM_CLASS not in w.state.get("_dom_classes", ()) or w.comm_id in seen:
-            return False
-        kids = [fe.widgets.get(_ref(r)) for r in w.state.get("children", [])]
-        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+        state = w.state
+        return (
+            state.get("_anywidget_id") == FORM_ID and not state.get("closing_line") and w.comm_id not in seen
+        )
 
-    form = fe.wait_widget("VBoxModel", where=pending, timeout=60)
+    form = fe.wait_widget("AnyModel", where=pending, timeout=60)
     seen.add(form.comm_id)
     return form
 
 
 def _answer(fe: Any, form: Any) -> None:
-    """Report the form rendered, type a name, click Accept: what JupyterLab sends."""
+    """Report the form rendered, type a name, click Accept: what JupyterLab sends (question.js's messages,
+    in order on the form's one comm: no pause is needed before the click)."""
     fe.update(form, {"_view_count": 1})
-    kids = [fe.widgets[_ref(r)] for r in form.state["children"] if _ref(r) in fe.widgets]
-    name = next(k for k in kids if k.state.get("description") == "Name *")
-    fe.update(name, {"value": "Ada"})
-    fe.settle(0.2)  # let the kernel take the update (and enable Accept) before the click
-    hbox = next(k for k in kids if k.model_name == "HBoxModel")
-    accept = next(
-        fe.widgets[_ref(r)]
-        for r in hbox.state["children"]
-        if fe.widgets[_ref(r)].state.get("description") == "Accept"
-    )
-    fe.click(accept)
+    fe.send_custom(form, {"edit": "name", "value": "Ada", "view": "bench"})
+    fe.send_custom(form, {"press": "accept"})
 
 
 TASK_SETUP = """

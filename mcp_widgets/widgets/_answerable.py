@@ -1,4 +1,5 @@
-"""Answerable: the life cycle a form and a URL card share (resolve once, wait, done callbacks, acting_as)."""
+"""Answering: the life cycle every card shares (resolve once, wait, done callbacks, acting_as), whatever its
+widget base; Answerable: that life cycle in a box of stock widgets (the URL card, the sign-in card)."""
 
 from __future__ import annotations
 
@@ -18,11 +19,11 @@ from ._kit import Kit, click
 from ._lean import Lean
 from ._plain import PlainInMarimo
 
-__all__ = ["Answerable", "FormState"]
+__all__ = ["Answerable", "Answering", "FormState"]
 
 log = logging.getLogger("mcp_widgets")
 
-A = TypeVar("A", bound="Answerable")
+A = TypeVar("A", bound="Answering")
 DoneCallback = Callable[[Any], object]
 _Waiter = tuple[asyncio.AbstractEventLoop, "asyncio.Future[mcp_types.ElicitResult]"]
 
@@ -43,11 +44,12 @@ _STATE_OF = {
 }
 
 
-class Answerable(PlainInMarimo, Lean, w.VBox):
-    """A box a person answers with one of three buttons: it resolves once, then tells waiters and callbacks.
+class Answering:
+    """A card a person answers with one of three actions: it resolves once, then tells waiters and callbacks.
 
-    Subclasses build their widgets with `self._kit`, map actions to buttons in `_buttons`, and resolve in
-    `_resolve` (checks of their own, then `_settle` under the lock and `_deliver` outside it).
+    It decides no widget base: a subclass is also a widget (a DOMWidget: `_view_count`, `comm`, `close`).
+    Subclasses press their actions in `_press_action` and resolve in `_resolve` (checks of their own, then
+    `_settle` under the lock and `_deliver` outside it).
     """
 
     _NOUN: ClassVar[str] = "form"
@@ -55,8 +57,8 @@ class Answerable(PlainInMarimo, Lean, w.VBox):
     _WHAT: ClassVar[str] = "an elicitation form"
     """What it is called in logs."""
 
-    _kit: Kit
     _view_count: int | None  # the DOMWidget trait: how many views the frontend has, when asked to count
+    comm: Any
 
     def _start(self) -> None:
         """The life-cycle state of a new, pending box (call first in `__init__`)."""
@@ -95,11 +97,11 @@ class Answerable(PlainInMarimo, Lean, w.VBox):
     # -- driving it as a person would ------------------------------------------------------------------------
     def decline(self) -> bool:
         """Click Decline; False once it is resolved."""
-        return self._press(self._button(Action.DECLINE))
+        return self._press_action(Action.DECLINE)
 
     def cancel(self) -> bool:
         """Click Cancel; False once it is resolved."""
-        return self._press(self._button(Action.CANCEL))
+        return self._press_action(Action.CANCEL)
 
     @contextlib.contextmanager
     def acting_as(self: A, reason: Reason | str, by: str | None = None) -> Iterator[A]:
@@ -152,20 +154,17 @@ class Answerable(PlainInMarimo, Lean, w.VBox):
             self._resolve(
                 Action.CANCEL, Reason.HANDLER, None, f"the {self._NOUN} was closed", leave_line=False
             )
-        kit = getattr(self, "_kit", None)
-        if kit is not None:
-            kit.close()
+        self._close_parts()
         self._stop_counting_views()
-        super().close()
+        super().close()  # type: ignore[misc]  # the widget base's
 
     # -- for subclasses --------------------------------------------------------------------------------------
-    def _buttons(self) -> dict[Action, w.Button]:
-        """The answer buttons (none when it cannot be answered)."""
-        raise NotImplementedError
+    def _close_parts(self) -> None:
+        """Close the models it holds besides itself (none by default)."""
 
-    def _button(self, action: Action) -> w.Button | None:
-        """The button for `action`, or None."""
-        return self._buttons().get(action)
+    def _press_action(self, action: Action) -> bool:
+        """Press the button of `action` as a person would; False when it is disabled, missing or resolved."""
+        raise NotImplementedError
 
     def _resolve(
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
@@ -205,6 +204,41 @@ class Answerable(PlainInMarimo, Lean, w.VBox):
             self._views_when_answered = self._view_count
             self._view_count = None
 
+    def _answerable(self) -> bool:
+        """Whether an answer can still be taken."""
+        return self._state is FormState.PENDING
+
+    def _call(self, fn: DoneCallback) -> None:
+        try:
+            fn(self)
+        except Exception:
+            log.exception("a done callback of %s failed", self._WHAT)
+
+
+class Answerable(PlainInMarimo, Answering, Lean, w.VBox):
+    """A box of stock widgets a person answers with one of three buttons (the URL card, the sign-in card).
+
+    Subclasses build their widgets with `self._kit` and map actions to buttons in `_buttons`.
+    """
+
+    _kit: Kit
+
+    def _close_parts(self) -> None:
+        kit = getattr(self, "_kit", None)
+        if kit is not None:
+            kit.close()
+
+    def _buttons(self) -> dict[Action, w.Button]:
+        """The answer buttons (none when it cannot be answered)."""
+        raise NotImplementedError
+
+    def _button(self, action: Action) -> w.Button | None:
+        """The button for `action`, or None."""
+        return self._buttons().get(action)
+
+    def _press_action(self, action: Action) -> bool:
+        return self._press(self._button(action))
+
     def _press(self, button: w.Button | None) -> bool:
         """Click a button through its front-end message path; a disabled or missing button does nothing."""
         if button is None or button.disabled or not self._answerable():
@@ -217,22 +251,12 @@ class Answerable(PlainInMarimo, Lean, w.VBox):
             self._pressing = False
         return self._press_resolved
 
-    def _answerable(self) -> bool:
-        """Whether an answer can still be taken."""
-        return self._state is FormState.PENDING
-
     def _clicked(self, action: Action) -> None:
         button = self._button(action)
         if button is not None and button.disabled:  # a stale click from a browser that had not yet seen it
             return
         reason, by = self._acting
         self._press_resolved = self._resolve(action, reason, by, "")
-
-    def _call(self, fn: DoneCallback) -> None:
-        try:
-            fn(self)
-        except Exception:
-            log.exception("a done callback of %s failed", self._WHAT)
 
 
 def _settle_future(future: asyncio.Future[mcp_types.ElicitResult], result: mcp_types.ElicitResult) -> None:

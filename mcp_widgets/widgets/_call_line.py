@@ -16,23 +16,24 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
+from ._form import ElicitationForm
 from ._keys import DeclaredAnyWidget
-from ._keys_assets import asset
+from ._keys_assets import QUESTION_CSS, QUESTION_ESM, asset
 
-__all__ = ["CallLine"]
+__all__ = ["CallLine", "LineDrawnForm"]
 
-QUESTION_RENDERER = ""
-"""The question card's renderer (a `renderQuestion({model, el})` function), joined into the line's module:
-marimo hands a view another model (`model.widget_manager.get_model`) with its state, `send` and `on`, but
-not its module (measured, marimo 0.25.2: `_esm` is undefined there), so the line draws its questions with
-our own renderer. Empty until the question card is one anywidget: then no question shows in the line."""
+QUESTION_RENDERER = "\n".join(line for line in QUESTION_ESM.splitlines() if not line.startswith("export "))
+"""The question card's module as plain functions (`renderQuestion({model, el})`, with literal.js's `node`),
+joined into the line's module: marimo hands a view another model (`model.widget_manager.get_model`) with its
+state, `set`, `send` and `on`, but not its module (measured, marimo 0.25.2: `_esm` is undefined there), so
+the line draws its questions with our own renderer."""
 
 
 class CallLine(DeclaredAnyWidget):
     """A call's line: its status over its progress, log, notes and, once ended, its result."""
 
-    _esm = t.Unicode(asset("literal.js") + QUESTION_RENDERER + asset("call_line.js")).tag(sync=True)
-    _css = t.Unicode(asset("call_line.css")).tag(sync=True)
+    _esm = t.Unicode(QUESTION_RENDERER + "\n" + asset("call_line.js")).tag(sync=True)
+    _css = t.Unicode(QUESTION_CSS + "\n" + asset("call_line.css")).tag(sync=True)
     status = t.Unicode(
         "", help="The call's status line: what it is, and running / waiting / how it ended."
     ).tag(sync=True)
@@ -63,3 +64,14 @@ class CallLine(DeclaredAnyWidget):
 
     def __repr__(self) -> str:
         return self.status or "call"
+
+
+class LineDrawnForm(ElicitationForm):
+    """marimo: a question drawn only inside its call's line, so its model ships no module of its own.
+
+    marimo mints a file for an anywidget's module as its model opens, which works only while a cell runs
+    (0.25.2 asserts otherwise, and the form could not be built); a question comes after the cell returned,
+    and the line carries the renderer anyway.
+    """
+
+    _esm = t.Unicode("", help="None: the call's line draws this question.").tag(sync=True)

@@ -281,8 +281,9 @@ class CallPanel:
             line.log = list(self._log_lines)
             line.log_count = self._log_count
             if self._given_line:  # in a box, the questions are the box's children
-                line.notes = [text for p in placed if not CallLine.shows(p) and (text := _line_of(p))]
-                line.questions = [p for p in placed if CallLine.shows(p)]
+                drawn = [p for p in placed if CallLine.shows(p)] if ended is None else []
+                line.notes = [text for p in placed if p not in drawn and (text := _line_of(p))]
+                line.questions = drawn  # none once the call ended: its questions' models are closed then
             if ended is not None:
                 line.result = list(result)
                 line.ended = ended

@@ -84,7 +84,7 @@ class MultiField(Field):
         }
 
     def _hint(self) -> str:
-        return f"{_pick_text(self.spec)} Ctrl/⌘-click to choose several."
+        return f"{pick_text(self.spec)} Ctrl/⌘-click to choose several."
 
     def state_for(self, value: Any) -> dict[str, Any]:
         return {"index": [self._index(c) for c in self._chosen(value)]}
@@ -133,7 +133,7 @@ class CheckboxesField(MultiField):
             box.observe(lambda _change: fn(), names="value")
 
     def _hint(self) -> str:
-        return _pick_text(self.spec)
+        return pick_text(self.spec)
 
     def state_for(self, value: Any) -> dict[str, Any]:
         chosen = self._chosen(value)
@@ -149,7 +149,7 @@ class CheckboxesField(MultiField):
         return enter
 
 
-def _pick_text(spec: FieldSpec) -> str:
+def pick_text(spec: FieldSpec) -> str:
     """How many to pick, as a sentence ("Pick 1 or 2.", "Pick at least 1.", "Pick any.")."""
     low, high = spec.min_items or 0, spec.max_items
     if high is not None and high < len(spec.choices):

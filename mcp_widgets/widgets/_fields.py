@@ -50,6 +50,10 @@ __all__ = [  # the kit's and the base's names too: the rest of the room takes fi
     "is_secret",
     "known_keys",
     "make_field",
+    "number_text",
+    "parse_date",
+    "parse_datetime",
+    "range_text",
     "shared_models",
     "title_width",
 ]
@@ -58,13 +62,13 @@ __all__ = [  # the kit's and the base's names too: the rest of the room takes fi
 class TextField(Field):
     """text, email and uri: a Text box with a hint of what is expected."""
 
-    _PLACEHOLDER: ClassVar[dict[str, str]] = {"email": "name@example.com", "uri": "https://…"}
+    PLACEHOLDER: ClassVar[dict[str, str]] = {"email": "name@example.com", "uri": "https://…"}
 
     def _traits(self) -> dict[str, Any]:
         s = self.spec
-        placeholder = self._PLACEHOLDER.get(s.kind, "")
+        placeholder = self.PLACEHOLDER.get(s.kind, "")
         if not placeholder and (s.min_length is not None or s.max_length is not None):
-            placeholder = _range_text(s.min_length, s.max_length, "characters")
+            placeholder = range_text(s.min_length, s.max_length, "characters")
         return {**super()._traits(), "placeholder": placeholder}  # continuous_update: True by default
 
 
@@ -75,25 +79,25 @@ class NumberField(Field):
         s = self.spec
         noun = "whole number" if s.kind == "integer" else "number"
         if s.exclusive_minimum is None and s.exclusive_maximum is None:
-            bounds = _range_text(s.minimum, s.maximum, "")
+            bounds = range_text(s.minimum, s.maximum, "")
         else:
-            low = [f"at least {_number_text(s.minimum)}"] if s.minimum is not None else []
+            low = [f"at least {number_text(s.minimum)}"] if s.minimum is not None else []
             low += (
-                [f"more than {_number_text(s.exclusive_minimum)}"] if s.exclusive_minimum is not None else []
+                [f"more than {number_text(s.exclusive_minimum)}"] if s.exclusive_minimum is not None else []
             )
-            high = [f"at most {_number_text(s.maximum)}"] if s.maximum is not None else []
+            high = [f"at most {number_text(s.maximum)}"] if s.maximum is not None else []
             high += (
-                [f"less than {_number_text(s.exclusive_maximum)}"] if s.exclusive_maximum is not None else []
+                [f"less than {number_text(s.exclusive_maximum)}"] if s.exclusive_maximum is not None else []
             )
             bounds = ", ".join(low + high)
         traits = {"placeholder": f"{noun}, {bounds}" if bounds else noun}  # continuous_update: True already
         if s.default is not MISSING:
-            traits["value"] = _number_text(s.default)
+            traits["value"] = number_text(s.default)
         return traits
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
-            value = _number_text(value)
+            value = number_text(value)
         return super().state_for(value)
 
 
@@ -118,12 +122,12 @@ class DateField(Field):
     control_cls = w.DatePicker
 
     def _traits(self) -> dict[str, Any]:
-        value = _parse_date(self.spec.default)
+        value = parse_date(self.spec.default)
         return {} if value is None else {"value": value}  # None: the class default
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, str):
-            value = _parse_date(value)
+            value = parse_date(value)
             if value is None:
                 raise ValueError(f"field {self.spec.name!r} takes an ISO date (YYYY-MM-DD)")
         if isinstance(value, dt.datetime) or not (value is None or isinstance(value, dt.date)):
@@ -147,12 +151,12 @@ class DateTimeField(Field):
     control_cls = w.DatetimePicker
 
     def _traits(self) -> dict[str, Any]:
-        value = _parse_datetime(self.spec.default)
+        value = parse_datetime(self.spec.default)
         return {} if value is None else {"value": value}  # None: the class default
 
     def state_for(self, value: Any) -> dict[str, Any]:
         if isinstance(value, str):
-            value = _parse_datetime(value)
+            value = parse_datetime(value)
             if value is None:
                 raise ValueError(f"field {self.spec.name!r} takes an ISO date-time")
         if not (value is None or isinstance(value, dt.datetime)):
@@ -229,15 +233,15 @@ def _is_wide(char: str) -> bool:
 
 
 # -- helpers -------------------------------------------------------------------------------------------------
-def _number_text(number: Any) -> str:
+def number_text(number: Any) -> str:
     if isinstance(number, float) and number.is_integer() and abs(number) < 1e15:
         return str(int(number))
     return str(number)
 
 
-def _range_text(low: float | None, high: float | None, unit: str) -> str:
-    lo = None if low is None else _number_text(low)
-    hi = None if high is None else _number_text(high)
+def range_text(low: float | None, high: float | None, unit: str) -> str:
+    lo = None if low is None else number_text(low)
+    hi = None if high is None else number_text(high)
     unit = f" {unit}" if unit else ""
     if lo is not None and hi is not None:
         return f"{lo}–{hi}{unit}"
@@ -248,7 +252,7 @@ def _range_text(low: float | None, high: float | None, unit: str) -> str:
     return ""
 
 
-def _parse_date(text: Any) -> dt.date | None:
+def parse_date(text: Any) -> dt.date | None:
     if isinstance(text, dt.date) and not isinstance(text, dt.datetime):
         return text
     if not isinstance(text, str):
@@ -259,7 +263,7 @@ def _parse_date(text: Any) -> dt.date | None:
         return None
 
 
-def _parse_datetime(text: Any) -> dt.datetime | None:
+def parse_datetime(text: Any) -> dt.datetime | None:
     if isinstance(text, dt.datetime):
         parsed = text
     elif isinstance(text, str):

@@ -1,42 +1,38 @@
-"""ElicitationForm: one elicitation request as a form a person answers with Accept / Decline / Cancel."""
+"""ElicitationForm: one elicitation request as one widget model, answered with Accept, Decline or Cancel.
+
+One concept: the question card as ONE anywidget. Its synced state holds only what the server sent and the
+kernel decided (the card: who asks, the message, each field's spec; the verdict per field, whether Accept is
+enabled and why not, the keys hint, the closing line). What a person types never becomes synced state: the
+page (`assets/fields.js`, `assets/question.js`) sends each edit and each button as a custom message, the
+kernel checks it (`core.validation`) and answers by updating the verdicts; a value filled from Python goes
+to the page as a custom message, and a view that renders later asks for the current values. So a notebook
+saved with widget state never holds a typed value.
+"""
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
 import ipywidgets as w
-import traitlets
+import traitlets as t
 
 from .. import kernel
-from ..core.exceptions import FormStateError
+from ..core.exceptions import FieldNotFound, FormStateError
 from ..core.outcome import Action, Reason
 from ..core.schema import validate_schema
-from ..core.spec import FormSpec
+from ..core.spec import FieldSpec, FormSpec
+from ..core.text import shown
 from ..core.validation import validate_content, validate_field
-from ..kernel.comms import comms_go_nowhere
-from ._answerable import Answerable, FormState
-from ._fields import (
-    ERROR_CLASS,
-    FIRST_CLASS,
-    FORM_CLASS,
-    LAST_CLASS,
-    WRAP_CLASS,
-    Field,
-    Kit,
-    fill_fields,
-    known_keys,
-    make_field,
-    title_width,
-)
-from ._keys import KeyRoute, shared_catcher
-from ._kit import HINT_CLASS, asker
-from ._lean import LAZY
+from ._answerable import Answering, FormState
+from ._field_specs import field_spec, first_value, from_page, from_python, shown_error, to_page
+from ._fields import title_width
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import QUESTION_CSS, QUESTION_ESM
+from ._kit import Kit, asker, known_keys
 
 __all__ = ["ElicitationForm", "FormState"]
 
-_ACTIONS = (Action.ACCEPT, Action.DECLINE, Action.CANCEL)
 KEYS_HINT = "Keys: Enter in the last field accepts · Esc cancels"
 """Under a form's buttons: Accept by keyboard is a deliberate key on the form itself (see keys.js)."""
 KEYS_HINT_NO_FIELDS = "Keys: Tab to Accept and press Enter · Esc cancels"
@@ -45,18 +41,16 @@ KEYS_HINT_APP = "Keys: the app answers with its own controls · Esc cancels"
 """The same while a server's app shows the question: its keys stay inside its frame, and Accept is its own."""
 ESCAPE_AGAIN = "Press Esc again to cancel: what you typed will be discarded"
 """Shown instead of the hint after a first Escape on a form with typed input."""
-_MORE_BUTTONS: dict[Action, dict[str, str]] = {
-    Action.DECLINE: {"description": "Decline", "icon": "times", "tooltip": "Tell the server no"},
-    Action.CANCEL: {"description": "Cancel", "tooltip": "Dismiss without answering"},
-}
+_LAYOUT = Kit()
+_PRESSES = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL}
 
 
-class ElicitationForm(Answerable):
+class ElicitationForm(Answering, DeclaredAnyWidget):
     """A form for one elicitation request, shown inline where the request was made.
 
     It names the server that asks, shows the message and one control per field (as plain text: a server
-    controls them), and resolves exactly once. When it resolves, every model it created is closed and one
-    plain line is left in its place saying who asked and how it ended, never what was typed.
+    controls them), and resolves exactly once. When it resolves, one plain line is left in its place saying
+    who asked and how it ended, never what was typed. It is one widget model (see the module docstring).
 
     Args:
         message: The server's message, shown as plain text.
@@ -70,6 +64,36 @@ class ElicitationForm(Answerable):
 
     kind: ClassVar[str] = "form"
     """What sort of `Card` this is (handlers decide by it)."""
+
+    _esm = t.Unicode(QUESTION_ESM, help="The card's front end: fields.js, question.js, keys.js.").tag(
+        sync=True
+    )
+    _css = t.Unicode(QUESTION_CSS, help="The card's look (JupyterLab's CSS variables, with fallbacks).").tag(
+        sync=True
+    )
+    _anywidget_id = t.Unicode("mcp_widgets.ElicitationForm", help="anywidget's name for this class.").tag(
+        sync=True
+    )
+    card = t.Dict(
+        help="What the server sent, as the page renders it: header, message, fields (no values)."
+    ).tag(sync=True)
+    verdicts = t.Dict(help="The error line to show under each field that has one, by field name.").tag(
+        sync=True
+    )
+    accept_ok = t.Bool(False, help="Whether Accept is enabled.").tag(sync=True)
+    accept_why = t.Unicode("", help="Accept's tooltip: what it sends to, or what is still to fix.").tag(
+        sync=True
+    )
+    hint = t.Unicode(
+        "", help="The line under the buttons: which keys answer, or why the plain form is back."
+    ).tag(sync=True)
+    hint_warn = t.Bool(False, help="Whether the hint line is a warning (shown as an error).").tag(sync=True)
+    closing_line = t.Unicode("", help="Once resolved, the one line left: who asked and how it ended.").tag(
+        sync=True
+    )
+    app = t.Instance(w.Widget, allow_none=True, help="A server's app showing the question (`embed`).").tag(
+        sync=True, **w.widget_serialization
+    )
 
     def __init__(
         self,
@@ -90,14 +114,12 @@ class ElicitationForm(Answerable):
         server: str,
         declared_name: str | None = None,
     ) -> ElicitationForm:
-        """A form a handler answers at once: in plain Python, what only shows it is made when first read.
+        """A form a handler answers (the client builds these when a handler is chosen, `questions.intake`).
 
-        The client builds these when a handler is chosen (`questions.intake`); it reads `children` as soon
-        as a handler leaves the form pending, so a form that waits is always whole (code that walks every
-        model, as `get_manager_state` does, would otherwise see the form make its models during the walk).
+        It is the same one model as any form: nothing is left to make later.
         """
-        spec, lazy = validate_schema(requested_schema), comms_go_nowhere()
-        return cls.from_spec(message, spec, server=server, declared_name=declared_name, lazy=lazy)
+        spec = validate_schema(requested_schema)
+        return cls.from_spec(message, spec, server=server, declared_name=declared_name)
 
     _for_handler = for_handler  # the old private name, which tests still drive
 
@@ -111,88 +133,62 @@ class ElicitationForm(Answerable):
         declared_name: str | None = None,
         lazy: bool = False,
     ) -> ElicitationForm:
-        """A form for a parsed spec, even one with errors (then Accept stays disabled): for `preview`."""
+        """A form for a parsed spec, even one with errors (then Accept stays disabled): for `preview`.
+
+        `lazy` is accepted for the callers of the composed form; one model has nothing to make later.
+        """
         form = cls.__new__(cls)
-        form._setup(message, spec, server=server, declared_name=declared_name, lazy=lazy)
+        form._setup(message, spec, server=server, declared_name=declared_name)
         return form
 
-    def _setup(
-        self, message: str, spec: FormSpec, *, server: str, declared_name: str | None, lazy: bool = False
-    ) -> None:
+    def _setup(self, message: str, spec: FormSpec, *, server: str, declared_name: str | None) -> None:
         self._start()
         self._changed: list[Callable[[], object]] = []
         self.spec = spec
         self.server = server
         self.declared_name = declared_name
         self.message = message
-
-        kernel.attach()  # so that every keystroke reaches us even while a cell awaits this form
-        # One title width for every control, so the controls of a form line up.
-        kit = self._kit = Kit(description_width=title_width(spec.fields))
-        try:
-            self._build(message, spec, server=server, declared_name=declared_name, lazy=lazy)
-        except BaseException:
-            kit.close()  # leave no half-built models behind
-            route = getattr(self, "_route", None)
-            if route is not None:
-                route.close()
-            raise
-
-    def _build(
-        self, message: str, spec: FormSpec, *, server: str, declared_name: str | None, lazy: bool
-    ) -> None:
-        # Every model is created in its first state (no update message right after it opens).
-        kit = self._kit
         self._header = f"Request from {asker(server, declared_name)}"
-        # The header, the message and the button row only show the form: see `_chrome`.
-        self._top: tuple[w.Widget, ...] | None = None
-        self._message: w.Label | None = None
-        self._button_box: w.HBox | None = None
-        self._hint: w.Label | None = None
-        self._embedded: tuple[w.Widget, w.Button] | None = None  # an app showing the question: see `embed`
+        self._specs: dict[str, FieldSpec] = {f.name: f for f in spec.fields}
+        self._values: dict[str, Any] = {name: first_value(f) for name, f in self._specs.items()}
+        self._touched: set[str] = set()
         self._escape_armed = False  # a first Escape on a form with typed input: the next one cancels
         self._armed_edits: int | None = None  # the browser's count of edits at that first Escape
-
-        # A field's note is made only once it has something to say: fewer models, fewer messages.
-        self._fields: dict[str, Field] = {}
-        last = len(spec.fields) - 1
-        for i, spec_field in enumerate(spec.fields):
-            classes = (FIRST_CLASS,) * (i == 0) + (LAST_CLASS,) * (i == last)
-            self._fields[spec_field.name] = make_field(
-                spec_field, kit, classes=classes, validate=validate_field, lazy_note=True
-            )
-        fields = list(self._fields.values())
-        self._broken = self._problem_lines(spec)
-
-        disabled, tooltip = self._accept_state([f.spec.title for f in fields if f.error])
-        disabled_trait: dict[str, Any] = {"disabled": True} if disabled else {}
-        self._accept = kit.make(
-            w.Button,
-            description="Accept",
-            button_style="primary",
-            icon="check",
-            tooltip=tooltip,
-            **disabled_trait,
-        )
-        self._accept.on_click(lambda _button: self._clicked(Action.ACCEPT))
-        self._more: dict[Action, w.Button] = {}  # Decline and Cancel: see `_button`
-        # The keyboard helper is shared by every form (never closed by ours); our route gets its messages.
-        self._keys = shared_catcher()
-        self._route = KeyRoute(self._on_key)
-
-        for field in fields:
-            field.on_change(functools.partial(self._on_change, field))
-
+        kernel.attach()  # so that every message reaches us even while a cell awaits this form
+        verdicts, ok, why = self._check()
         super().__init__(
-            # A handler's form in plain Python (see `for_handler`): what only shows it is made if read.
-            children=LAZY if lazy else self._pending_children(),
-            layout=kit.layout(),
+            card=self._card(message, spec),
+            verdicts=verdicts,
+            accept_ok=ok,
+            accept_why=why,
+            hint=self._keys_hint(),
             _view_count=0,
-            _dom_classes=(FORM_CLASS, self._route.token),
-            model_id=self._route.model_id,  # the helper's views find the form's model by it
+            layout=_LAYOUT.layout(),  # the process's shared Layout: one model per question
             **known_keys(type(self)),
         )
-        self._route.listen(self)
+        self.on_msg(self._receive)
+
+    def _card(self, message: str, spec: FormSpec) -> dict[str, Any]:
+        """The card the page renders: server text only, each made `shown` (control characters visible)."""
+        props = spec.schema.get("properties") if isinstance(spec.schema, Mapping) else None
+        order = list(props) if isinstance(props, Mapping) else []
+        problems: dict[str, list[str]] = {}
+        for problem in spec.problems:
+            if problem.severity == "error" and problem.property is not None:
+                text = shown(f"⚠ Error: property {problem.property!r}: {problem.message}")
+                problems.setdefault(problem.property, []).append(text)
+        rows: list[dict[str, Any]] = []
+        for name in dict.fromkeys([*order, *self._specs]):  # the schema's order
+            field = self._specs.get(name)
+            if field is not None:
+                rows.append({**field_spec(field), "value": to_page(field, self._values[name])})
+            rows += [{"widget": "problem", "note": text} for text in problems.get(name, ())]
+        return {
+            "header": shown(self._header),
+            "message": shown(message),
+            "title_width": title_width(spec.fields),
+            "rows": rows,
+        }
 
     # -- what the form shows ---------------------------------------------------------------------------------
     @property
@@ -206,18 +202,27 @@ class ElicitationForm(Answerable):
         if self._state is not FormState.PENDING:
             return {}
         found = {}
-        for name, field in self._fields.items():
-            error = validate_field(field.spec, field.value)
+        for name, spec in self._specs.items():
+            error = validate_field(spec, self._values[name])
             if error:
                 found[name] = error
         return found
 
+    @property
+    def embedded(self) -> bool:
+        """An app shows the question (the fields wait behind "Use the plain form")."""
+        return self.app is not None
+
     def __repr__(self) -> str:
         return f"<ElicitationForm server={self.server!r} fields={len(self.spec.fields)} {self._state.value}>"
 
+    def values(self) -> dict[str, Any]:
+        """What each field holds now (what was typed: yours to use, never logged), by property name."""
+        return dict(self._values)
+
     # -- driving it as a person would ------------------------------------------------------------------------
     def fill(self, /, **values: Any) -> None:
-        """Enter values as a person would: through each control's front-end path (`set_state`).
+        """Enter values as a person would; every value is checked before any is entered.
 
         Raises:
             FieldNotFound: A name the form has no field for.
@@ -226,219 +231,174 @@ class ElicitationForm(Answerable):
         """
         if self._state is not FormState.PENDING:
             raise FormStateError(f"the form is already {self._state.value}")
-        fill_fields(self._fields, values)
+        checked = {}
+        for name, value in values.items():
+            spec = self._specs.get(name)
+            if spec is None:
+                raise FieldNotFound(name, tuple(self._specs))
+            checked[name] = from_python(spec, value)
+        if not checked:
+            return
+        self._values.update(checked)
+        self._tell_page({name: to_page(self._specs[name], v) for name, v in checked.items()})
+        self._edited(checked)
 
     def accept(self) -> bool:
         """Click Accept; does nothing (False) while it is disabled or once the form is resolved."""
-        return self._press(self._accept)
+        return self._press_action(Action.ACCEPT)
 
-    # -- internals -------------------------------------------------------------------------------------------
+    def on_change(self, callback: Callable[[], object]) -> None:
+        """Call `callback` after each change a person (or `fill`) makes while the form is pending."""
+        self._changed.append(callback)
+
     def embed(self, widget: w.Widget) -> None:
         """Show `widget` (the server's app for this question) instead of the fields and Accept; Decline and
         Cancel stay, and a "Use the plain form" button brings the fields back (`use_plain_form`)."""
         if self._state is not FormState.PENDING:
             return
-        # Its own Layout (the shared one is narrow): the label must show whole.
-        switch = self._kit.track(
-            w.Button(description="Use the plain form", icon="list", layout=w.Layout(width="auto"))
-        )
-        switch.on_click(lambda _button: self.use_plain_form())
-        self._embedded = (widget, switch)
-        if self._button_box is not None:
-            self._button_box.children = self._shown_buttons()
-        self._show_hint(self._keys_hint())
-        if self.trait_has_value("children"):
-            self.children = self._pending_children()
-
-    def use_plain_form(self, why: str | None = None) -> None:
-        """Show the fields and Accept again (the app stays away); `why` goes on a line above them."""
-        if self._state is not FormState.PENDING or self._embedded is None:
-            return
-        self._embedded = None
-        if self._button_box is not None:
-            self._button_box.children = self._shown_buttons()
-        if self.trait_has_value("children"):  # first: the app (and what it said) goes before the line why
-            self.children = self._pending_children()
-        if why:
-            self._show_hint(why, warn=True)
-        else:
+        with self.hold_sync():
+            self.app = widget
             self._show_hint(self._keys_hint())
 
-    def _shown_buttons(self) -> tuple[w.Button, ...]:
-        """Accept, Decline and Cancel; while an app shows the question, "Use the plain form" instead of
-        Accept (the app answers)."""
-        if self._embedded is None:
-            return tuple(self._buttons().values())
-        shown = tuple(b for action, b in self._buttons().items() if action is not Action.ACCEPT)
-        return (*shown, self._embedded[1])
-
-    @property
-    def embedded(self) -> bool:
-        """An app shows the question (the fields wait behind "Use the plain form")."""
-        return self._embedded is not None
-
-    def _pending_children(self) -> tuple[w.Widget, ...]:
-        """What a pending form shows: header, message, each field's control (and note), buttons, keys."""
-        top, buttons = self._chrome()
-        assert self._hint is not None
-        if self._embedded is not None:
-            return (*top, self._embedded[0], buttons, self._hint, self._keys)
-        views = []
-        for name in dict.fromkeys([*self._order, *self._fields]):  # the schema's order
-            field = self._fields.get(name)
-            views += [*(field.views() if field is not None else ()), *self._broken.get(name, ())]
-        return (*top, *views, buttons, self._hint, self._keys)
-
-    def _problem_lines(self, spec: FormSpec) -> dict[str, tuple[w.Label, ...]]:
-        """A preview's schema errors about a property, as error lines where that property would be (a
-        property with an error may show no field at all): nothing is dropped silently."""
-        props = spec.schema.get("properties") if isinstance(spec.schema, Mapping) else None
-        self._order: list[str] = list(props) if isinstance(props, Mapping) else []
-        lines: dict[str, tuple[w.Label, ...]] = {}
-        for problem in spec.problems:
-            if problem.severity == "error" and problem.property is not None:
-                text = f"⚠ Error: property {problem.property!r}: {problem.message}"
-                label = self._kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS, ERROR_CLASS))
-                lines[problem.property] = (*lines.get(problem.property, ()), label)
-        return lines
-
-    def _chrome(self) -> tuple[tuple[w.Widget, ...], w.HBox]:
-        """The header and message Labels, and the row of buttons: made the first time they are needed."""
-        if self._top is None or self._button_box is None:
-            kit = self._kit
-            self._top = (kit.make(w.Label, value=self._header, variant="bold", _dom_classes=(WRAP_CLASS,)),)
-            if self.message:
-                self._message = kit.make(
-                    w.Label, value=self.message, tooltip=self.message, _dom_classes=(WRAP_CLASS,)
-                )
-                self._top += (self._message,)
-            self._button_box = kit.make(w.HBox, children=self._shown_buttons())
-            self._hint = kit.make(w.Label, value=self._keys_hint(), _dom_classes=(WRAP_CLASS, HINT_CLASS))
-        return self._top, self._button_box
-
-    @traitlets.default("children")
-    def _children_first_read(self) -> tuple[w.Widget, ...]:
-        # Only reached by a `for_handler` form while pending: a resolving form sets its children.
-        return self._pending_children() if self._state is FormState.PENDING else ()
-
-    def _buttons(self) -> dict[Action, w.Button]:
-        return {action: button for action in _ACTIONS if (button := self._button(action)) is not None}
-
-    def _button(self, action: Action) -> w.Button | None:
-        # Decline and Cancel are made the first time they are needed: as the form is built, read or pressed
-        # (a `for_handler` form that is accepted never needs them). None: never made, and it is resolved.
-        if action is Action.ACCEPT:
-            return self._accept
-        button = self._more.get(action)
-        if button is None and self._state is FormState.PENDING:
-            button = self._more[action] = self._kit.make(w.Button, **_MORE_BUTTONS[action])
-            button.on_click(lambda _button: self._clicked(action))
-        return button
-
-    def _on_key(self, content: dict[str, Any]) -> None:
-        # The browser sends Escape only from a form the person engaged (keys.js), with "typed" once they
-        # typed or changed something there (the kernel may not have that keystroke yet).
-        if content.get("key") == "Escape":
-            edits = content.get("edits")
-            self._escape(
-                typed=content.get("typed") is True,
-                edits=edits if isinstance(edits, int) and not isinstance(edits, bool) else None,
-            )
-        elif (
-            content.get("key") == "Enter"
-            and content.get("in_last_field") is True
-            and not self._route.after_flush(lambda: self._press(self._accept))
-        ):
-            self._press(self._accept)
-
-    def _escape(self, *, typed: bool = False, edits: int | None = None) -> None:
-        """Cancel an untouched form; on one with typed input, ask for a second Escape first.
-
-        `edits`: the browser's count of the person's edits in the form. The value updates of what was typed
-        may reach the kernel after the first Escape (the front end holds them back), so only the browser
-        can say whether the person typed between the two: the second Escape cancels when the count is the
-        same.
-        """
-        if self._state is not FormState.PENDING:
+    def use_plain_form(self, why: str | None = None) -> None:
+        """Show the fields and Accept again (the app stays away); `why` goes on the hint line as a warning."""
+        if self._state is not FormState.PENDING or self.app is None:
             return
-        typed = typed or any(field.touched for field in self._fields.values())
-        again = self._escape_armed and (edits is None or edits == self._armed_edits)
-        if typed and not again:
-            self._escape_armed, self._armed_edits = True, edits
-            self._show_hint(ESCAPE_AGAIN, warn=True)
-            return
-        self._press(self._button(Action.CANCEL))
+        with self.hold_sync():
+            self.app = None
+            if why:
+                self._show_hint(shown(why), warn=True)
+            else:
+                self._show_hint(self._keys_hint())
 
-    def _keys_hint(self) -> str:
-        """The line under the buttons that says which keys answer."""
-        if self._embedded is not None:
-            return KEYS_HINT_APP
-        return KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
-
-    def _show_hint(self, text: str, *, warn: bool = False) -> None:
-        hint = self._hint
-        if hint is None or hint.comm is None or hint.value == text:
+    # -- the page's messages ---------------------------------------------------------------------------------
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """One message from a view: an edit, a button, a key, or "ready" (a view that wants the values)."""
+        if not isinstance(content, dict) or self._state is not FormState.PENDING:
             return
-        classes = (WRAP_CLASS, HINT_CLASS, ERROR_CLASS) if warn else (WRAP_CLASS, HINT_CLASS)
-        with hint.hold_sync():
-            hint.value, hint._dom_classes = text, classes
+        if "edit" in content:
+            self._page_edit(content)
+        elif "press" in content:
+            press = content["press"]
+            if press == "plain":
+                self.use_plain_form()
+            elif press in _PRESSES:
+                self._clicked(_PRESSES[press])
+        elif "key" in content:
+            self._on_key(content)
+        elif content.get("ready") is True:
+            changed = {n: to_page(self._specs[n], self._values[n]) for n in self._touched}
+            if changed:
+                self.send({"values": changed})
 
-    def _clicked(self, action: Action) -> None:
-        # An Accept clicked in the browser waits for the updates the front end still holds back (see
-        # KeyRoute.after_flush): otherwise the answer could lack the last characters typed.
-        if (
-            action is Action.ACCEPT
-            and not self._pressing
-            and self._route.after_flush(lambda: Answerable._clicked(self, action))
-        ):
+    def _page_edit(self, content: dict[str, Any]) -> None:
+        name = content.get("edit")
+        spec = self._specs.get(name) if isinstance(name, str) else None
+        if spec is None:
             return
-        super()._clicked(action)
+        try:
+            value = from_page(spec, content.get("value"))
+        except ValueError:
+            return  # not what our page sends: ignored, as a stock model ignores a bad state
+        self._values[spec.name] = value
+        if self._view_count is None or self._view_count > 1:  # another view shows the same form
+            self._tell_page({spec.name: to_page(spec, value)}, but=content.get("view"))
+        self._edited({spec.name: value})
 
-    def _on_change(self, field: Field) -> None:
-        if self._state is not FormState.PENDING:
-            return
-        field.touched = True
+    def _tell_page(self, values: dict[str, Any], but: object = None) -> None:
+        """Send values to the views (a custom message: never state); `but` names the view that typed them."""
+        if self.comm is not None:
+            self.send({"values": values, "except": but} if isinstance(but, str) else {"values": values})
+
+    def _edited(self, values: dict[str, Any]) -> None:
+        self._touched.update(values)
         # Typing on after a first Escape: the next Escape asks again. With the browser's count of edits the
         # count decides (this change may be one typed before that Escape, arriving late).
         if self._escape_armed and self._armed_edits is None:
             self._escape_armed = False
             self._show_hint(self._keys_hint())
         self._refresh()
-        for fn in self._changed:
+        for fn in list(self._changed):
             fn()
 
-    def _refresh(self) -> None:
-        """Re-validate: update every note, and enable Accept only when all is well."""
+    def _on_key(self, content: dict[str, Any]) -> None:
+        # The browser sends Escape only from a form the person engaged (keys.js), with "typed" once they
+        # typed or changed something there.
+        if content.get("key") == "Escape":
+            edits = content.get("edits")
+            self._escape(
+                typed=content.get("typed") is True,
+                edits=edits if isinstance(edits, int) and not isinstance(edits, bool) else None,
+            )
+        elif content.get("key") == "Enter" and content.get("in_last_field") is True:
+            self._press_action(Action.ACCEPT)  # the edits came first, on this same comm
+
+    def _escape(self, *, typed: bool = False, edits: int | None = None) -> None:
+        """Cancel an untouched form; on one with typed input, ask for a second Escape first.
+
+        `edits`: the browser's count of the person's edits in the form: the second Escape cancels when the
+        count is the same (nothing was typed between the two).
+        """
+        if self._state is not FormState.PENDING:
+            return
+        typed = typed or bool(self._touched)
+        again = self._escape_armed and (edits is None or edits == self._armed_edits)
+        if typed and not again:
+            self._escape_armed, self._armed_edits = True, edits
+            self._show_hint(ESCAPE_AGAIN, warn=True)
+            return
+        self._press_action(Action.CANCEL)
+
+    def _keys_hint(self) -> str:
+        """The line under the buttons that says which keys answer."""
+        if self.app is not None:
+            return KEYS_HINT_APP
+        return KEYS_HINT if self.spec.fields else KEYS_HINT_NO_FIELDS
+
+    def _show_hint(self, text: str, *, warn: bool = False) -> None:
+        if (self.hint, self.hint_warn) != (text, warn):
+            with self.hold_sync():  # one message for both
+                self.hint, self.hint_warn = text, warn
+
+    # -- checking --------------------------------------------------------------------------------------------
+    def _check(self) -> tuple[dict[str, str], bool, str]:
+        """The verdict line of each field (once due), whether Accept is enabled, and its tooltip."""
+        verdicts: dict[str, str] = {}
         invalid = []
-        new_note = False
-        for field in self._fields.values():
-            error = validate_field(field.spec, field.value)
-            new_note |= field.show(error)
+        for name, spec in self._specs.items():
+            value = self._values[name]
+            error = validate_field(spec, value)
             if error:
-                invalid.append(field.spec.title)
-        if new_note and self.trait_has_value("children"):
-            # A field has something to say for the first time: its note goes under its control.
-            self.children = self._pending_children()
-        disabled, tooltip = self._accept_state(invalid)
-        if (self._accept.disabled, self._accept.tooltip) != (disabled, tooltip):
-            with self._accept.hold_sync():  # one message for both
-                self._accept.disabled, self._accept.tooltip = disabled, tooltip
-
-    def _accept_state(self, invalid: list[str]) -> tuple[bool, str]:
-        """Whether Accept is disabled, and its tooltip, given the titles of the invalid fields."""
+                invalid.append(spec.title)
+                line = shown_error(spec, error, value, name in self._touched)
+                if line:
+                    verdicts[name] = line
         if not self.spec.ok:
-            return True, "This request cannot be accepted: its schema is invalid"
+            return verdicts, False, "This request cannot be accepted: its schema is invalid"
         if invalid:
-            return True, "Still to fix: " + ", ".join(invalid)
-        return False, f"Send the answers to {self.server}"
+            return verdicts, False, shown("Still to fix: " + ", ".join(invalid))
+        return verdicts, True, shown(f"Send the answers to {self.server}")
 
-    def on_change(self, callback: Callable[[], object]) -> None:
-        """Call `callback` after each change a person (or `fill`) makes while the form is pending."""
-        self._changed.append(callback)
+    def _refresh(self) -> None:
+        """Re-validate: update the verdicts, and enable Accept only when all is well (one message)."""
+        verdicts, ok, why = self._check()
+        with self.hold_sync():
+            if verdicts != self.verdicts:
+                self.verdicts = verdicts
+            if (ok, why) != (self.accept_ok, self.accept_why):
+                self.accept_ok, self.accept_why = ok, why
 
-    def values(self) -> dict[str, Any]:
-        """What each field holds now (what was typed: yours to use, never logged), by property name."""
-        return {name: field.value for name, field in self._fields.items()}
+    # -- answering -------------------------------------------------------------------------------------------
+    def _press_action(self, action: Action) -> bool:
+        if not self._answerable() or (action is Action.ACCEPT and not self.accept_ok):
+            return False
+        reason, by = self._acting
+        return self._resolve(action, reason, by, "")
+
+    def _clicked(self, action: Action) -> None:
+        """A button pressed on the page (a stale Accept, from a page that had not yet seen it disabled, is
+        refused by `_press_action`)."""
+        self._press_action(action)
 
     def _resolve(
         self, action: Action, reason: Reason, by: str | None, note: str, *, leave_line: bool = True
@@ -456,35 +416,25 @@ class ElicitationForm(Answerable):
                     return False
                 content = checked.content
             settled = self._settle(action, reason, by, note, content)
-        # The answer goes out first (a done callback sends it to the server); tidying up the widgets
-        # afterwards costs a dozen comm messages that the server need not wait for.
+        # The answer goes out first (a done callback sends it to the server); the closing line after.
         self._deliver(settled)
         self._leave_one_line(leave_line and self.comm is not None)
         return True
 
     def _leave_one_line(self, leave_line: bool = True) -> None:
-        """Replace the form by one Label (who asked, how it ended) and close every other model."""
+        """Leave one line (who asked, how it ended) and nothing else: the page shows only that."""
         assert self._outcome is not None
-        self._route.close()  # the shared catcher stays open for the other forms
-        kit = self._kit
-        if leave_line:
-            text = f"{self._header}: {self._outcome.describe()}"
-            line = self._message  # None while nothing has read the children (plain Python)
-            if line is None or line.comm is None:
-                line = kit.make(w.Label, value=text, _dom_classes=(WRAP_CLASS,))
-            else:  # the message's Label (plain, wrapping) becomes the line: one model less to open
-                with line.hold_sync():
-                    line.value, line.tooltip = text, None
-            self.children = (line,)
-            kit.close(keep=(line,))
-        else:
-            self.children = ()
-            kit.close()
-        # Drop every reference to what was typed (and to the closed models).
-        self._fields = {}
-        self._broken = {}
+        # Drop every reference to what was typed.
+        self._values = {}
+        self._touched = set()
         self._changed = []
-        self._top = ()
-        self._message = None
-        self._button_box = None
-        self._hint = None
+        if self.comm is None:
+            return
+        text = f"{self._header}: {self._outcome.describe()}" if leave_line else ""
+        with self.hold_sync():
+            self.closing_line = shown(text)
+            self.card = {}
+            self.verdicts = {}
+            self.app = None
+            self.accept_ok = False
+            self.accept_why = self.hint = ""

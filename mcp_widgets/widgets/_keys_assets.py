@@ -9,7 +9,17 @@ from __future__ import annotations
 
 from importlib.resources import files
 
-__all__ = ["CSS", "ESM", "FLUSH_JS", "HISTORY_CSS", "KEYS_CLASS", "STYLE_ESM", "asset"]
+__all__ = [
+    "CSS",
+    "ESM",
+    "FLUSH_JS",
+    "HISTORY_CSS",
+    "KEYS_CLASS",
+    "QUESTION_CSS",
+    "QUESTION_ESM",
+    "STYLE_ESM",
+    "asset",
+]
 
 KEYS_CLASS = "mcp-widgets-keys-"
 """The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
@@ -28,6 +38,21 @@ ESM = FLUSH_JS + GROUPS_JS + asset("keys.js")
 """The KeyCatcher's module: focus, keys, flush probes, aria-invalid, named option groups."""
 STYLE_ESM = FLUSH_JS + GROUPS_JS + asset("form_style.js")
 """A tool form's FormStyle module: flush probes, aria-invalid, named option groups; no keyboard."""
+QUESTION_ESM = "\n".join(
+    (
+        FLUSH_JS,
+        GROUPS_JS,
+        # The keyboard helper's logic, called with the card's own element and model (its exports go: the
+        # question's module has its own, and anywidget loads one module from a blob, without imports).
+        "\n".join(line for line in asset("keys.js").splitlines() if not line.startswith("export ")),
+        asset("literal.js"),
+        asset("fields.js"),
+        asset("question.js"),
+    )
+)
+"""A one-model question card's module (`ElicitationForm`): the fields renderer, the card, its keys."""
+QUESTION_CSS = asset("question.css")
+"""The one-model question card's CSS."""
 CSS = asset("forms.css")
 """The CSS of every form and card."""
 HISTORY_CSS = asset("history.css")

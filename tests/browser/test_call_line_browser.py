@@ -45,7 +45,7 @@ class Question(anywidget.AnyWidget):
 
 
 class LineWithRenderer(CallLine):
-    _esm = t.Unicode(asset("literal.js") + STAND_IN + asset("call_line.js")).tag(sync=True)
+    _esm = t.Unicode(asset("literal.js") + STAND_IN + asset("call_line.js")).tag(sync=True)  # no card
 
 
 question = Question()

@@ -7,6 +7,7 @@ composed displays (`mw.preview`) show their text, never marimo's "not supported"
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -56,13 +57,16 @@ def test_marimo_quickstart_runs_and_a_background_call_line_follows_the_call(
     expect(cell(page, "task_line.value").locator(".output-area")).to_contain_text('"steps"')
     expect(cell(page, "task_line.value").locator(".output-area")).to_contain_text("4")
 
-    # The question of a background call: the question card is no anywidget yet, so the line says it was
-    # declined and why (one line in the call's line, not a silent decline).
+    # The question of a background call: drawn inside the call's line, waiting for the person.
     register = cell(page, "registration = srv.call_tool_background").locator(".mcp-call-line")
     expect(register.locator(".mcp-call-line-status")).to_have_text(
-        "tool 'register' on 'demo': done", timeout=RUN_MS
+        "tool 'register' on 'demo': waiting for an answer", timeout=RUN_MS
     )
-    expect(register.locator(".mcp-call-line-note")).to_contain_text("marimo cannot show this form yet")
+    expect(register.locator(".mcp-widgets-question")).to_contain_text("Register for the MCP workshop")
+    # The cell reading the line ran before the call ended (and runs again when it ends, not before).
+    expect(cell(page, "registration_line.value").locator(".output-area")).to_contain_text(
+        re.compile(r"the call is (running|waiting for an answer): answer the question above")
+    )
 
     # An awaited call's question: declined at once, and its cell says why in one line (its stderr).
     weather = cell(page, 'weather = await srv.call_tool("weather")')
@@ -108,3 +112,52 @@ def test_marimo_preview_shows_its_text_never_the_yellow_box_light_and_dark(
             "dark dark-theme" if scheme == "dark" else "light light-theme", timeout=UI_MS
         )
         preview.screenshot(path=str(screenshots / f"marimo-preview-{scheme}.png"), animations="disabled")
+
+
+QUESTIONS = (
+    "import mcp_widgets as mw",
+    f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")',
+    'accepted = srv.call_tool_background("weather")\naccepted_line = accepted.ui',
+    'declined = srv.call_tool_background("weather")\ndeclined_line = declined.ui',
+    'cancelled = srv.call_tool_background("weather")\ncancelled_line = cancelled.ui',
+    "accepted_line.value\nprint('accepted:', accepted.done() and accepted.result().structured_content)",
+)
+
+
+def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
+) -> None:
+    """Each question is drawn in its call's line and answered after the cell returned; the line ends with the
+    result, and the cell reading `accepted.ui` runs again with it."""
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.write("questions.py", notebook(*QUESTIONS)))
+    lines = {
+        name: cell(page, f"{name} = srv.call_tool_background").locator(".mcp-call-line")
+        for name in ("accepted", "declined", "cancelled")
+    }
+    for line in lines.values():
+        expect(line.locator(".mcp-call-line-status")).to_have_text(
+            "tool 'weather' on 'demo': waiting for an answer", timeout=RUN_MS
+        )
+    accepted = lines["accepted"]
+    accepted.get_by_label("City").fill("Oslo")
+    accepted.scroll_into_view_if_needed()
+    accepted.screenshot(path=str(screenshots / "marimo-question.png"), animations="disabled")
+    accepted.get_by_role("button", name="Accept").click()
+    lines["declined"].get_by_role("button", name="Decline").click()
+    lines["cancelled"].get_by_role("button", name="Cancel").click()
+
+    ends = {"accepted": "accept", "declined": "decline", "cancelled": "cancel"}
+    for name, action in ends.items():
+        line = lines[name]
+        expect(line.locator(".mcp-call-line-status")).to_have_text(
+            "tool 'weather' on 'demo': done", timeout=UI_MS
+        )
+        expect(line.locator(".mcp-call-line-result")).to_contain_text(f'"answer": "{action}"')
+        # What was typed is never shown back in the line (the server echoes it): redacted there.
+        city = "[redacted]" if name == "accepted" else "Paris"
+        expect(line.locator(".mcp-call-line-result")).to_contain_text(f'"city": "{city}"')
+    # The later cell ran again when the call ended: the result reached it without any cell waiting.
+    later = cell(page, "accepted_line.value").locator(".console-output-area")
+    expect(later).to_contain_text("accepted: {'city': 'Oslo'", timeout=UI_MS)

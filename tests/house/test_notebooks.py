@@ -139,6 +139,10 @@ def texts(nb: Any) -> str:
                 parts.append(str(out.data.get("text/plain", "")))
     for model in widget_models(nb):
         parts.extend(v for v in model["state"].values() if isinstance(v, str))
+        # A question card's server text is in its card (a dict of what the server sent).
+        parts.extend(
+            json.dumps(v, ensure_ascii=False) for v in model["state"].values() if isinstance(v, dict)
+        )
     return "\n".join(parts)
 
 

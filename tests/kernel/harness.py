@@ -1,9 +1,10 @@
 """A minimal Jupyter frontend for tests: starts a real kernel and talks to it like JupyterLab would.
 
 It executes cells, reads IOPub, learns widget models from `comm_open` messages (target
-`jupyter.widget`), and sends the messages a browser sends: button clicks (`custom` / `click`) and state
-updates (`update`), also while a cell is still running. Interrupts go through the KernelManager.
-"""
+`jupyter.widget`), and sends the messages a browser sends: button clicks (`custom` / `click`), state
+updates (`update`) and a view's own messages (`send_custom`: what an anywidget's `model.send` sends), also
+while a cell is still running; it keeps the custom messages the kernel sends to each model. Interrupts go
+through the KernelManager."""
 
 from __future__ import annotations
 
@@ -46,6 +47,8 @@ class WidgetModel:
     comm_id: str
     model_name: str
     state: dict[str, Any]
+    customs: list[Any] = field(default_factory=list)
+    """The custom messages the kernel sent to this model's views (`model.on("msg:custom")`), in order."""
 
 
 @dataclass
@@ -203,6 +206,10 @@ class KernelFrontend:
         """Send a Button click, exactly as the browser's widget manager does."""
         self.comm_msg(widget, {"method": "custom", "content": {"event": "click"}})
 
+    def send_custom(self, widget: WidgetModel | str, content: Any) -> None:
+        """Send what a view's `model.send(content)` sends (an anywidget's edits and buttons)."""
+        self.comm_msg(widget, {"method": "custom", "content": content})
+
     def update(self, widget: WidgetModel | str, state: dict[str, Any]) -> None:
         """Send a state update from the frontend (a person typing into a field)."""
         self.comm_msg(widget, {"method": "update", "state": state, "buffer_paths": []})
@@ -285,6 +292,8 @@ class KernelFrontend:
             data = content.get("data", {})
             if widget is not None and data.get("method") in ("update", "echo_update"):
                 widget.state.update(data.get("state", {}))
+            elif widget is not None and data.get("method") == "custom":
+                widget.customs.append(data.get("content"))
         elif kind == "comm_close":
             self.widgets.pop(content.get("comm_id", ""), None)
         elif cell is None:

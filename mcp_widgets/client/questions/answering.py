@@ -35,7 +35,7 @@ from ..record import CallStyle, describe_exc
 from ..runtime import RUNTIME
 
 if TYPE_CHECKING:
-    from ...widgets import ElicitationForm
+    pass
 
 
 log = logging.getLogger("mcp_widgets")
@@ -155,7 +155,6 @@ class HandlerRun:
         except BaseException as error:
             self.done(error)
             return
-        _whole(self.card)  # the handler waits: so may the form
         if yielded is None:  # a bare yield (asyncio.sleep(0)): just continue soon
             kernel.post(partial(self._step, None))
             return
@@ -180,12 +179,6 @@ class HandlerRun:
         if hasattr(fut, "_asyncio_future_blocking"):
             fut._asyncio_future_blocking = False  # what asyncio's Task does before resuming a coroutine
         self._step(None)
-
-
-def _whole(card: Card) -> None:
-    """Make everything a card shows, if it is not made yet (a `for_handler` form that now waits)."""
-    if card.kind == "form":
-        cast("ElicitationForm", card).children  # noqa: B018 (reading them makes them)
 
 
 def _noun(card: Card) -> str:
@@ -294,7 +287,6 @@ class _Answering:
     def await_person(self) -> None:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
         card = self.card
-        _whole(card)
         support = kernel.kernel_support()
         if support == "none" and kernel.in_marimo():
             self.in_marimo()
@@ -328,9 +320,8 @@ class _Answering:
         if self.style == "background":
             from ...widgets import CallLine
 
-            if CallLine.shows(card):
-                decline_if_unseen(card)  # drawn in the call's line: answered after the cell returned
-                return
+            if CallLine.shows(card):  # drawn in the call's line, which its cell shows: answered once the cell
+                return  # returned (no view of the card's own reports in: it is drawn inside the line's)
             card.finish(
                 Action.DECLINE,
                 reason=Reason.POLICY,

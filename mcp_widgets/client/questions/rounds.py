@@ -227,8 +227,13 @@ def _relabel(card: Any, was: Outcome, now: Outcome) -> None:
     """The answered card's closing line says how it really ended ("expired", not "accepted")."""
     import ipywidgets as w
 
-    kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
     ending = f": {was.describe()}"
+    closing = getattr(card, "closing_line", None)
+    if isinstance(closing, str):  # a one-model card: its closing line is a trait
+        if closing.endswith(ending):
+            card.closing_line = closing[: -len(ending)] + f": {now.describe()}"
+        return
+    kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
     if len(kids) == 1 and isinstance(kids[0], w.Label) and str(kids[0].value).endswith(ending):
         line = kids[0]
         line.value = str(line.value)[: -len(ending)] + f": {now.describe()}"

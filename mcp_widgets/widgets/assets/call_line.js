@@ -2,7 +2,7 @@
 // `node` and `LITERAL` come from literal.js, prepended. Once the call ended, the page says so back
 // (`seen_end`): in marimo a change from the page is what runs again the cells that read the line.
 
-function render({ model, el }) {
+function renderCallLine({ model, el }) {
   const root = node("div", "mcp-call-line " + LITERAL.join(" "));
   root.setAttribute("role", "group");
   const status = node("div", "mcp-call-line-status");
@@ -74,4 +74,4 @@ function render({ model, el }) {
   drawQuestions();
 }
 
-export default { render };
+export default { render: renderCallLine };

@@ -66,9 +66,10 @@ function boxIdOf(box) {
 // The view is hidden; its parent element is the form's box. Listen there in the capture phase: stock text
 // inputs stop keydown from bubbling (so the notebook's shortcuts leave them alone). Every message goes
 // through the form's own model (its comm keeps the order of the form's other messages in the kernel);
-// nothing is sent before that model is known.
-function render({ model, el }) {
-  let box = null;
+// nothing is sent before that model is known. A one-model card (question.js) gives its own element and model
+// instead (`given`: {box, form}): the same keys, focus and focus-back, talking through that model.
+function render({ model, el }, given) {
+  let box = given ? given.box : null;
   let form = null;  // the form's model
   let notebook = null;
   let looking = false;
@@ -239,6 +240,10 @@ function render({ model, el }) {
   const attach = () => {
     box = box || el.parentElement;
     notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
+    if (given && !looking) {
+      looking = true;
+      found(given.form);
+    }
     const id = box && !looking && boxIdOf(box);
     if (id) {
       looking = true;

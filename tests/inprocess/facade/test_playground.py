@@ -30,10 +30,13 @@ def type_text(pg: Playground, text: str) -> None:
 
 
 def labels(widget: w.Widget) -> list[str]:
-    """Every Label's text in the widget tree."""
+    """Every Label's text in the widget tree, and a form's header and message (its card)."""
     found: list[str] = []
     if isinstance(widget, w.Label):
         found.append(widget.value)
+    card = getattr(widget, "card", None)
+    if isinstance(card, dict) and card:
+        found += [card["header"], card["message"]]
     for child in getattr(widget, "children", ()):
         found.extend(labels(child))
     return found

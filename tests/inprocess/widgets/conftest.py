@@ -108,3 +108,34 @@ ALL_KINDS = schema(
     },
     required=["name"],
 )
+
+
+# -- a one-model form as its page sees it (assets/fields.js, question.js) ------------------------------------
+def card_row(form: Any, name: str = "f") -> dict[str, Any]:
+    """The spec of field `name` the page renders (server text only: no value typed)."""
+    return next(r for r in form.card["rows"] if r.get("name") == name)
+
+
+def note(form: Any, name: str = "f") -> str:
+    """The line under the field (its description, what to pick)."""
+    return str(card_row(form, name)["note"])
+
+
+def verdict(form: Any, name: str = "f") -> str:
+    """The field's verdict line the page shows now ("" while none is due)."""
+    return str(form.verdicts.get(name, ""))
+
+
+def page_edit(form: Any, name: str, value: Any, *, view: str = "page") -> None:
+    """An edit as the page sends it: a custom message, never state."""
+    form._handle_custom_msg({"edit": name, "value": value, "view": view}, [])
+
+
+def page_press(form: Any, press: str) -> None:
+    """A button pressed on the page ("accept", "decline", "cancel", "plain")."""
+    form._handle_custom_msg({"press": press}, [])
+
+
+def page_key(form: Any, **content: Any) -> None:
+    """A key the page's keyboard helper sends (``key="Escape"``, ``typed=True``...)."""
+    form._handle_custom_msg(content, [])

@@ -1,4 +1,4 @@
-"""Each field kind: the stock control it gets, what it shows, and the exact content it answers with."""
+"""Each field kind: the control the page renders, what it shows, and the exact content it answers with."""
 
 from __future__ import annotations
 
@@ -6,7 +6,6 @@ import datetime as dt
 import re
 from typing import Any
 
-import ipywidgets as w
 import mcp_types
 import pytest
 
@@ -15,7 +14,7 @@ from mcp_widgets.demo import _schemas as demo_schemas
 from mcp_widgets.widgets import ElicitationForm
 from mcp_widgets.widgets._fields import TITLE_EM, title_width
 
-from .conftest import ALL_KINDS, schema
+from .conftest import ALL_KINDS, card_row, note, page_edit, schema, verdict
 
 UTC = dt.timezone.utc
 
@@ -24,111 +23,68 @@ def one_field(prop: dict[str, Any], *, required: bool = False) -> ElicitationFor
     return ElicitationForm("", schema({"f": prop}, ["f"] if required else None), server="s")
 
 
-def control(form: ElicitationForm, name: str = "f") -> w.Widget:
-    return form._fields[name].control
-
-
-def note(form: ElicitationForm, name: str = "f") -> str:
-    """The field's note line ("" while it has had nothing to say: then it has no Label at all)."""
-    label = form._fields[name].note
-    return "" if label is None else label.value
-
-
-def alert(form: ElicitationForm, name: str = "f") -> str:
-    """The field's error line ("" while no error has shown: then it has no Label at all)."""
-    label = form._fields[name].alert
-    return "" if label is None or label.layout.display == "none" else label.value
-
-
 def accepted(content: dict[str, Any]) -> mcp_types.ElicitResult:
     return mcp_types.ElicitResult(action="accept", content=content)
 
 
-CONTROLS = {
-    "name": w.Text,
-    "email": w.Text,
-    "site": w.Text,
-    "born": w.DatePicker,
-    "meet": w.DatetimePicker,
-    "age": w.Text,
-    "ratio": w.Text,
-    "agree": w.Checkbox,
-    "color": w.RadioButtons,
-    "size": w.RadioButtons,
-    "legacy": w.RadioButtons,
-    "tags": w.HBox,  # a few choices: a Checkbox each (see test_a_few_choices_are_checkboxes_many_a_list)
-    "picks": w.HBox,
+WIDGETS = {
+    "name": "text",
+    "email": "text",
+    "site": "text",
+    "born": "date",
+    "meet": "datetime",
+    "age": "number",
+    "ratio": "number",
+    "agree": "checkbox",
+    "color": "radio",
+    "size": "radio",
+    "legacy": "radio",
+    "tags": "checks",  # a few choices: a checkbox each (see test_a_few_choices_are_checkboxes_many_a_list)
+    "picks": "checks",
 }
-
-
-def stock(widget: w.Widget) -> type:
-    """The ipywidgets class a control is (ours are lean subclasses of it: same model and view)."""
-    return next(c for c in type(widget).__mro__ if c.__module__.startswith("ipywidgets."))
 
 
 def test_every_kind_gets_its_control_in_schema_order() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
     assert form.field_names == tuple(ALL_KINDS["properties"])
-    for name, cls in CONTROLS.items():
-        assert stock(control(form, name)) is cls, name
-    controls = [
-        c
-        for c in form.children
-        if isinstance(c, (w.ValueWidget, w.HBox)) and not isinstance(c, w.Label) and c is not form._button_box
-    ]
-    assert controls == [control(form, n) for n in form.field_names]
+    assert [r["name"] for r in form.card["rows"]] == list(form.field_names)
+    for name, widget in WIDGETS.items():
+        assert card_row(form, name)["widget"] == widget, name
 
 
 def test_title_is_the_description_with_a_required_marker_in_text() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    assert control(form, "name").description == "Name *"
+    assert card_row(form, "name")["title"] == "Name *"
     assert note(form, "name") == "Your name"  # the " *" says it is required; the note need not
-    assert control(form, "site").description == "site"  # no title: the property name
+    assert card_row(form, "site")["title"] == "site"  # no title: the property name
     assert "required" not in note(form, "site")
     agree = one_field({"type": "boolean", "title": "I agree"}, required=True)
-    assert control(agree).description == "I agree"  # no " *" on a checkbox: unticked is an answer too
-    fields = [n for n in form.field_names if n not in ("tags", "picks")]
-    assert all(not control(form, n).description_allow_html for n in fields)
-    assert control(form, "tags").children[0].value == "tags"  # a Label: plain text
+    assert card_row(agree)["title"] == "I agree"  # no " *" on a checkbox: unticked is an answer too
 
 
 def test_every_control_has_an_explicit_tooltip_its_description_or_title() -> None:
-    # Unset, the tooltip reaches the browser as null and radio buttons / date pickers show "null" on hover.
     form = ElicitationForm("", ALL_KINDS, server="s")
-    assert control(form, "name").tooltip == "Your name"
-    assert control(form, "email").tooltip == "Email"
-    assert control(form, "born").tooltip == "born"  # no title: the property name
+    assert card_row(form, "name")["tooltip"] == "Your name"
+    assert card_row(form, "email")["tooltip"] == "Email"
+    assert card_row(form, "born")["tooltip"] == "born"  # no title: the property name
     for name in form.field_names:
-        boxes = name in ("tags", "picks")
-        each = control(form, name).children[1].children if boxes else [control(form, name)]
-        assert all(isinstance(c.tooltip, str) and c.tooltip for c in each), name
+        assert isinstance(card_row(form, name)["tooltip"], str) and card_row(form, name)["tooltip"], name
 
 
 def test_every_title_has_the_same_width_so_controls_line_up() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    fields = [n for n in form.field_names if n not in ("tags", "picks")]
-    widths = {control(form, n).style.description_width for n in fields}
-    assert widths == {title_width(form.spec.fields)}
-    assert control(form, "tags").children[0].layout.width == title_width(form.spec.fields)
-    assert control(form, "agree").indent  # the box sits in the controls' column, its title beside it
+    assert form.card["title_width"] == title_width(form.spec.fields)
 
 
-def test_notes_start_under_the_controls_not_under_the_titles() -> None:
+def test_a_field_has_a_note_only_when_it_has_something_to_say() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    width = title_width(form.spec.fields)
-    note_layout = form._fields["name"].note.layout
-    assert width in note_layout.margin
-    site = form._fields["site"]
-    assert site.note is None and site.alert is None  # nothing to say: no model, takes no space
+    assert note(form, "name") == "Your name"
+    assert note(form, "site") == "" and verdict(form, "site") == ""
     form.fill(site="not a url")
-    assert site.note is None  # no description: the error has a line of its own
-    assert site.alert is not None and site.alert.layout is note_layout  # one shared Layout for every note
-    assert form.children[form.children.index(site.control) + 1] is site.alert  # placed under its control
-    assert "mcp-widgets-error" in site.alert._dom_classes
-    assert "mcp-widgets-invalid" in site.control._dom_classes
+    assert note(form, "site") == ""  # no description: the error has a line of its own
+    assert verdict(form, "site").startswith("⚠ Error:")
     form.fill(site="https://example.org")
-    assert site.alert.value == "" and site.alert.layout.display == "none"  # said its piece: hidden again
-    assert "mcp-widgets-invalid" not in site.control._dom_classes
+    assert verdict(form, "site") == "" and "site" not in form.verdicts  # said its piece: gone again
 
 
 def widths_for(*titles: str, kind: str = "string") -> float:
@@ -184,7 +140,7 @@ def test_date_time_is_sent_with_its_offset() -> None:
     form = one_field({"type": "string", "format": "date-time"}, required=True)
     when = dt.datetime(2026, 1, 2, 10, 30, tzinfo=UTC)
     form.fill(f=when)
-    assert control(form).value == when
+    assert form.values()["f"] == when
     assert form.accept()
     sent = form.result.content["f"]
     assert isinstance(sent, str)
@@ -194,7 +150,7 @@ def test_date_time_is_sent_with_its_offset() -> None:
 def test_date_time_keeps_an_offset_given_as_text() -> None:
     form = one_field({"type": "string", "format": "date-time"}, required=True)
     form.fill(f="2026-05-06T07:08:09+02:00")
-    assert control(form).value == dt.datetime(2026, 5, 6, 5, 8, 9, tzinfo=UTC)
+    assert form.values()["f"] == dt.datetime(2026, 5, 6, 5, 8, 9, tzinfo=UTC)
 
 
 @pytest.mark.parametrize(
@@ -220,7 +176,16 @@ def test_untouched_defaults_are_prefilled_and_sent(prop: dict[str, Any], sent: A
 
 def test_date_time_default_is_prefilled() -> None:
     form = one_field({"type": "string", "format": "date-time", "default": "2026-01-02T03:04:05Z"})
-    assert control(form).value == dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert form.values()["f"] == dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)
+    assert card_row(form)["value"] == "2026-01-02T03:04:05+00:00"  # the page shows it in its own zone
+
+
+def test_a_date_time_from_the_page_is_an_instant() -> None:
+    form = one_field({"type": "string", "format": "date-time"}, required=True)
+    page_edit(form, "f", "2026-01-02T10:30:00.000Z")  # fields.js: the local time as an ISO instant
+    assert form.values()["f"] == dt.datetime(2026, 1, 2, 10, 30, tzinfo=UTC)
+    page_edit(form, "f", "")
+    assert form.values()["f"] is None and "f" in form.errors
 
 
 @pytest.mark.parametrize(
@@ -247,55 +212,55 @@ def test_optional_fields_left_empty_are_omitted(prop: dict[str, Any]) -> None:
 
 def test_an_optional_choice_can_be_taken_back() -> None:
     form = one_field({"type": "string", "enum": ["a", "b"]})
-    assert control(form).options[0][0] == "(no answer)"
-    assert control(form).index == 0  # shown chosen from the start
-    form.fill(f="a")
-    form.fill(f=None)
-    # Chosen again, it stays chosen: its value is not None, which ipywidgets takes for no selection (it set
-    # the index to None, and the browser redrew the buttons unchecked, dropping the arrows' focus).
-    assert control(form).index == 0
+    assert card_row(form)["options"][0] == "(no answer)"
+    assert card_row(form)["value"] == 0  # shown chosen from the start
+    page_edit(form, "f", 1)
+    assert form.values()["f"] == "a"
+    page_edit(form, "f", 0)  # "(no answer)" chosen again
+    assert form.values()["f"] is None
     assert form.accept()
     assert form.result == accepted({})
 
 
 def test_a_required_choice_starts_unselected() -> None:
     form = one_field({"type": "string", "enum": ["a", "b"]}, required=True)
-    assert control(form).index is None
-    assert [o[1] for o in control(form).options] == ["a", "b"]
+    assert card_row(form)["value"] is None
+    assert card_row(form)["options"] == ["a", "b"]
     assert "f" in form.errors
 
 
 def test_choices_show_titles_and_send_values() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    assert [label for label, _ in control(form, "size").options][1:] == ["Small", "Medium"]
-    assert [label for label, _ in control(form, "legacy").options][1:] == ["Alpha", "Beta"]
-    assert [box.description for box in control(form, "picks").children[1].children] == ["Pea", "Queue"]
+    assert card_row(form, "size")["options"][1:] == ["Small", "Medium"]
+    assert card_row(form, "legacy")["options"][1:] == ["Alpha", "Beta"]
+    assert card_row(form, "picks")["options"] == ["Pea", "Queue"]
+    page_edit(form, "size", 2)  # the page sends the option's place; the form holds its value
+    assert form.values()["size"] == "m"
     many = one_field({"type": "array", "items": {"enum": [f"v{i}" for i in range(9)]}})
-    assert stock(control(many)) is w.SelectMultiple and "Ctrl" in note(many)
+    assert card_row(many)["widget"] == "list" and "Ctrl" in note(many)
 
 
 def test_a_few_choices_are_checkboxes_many_a_list() -> None:
     items = {"type": "array", "items": {"enum": list("abcdefgh")}, "minItems": 1, "maxItems": 2}
     items["default"] = ["b"]
     form = one_field(items)
-    boxes = control(form).children[1].children
-    assert [stock(b) for b in boxes] == [w.Checkbox] * 8
-    assert [b.value for b in boxes] == [False, True] + [False] * 6  # the default is ticked
+    assert card_row(form)["widget"] == "checks" and len(card_row(form)["options"]) == 8
+    assert card_row(form)["value"] == [1]  # the default is ticked
     assert note(form) == "Pick 1 or 2."  # the limits stay in sight
-    form.fill(f=["a", "b", "c"])
-    assert alert(form) == "⚠ Error: choose at most 2"
+    page_edit(form, "f", [0, 1, 2])
+    assert verdict(form) == "⚠ Error: choose at most 2"
     form.fill(f=["c"])
     assert form.accept() is True and form.result == accepted({"f": ["c"]})
-    assert one_field({**items, "items": {"enum": list("abcdefghi")}})._fields["f"].spec.choices
-    assert stock(control(one_field({**items, "items": {"enum": list("abcdefghi")}}))) is w.SelectMultiple
+    assert card_row(one_field({**items, "items": {"enum": list("abcdefghi")}}))["widget"] == "list"
 
 
 @pytest.mark.parametrize("name", demo_schemas.__all__)
 def test_the_demo_says_each_limit_once(name: str) -> None:
     # The form says how many to pick ("Pick up to 3."): a description that says it too reads it twice.
     form = ElicitationForm("", getattr(demo_schemas, name), server="demo")
-    for key, field in form._fields.items():
-        limits = {n for n in (field.spec.min_items, field.spec.max_items) if n}
+    for field in form.spec.fields:
+        key = field.name
+        limits = {n for n in (field.min_items, field.max_items) if n}
         text = note(form, key)
         for n in limits:
             assert re.findall(rf"\b{n}\b", text) == [str(n)], (key, text)
@@ -315,44 +280,52 @@ def test_a_pattern_error_says_only_what_is_true(description: str | None, said: s
         prop["description"] = description
     form = one_field(prop)
     form.fill(f="ABC")
-    assert alert(form) == f"⚠ Error: {said}"
-    assert "description above" not in alert(form)
+    assert verdict(form) == f"⚠ Error: {said}"
+    assert "description above" not in verdict(form)
 
 
 def test_more_than_five_choices_use_a_dropdown() -> None:
-    assert stock(control(one_field({"type": "string", "enum": list("abcde")}))) is w.RadioButtons
-    assert stock(control(one_field({"type": "string", "enum": list("abcdef")}))) is w.Dropdown
+    assert card_row(one_field({"type": "string", "enum": list("abcde")}))["widget"] == "radio"
+    assert card_row(one_field({"type": "string", "enum": list("abcdef")}))["widget"] == "select"
 
 
 def test_numbers_are_text_boxes_with_a_hint_of_the_range() -> None:
     form = one_field({"type": "integer", "minimum": 0, "maximum": 100})
-    assert control(form).placeholder == "whole number, 0–100"
-    assert control(one_field({"type": "number", "minimum": 1.5})).placeholder == "number, at least 1.5"
-    assert control(one_field({"type": "number"})).placeholder == "number"
+    assert card_row(form)["placeholder"] == "whole number, 0–100"
+    assert card_row(one_field({"type": "number", "minimum": 1.5}))["placeholder"] == "number, at least 1.5"
+    assert card_row(one_field({"type": "number"}))["placeholder"] == "number"
     strict = one_field({"type": "number", "exclusiveMinimum": 0, "maximum": 10})
-    assert control(strict).placeholder == "number, more than 0, at most 10"
+    assert card_row(strict)["placeholder"] == "number, more than 0, at most 10"
 
 
 def test_out_of_range_numbers_are_reported_not_clamped() -> None:
     form = one_field({"type": "integer", "minimum": 0, "maximum": 100})
     form.fill(f="250")
-    assert control(form).value == "250"
+    assert form.values()["f"] == "250"
     assert "f" in form.errors
-    assert alert(form) == f"⚠ Error: {form.errors['f']}"
+    assert verdict(form) == f"⚠ Error: {form.errors['f']}"
     assert "Error" not in note(form)  # the error has its own line
     assert form.accept() is False
 
 
-def test_fill_sends_what_a_browser_sends() -> None:
+def test_the_page_gets_values_as_it_shows_them() -> None:
     form = ElicitationForm("", ALL_KINDS, server="s")
-    born = control(form, "born")
-    assert form._fields["born"].state_for(dt.date(2026, 2, 3)) == {
-        "value": born.trait_metadata("value", "to_json")(dt.date(2026, 2, 3), born)
-    }
-    assert form._fields["tags"].state_for(["z", "x"]) == {"values": [True, False, True]}  # one per box
+    sent: list[Any] = []
+    form.send = sent.append  # type: ignore[method-assign]  # what would go to the page, as a message
+    form.fill(born=dt.date(2026, 2, 3), tags=["z", "x"], color="green")
+    assert sent == [
+        {"values": {"born": "2026-02-03", "tags": [0, 2], "color": 2}}
+    ]  # color after "(no answer)"
     many = one_field({"type": "array", "items": {"enum": [f"v{i}" for i in range(9)]}})
-    assert many._fields["f"].state_for(["v2", "v0"]) == {"index": [2, 0]}
-    assert form._fields["color"].state_for("green") == {"index": 2}  # after "(no answer)"
+    many.fill(f=["v2", "v0"])
+    assert many.values()["f"] == ("v2", "v0")  # a list keeps the order given
+
+
+def test_what_no_page_sends_is_ignored() -> None:
+    form = ElicitationForm("", ALL_KINDS, server="s")
+    for name, raw in [("agree", "yes"), ("color", 99), ("tags", "x"), ("name", 5), ("nope", "x")]:
+        page_edit(form, name, raw)
+    assert form.values() == ElicitationForm("", ALL_KINDS, server="s").values()
 
 
 @pytest.mark.parametrize(
@@ -377,7 +350,7 @@ def test_fill_refuses_what_no_person_could_enter_without_echoing_it(
         form.fill(**values)
     assert name in str(info.value)
     assert str(value) not in str(info.value)
-    assert control(form, "name").value == ""  # nothing was set: fill is all or nothing
+    assert form.values()["name"] == ""  # nothing was set: fill is all or nothing
 
 
 def test_a_hint_follows_the_description_as_its_own_sentence() -> None:

@@ -102,8 +102,9 @@ def test_a_canary_typed_into_every_field_kind_is_kept_nowhere(caplog: pytest.Log
     form = ElicitationForm("Tell us everything", EVERY_KIND, server="shop")
     record = record_card(history, form, source=("tool", "survey"))
     form.fill(**VALUES)
-    # The guard: while pending, the form's own models do hold what was typed.
-    assert any(CANARY in json.dumps(m.get_state(), default=str) for m in live_models().values())
+    # The guard: while pending, the form holds what was typed (in Python only: never in a model's state).
+    assert any(CANARY in str(v) for v in form.values().values())
+    assert not any(CANARY in json.dumps(m.get_state(), default=str) for m in live_models().values())
     assert form.accept()
     assert form.result is not None and form.result.content is not None
     sent = json.dumps(form.result.content)

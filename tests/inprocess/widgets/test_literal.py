@@ -46,28 +46,19 @@ def text_of(description_html: str) -> str:
     return html.unescape(re.sub("<[^>]+>", "", description_html))
 
 
-def test_labels_and_descriptions_are_literal() -> None:
+def test_the_forms_server_text_is_literal() -> None:
     form = ElicitationForm("Message " + MATH + TRICKY, SCHEMA, server="srv " + TRICKY)
     try:
-        widgets = models(form)
-        labels = [m for m in widgets if isinstance(m, w.Label)]
-        assert labels and all({"mathjax_ignore", "tex2jax_ignore"} <= set(m._dom_classes) for m in labels)
-        values = [m.value for m in labels]
-        assert "Request from srv " + TRICKY_SHOWN in values
-        assert "Message " + MATH + TRICKY_SHOWN in values
-        assert any(v.startswith("About " + TRICKY_SHOWN) for v in values)
-        controls = {m.description: m for m in widgets if getattr(m, "description", "")}
-        (pick,) = [m for m in widgets if isinstance(m, w.RadioButtons)]
-        # A title that could start math is escaped HTML in a span MathJax skips; the text is exactly it.
-        assert pick.description_allow_html and 'class="mathjax_ignore tex2jax_ignore"' in pick.description
-        assert "$" not in pick.description and "\\" not in pick.description and "@@" not in pick.description
-        assert text_of(pick.description) == "Pick " + MATH
-        assert [label for label, _ in pick.options][1] == "One " + TRICKY_SHOWN
-        # Without `$` or a backslash, a description stays plain text.
-        assert "Plain title *" in controls and not controls["Plain title *"].description_allow_html
-        (agree,) = [m for m in widgets if isinstance(m, w.Checkbox)]
-        assert text_of(agree.description) == "Agree " + TRICKY_SHOWN  # (its escape has a backslash: HTML)
-        labels[0].value = "later " + TRICKY  # every value set later is shown literally too
-        assert labels[0].value == "later " + TRICKY_SHOWN
+        card = form.card
+        assert card["header"] == "Request from srv " + TRICKY_SHOWN
+        assert card["message"] == "Message " + MATH + TRICKY_SHOWN  # as text: the page sets textContent
+        rows = {r["name"]: r for r in card["rows"]}
+        assert rows["pick"]["title"] == "Pick " + MATH  # no HTML escaping needed: never parsed as HTML
+        assert rows["pick"]["note"].startswith("About " + TRICKY_SHOWN)
+        assert rows["pick"]["options"][1] == "One " + TRICKY_SHOWN
+        assert rows["agree"]["title"] == "Agree " + TRICKY_SHOWN
+        # The card's element carries the classes MathJax skips, from the element it is handed down.
+        assert 'const LITERAL = ["mathjax_ignore", "tex2jax_ignore"]' in form._esm
+        assert '"mcp-widgets-question", ...LITERAL' in form._esm
     finally:
         form.close()

@@ -49,14 +49,15 @@ def test_preview_of_a_schema_with_errors_renders_what_it_can_and_never_accepts()
         assert str(problem) in texts(view)
     # Each error about a property also shows where that property would be, as an error line (a property
     # the form cannot show is not dropped silently); the list below marks errors as errors too.
-    kids = view.form.children
-    name = kids.index(view.form._fields["name"].control)
-    deep = [k for k in kids if isinstance(k, w.Label) and k.value.startswith("⚠ Error: property 'deep'")]
-    assert len(deep) == 1 and kids.index(deep[0]) == name + 1 and "mcp-widgets-error" in deep[0]._dom_classes
+    rows = view.form.card["rows"]
+    names = [r.get("name") or r["note"] for r in rows]
+    deep = [i for i, r in enumerate(rows) if r["note"].startswith("⚠ Error: property 'deep'")]
+    assert len(deep) == 1 and rows[deep[0]]["widget"] == "problem"
+    assert deep[0] == names.index("name") + 1  # where that property would be
     listed = [c for c in view.children if isinstance(c, w.Label) and c.value.startswith("error [")]
     assert listed and all("mcp-widgets-error" in c._dom_classes for c in listed)
     view.form.fill(name="x")
-    assert view.form._accept.disabled
+    assert not view.form.accept_ok
     assert view.sent_json("accept") is None
     assert view.form.accept() is False
     assert "Accept → nothing (Accept is disabled: the schema has errors)" in texts(view)
@@ -93,7 +94,6 @@ def test_preview_text_is_plain() -> None:
         id(view),
         *(id(m) for m in view._kit.models),
         id(view.form),
-        *(id(m) for m in view.form._kit.models),
     }
     for model in live_models().values():
         if id(model) in own:
