@@ -310,6 +310,9 @@ def _line_of(widget: w.Widget) -> str | None:
     """The closing line of a placed widget: a Label's text, or a question's line (who asked, how it ended)."""
     if isinstance(widget, w.Label):
         return str(widget.value)
+    closing = getattr(widget, "closing_line", None)  # a one-model form's line, once left
+    if isinstance(closing, str) and closing:
+        return closing
     kids: tuple[Any, ...] = getattr(widget, "children", ())
     if len(kids) == 1 and isinstance(kids[0], w.Label):
         return str(kids[0].value)

@@ -19,7 +19,7 @@ import traitlets as t
 
 from .. import kernel
 from ..core.exceptions import FieldNotFound, FormStateError
-from ..core.outcome import Action, Reason
+from ..core.outcome import Action, Outcome, Reason
 from ..core.schema import validate_schema
 from ..core.spec import FieldSpec, FormSpec
 from ..core.text import shown
@@ -152,6 +152,8 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
         self._specs: dict[str, FieldSpec] = {f.name: f for f in spec.fields}
         self._values: dict[str, Any] = {name: first_value(f) for name, f in self._specs.items()}
         self._touched: set[str] = set()
+        self._told: Outcome | None = None  # what the closing line tells instead (`retell`)
+        self._line_left = False
         self._escape_armed = False  # a first Escape on a form with typed input: the next one cancels
         self._armed_edits: int | None = None  # the browser's count of edits at that first Escape
         kernel.attach()  # so that every message reaches us even while a cell awaits this form
@@ -421,6 +423,16 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
         self._leave_one_line(leave_line and self.comm is not None)
         return True
 
+    def retell(self, outcome: Outcome) -> None:
+        """The closing line tells `outcome` instead of how the form ended (an answer whose round expired
+        meanwhile), whether that line is written yet or not."""
+        with self._lock:
+            self._told = outcome
+            if not self._line_left:
+                return  # not written yet: `_leave_one_line` tells it
+            text = shown(f"{self._header}: {outcome.describe()}")
+        self.closing_line = text
+
     def _leave_one_line(self, leave_line: bool = True) -> None:
         """Leave one line (who asked, how it ended) and nothing else: the page shows only that."""
         assert self._outcome is not None
@@ -430,7 +442,10 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
         self._changed = []
         if self.comm is None:
             return
-        text = f"{self._header}: {self._outcome.describe()}" if leave_line else ""
+        with self._lock:  # `retell` may come from the client thread meanwhile
+            self._line_left = leave_line
+            told = self._told or self._outcome
+            text = f"{self._header}: {told.describe()}" if leave_line else ""
         with self.hold_sync():
             self.closing_line = shown(text)
             self.card = {}

@@ -577,9 +577,11 @@ def test_a_question_app_that_answers_garbage_gives_the_plain_form(
     else:
         reply["error"] = {"code": -32000, "message": "the app crashed"}
     relay.send(reply)
-    fe.wait_widget("ButtonModel", where=lambda w: w.state.get("description") == "Accept")
-    hint = fe.wait_widget("LabelModel", where=lambda w: "The plain form instead" in str(w.state.get("value")))
-    assert "not an elicitation result" in hint.state["value"]
+    hint = fe.wait_widget(  # the form's plain fields and Accept are back (no app), its hint says why
+        "AnyModel",
+        where=lambda w: "The plain form instead" in str(w.state.get("hint")) and w.state.get("app") is None,
+    )
+    assert "not an elicitation result" in hint.state["hint"]
     assert fe.cells[asking].status is None  # nothing was sent: the person answers in the plain form
 
 
@@ -589,9 +591,11 @@ def test_a_question_app_that_navigates_its_frame_gives_the_plain_form(frontend: 
     asking, relay, asked = asked_in_app(fe)
     relay.custom({"kind": "left", "why": "navigated"})
     relay.send({"jsonrpc": "2.0", "id": asked["id"], "result": {"action": "accept", "content": {}}})
-    fe.wait_widget("ButtonModel", where=lambda w: w.state.get("description") == "Accept")
-    hint = fe.wait_widget("LabelModel", where=lambda w: "The plain form instead" in str(w.state.get("value")))
-    assert "the app tried to navigate its own frame" in hint.state["value"]
+    hint = fe.wait_widget(  # the form's plain fields and Accept are back (no app), its hint says why
+        "AnyModel",
+        where=lambda w: "The plain form instead" in str(w.state.get("hint")) and w.state.get("app") is None,
+    )
+    assert "the app tried to navigate its own frame" in hint.state["hint"]
     assert fe.cells[asking].status is None  # the frame's answer was not taken: the person answers
 
 

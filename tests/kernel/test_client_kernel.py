@@ -7,6 +7,7 @@ queues cells behind a waiting one. Every release the kernel fixtures know is cov
 
 from __future__ import annotations
 
+import json
 import os
 import time
 from collections.abc import Iterator
@@ -29,7 +30,13 @@ del _Server, _value
 """
 """After a `reuse_kernel` case: close the servers it connected; nothing may be left pending."""
 
-FORM_CLASS = "mcp-widgets-form"
+FORM_ID = "mcp_widgets.ElicitationForm"
+"""A question card's `_anywidget_id`: the form is one model (an anywidget), its card in its state."""
+
+
+def is_form(w: WidgetModel | None) -> bool:
+    """Whether `w` is a question card (an ElicitationForm), pending or not."""
+    return w is not None and w.model_name == "AnyModel" and w.state.get("_anywidget_id") == FORM_ID
 
 
 def setup_code(target: str = "build_server()", mode: str = "auto", extra: str = "") -> str:
@@ -65,7 +72,8 @@ def model_id(ref: str) -> str:
 
 @dataclass
 class Form:
-    """A pending form as the frontend sees it: its model, text fields and buttons."""
+    """A pending card as the frontend sees it: a form (one model: its card, its messages) or a stock box
+    (the URL and sign-in cards: their children, text fields and buttons)."""
 
     fe: KernelFrontend
     model: WidgetModel
@@ -76,17 +84,36 @@ class Form:
     def kids(self) -> list[WidgetModel]:
         return [self.child(r) for r in self.model.state.get("children", []) if model_id(r) in self.fe.widgets]
 
+    def lines(self) -> list[str]:
+        """The text the card shows: a form's header and message (or its closing line), a box's Labels."""
+        if is_form(self.model):
+            state = self.model.state
+            card = state.get("card") or {}
+            closing = state.get("closing_line")
+            return [closing] if closing else [card.get("header", ""), card.get("message", "")]
+        return [str(k.state.get("value")) for k in self.kids() if k.model_name == "LabelModel"]
+
     def seen(self) -> Form:
         """Report one rendered view, as JupyterLab's widget manager does."""
         self.fe.update(self.model, {"_view_count": 1})
         return self
 
-    def type(self, description: str, value: object) -> Form:
-        field = next(k for k in self.kids() if k.state.get("description") == description)
+    def type(self, title: str, value: object) -> Form:
+        """Type into the field titled `title`: a form's page sends an edit message (fields.js), a stock
+        text box an update."""
+        if is_form(self.model):
+            row = next(r for r in self.model.state["card"]["rows"] if r.get("title") == title)
+            self.fe.send_custom(self.model, {"edit": row["name"], "value": value, "view": "test"})
+            return self
+        field = next(k for k in self.kids() if k.state.get("description") == title)
         self.fe.update(field, {"value": value})
         return self
 
     def click(self, label: str) -> None:
+        """Press the button `label`: a form's page sends {press}, a stock button its click."""
+        if is_form(self.model):
+            self.fe.send_custom(self.model, {"press": label.lower()})
+            return
         hbox = next(k for k in self.kids() if k.model_name == "HBoxModel")
         for ref in hbox.state["children"]:
             button = self.child(ref)
@@ -97,16 +124,13 @@ class Form:
 
 
 def pending_form(fe: KernelFrontend, *, exclude: set[str] | None = None, timeout: float = 90) -> Form:
-    """Wait for a form that still has its buttons (an answered form keeps only one line)."""
+    """Wait for a form that is still pending (an answered form keeps only its closing line)."""
     skip = exclude if exclude is not None else set()
 
     def pending(w: WidgetModel) -> bool:
-        if FORM_CLASS not in w.state.get("_dom_classes", ()) or w.comm_id in skip:
-            return False
-        kids = [fe.widgets.get(model_id(r)) for r in w.state.get("children", [])]
-        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+        return is_form(w) and not w.state.get("closing_line") and w.comm_id not in skip
 
-    model = fe.wait_widget("VBoxModel", where=pending, timeout=timeout)
+    model = fe.wait_widget("AnyModel", where=pending, timeout=timeout)
     skip.add(model.comm_id)
     return Form(fe, model)
 
@@ -119,6 +143,8 @@ def shown_lines(fe: KernelFrontend) -> Iterator[str]:
     for w in list(fe.widgets.values()):
         if w.model_name == "LabelModel":
             yield str(w.state.get("value", ""))
+        elif is_form(w) and w.state.get("closing_line"):
+            yield str(w.state["closing_line"])
     for msg in list(fe.iopub_log):
         data = msg["content"].get("data", {}) if isinstance(msg.get("content"), dict) else {}
         if msg["msg_type"] in ("display_data", "update_display_data", "execute_result") and VIEW not in data:
@@ -356,8 +382,7 @@ def test_two_forms_at_once(frontend: KernelFrontend, mode: str) -> None:
     seen: set[str] = set()
     forms = [pending_form(frontend, exclude=seen).seen(), pending_form(frontend, exclude=seen).seen()]
     for form in forms:
-        labels = [k.state.get("value") for k in form.kids() if k.model_name == "LabelModel"]
-        if "Question A" in labels:
+        if "Question A" in form.lines():
             form.type("Name *", "Al").click("Accept")
         else:
             form.click("Decline")
@@ -608,7 +633,7 @@ def test_calls_from_widget_callbacks(frontend: KernelFrontend) -> None:
 
     def form_inside() -> bool:
         kids = [frontend.widgets.get(model_id(r)) for r in container.state.get("children", [])]
-        forms[:] = [k for k in kids if k is not None and FORM_CLASS in k.state.get("_dom_classes", ())]
+        forms[:] = [k for k in kids if is_form(k)]
         return bool(forms)
 
     frontend.wait_until(form_inside, timeout=60, what="the form in the Output")
@@ -646,3 +671,36 @@ def test_the_first_call_ever_from_a_widget_callback_refuses_to_block(frontend: K
     frontend.click(frontend.wait_widget(where=lambda w: w.state.get("description") == "first"))
     # An idle kernel handles the click by itself, before the next cell.
     assert ok(frontend.run("print(seen)")).stdout == "[False, 'BlockingCallError']\n"
+
+
+# --------------------------------------------------------------------------- what a saved notebook keeps
+
+SAVED_STATE = """
+import json
+from ipywidgets import Widget
+print(json.dumps(Widget.get_manager_state(drop_defaults=False), default=str))
+"""
+"""What a front end saves with a notebook ("Save Widget State"): every model's state, as the kernel has it."""
+
+
+@pytest.mark.reuse_kernel
+def test_a_saved_notebooks_widget_state_holds_no_typed_value(frontend: KernelFrontend) -> None:
+    canary = "canary-saved-4d17"
+    connect(frontend)
+    ok(frontend.run("call = srv.call_tool_background('ask_name')"))  # other cells run while it asks
+    form = pending_form(frontend).seen()
+    assert form.model.model_name == "AnyModel"  # models per question: 1
+    form.type("Name *", canary)  # as the page sends it: a message, never state
+    frontend.wait_until(lambda: form.model.state.get("accept_ok") is True, timeout=30, what="Accept enabled")
+    # While the form waits with the value typed: the kernel's widget state of every model, and every state
+    # the front end was ever sent, hold no trace of it.
+    saved = frontend.run(SAVED_STATE, timeout=60)
+    assert saved.status == "ok" and '"state"' in saved.stdout
+    assert canary not in saved.stdout
+    states = [m for m in frontend.iopub_log if m["msg_type"] in ("comm_open", "comm_msg")]
+    assert states and canary not in json.dumps([m["content"] for m in states])
+    form.click("Accept")
+    cell = ok(frontend.run("print(parse(call.result()))", timeout=60))
+    assert cell.stdout == f"{{'action': 'accept', 'content': {{'name': '{canary}'}}}}\n"
+    after = ok(frontend.run(SAVED_STATE, timeout=60))
+    assert canary not in after.stdout

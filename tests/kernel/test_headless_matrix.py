@@ -23,7 +23,7 @@ from .harness import CellResult, KernelFrontend, WidgetModel
 
 pytestmark = pytest.mark.kernel
 
-FORM_CLASS = "mcp-widgets-form"
+FORM_ID = "mcp_widgets.ElicitationForm"
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 VIEW = "application/vnd.jupyter.widget-view+json"
 HEADLESS_NOTE = "no frontend showed the form"
@@ -132,8 +132,8 @@ class Form:
         return [self.fe.widgets[ref_id(r)] for r in refs if ref_id(r) in self.fe.widgets]
 
     def pending(self) -> bool:
-        """Still showing its buttons (an answered form keeps one line; a closed one is gone)."""
-        return self.model.comm_id in self.fe.widgets and any(k.model_name == "HBoxModel" for k in self.kids())
+        """Still asking (an answered form keeps its closing line; a closed one is gone)."""
+        return self.model.comm_id in self.fe.widgets and not self.model.state.get("closing_line")
 
     def views(self, count: int) -> Form:
         """Report `count` rendered views, as the widget manager does (0: the last view went away)."""
@@ -141,29 +141,30 @@ class Form:
         return self
 
     def answer(self, name: str) -> None:
-        field_ = next(k for k in self.kids() if k.state.get("description") == "Name *")
-        self.fe.update(field_, {"value": name})
-        hbox = next(k for k in self.kids() if k.model_name == "HBoxModel")
-        accept = next(
-            self.fe.widgets[ref_id(r)]
-            for r in hbox.state["children"]
-            if self.fe.widgets[ref_id(r)].state.get("description") == "Accept"
+        """Type `name` and press Accept, as the form's page does (messages on its one comm, in order)."""
+        self.fe.send_custom(self.model, {"edit": "name", "value": name, "view": "matrix"})
+        self.fe.wait_until(
+            lambda: self.model.state.get("accept_ok") is True, timeout=30, what="Accept enabled"
         )
-        self.fe.wait_until(lambda: accept.state.get("disabled") is False, timeout=30, what="Accept enabled")
-        self.fe.click(accept)
+        self.press("accept")
+
+    def press(self, button: str) -> None:
+        """A button of the form pressed on the page ("accept", "decline", "cancel")."""
+        self.fe.send_custom(self.model, {"press": button})
 
 
 def next_form(s: Session, timeout: float = 60) -> Form:
     fe = s.fe
 
     def asking(w: WidgetModel) -> bool:
-        classes = w.state.get("_dom_classes", ())
-        if FORM_CLASS not in classes or TOOL_FORM_CLASS in classes or w.comm_id in s.seen_forms:
-            return False
-        kids = [fe.widgets.get(ref_id(r)) for r in w.state.get("children", [])]
-        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+        state = w.state
+        return (
+            state.get("_anywidget_id") == FORM_ID
+            and not state.get("closing_line")
+            and w.comm_id not in s.seen_forms
+        )
 
-    model = fe.wait_widget("VBoxModel", where=asking, timeout=timeout)
+    model = fe.wait_widget("AnyModel", where=asking, timeout=timeout)
     s.seen_forms.add(model.comm_id)
     return Form(fe, model, time.monotonic())
 
@@ -185,6 +186,9 @@ def lines_since(fe: KernelFrontend, start: int) -> list[str]:
             value = state.get("value")
             if isinstance(value, str) and (kind == "comm_msg" or state.get("_model_name") == "LabelModel"):
                 lines.append(value)
+            closing = state.get("closing_line")  # a form's one line left
+            if isinstance(closing, str) and closing:
+                lines.append(closing)
             for out in state.get("outputs", ()) or ():
                 lines += str(out.get("data", {}).get("text/plain", out.get("text", ""))).splitlines()
     return lines
@@ -370,13 +374,7 @@ def test_rendered_and_left_waiting(session: Session, style_name: str) -> None:
     assert form.pending()
     if msg_id is None:
         assert ok(fe.run("1 + 1", timeout=10)).results[-1].get("text/plain") == "2"
-        hbox = next(k for k in form.kids() if k.model_name == "HBoxModel")
-        cancel = next(
-            fe.widgets[ref_id(r)]
-            for r in hbox.state["children"]
-            if fe.widgets[ref_id(r)].state.get("description") == "Cancel"
-        )
-        fe.click(cancel)
+        form.press("cancel")
         text, _ = style.outcome(session, None, timeout=30)
         assert text == cancelled(style)
         still_usable(session, None)

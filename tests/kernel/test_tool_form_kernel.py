@@ -10,10 +10,11 @@ from __future__ import annotations
 import pytest
 
 from .harness import CellResult, KernelFrontend, WidgetModel
+from .test_client_kernel import Form as Question
+from .test_client_kernel import is_form
 
 pytestmark = pytest.mark.kernel
 
-FORM_CLASS = "mcp-widgets-form"
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 
 SETUP = """
@@ -114,14 +115,10 @@ def test_a_question_the_tool_asks_appears_in_the_result_area(frontend: KernelFro
     _cell, form = show_form(frontend, "weather")
     frontend.click(form.button("Run"))  # no city: the tool asks for one
 
-    def asking(w: WidgetModel) -> bool:
-        classes = w.state.get("_dom_classes", ())
-        if FORM_CLASS not in classes or TOOL_FORM_CLASS in classes:
-            return False
-        kids = [frontend.widgets.get(ref_id(r)) for r in w.state.get("children", [])]
-        return any(k is not None and k.model_name == "HBoxModel" for k in kids)
+    def asking(w: WidgetModel) -> bool:  # the question: one model, still pending
+        return is_form(w) and not w.state.get("closing_line")
 
-    question = frontend.wait_widget("VBoxModel", where=asking, timeout=90)
+    question = frontend.wait_widget("AnyModel", where=asking, timeout=90)
     frontend.update(question, {"_view_count": 1})  # rendered, as JupyterLab's widget manager reports it
     # It is shown inside the tool form's result area (an Output holding the call's display).
     output = form.output()
@@ -130,17 +127,9 @@ def test_a_question_the_tool_asks_appears_in_the_result_area(frontend: KernelFro
         timeout=30,
         what="the question inside the result area",
     )
-    kids = [frontend.widgets[ref_id(r)] for r in question.state["children"] if ref_id(r) in frontend.widgets]
-    city = next(k for k in kids if k.state.get("description") == "City *")
-    frontend.update(city, {"value": "Oslo"})
-    hbox = next(k for k in kids if k.model_name == "HBoxModel")
-    accept = next(
-        frontend.widgets[ref_id(r)]
-        for r in hbox.state["children"]
-        if frontend.widgets[ref_id(r)].state.get("description") == "Accept"
-    )
-    frontend.wait_until(lambda: accept.state.get("disabled") is False, timeout=30, what="Accept enabled")
-    frontend.click(accept)
+    Question(frontend, question).type("City *", "Oslo")  # what its page sends: a message
+    frontend.wait_until(lambda: question.state.get("accept_ok") is True, timeout=30, what="Accept enabled")
+    Question(frontend, question).click("Accept")
     text = form.wait_result('"city": "Oslo"', timeout=90)
     assert '"fallback": false' in text
 

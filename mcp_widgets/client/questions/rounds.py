@@ -228,10 +228,9 @@ def _relabel(card: Any, was: Outcome, now: Outcome) -> None:
     import ipywidgets as w
 
     ending = f": {was.describe()}"
-    closing = getattr(card, "closing_line", None)
-    if isinstance(closing, str):  # a one-model card: its closing line is a trait
-        if closing.endswith(ending):
-            card.closing_line = closing[: -len(ending)] + f": {now.describe()}"
+    retell = getattr(card, "retell", None)
+    if callable(retell):  # a one-model form: it tells the new ending, its line written yet or not
+        retell(now)
         return
     kids: tuple[Any, ...] = tuple(getattr(card, "children", ()))
     if len(kids) == 1 and isinstance(kids[0], w.Label) and str(kids[0].value).endswith(ending):
