@@ -11,6 +11,7 @@ saved with widget state never holds a typed value.
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -158,13 +159,15 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
         self._armed_edits: int | None = None  # the browser's count of edits at that first Escape
         kernel.attach()  # so that every message reaches us even while a cell awaits this form
         verdicts, ok, why = self._check()
+        model_id = uuid.uuid4().hex  # chosen here, so the card can name it (its option groups' names)
         super().__init__(
-            card=self._card(message, spec),
+            card={**self._card(message, spec), "id": model_id},
             verdicts=verdicts,
             accept_ok=ok,
             accept_why=why,
             hint=self._keys_hint(),
             _view_count=0,
+            model_id=model_id,
             layout=_LAYOUT.layout(),  # the process's shared Layout: one model per question
             **known_keys(type(self)),
         )

@@ -159,14 +159,14 @@ SHOWN: dict[str, Shown] = {
     "guests": Shown("input[type=text]", "3"),
     "budget": Shown("input[type=text]", "12.5"),
     "newsletter": Shown("input[type=checkbox]", True),
-    "size": Shown(".widget-radio-box", options=("s", "m", "l"), chosen=("m",)),
+    "size": Shown("[role=radiogroup]", options=("s", "m", "l"), chosen=("m",)),
     "room": Shown(
         "select:not([multiple])",
         options=(NO_ANSWER, "Standard", "Sea view", "Garden view", "Suite", "Loft", "Attic"),
         chosen=("Sea view",),
     ),
     "flavour": Shown(
-        ".widget-radio-box", options=(NO_ANSWER, "Vanilla", "Chocolate", "Strawberry"), chosen=("Chocolate",)
+        "[role=radiogroup]", options=(NO_ANSWER, "Vanilla", "Chocolate", "Strawberry"), chosen=("Chocolate",)
     ),
     # A few choices: a checkbox each, the defaults ticked.
     "toppings": Shown(
@@ -263,12 +263,7 @@ def assert_shows(row: Any, shown: Shown) -> None:
     expect(control).to_have_count(1)
     if shown.control == "input[type=checkbox]":
         expect(control).to_be_checked(checked=bool(shown.value))
-    elif shown.control == ".mcp-widgets-choices":
-        expect(control.locator("label.widget-label-basic")).to_have_text(list(shown.options))
-        expect(control.locator("label.widget-label-basic:has(input:checked)")).to_have_text(
-            list(shown.chosen)
-        )
-    elif shown.control == ".widget-radio-box":
+    elif shown.control == ".mcp-widgets-choices" or shown.control == "[role=radiogroup]":
         expect(control.locator("label")).to_have_text(list(shown.options))
         expect(control.locator("label:has(input:checked)")).to_have_text(list(shown.chosen))
     elif shown.control.startswith("select"):
@@ -293,18 +288,18 @@ def test_every_field_kind_shows_title_description_required_marker_and_default(
     required = set(ALL_FIELDS["required"])
     assert list(SHOWN) == list(properties)  # SHOWN covers every field, in order
 
-    # The form's rows: header, message, then each field's control and the note under it, then the buttons
-    # and the keyboard hint, and the (hidden) key catcher.
-    rows = form.locator(":scope > .lm-Widget")
-    expect(rows).to_have_count(2 + 2 * len(properties) + 3)
+    # One row a field, in the schema's order: its title, its control, the note under the control.
+    rows = form.locator(".mcp-widgets-field")
+    expect(rows).to_have_count(len(properties))
     for i, (name, prop) in enumerate(properties.items()):
-        row, note = rows.nth(2 + 2 * i), rows.nth(3 + 2 * i)
+        row = rows.nth(i)
+        note = row.locator(".mcp-widgets-note")
         expect(row).to_be_visible()
         # No " *" on a lone checkbox: unticked is an answer too.
         title = prop["title"] + (" *" if name in required and prop["type"] != "boolean" else "")
         # A checkbox shows its title beside the box; every other control in the title column.
-        title_label = {"boolean": "label.widget-label-basic", "array": ".mcp-widgets-title"}
-        expect(row.locator(title_label.get(prop["type"], "label.widget-label"))).to_have_text(title)
+        title_label = ".mcp-widgets-check > span" if prop["type"] == "boolean" else ".mcp-widgets-title"
+        expect(row.locator(title_label)).to_have_text(title)
         text = prop["description"]
         expect(note).to_have_text(f"{text} {HINTS[name]}" if prop["type"] == "array" else text)
         assert_shows(row, SHOWN[name])
@@ -328,7 +323,7 @@ def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNote
     form = echo_form(nb, 1, message)
     accept = form.get_by_role("button", name="Accept")
     note = form.get_by_text("Choose two or three.", exact=False)
-    error = form.locator(".mcp-widgets-error")
+    error = form.locator(".mcp-widgets-verdict:not([hidden])")
     expect(note).to_have_text("Choose two or three. Pick 2 or 3.")  # the limits, in sight
     expect(error).to_have_count(0)  # no error before a choice
     expect(accept).to_be_disabled()
@@ -338,7 +333,9 @@ def test_multi_select_limits_show_errors_and_gate_accept(open_notebook: OpenNote
 
     box("Breakfast").check()
     expect(error).to_have_text("⚠ Error: choose at least 2")
-    expect(form.locator(".mcp-widgets-checks")).to_have_class(re.compile("mcp-widgets-invalid"))
+    expect(form.locator(".mcp-widgets-field:has([role=group])")).to_have_class(
+        re.compile("mcp-widgets-invalid")
+    )
     expect(box("Breakfast")).to_have_attribute("aria-invalid", "true")
     expect(accept).to_be_disabled()
 

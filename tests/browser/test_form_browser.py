@@ -147,9 +147,7 @@ def assert_left_one_line(nb: NotebookPage, index: int, ending: str) -> None:
     from playwright.sync_api import expect
 
     out = nb.output(index)
-    expect(out.locator(".mcp-widgets-form .widget-label")).to_have_text(
-        [f"Request from demo-server: {ending}"]
-    )
+    expect(out.locator(".mcp-widgets-question")).to_have_text([f"Request from demo-server: {ending}"])
     expect(out.locator("input, select, textarea, button")).to_have_count(0)
 
 
@@ -170,8 +168,8 @@ def test_hostile_text_is_literal_and_a_person_fills_every_control_and_accepts(
     # Server text (message, description, title, option title) shows as literal text, and none of it runs.
     for text in ("Please fill this in " + HOSTILE, "Your name " + HOSTILE):
         expect(out.get_by_text(text, exact=True)).to_be_visible()
-    expect(out.locator("label.widget-label", has_text="Email " + HOSTILE)).to_be_visible()
-    expect(out.locator(".widget-radio-box label", has_text="Red " + HOSTILE)).to_have_count(1)
+    expect(out.get_by_label("Email " + HOSTILE + " *", exact=True)).to_be_visible()  # its title labels it
+    expect(out.get_by_role("radio", name="Red " + HOSTILE)).to_have_count(1)
     assert_not_pwned(nb)
 
     accept = out.get_by_role("button", name="Accept")
@@ -328,7 +326,8 @@ def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screens
     try:
         for theme, name in ((LIGHT_THEME, "form-light.png"), (DARK_THEME, "form-dark.png")):
             nb.set_theme(theme)
-            assert layout_problems(form) == []  # nothing overflows, no button label cut
+            problems = layout_problems(form)
+            assert problems == [], "\n".join(problems)  # nothing overflows, no button label cut
             path = screenshots / name
             form.screenshot(path=str(path), animations="disabled")
             assert path.stat().st_size > 5_000
@@ -350,30 +349,41 @@ def test_decline_and_escape_and_screenshots(open_notebook: OpenNotebook, screens
 
 
 def test_keyboard_alone_focus_tab_and_enter(open_notebook: OpenNotebook) -> None:
-    """Focus starts on the first field, Tab follows the schema, Enter in the last field accepts when valid."""
+    """Focus starts on the first field, Tab follows the schema, Enter in the last field accepts when valid.
+
+    Each key waits for what the person would see before the next one (the focus where it went, the value in
+    the field, Accept's state): no key is pressed into a page that has not caught up."""
     from playwright.sync_api import expect
 
     nb = open_forms(open_notebook, form_cell(KEYBOARD_SCHEMA, message="'Keyboard only'"))
     out = show_form(nb, 1)
     keyboard = nb.page.keyboard
-    expect(out.get_by_label("First")).to_be_focused()
+    first, middle, last = out.get_by_label("First"), out.get_by_label("Middle"), out.get_by_label("Last")
+    accept = out.get_by_role("button", name="Accept")
+    expect(first).to_be_focused()
     keyboard.press("Tab")
-    expect(out.get_by_label("Middle")).to_be_focused()
+    expect(middle).to_be_focused()
     keyboard.type("7")
+    expect(middle).to_have_value("7")
     keyboard.press("Tab")
-    expect(out.get_by_label("Last")).to_be_focused()
+    expect(last).to_be_focused()
     keyboard.type("L")
+    expect(last).to_have_value("L")
     keyboard.press("Enter")  # "First" is required and empty: Accept is disabled, so Enter does nothing
     expect(out.get_by_text("⚠ Error", exact=False)).to_have_count(0)  # "First" untouched: no error shown yet
-    expect(out.get_by_role("button", name="Accept")).to_be_disabled()
+    expect(accept).to_be_disabled()
     expect(nb.prompt(1)).to_have_text("[*]:")
     keyboard.press("Shift+Tab")
+    expect(middle).to_be_focused()
     keyboard.press("Shift+Tab")
-    expect(out.get_by_label("First")).to_be_focused()
+    expect(first).to_be_focused()
     keyboard.type("A")
-    expect(out.get_by_role("button", name="Accept")).to_be_enabled()
+    expect(first).to_have_value("A")
+    expect(accept).to_be_enabled()  # the kernel checked the edit and said so
     keyboard.press("Tab")
+    expect(middle).to_be_focused()
     keyboard.press("Tab")
+    expect(last).to_be_focused()
     keyboard.press("Enter")
     assert printed_result(nb, 1) == {
         "meta": None,
@@ -389,14 +399,14 @@ def test_long_option_titles_do_not_overlap(open_notebook: OpenNotebook) -> None:
 
     nb = open_forms(open_notebook, form_cell(HOSTILE_SCHEMA))
     out = show_form(nb, 1)
-    labels = out.locator(".widget-radio-box label")
+    labels = out.get_by_role("radiogroup").locator(".mcp-widgets-option")
     expect(labels).to_have_count(4)
     boxes = [labels.nth(i).bounding_box() for i in range(4)]
     for upper, lower in itertools.pairwise(boxes):
         assert upper is not None and lower is not None
         assert upper["y"] + upper["height"] <= lower["y"] + 0.5, "radio labels overlap"
-    red = out.locator(".widget-radio-box label", has_text="Red ")
-    red_box, green_box = red.bounding_box(), boxes[2]
+    red = out.get_by_role("radiogroup").locator(".mcp-widgets-option", has_text="Red ")
+    red_box, green_box = red.bounding_box(), boxes[0]  # "(no answer)": one line
     assert red_box is not None and green_box is not None
     assert red_box["height"] > green_box["height"] * 1.5, "the long title should wrap in this test"
     red.locator("input").check(timeout=3_000)  # clickable: nothing lies over it

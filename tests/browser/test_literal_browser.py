@@ -65,7 +65,7 @@ def assert_literal(out: Any, control: Any | None) -> None:
     expect(out.locator(MATH_ELEMENTS)).to_have_count(0)  # MathJax has run (on `control`) and left out alone
     for text in LITERAL_TEXTS:
         expect(out.get_by_text(text, exact=True)).to_be_visible()
-    expect(out.locator("label", has_text="Title " + MATH)).to_have_count(1)
+    expect(out.get_by_text("Title " + MATH, exact=True)).to_have_count(1)  # a radio group's title
     expect(out.locator("label", has_text="Agree " + MATH)).to_have_count(1)
     expect(out.locator("label", has_text="Choice " + MATH)).to_have_count(1)
     expect(out.locator("b, a[href='http://e.x']")).to_have_count(0)

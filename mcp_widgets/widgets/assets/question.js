@@ -24,6 +24,8 @@ function renderQuestion({ model, el }) {
   const build = () => {
     box.replaceChildren();
     const card = model.get("card") || {};
+    // Names the form's model, as a composed form's box did: its option groups get names from it (groups.js).
+    if (card.id) box.classList.add("mcp-widgets-keys-" + card.id);
     const header = node("div", "mcp-widgets-header", card.header || "");
     box.appendChild(header);
     if (card.message) box.appendChild(node("div", "mcp-widgets-message", card.message));
