@@ -17,7 +17,7 @@ from typing import Any
 
 import ipywidgets as w
 
-from .widgets import Preview
+from .widgets import PlainInMarimo, Preview
 
 __all__ = ["EXAMPLE_SCHEMA", "Playground", "playground"]
 
@@ -62,7 +62,7 @@ EXAMPLE_SCHEMA: dict[str, Any] = {
 """A schema with most field kinds and one warning (a property without "type")."""
 
 
-class Playground(w.VBox):
+class Playground(PlainInMarimo, w.VBox):
     """A JSON text area for a requestedSchema, and under it the live `preview` of what it would ask.
 
     Every edit re-parses the text: valid JSON replaces the preview (its form, its problems and the JSON each

@@ -13,6 +13,8 @@ PY=${PYTHON:-python3}
 bash scripts/browser-deps.sh
 # Older ipykernel versions the kernel tests run against, each in its own venv.
 bash scripts/kernel-venvs.sh
+# marimo (its own runtime, no IPython kernel) in a venv of its own.
+bash scripts/marimo-venv.sh
 # Node 22, the official MCP conformance suite and the TypeScript SDK for the interop tests.
 if [ -f scripts/conformance-deps.sh ]; then
     bash scripts/conformance-deps.sh

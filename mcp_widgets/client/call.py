@@ -54,6 +54,22 @@ class Call:
         return self._future.done()
 
     @property
+    def ui(self) -> Any:
+        """marimo: the call's line as a UI element (`mo.ui.anywidget`), the one its cell shows.
+
+        Bound to a name (`line = call.ui`, in the cell that starts the call), it makes every cell that reads
+        that name run again when the call ends: such a cell takes `call.result()` once `call.done()`, and
+        no cell ever waits on the call (a waiting cell would keep the question's clicks out).
+
+        Raises:
+            RuntimeError: Not a background call started in marimo.
+        """
+        element = self._record.element
+        if element is None:
+            raise RuntimeError("Call.ui is the line of a background call started in a marimo notebook")
+        return element
+
+    @property
     def future(self) -> concurrent.futures.Future[Any]:
         """The call's future (its done callbacks run on the client thread; `add_done_callback` runs on the
         main thread)."""

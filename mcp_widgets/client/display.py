@@ -176,6 +176,21 @@ class CallDisplay:
             record.shown = box
             show_call(record, kernel.bundle_of(box))
 
+    def show_in_marimo(self, record: CallRecord) -> None:
+        """A background call in marimo: its line is one anywidget, shown by the cell that starts the call and
+        kept up to date from any thread afterwards (marimo renders no composed display, and drops new output
+        made after the cell returned; a model already shown redraws). Nothing elsewhere."""
+        if not kernel.in_marimo():
+            return
+        from ..widgets import CallLine, CallPanel
+
+        status = record.status_line()
+        line = CallLine(status=status)
+        record.panel = CallPanel(status=status, line=line)
+        record.on_status = partial(self.show_status, record)
+        record.element = kernel.ui_element(line)  # shown as a UI element: `Call.ui` is this very one
+        kernel.display(record.element)
+
     def show_status(self, record: CallRecord) -> None:
         """Show a background call's status line again, wherever it is shown (main thread)."""
         panel = record.panel

@@ -130,6 +130,8 @@ class CallRecord:
     """The box shown now (None while the display holds text)."""
     status_shown: bool = False
     """The `Call` handle was displayed (under `display_id + "-status"`)."""
+    element: Any = None
+    """marimo: the call's line as the UI element its cell shows (`Call.ui`), else None."""
     future: concurrent.futures.Future[Any] | None = None
     pending: set[PendingRequest] = field(default_factory=set)
     requests: list[PendingRequest] = field(default_factory=list)

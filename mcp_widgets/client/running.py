@@ -80,15 +80,10 @@ Request = Callable[[Client, "ProgressFnT | None"], Awaitable[T]]
 
 
 def _stopped(record: CallRecord, exc: E, interrupted: bool = False) -> E:
-    """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault.
-
-    `interrupted`: a SIGINT reached the wait (an awaiting cell sees it as a CancelledError only).
-    """
-    why = (
-        record.why
-        if record.interrupted
-        else (INTERRUPTED if interrupted or isinstance(exc, KeyboardInterrupt) else "it was cancelled")
-    )
+    """The interrupt (or cancellation) of a waiting caller as one line: the person's own doing, no fault;
+    `interrupted`: a SIGINT reached the wait (an awaiting cell sees it as a CancelledError only)."""
+    stopped = INTERRUPTED if interrupted or isinstance(exc, KeyboardInterrupt) else "it was cancelled"
+    why = record.why if record.interrupted else stopped
     return brief(exc, f"{record.describe()} was stopped: {why}")
 
 
@@ -243,11 +238,15 @@ class Runner:
             record.typed_inputs.extend(typed_in)
         out = output if output is not None else self.ctx.settings.output
         if out is None and (kernel.kernel_support() == "none" or kernel.in_comm_handler()):
-            if kernel.in_comm_handler():
+            if style == "background" and not kernel.in_comm_handler():
+                self.display.show_in_marimo(record)  # only there: plain Python shows nothing
+            elif kernel.in_comm_handler():
                 log.warning(
                     "a call started from a widget callback has nowhere to show its forms: pass output= "
                     "(an ipywidgets Output) to connect() or to the call"
                 )
+            elif style == "background":
+                self.display.show_in_marimo(record)  # marimo only: plain Python shows nothing
             return record
         from ..widgets import CallPanel
 

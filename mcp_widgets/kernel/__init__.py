@@ -26,8 +26,9 @@ support), and the real-kernel tests in tests/kernel pin them per release.
 Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one kernel: cell tracking and
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `running_kernel` (finding
 the kernel, what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
-comms reach a front end?), `formatters` (how IPython shows objects we do not own) and `completion` (Tab in
-a code cell: a server's completions in a prompt's or template's argument string).
+comms reach a front end?), `marimo` (marimo's runtime, which has no IPython kernel), `formatters` (how
+IPython shows objects we do not own) and `completion` (Tab in a code cell: a server's completions in a
+prompt's or template's argument string).
 """
 
 from __future__ import annotations
@@ -35,6 +36,7 @@ from __future__ import annotations
 from .adapter import KernelSupport
 from .completion import complete_in_code
 from .formatters import show_types_with
+from .marimo import in_marimo, ui_element
 from .posted import in_comm_handler
 from .running_kernel import (
     attach,
@@ -54,6 +56,7 @@ from .views import (
     display_as,
     is_viewed,
     running_cell,
+    say,
     seen_by_now,
     track_views,
     viewed_future,
@@ -75,6 +78,7 @@ __all__ = [
     "flush_posted",
     "forget_kernel",
     "in_comm_handler",
+    "in_marimo",
     "interrupt_deferred",
     "interrupts",
     "is_viewed",
@@ -82,9 +86,11 @@ __all__ = [
     "kernel_version",
     "post",
     "running_cell",
+    "say",
     "seen_by_now",
     "show_types_with",
     "track_views",
+    "ui_element",
     "viewed_future",
     "wait_async",
     "wait_sync",

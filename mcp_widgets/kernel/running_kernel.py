@@ -14,6 +14,7 @@ from importlib import metadata
 from typing import TypeVar
 
 from .adapter import Kernel, KernelSupport
+from .marimo import in_marimo, marimo_loop
 from .posted import PLAIN_LOOPS, POSTED, WAKER, in_comm_handler, run_posted
 
 T = TypeVar("T")
@@ -31,6 +32,9 @@ def post(fn: Callable[[], None]) -> None:
     WAKER.wake()
     kernel = get_kernel()
     loops = [kernel.loop] if kernel is not None and kernel.loop is not None else list(PLAIN_LOOPS)
+    host = marimo_loop() if kernel is None else None
+    if host is not None and host not in loops:
+        loops.append(host)  # between cells nothing else would run it: marimo's loop idles then
     for loop in loops:
         # The loop may be closing at shutdown: then the waker or the next wait runs the callback.
         with contextlib.suppress(RuntimeError):
@@ -110,7 +114,10 @@ def attach() -> None:
     The first time a kernel is found, a frontend known not to show widgets is said (`frontend_problem`).
     """
     global _frontend_checked
-    if get_kernel() is None or _frontend_checked:
+    if get_kernel() is None:
+        in_marimo()  # looked at from a cell's thread, where marimo's context is; remembered for the others
+        return
+    if _frontend_checked:
         return
     _frontend_checked = True
     problem = frontend_problem()
@@ -165,7 +172,7 @@ def kernel_support() -> KernelSupport:
         "pump": a known older release (6.31 ... 7.3, and Colab's 6.17); waits pump comms themselves.
         "background": an unknown or unsupported kernel; warns once; callers should run calls in the
             background and let the cell return.
-        "none": no IPython kernel (plain python, terminal IPython).
+        "none": no IPython kernel (plain python, terminal IPython, marimo: `in_marimo` tells which).
     """
     global _warned_background
     kernel = get_kernel()

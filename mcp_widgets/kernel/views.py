@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import sys
 import threading
 import weakref
 from collections.abc import Callable
@@ -52,6 +53,11 @@ def display(obj: Any) -> None:
     from IPython.display import display as ipython_display
 
     ipython_display(obj)
+
+
+def say(line: str) -> None:
+    """One line in the output of the cell running now, as its stderr (a kernel's stream, marimo's console)."""
+    sys.stderr.write(line + "\n")
 
 
 def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False) -> None:

@@ -1,6 +1,8 @@
 """The widgets of mcp-widgets."""
 
 from ._app_view import AppView
+from ._call_line import CallLine as CallLine  # for the client room (a call's line in marimo)
+from ._call_line import LineDrawnForm as LineDrawnForm
 from ._call_panel import CallPanel as CallPanel  # for the client room, like the three below (not public)
 from ._call_panel import text_line as text_line
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
@@ -14,6 +16,7 @@ from ._history import history as history
 from ._pending import PendingItem as PendingItem  # for the client room (`mw.pending()`)
 from ._pending import PendingList as PendingList
 from ._pending import waited_text as waited_text
+from ._plain import PlainInMarimo as PlainInMarimo  # for the façade (the playground)
 from ._preview import Preview, preview
 from ._prompt_forms import PromptForm, TemplateForm
 from ._prompt_forms import prompt_form as prompt_form

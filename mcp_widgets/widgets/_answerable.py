@@ -17,6 +17,7 @@ import mcp_types
 from ..core.outcome import Action, Outcome, Reason, to_wire
 from ._kit import Kit, click
 from ._lean import Lean
+from ._plain import PlainInMarimo
 
 __all__ = ["Answerable", "Answering", "FormState"]
 
@@ -214,7 +215,7 @@ class Answering:
             log.exception("a done callback of %s failed", self._WHAT)
 
 
-class Answerable(Answering, Lean, w.VBox):
+class Answerable(PlainInMarimo, Answering, Lean, w.VBox):
     """A box of stock widgets a person answers with one of three buttons (the URL card, the sign-in card).
 
     Subclasses build their widgets with `self._kit` and map actions to buttons in `_buttons`.

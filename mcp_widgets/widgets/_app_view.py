@@ -22,6 +22,7 @@ from .. import kernel
 from ..core.text import LITERAL_CLASSES, clip_line
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import asset
+from ._plain import PlainInMarimo
 
 __all__ = ["AppFrame", "AppView"]
 
@@ -39,7 +40,7 @@ class AppFrame(DeclaredAnyWidget):
     height = t.Int(120, help="The iframe's height in pixels before the app says its own.").tag(sync=True)
 
 
-class AppView(w.VBox):
+class AppView(PlainInMarimo, w.VBox):
     """An MCP App in the cell: the app a tool ships, live while the kernel runs it.
 
     Attributes set by the client's bridge, for Python to read: `initialized` (the app completed its

@@ -1,13 +1,14 @@
 """CallPanel: what one call shows in its cell while it runs, and the plain text it leaves when it ends.
 
 A call shows nothing until there is something to show: a question (form, URL card), a note, progress or a
-log message. Then one VBox holds, top to bottom: a background call's status line, the progress bar and its
-line, the collapsed log, and the questions. When the call ends, `end` returns the closing text (a status
-line, each question's one line, the final progress line, the log) and closes every model the call made:
-nothing of a finished call stays alive in the kernel or the browser.
+log message. Then one VBox holds, top to bottom: the call's line (`CallLine`, one anywidget: a background
+call's status line, the progress bar and its line, the collapsed log), and the questions. When the call
+ends, `end` returns the closing text (a status line, each question's one line, the final progress line, the
+log) and closes every model the call made: nothing of a finished call stays alive in the kernel or the
+browser.
 
-Server text (progress messages, log data) is plain text everywhere: Labels, a Textarea, and `html.escape`
-in the closing HTML.
+Server text (progress messages, log data) is plain text everywhere: Labels, the line's textContent, and
+`html.escape` in the closing HTML.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from typing import Any, Literal
 import ipywidgets as w
 
 from ..core.text import LITERAL_CLASSES, LOG_KEEP, shown
+from ._call_line import CallLine
 from ._kit import WRAP_CLASS, Kit
 
 __all__ = ["CallPanel", "Ending"]
@@ -70,14 +72,18 @@ class CallPanel:
 
     Args:
         status: A background call's status line (plain text until the panel needs its box).
+        line: Where the panel mirrors itself as one model (marimo, which renders no composed display).
     """
 
-    def __init__(self, *, status: str | None = None) -> None:
+    def __init__(self, *, status: str | None = None, line: CallLine | None = None) -> None:
+        self.call_line = line
+        """The call's line as one anywidget (status, progress, log), made with the box; or given (marimo):
+        then it shows the placed questions too, and outlives the panel as the cell's output."""
+        self._given_line = line is not None
         self._kit: Kit | None = None
         self.box: w.VBox | None = None
         """The VBox shown in the cell, or None while nothing needed one."""
         self.status = status
-        self._status_label: w.Label | None = None
         self._placed: list[w.Widget] = []
         self._passing: list[w.Widget] = []
         """Lines placed that the closing text leaves out (`line(lasting=False)`)."""
@@ -89,12 +95,8 @@ class CallPanel:
         """Answered questions whose line was dropped too (a runaway server asks thousands)."""
         self._earlier_label: w.Label | None = None
         self._progress: Progress | None = None
-        self._bar: w.FloatProgress | None = None
-        self._line: w.Label | None = None
         self._log_lines: deque[str] = deque(maxlen=LOG_KEEP)
         self._log_count = 0
-        self._log: w.Accordion | None = None
-        self._log_text: w.Textarea | None = None
         self.ended = False
 
     # -- building (lazily) -----------------------------------------------------------------------------------
@@ -102,18 +104,23 @@ class CallPanel:
         if self.box is None:
             self._kit = Kit()
             self.box = self._kit.make(w.VBox, _dom_classes=("mcp-widgets-call",))
-            if self.status is not None:
-                self._status_label = self._label(self.status)
+            if self.call_line is None:  # on the shared Layout: closing it leaves nothing open
+                self.call_line = self._kit.track(CallLine(layout=self._kit.layout()))
+                self._mirror()
         return self.box
 
     def _label(self, text: str) -> w.Label:
         assert self._kit is not None
         return text_line(text, self._kit)
 
+    def _head(self) -> tuple[w.Widget, ...]:
+        """The line at the head of the box, once it has something to say (a question alone needs none)."""
+        said = self.status is not None or self._progress is not None or self._log_count > 0
+        return (self.call_line,) if said and not self._given_line and self.call_line is not None else ()
+
     def _refresh(self) -> None:
         assert self.box is not None
-        head = [self._status_label, self._bar, self._line, self._log]
-        self.box.children = (*(x for x in head if x is not None), *self._placed)
+        self.box.children = (*self._head(), *self._placed)
 
     # -- what the client feeds it ----------------------------------------------------------------------------
     def place(self, widget: w.Widget) -> w.VBox:
@@ -121,6 +128,7 @@ class CallPanel:
         box = self._ensure_box()
         self._placed.append(widget)
         self._refresh()
+        self._mirror()
         return box
 
     def line(self, text: str, *, lasting: bool = True) -> w.Label:
@@ -148,6 +156,7 @@ class CallPanel:
             self._kit.models = [m for m in self._kit.models if m is not widget]
         if self.box is not None:
             self._refresh()
+        self._mirror()
 
     def note(self, text: str) -> w.VBox:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
@@ -179,11 +188,11 @@ class CallPanel:
             else:
                 self._earlier_label.value = self._earlier_label.tooltip = text
         self._refresh()
+        self._mirror()
 
     def set_status(self, text: str) -> None:
         self.status = text
-        if self._status_label is not None:
-            self._status_label.value = self._status_label.tooltip = text
+        self._mirror()
 
     def _take(self, progress: Progress | None, log: Sequence[str], count: int | None) -> None:
         if progress is not None:
@@ -204,38 +213,12 @@ class CallPanel:
         """
         if progress is None and not log:
             return self.box
+        shown = self._head() if self.box is not None else ()
         self._take(progress, log, count)
         box = self._ensure_box()
-        assert self._kit is not None
-        kit = self._kit
-        changed = False
-        if progress is not None:
-            value, total, _message = progress
-            text = progress_text(*progress)
-            if self._line is None:
-                self._line = self._label(text)
-                changed = True
-            else:
-                self._line.value = self._line.tooltip = text
-            if total is not None and total > 0:
-                if self._bar is None:
-                    self._bar = kit.make(w.FloatProgress, min=0.0, max=float(total), bar_style="info")
-                    changed = True
-                self._bar.max = float(total)
-                self._bar.value = float(min(max(value, 0.0), total))
-        if log:
-            if self._log is None:
-                wide = kit.track(w.Layout(width="100%"))
-                self._log_text = kit.track(
-                    w.Textarea(disabled=True, rows=_LOG_ROWS, layout=wide, style=kit.style(w.Textarea))
-                )
-                self._log = kit.make(w.Accordion, children=(self._log_text,), selected_index=None)
-                changed = True
-            assert self._log_text is not None
-            self._log_text.value = "\n".join(self._log_lines)
-            self._log.titles = (self._log_title(),)
-        if changed:
+        if self._head() != shown:
             self._refresh()
+        self._mirror()
         return box
 
     def _log_title(self) -> str:
@@ -277,8 +260,33 @@ class CallPanel:
         log_head = self._log_title() if self._log_count else ""
         if self._log_count > len(log):
             log.insert(0, f"… {self._log_count - len(log)} earlier messages not kept")
+        if self._given_line:  # it stays as the cell's output: it ends as the closing text says
+            self._mirror(ended=how, result=result)
         self.close()
         return closing_bundle(lines, log_head, log)
+
+    def _mirror(self, *, ended: Ending | None = None, result: Sequence[str] = ()) -> None:
+        """Make the call's line say what the panel shows, in one update of its model. A given line (marimo)
+        shows the placed questions too: their closing lines, and the open ones it can draw."""
+        line = self.call_line
+        if line is None:
+            return
+        placed = [p for p in self._placed if not any(p is q for q in self._passing)]
+        with line.hold_sync():
+            line.status = self.status or ""
+            if self._progress is not None:
+                value, total, _message = self._progress
+                line.progress = progress_text(*self._progress)
+                line.fraction = min(max(value / total, 0.0), 1.0) if total else -1.0
+            line.log = list(self._log_lines)
+            line.log_count = self._log_count
+            if self._given_line:  # in a box, the questions are the box's children
+                drawn = [p for p in placed if CallLine.shows(p)] if ended is None else []
+                line.notes = [text for p in placed if p not in drawn and (text := _line_of(p))]
+                line.questions = drawn  # none once the call ended: its questions' models are closed then
+            if ended is not None:
+                line.result = list(result)
+                line.ended = ended
 
     def close(self) -> None:
         """Close every model: the questions placed here and the panel's own."""
@@ -289,7 +297,9 @@ class CallPanel:
             widget.close()
         if self._kit is not None:
             self._kit.close()
-        self.box = self._status_label = self._bar = self._line = self._log = self._log_text = None
+        if not self._given_line:  # closed with the kit's models
+            self.call_line = None
+        self.box = None
 
     def __repr__(self) -> str:
         state = "ended" if self.ended else ("shown" if self.box is not None else "empty")

@@ -21,11 +21,12 @@ from ..core.mcp_config import PLAIN_NAME, ConfigInput, ServerConfig
 from ..core.text import clip, clip_line, shorten, shown
 from ._kit import Kit, press
 from ._literal import literal_html
+from ._plain import PlainInMarimo
 
 __all__ = ["InputsCard", "ServersTable"]
 
 
-class InputsCard(w.VBox):
+class InputsCard(PlainInMarimo, w.VBox):
     """Asks the values of a config's `inputs` (VS Code's `${input:id}`), for one server.
 
     `result` resolves with {id: value} on Connect, or with None on Cancel. Driven from Python as a person
@@ -114,7 +115,7 @@ _REASON_KEEP = 1200
 """Characters of a failure's reason on its row (the stderr tail included); the rest is counted."""
 
 
-class ServersTable(w.VBox):
+class ServersTable(PlainInMarimo, w.VBox):
     """The servers found in config files: a table with a header, a row per server (a Connect button, name,
     kind, where it was found, notes and the row's status) and a status line under it.
 

@@ -28,6 +28,7 @@ from ..core.text import shorten
 from ._keys import DeclaredAnyWidget, shared_helper
 from ._keys_assets import FLUSH_JS, asset
 from ._kit import WRAP_CLASS, Kit, click, shared_models
+from ._plain import PlainInMarimo
 from ._tool_result import plain_text
 
 __all__ = ["Explorer", "ExplorerKeys", "ExplorerParts", "Listing"]
@@ -102,7 +103,7 @@ def shared_keys() -> ExplorerKeys:
     return shared_helper(ExplorerKeys)
 
 
-class Explorer(w.VBox):
+class Explorer(PlainInMarimo, w.VBox):
     """A connected server in one view: its facts, then sections built when first opened.
 
     Args:

@@ -30,6 +30,7 @@ from ..core.text import clip, shown
 from ..core.urls import visible
 from ._keys_assets import HISTORY_CSS
 from ._kit import Kit, press
+from ._plain import PlainInMarimo
 
 W = TypeVar("W", bound=w.Widget)
 
@@ -182,7 +183,7 @@ def render_table(records: list[HistoryRecord], *, empty: str) -> str:
     return f'{_STYLE}<div class="{_TABLE_CLASS}-scroll">{table}</div>{_names_note(records)}'
 
 
-class HistoryPanel(w.VBox):
+class HistoryPanel(PlainInMarimo, w.VBox):
     """Every elicitation, newest first: when, server, call, mode, message, fields, outcome, who, how long.
 
     Filters (server and outcome dropdowns) and paging (newest page first) apply to the table and to

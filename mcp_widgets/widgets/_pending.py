@@ -18,6 +18,7 @@ import ipywidgets as w
 
 from ..core.text import LITERAL_CLASSES, clip_line, plural
 from ._kit import WRAP_CLASS
+from ._plain import PlainInMarimo
 
 __all__ = ["PendingItem", "PendingList", "waited_text"]
 
@@ -65,7 +66,7 @@ def waited_text(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60} min"
 
 
-class PendingList(w.VBox):
+class PendingList(PlainInMarimo, w.VBox):
     """Open questions (of every server, or of one), oldest first; `items` gives them as data."""
 
     def __init__(self, source: Callable[[], list[PendingItem]], *, server: str | None = None) -> None:

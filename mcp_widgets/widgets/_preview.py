@@ -19,6 +19,7 @@ from ..core.spec import Problem
 from ..core.validation import validate_content
 from ._form import ElicitationForm, FormState
 from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
+from ._plain import PlainInMarimo
 
 __all__ = ["Preview", "preview"]
 
@@ -28,7 +29,7 @@ ON_2026 = (
 )
 
 
-class Preview(w.VBox):
+class Preview(PlainInMarimo, w.VBox):
     """A form shown without a server, with every schema problem and the exact JSON of each answer under it.
 
     The JSON lines follow the form live; once the form is answered they say which action was taken but no

@@ -41,6 +41,7 @@ from ._fields import (
 )
 from ._keys import FormStyle
 from ._kit import HINT_CLASS, click
+from ._plain import PlainInMarimo
 from ._tool_result import describe_failure, format_result, label, plain_text, shorten_status, show_result
 
 __all__ = ["ToolForm", "format_result", "tool_form"]
@@ -59,7 +60,7 @@ TIP_KEEP = 300
 """Characters of Run's tooltip kept (it names the server's tool or prompt: one line, escapes visible)."""
 
 
-class ToolForm(w.VBox):
+class ToolForm(PlainInMarimo, w.VBox):
     """A form for one tool of a connected server: its arguments, a Run button, and the result below.
 
     Server text (the tool's title and description, field titles, the result) is shown as plain text.

@@ -29,6 +29,7 @@ from .harness import (
     VoilaServer,
     slug,
 )
+from .marimo_server import MarimoServer
 
 INSTALL_HINT = "run `bash scripts/browser-deps.sh`"
 SCREENSHOTS = ROOT / "docs" / "screenshots"
@@ -204,3 +205,52 @@ def screenshots() -> Path:
     """Where the tests save screenshots for the README and docs/."""
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     return SCREENSHOTS
+
+
+@pytest.fixture(scope="session")
+def marimo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MarimoServer]:
+    """One `marimo edit` server for every marimo test of the session (its notebooks run when opened)."""
+    reason = _missing()
+    if reason:
+        pytest.skip(reason)
+    server = MarimoServer(tmp_path_factory.mktemp("marimo"))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+class OpenMarimo:
+    """Opens marimo notebooks for one test in browser contexts of their own, light or dark; closes them."""
+
+    def __init__(self, browser: Any) -> None:
+        self.browser = browser
+        self.contexts: list[Any] = []
+        self.page_errors: list[str] = []
+
+    def __call__(self, url: str, *, color_scheme: str = "light") -> Any:
+        context = self.browser.new_context(
+            viewport={"width": 1100, "height": 1000}, color_scheme=color_scheme
+        )
+        context.set_default_timeout(15_000)
+        self.contexts.append(context)
+        page = context.new_page()
+        page.on("pageerror", lambda error: self.page_errors.append(f"{error}\n{error.stack}"))
+        page.goto(url)
+        return page
+
+    def close(self) -> None:
+        for context in self.contexts:
+            context.close()
+
+
+@pytest.fixture
+def open_marimo(browser: Any, marimo_server: MarimoServer) -> Iterator[OpenMarimo]:
+    """`open_marimo(url, color_scheme=...)`: a page of the marimo server; an uncaught page error fails it."""
+    opener = OpenMarimo(browser)
+    try:
+        yield opener
+    finally:
+        opener.close()
+    assert not opener.page_errors, f"uncaught errors in the page: {opener.page_errors}"

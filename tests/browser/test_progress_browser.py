@@ -31,21 +31,25 @@ def test_progress_and_log_while_running_then_text(open_notebook: OpenNotebook) -
     nb.wait_done(0, timeout=UI_MS * 4)
     started = nb.run(1)
     out = nb.output(1)
-    # While it runs: a bar, the server's message with the count, and a collapsed log that opens.
-    expect(out.locator(".widget-hprogress")).to_be_visible(timeout=UI_MS * 2)
-    expect(out.get_by_text(re.compile(r"step \d of 4 \(\d+%\)"))).to_be_visible()
+    # While it runs, the call's line (one model): a bar, the server's message with the count, and a collapsed
+    # log that opens.
+    line = out.locator(".mcp-call-line")
+    expect(line.locator(".mcp-call-line-bar")).to_be_visible(timeout=UI_MS * 2)
+    expect(line.locator(".mcp-call-line-progress")).to_have_text(re.compile(r"step \d of 4 \(\d+%\)"))
     print(f"[run to bar visible {time.perf_counter() - started:.2f} s]", end=" ")
     expect(nb.prompt(1)).to_have_text("[*]:")
-    title = out.get_by_text(re.compile(r"^Log \(\d+ messages?\)$"))
-    expect(title).to_be_visible()
+    expect(line.locator(".mcp-call-line-status")).to_be_hidden()  # an awaited call: the cell shows [*]
+    title = line.locator(".mcp-call-line-log summary")
+    expect(title).to_have_text(re.compile(r"^Log \(\d+ messages?\)$"))
+    log = line.locator(".mcp-call-line-log-text")
+    expect(log).to_be_hidden()
     title.click()
-    log = out.locator("textarea")
     expect(log).to_be_visible()
-    expect(log).to_have_value(re.compile(r"\[info\] demo: starting 4 steps over 4 s"))
+    expect(log).to_contain_text("[info] demo: starting 4 steps over 4 s")
     # When it ends: plain text (no widget left), the log still there, collapsed.
     nb.wait_done(1, timeout=UI_MS * 4)
     expect(out.get_by_text("Progress: done — step 4 of 4 (100%)")).to_be_visible()
-    expect(out.locator(".jupyter-widgets, .widget-hprogress, textarea")).to_have_count(0)
+    expect(out.locator(".jupyter-widgets, .mcp-call-line, textarea")).to_have_count(0)
     summary = out.locator("details summary")
     expect(summary).to_have_text("Log (6 messages)")
     summary.click()

@@ -315,9 +315,10 @@ def test_a_background_calls_status_line_follows_the_call(frontend: KernelFronten
     call_display, handle = (c["transient"]["display_id"] for c in shown)
     assert handle == f"{call_display}-status"
     form = pending_form(frontend).seen()
-    label = next(w for w in frontend.widgets.values() if w.state.get("value", "").startswith(prefix))
+    # The call's line (one model) says it too.
+    line = next(w for w in frontend.widgets.values() if w.state.get("status", "").startswith(prefix))
     frontend.wait_until(
-        lambda: label.state["value"] == prefix + "waiting for an answer", timeout=30, what="waiting"
+        lambda: line.state["status"] == prefix + "waiting for an answer", timeout=30, what="waiting"
     )
     form.type("Name *", "Dee").click("Accept")
     ok(frontend.run("call.result()"))

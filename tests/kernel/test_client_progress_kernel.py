@@ -91,16 +91,18 @@ def test_long_task_shows_progress_and_log_then_text(frontend: KernelFrontend, st
     assert VIEW not in final and final["text/plain"].splitlines() == DONE
     assert "<details>" in final["text/html"]
 
-    # While it ran: a bar that moved forward, a line with the server's message, a log that grew.
+    # While it ran, in the call's line (one model): a bar that moved forward, a line with the server's
+    # message, a log that grew.
     opened = opened_during(frontend, start)
     by_name = {m["content"]["data"]["state"]["_model_name"]: m["content"]["comm_id"] for m in opened}
-    bar = by_name["FloatProgressModel"]
-    values = [u["value"] for u in state_updates(frontend, bar) if "value" in u]
-    assert values == sorted(values) and values[-1] == 5.0
-    texts = [u["value"] for u in state_updates(frontend, by_name["TextareaModel"]) if "value" in u]
-    assert texts and "[debug] demo: finished step" in texts[-1]
-    lines = [u["value"] for u in state_updates(frontend, by_name["LabelModel"]) if "value" in u]
-    assert any(line.startswith("step ") and line.endswith("%)") for line in lines)  # "step 2 of 5 (40%)"
+    line = state_updates(frontend, by_name["AnyModel"])
+    values = [u["fraction"] for u in line if "fraction" in u]
+    assert values == sorted(values) and values[-1] == 1.0
+    logs = [u["log"] for u in line if "log" in u]
+    assert logs and any("[debug] demo: finished step" in text for text in logs[-1])
+    lines = [u["progress"] for u in line if "progress" in u]
+    assert any(text.startswith("step ") and text.endswith("%)") for text in lines)  # "step 2 of 5 (40%)"
+    assert not {"FloatProgressModel", "TextareaModel", "AccordionModel"} & set(by_name)
 
     # Nothing of the call stays alive but the process-wide shared Layout and Style models.
     own = [

@@ -8,6 +8,7 @@ status messages while working and when it ends completed, failed or cancelled.
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -50,13 +51,22 @@ def test_task_status_messages_reach_neither_iopub_nor_saved_widget_state(fronten
         "cancelled ServerError redacted",
     ]
     frontend.settle(0.5)  # the closing updates may follow the reply
+
     # All iopub traffic but the echo of the setup cell's code (which types the canary itself) and the form's
-    # own text field taking what was typed while it is open (`echo_update`: docs/privacy.md: a pending form
-    # keeps what is on screen; it is closed once answered, as the saved state below shows).
+    # own fields taking what was filled while it is open (the one-model form's {"values": ...} message to its
+    # page, as `echo_update` was for stock fields: docs/privacy.md: a pending form keeps what is on screen; it
+    # is closed once answered, and its state never holds it, as the saved state below shows).
+    def on_screen(content: dict[str, Any]) -> bool:
+        data = content.get("data", {})
+        sent = data.get("content") if data.get("method") == "custom" else None
+        return data.get("method") == "echo_update" or (
+            isinstance(sent, dict) and set(sent) <= {"values", "except"}
+        )
+
     traffic = [
         m["content"]
         for m in frontend.iopub_log
-        if m["msg_type"] != "execute_input" and m["content"].get("data", {}).get("method") != "echo_update"
+        if m["msg_type"] != "execute_input" and not on_screen(m["content"])
     ]
     iopub = json.dumps(traffic, ensure_ascii=False)
     assert "you said [redacted]" in iopub  # the server did quote it: in the status lines and closing text

@@ -288,6 +288,9 @@ class _Answering:
         """Nobody has answered yet: wait for the person, unless no frontend ever shows the card."""
         card = self.card
         support = kernel.kernel_support()
+        if support == "none" and kernel.in_marimo():
+            self.in_marimo()
+            return
         if support == "none":
             if console.available():
                 console.ask(card)
@@ -308,6 +311,41 @@ class _Answering:
             )
             return
         decline_if_unseen(card)
+
+    def in_marimo(self) -> None:
+        """marimo hands a running cell no widget message: a question asked while a cell waits for its call
+        (awaited, blocking, `connect`'s sign-in) could never be answered. Declined at once, and the cell
+        says so in one line, with the call style that can be answered there."""
+        card = self.card
+        if self.style == "background":
+            from ...widgets import CallLine
+
+            if CallLine.shows(card):  # drawn in the call's line, which its cell shows: answered once the cell
+                return  # returned (no view of the card's own reports in: it is drawn inside the line's)
+            card.finish(
+                Action.DECLINE,
+                reason=Reason.POLICY,
+                by="mcp-widgets",
+                note=f"marimo cannot show this {_noun(card)} yet (it renders anywidgets only)",
+            )
+            return
+        if card.kind == "signin":
+            note = "marimo delivers no click to a running cell"
+            line = (
+                f"mcp-widgets: signing in to {self.server!r} needs a click on its card, and marimo delivers "
+                "no click to a running cell: the sign-in was refused (its error says how to sign in without "
+                "a click)"
+            )
+        else:
+            note = "marimo delivers no click to a running cell; use call_tool_background"
+            line = (
+                f"mcp-widgets: {self.server!r} asked a question while this cell ran, and marimo delivers no "
+                f"click to a running cell, so the {_noun(card)} was declined: to answer questions in marimo, "
+                "start the call with srv.call_tool_background(...) (or get_prompt_background, "
+                "read_resource_background, read_template_background)"
+            )
+        if card.finish(Action.DECLINE, reason=Reason.POLICY, by="mcp-widgets", note=note):
+            kernel.say(line)
 
 
 class Presented(Protocol[C]):

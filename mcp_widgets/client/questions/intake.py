@@ -231,13 +231,14 @@ class FormQuestion:
 
     def build(self) -> ElicitationForm | None:
         """The form for the request (None: refused or failed, and the request answered so)."""
-        from ...widgets import ElicitationForm
+        from ...widgets import ElicitationForm, LineDrawnForm
 
         ctx, request, call = self.ctx, self.request, self.call
         handler = self.chosen is not None
+        kind = LineDrawnForm if kernel.in_marimo() else ElicitationForm  # marimo: only a call's line shows it
         try:
             # A handler usually answers at once: its form makes only what the handler drives.
-            build = ElicitationForm.for_handler if handler else ElicitationForm
+            build = kind.for_handler if handler else kind
             form = build(
                 request.message,
                 request.schema or {},

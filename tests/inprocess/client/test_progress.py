@@ -26,6 +26,7 @@ from pydantic import BaseModel
 
 from mcp_widgets.client import connect, connect_sync
 from mcp_widgets.client.display import CallDisplay
+from mcp_widgets.widgets import CallLine
 from mcp_widgets.widgets._call_panel import LOG_KEEP
 
 MODES = ["auto", "legacy"]
@@ -163,27 +164,23 @@ def test_live_bar_and_log_then_text_and_no_model_left(mode: str) -> None:
             task = asyncio.ensure_future(srv.call_tool("work", {"steps": 4, "hold": True}))
             await until(lambda: gate.reached.is_set() and live_box(out) is not None, "the live box")
             box = live_box(out)
-            await until(lambda: bool(kids(box, w.Accordion)) and bool(kids(box, w.FloatProgress)), "bar, log")
-            (bar,) = kids(box, w.FloatProgress)
-            (line,) = kids(box, w.Label)
-            (log,) = kids(box, w.Accordion)
-            seen.update(
-                bar=(bar.value, bar.max), line=line.value, title=log.titles, text=log.children[0].value
+            await until(
+                lambda: bool(kids(box, CallLine)) and kids(box, CallLine)[0].log_count > 0, "bar, log"
             )
-            seen["readonly"] = log.children[0].disabled and log.selected_index is None
-            models = [box, bar, line, log, log.children[0]]
+            (line,) = box.children  # one model: the call's line (status, bar, progress line, log)
+            seen.update(fraction=line.fraction, line=line.progress, count=line.log_count, text=line.log)
+            models = [box, line]
             gate.opened.set()
             assert (await task).content[0].text == "ok"
             seen["closed"] = [m.comm is None for m in models]
             seen["added"] = len(_instances) - before
 
     asyncio.run(scenario())
-    assert seen["bar"] == (1.0, 4.0)
-    assert seen["line"] == "step 1 <i>of</i> 4 (25%)"  # plain text in a Label, as sent
-    assert seen["title"] == ("Log (1 message)",)
-    assert seen["text"] == "[info] work: starting <b>4</b> steps"  # debug was not asked for
-    assert seen["readonly"]
-    assert seen["closed"] == [True] * 5 and seen["added"] == 0
+    assert seen["fraction"] == 0.25
+    assert seen["line"] == "step 1 <i>of</i> 4 (25%)"  # plain text (the page sets it as textContent), as sent
+    assert seen["count"] == 1
+    assert seen["text"] == ["[info] work: starting <b>4</b> steps"]  # debug was not asked for
+    assert seen["closed"] == [True] * 2 and seen["added"] == 0
     text = entry_text(out)
     assert text.splitlines() == [
         "Progress: done — step 4 <i>of</i> 4 (100%)",
@@ -207,12 +204,14 @@ def test_progress_without_total_is_a_count_without_a_bar(mode: str) -> None:
             await until(lambda: live_box(out) is not None and gate.reached.is_set(), "the live box")
             box = live_box(out)
             seen["kinds"] = [type(k).__name__ for k in box.children]
-            seen["line"] = kids(box, w.Label)[0].value
+            (line,) = box.children
+            seen.update(line=line.progress, fraction=line.fraction, count=line.log_count)
             gate.opened.set()
             await task
 
     asyncio.run(scenario())
-    assert seen["kinds"] == ["Label"]  # no bar, and no log: log_level=None asks for none
+    assert seen["kinds"] == ["CallLine"]
+    assert seen["fraction"] == -1.0 and seen["count"] == 0  # no bar, no log: log_level=None asks for none
     assert seen["line"] == "step 1 <i>of</i> 2"  # the message says the count already
     assert entry_text(out) == "Progress: done — step 2 <i>of</i> 2"
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import ipywidgets as w
 from ipywidgets.widgets.widget import _instances
 
+from mcp_widgets.widgets import CallLine
 from mcp_widgets.widgets._call_panel import LOG_KEEP, CallPanel, closing_bundle, progress_text
 
 
@@ -25,7 +26,10 @@ def test_panel_builds_nothing_until_needed_and_closes_everything() -> None:
     assert panel.update() is None and set(_instances) == before
     box = panel.update((1, 2, "half"), ["[info] a"])
     assert box is not None and panel.box is box
-    assert [type(k).__name__ for k in box.children] == ["Label", "FloatProgress", "Label", "Accordion"]
+    (line,) = box.children  # one model: the call's line
+    assert isinstance(line, CallLine) and panel.call_line is line
+    assert (line.status, line.progress, line.fraction) == ("tool 'x' on 's': running", "half (1/2, 50%)", 0.5)
+    assert (line.log, line.log_count) == (["[info] a"], 1)
     panel.set_status("tool 'x' on 's': done")
     bundle = panel.end("done", (2, 2, "all"), ["[info] b"])
     assert set(_instances) == before

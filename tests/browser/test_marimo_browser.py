@@ -1,0 +1,163 @@
+"""marimo in a real browser: `marimo edit` (one server for the session) driven in Chromium.
+
+The quickstart opens and runs its cells; a background call's line (one anywidget) follows the call after its
+cell returned and a later cell runs again with the result; an awaited question is declined with its one line;
+composed displays (`mw.preview`) show their text, never marimo's "not supported" box, light and dark.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.marimo_rig import ROOT, notebook
+
+from .conftest import OpenMarimo
+from .harness import UI_MS
+from .marimo_server import MarimoServer
+
+pytestmark = pytest.mark.browser
+
+RUN_MS = 90_000
+"""Page load to the last cell run: marimo starts a kernel, which connects to the demo (measured 5–10 s)."""
+NOT_SUPPORTED = "not supported in marimo"
+"""The start of marimo's yellow box for a composed ipywidgets display."""
+
+
+def cell(page: Any, code: str) -> Any:
+    """The marimo cell whose code contains `code` (its editor shows the code as text)."""
+    return page.locator(".marimo-cell").filter(has=page.get_by_text(code, exact=False)).first
+
+
+def test_marimo_quickstart_runs_and_a_background_call_line_follows_the_call(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.copy(ROOT / "notebooks" / "quickstart_marimo.py"))
+    # The cells ran on open (auto_instantiate): connected, listed, called.
+    expect(cell(page, "srv = await mw.connect").locator(".output-area")).to_contain_text(
+        "<Server 'demo'", timeout=RUN_MS
+    )
+    expect(cell(page, "srv.tools").locator(".output-area")).to_contain_text("list_files")
+
+    # The background call's line is one anywidget in the cell's output, drawn after the cell returned: the
+    # progress bar and lines, then the result; the later cell that reads `task.ui` ran again with it.
+    task = cell(page, "task = srv.call_tool_background")
+    line = task.locator(".mcp-call-line")
+    expect(line.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'long_task' on 'demo': done", timeout=RUN_MS
+    )
+    expect(line.locator(".mcp-call-line-progress")).to_have_text("step 4 of 4 (100%)")
+    expect(line.locator(".mcp-call-line-result")).to_contain_text('"steps": 4')
+    expect(cell(page, "task_line.value").locator(".output-area")).to_contain_text('"steps"')
+    expect(cell(page, "task_line.value").locator(".output-area")).to_contain_text("4")
+
+    # The question of a background call: drawn inside the call's line, waiting for the person.
+    register = cell(page, "registration = srv.call_tool_background").locator(".mcp-call-line")
+    expect(register.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'register' on 'demo': waiting for an answer", timeout=RUN_MS
+    )
+    expect(register.locator(".mcp-widgets-question")).to_contain_text("Register for the MCP workshop")
+    # The cell reading the line ran before the call ended (and runs again when it ends, not before).
+    expect(cell(page, "registration_line.value").locator(".output-area")).to_contain_text(
+        re.compile(r"the call is (running|waiting for an answer): answer the question above")
+    )
+
+    # An awaited call's question: declined at once, and its cell says why in one line (its stderr).
+    weather = cell(page, 'weather = await srv.call_tool("weather")')
+    expect(weather.locator(".console-output-area")).to_contain_text(
+        "'demo' asked a question while this cell ran, and marimo delivers no click to a running cell",
+        timeout=RUN_MS,
+    )
+    expect(weather.locator(".console-output-area")).to_contain_text("srv.call_tool_background(...)")
+    expect(weather.locator(".output-area")).to_contain_text("Paris")
+    expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
+
+    task.scroll_into_view_if_needed()
+    task.screenshot(path=str(screenshots / "marimo-call-line.png"), animations="disabled")
+
+
+def test_marimo_preview_shows_its_text_never_the_yellow_box_light_and_dark(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
+) -> None:
+    from playwright.sync_api import expect
+
+    url = marimo_server.write(
+        "preview_text.py",
+        notebook(
+            "import mcp_widgets as mw",
+            'mw.preview({"type": "object", "properties": {"name": {"type": "string"}}}, server="<b>srv</b>")',
+            f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")',
+            'srv.form("weather")',
+        ),
+    )
+    for scheme in ("light", "dark"):
+        page = open_marimo(url, color_scheme=scheme)
+        preview = cell(page, "mw.preview(").locator(".output-area")
+        # The text, as text: the server's name is not HTML (no bold element made of it).
+        expect(preview).to_contain_text(
+            "<Preview problems=0 form=<ElicitationForm server='<b>srv</b>'", timeout=RUN_MS
+        )
+        expect(preview).to_contain_text("(shown as text: marimo renders only anywidgets")
+        expect(preview.locator("b")).to_have_count(0)
+        form = cell(page, 'srv.form("weather")').locator(".output-area")
+        expect(form).to_contain_text("<ToolForm tool='weather' server='demo'", timeout=RUN_MS)
+        expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
+        expect(page.locator("body")).to_have_class(
+            "dark dark-theme" if scheme == "dark" else "light light-theme", timeout=UI_MS
+        )
+        preview.screenshot(path=str(screenshots / f"marimo-preview-{scheme}.png"), animations="disabled")
+
+
+QUESTIONS = (
+    "import mcp_widgets as mw",
+    f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")',
+    'accepted = srv.call_tool_background("weather")\naccepted_line = accepted.ui',
+    'declined = srv.call_tool_background("weather")\ndeclined_line = declined.ui',
+    'cancelled = srv.call_tool_background("weather")\ncancelled_line = cancelled.ui',
+    "accepted_line.value\nprint('accepted:', accepted.done() and accepted.result().structured_content)",
+)
+
+
+def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
+) -> None:
+    """Each question is drawn in its call's line and answered after the cell returned; the line ends with the
+    result, and the cell reading `accepted.ui` runs again with it."""
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.write("questions.py", notebook(*QUESTIONS)))
+    lines = {
+        name: cell(page, f"{name} = srv.call_tool_background").locator(".mcp-call-line")
+        for name in ("accepted", "declined", "cancelled")
+    }
+    for line in lines.values():
+        expect(line.locator(".mcp-call-line-status")).to_have_text(
+            "tool 'weather' on 'demo': waiting for an answer", timeout=RUN_MS
+        )
+    accepted = lines["accepted"]
+    accepted.get_by_label("City").fill("Oslo")
+    accepted.scroll_into_view_if_needed()
+    accepted.screenshot(path=str(screenshots / "marimo-question.png"), animations="disabled")
+    accepted.get_by_role("button", name="Accept").click()
+    lines["declined"].get_by_role("button", name="Decline").click()
+    lines["cancelled"].get_by_role("button", name="Cancel").click()
+
+    ends = {"accepted": "accept", "declined": "decline", "cancelled": "cancel"}
+    for name, action in ends.items():
+        line = lines[name]
+        expect(line.locator(".mcp-call-line-status")).to_have_text(
+            "tool 'weather' on 'demo': done", timeout=UI_MS
+        )
+        expect(line.locator(".mcp-call-line-result")).to_contain_text(f'"answer": "{action}"')
+        # What was typed is never shown back in the line (the server echoes it): redacted there.
+        city = "[redacted]" if name == "accepted" else "Paris"
+        expect(line.locator(".mcp-call-line-result")).to_contain_text(f'"city": "{city}"')
+    # The later cell ran again when the call ended: the result reached it without any cell waiting.
+    later = cell(page, "accepted_line.value").locator(".console-output-area")
+    expect(later).to_contain_text("accepted: {'city': 'Oslo'", timeout=UI_MS)
