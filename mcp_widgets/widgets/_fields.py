@@ -186,7 +186,7 @@ class DateTimeTextField(TextField):
     _PLACEHOLDER: ClassVar[dict[str, str]] = {"date-time": "2024-01-05T10:00:00Z"}
 
     def _traits(self) -> dict[str, Any]:
-        value = _parse_datetime(self.spec.default)
+        value = parse_datetime(self.spec.default)
         return {
             "placeholder": self._PLACEHOLDER["date-time"],
             **({} if value is None else {"value": _rfc3339(value)}),
