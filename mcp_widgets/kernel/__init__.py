@@ -7,11 +7,11 @@ how the cell waits:
 - ipykernel >= 7.4 dispatches comm messages while a running cell awaits ("native"): `wait_async` just
   awaits. ipykernel turns an interrupt of an awaiting cell into a cancellation scheduled without waking
   the event loop, so the wait also makes SIGINT wake the loop (and wakes every 0.25 s regardless).
-- ipykernel 6.31 ... 7.3, and 6.17 (Google Colab's), queue them behind the running cell ("pump"):
-  `wait_async` takes over the main shell stream's receive callback while it awaits, handles comm messages
-  at once and passes everything else on to the kernel's own queue, in order. Comm messages the kernel
-  queued before the wait began (the cell had already yielded to the event loop) are taken out of its queue
-  when the wait starts.
+- ipykernel 6.31 and 7.3, and 6.17 (Google Colab's), queue them behind the running cell ("pump"; only the
+  releases the tests run pump, any other waits in the background): `wait_async` takes over the main shell
+  stream's receive callback while it awaits, handles comm messages at once and passes everything else on
+  to the kernel's own queue, in order. Comm messages the kernel queued before the wait began (the cell had
+  already yielded to the event loop) are taken out of its queue when the wait starts.
 - A blocking wait (`wait_sync`) stops the event loop on every version, so it always pumps: it reads the
   main shell socket itself on the main thread, dispatches comm messages, runs posted callbacks, and
   hands every other request (execute, complete, ...) to the kernel's own queue, where it runs after the
@@ -36,7 +36,7 @@ from __future__ import annotations
 from .adapter import KernelSupport
 from .completion import complete_in_code
 from .formatters import show_types_with
-from .marimo import in_marimo, ui_element
+from .marimo import in_marimo, marimo_stack, ui_element
 from .posted import in_comm_handler
 from .running_kernel import (
     attach,
@@ -84,6 +84,7 @@ __all__ = [
     "is_viewed",
     "kernel_support",
     "kernel_version",
+    "marimo_stack",
     "post",
     "running_cell",
     "say",

@@ -18,8 +18,10 @@ KernelSupport = Literal["native", "pump", "background", "none"]
 """How a running cell can wait for widget clicks; see `kernel_support`."""
 
 _NATIVE_SINCE = (7, 4)  # comms dispatched while a cell awaits
-_PUMP_SINCE = (6, 31)  # the pump is tested against 6.31 and 7.3 (and 7.4's native await with a blocking wait)
-_PUMP_ALSO = frozenset({(6, 17)})  # older releases it is tested against: 6.17 is Google Colab's
+_PUMP_RELEASES = frozenset({(6, 17), (6, 31), (7, 3)})
+"""The releases the pump is tested against in every CI run (6.17 is Google Colab's); 7.4 and newer await
+natively and pump only for a blocking wait. Any other release waits in the background (a path nobody ran
+hangs): add a release here with its kernel venv in the tests."""
 
 
 _log = logging.getLogger("mcp_widgets")
@@ -37,6 +39,16 @@ def _parse_version(text: str) -> tuple[int, ...]:
             break
         parts.append(int(digits))
     return tuple(parts)
+
+
+def support_of(version: str, *, pumps: bool = True) -> KernelSupport:
+    """How a cell waits on ipykernel `version` (`pumps`: the pump found the internals it needs)."""
+    parsed = _parse_version(version)
+    if len(parsed) < 2:
+        return "background"
+    if parsed[:2] >= _NATIVE_SINCE:
+        return "native"
+    return "pump" if parsed[:2] in _PUMP_RELEASES and pumps else "background"
 
 
 class Kernel(QueuedComms, Pump):
@@ -72,15 +84,7 @@ class Kernel(QueuedComms, Pump):
             # Not pre/post_execute: the `comm` package fires those around every comm message too.
             events.register("pre_run_cell", self._cell_started)
             events.register("post_run_cell", self._cell_ended)
-        parsed = _parse_version(version)
-        if len(parsed) < 2:
-            self.support: KernelSupport = "background"
-        elif parsed[:2] >= _NATIVE_SINCE:
-            self.support = "native"
-        elif (parsed[:2] >= _PUMP_SINCE or parsed[:2] in _PUMP_ALSO) and self.pump_problem is None:
-            self.support = "pump"
-        else:
-            self.support = "background"
+        self.support: KernelSupport = support_of(version, pumps=self.pump_problem is None)
 
     def _cell_started(self, _info: Any = None) -> None:
         with contextlib.suppress(Exception):

@@ -15,7 +15,7 @@ import contextlib
 import sys
 from typing import Any
 
-__all__ = ["in_marimo", "marimo_loop", "ui_element"]
+__all__ = ["in_marimo", "marimo_loop", "marimo_stack", "ui_element"]
 
 _found: list[asyncio.AbstractEventLoop | None] = []  # empty until marimo's runtime is seen
 
@@ -52,3 +52,8 @@ def ui_element(widget: Any) -> Any:
     """`widget` (an anywidget) as a marimo UI element (`mo.ui.anywidget`): bound to a name in a cell, a change
     of its model from the page runs again the cells that read that name."""
     return sys.modules["marimo"].ui.anywidget(widget)
+
+
+def marimo_stack(*items: Any) -> Any:
+    """`items` one under the other in a marimo output (`mo.vstack`): an anywidget among them stays live."""
+    return sys.modules["marimo"].vstack(list(items))

@@ -169,7 +169,7 @@ def kernel_support() -> KernelSupport:
 
     Returns:
         "native": ipykernel >= 7.4; a top-level `await` receives comms by itself.
-        "pump": a known older release (6.31 ... 7.3, and Colab's 6.17); waits pump comms themselves.
+        "pump": a tested older release (6.17, Colab's; 6.31; 7.3); waits pump comms themselves.
         "background": an unknown or unsupported kernel; warns once; callers should run calls in the
             background and let the cell return.
         "none": no IPython kernel (plain python, terminal IPython, marimo: `in_marimo` tells which).

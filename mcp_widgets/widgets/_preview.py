@@ -19,7 +19,7 @@ from ..core.spec import Problem
 from ..core.validation import validate_content
 from ._form import ElicitationForm, FormState
 from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
-from ._plain import PlainInMarimo
+from ._plain import PlainInMarimo, PlainText
 
 __all__ = ["Preview", "preview"]
 
@@ -187,6 +187,18 @@ class Preview(PlainInMarimo, w.VBox):
         if kit is not None:
             kit.close()
         super().close()
+
+    def _display_(self) -> Any:
+        """In marimo: the form itself (one anywidget, live, answered there), the rest as text under it.
+
+        The text is what the preview said when shown: marimo draws no stock Label, so the JSON lines do not
+        follow the form there; `sent_json(action)` in a later cell reads them.
+        """
+        from .. import kernel
+
+        lines = [str(item.value) for item in self._rest if isinstance(item, w.Label)]
+        lines.append("(in marimo these lines do not follow the form: preview.sent_json('accept') reads them)")
+        return kernel.marimo_stack(self.form, PlainText("\n".join(lines)))
 
     def __repr__(self) -> str:
         return f"<Preview problems={len(getattr(self, 'problems', ()))} form={getattr(self, 'form', None)!r}>"

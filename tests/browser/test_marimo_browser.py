@@ -82,9 +82,11 @@ def test_marimo_quickstart_runs_and_a_background_call_line_follows_the_call(
     task.screenshot(path=str(screenshots / "marimo-call-line.png"), animations="disabled")
 
 
-def test_marimo_preview_shows_its_text_never_the_yellow_box_light_and_dark(
+def test_marimo_preview_is_a_live_form_never_the_yellow_box_light_and_dark(
     open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
 ) -> None:
+    """`mw.preview` in marimo: the form itself (typed into and accepted there), its schema's lines as text
+    under it; a composed view not yet moved (a tool form) shows its text."""
     from playwright.sync_api import expect
 
     url = marimo_server.write(
@@ -99,12 +101,12 @@ def test_marimo_preview_shows_its_text_never_the_yellow_box_light_and_dark(
     for scheme in ("light", "dark"):
         page = open_marimo(url, color_scheme=scheme)
         preview = cell(page, "mw.preview(").locator(".output-area")
-        # The text, as text: the server's name is not HTML (no bold element made of it).
-        expect(preview).to_contain_text(
-            "<Preview problems=0 form=<ElicitationForm server='<b>srv</b>'", timeout=RUN_MS
-        )
-        expect(preview).to_contain_text("(shown as text: marimo renders only anywidgets")
+        card = preview.locator(".mcp-widgets-question")
+        # The server's name as text, never HTML (no bold element made of it).
+        expect(card).to_contain_text("Request from <b>srv</b>", timeout=RUN_MS)
         expect(preview.locator("b")).to_have_count(0)
+        expect(preview).to_contain_text("No problems found in this schema.")
+        expect(preview).to_contain_text("What each button would send now:")
         form = cell(page, 'srv.form("weather")').locator(".output-area")
         expect(form).to_contain_text("<ToolForm tool='weather' server='demo'", timeout=RUN_MS)
         expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
@@ -112,6 +114,11 @@ def test_marimo_preview_shows_its_text_never_the_yellow_box_light_and_dark(
             "dark dark-theme" if scheme == "dark" else "light light-theme", timeout=UI_MS
         )
         preview.screenshot(path=str(screenshots / f"marimo-preview-{scheme}.png"), animations="disabled")
+        # Typed into and accepted in the page: the form leaves its one line (never the value).
+        card.get_by_label("name").fill("Ada")
+        card.get_by_role("button", name="Accept").click()
+        expect(card).to_contain_text("accepted", timeout=UI_MS)
+        expect(card).not_to_contain_text("Ada")
 
 
 QUESTIONS = (

@@ -235,6 +235,26 @@ def test_kernel_classification(
             _bridge.wait_sync(concurrent.futures.Future(), timeout=1)
 
 
+@pytest.mark.parametrize(
+    ("version", "support"),
+    [
+        ("6.17.1", "pump"),  # Google Colab's
+        ("6.31.0", "pump"),
+        ("7.3.2", "pump"),
+        ("7.4.0", "native"),
+        ("6.18.0", "background"),  # between tested releases: never run, so never waited on
+        ("6.30.1", "background"),
+        ("7.0.1", "background"),
+        ("7.2.0", "background"),
+        ("6.16.2", "background"),
+        ("", "background"),
+    ],
+)
+def test_only_the_tested_releases_pump(version: str, support: str) -> None:
+    assert adapter.support_of(version) == support
+    assert adapter.support_of(version, pumps=False) == ("native" if support == "native" else "background")
+
+
 def test_call_on_main_returns_the_result_or_the_exception() -> None:
     waiter = threading.current_thread()
     results: list[concurrent.futures.Future[bool]] = []
