@@ -13,6 +13,7 @@ from ipywidgets.widgets.widget import _instances
 from mcp.server.mcpserver import Context, MCPServer
 
 from mcp_widgets import connect
+from mcp_widgets.widgets import CallLine
 
 VIEW = "application/vnd.jupyter.widget-view+json"
 MEGABYTE = 1_000_000
@@ -38,13 +39,13 @@ def build_server(reached: threading.Event, opened: threading.Event) -> MCPServer
 
 
 def live_line(out: w.Output) -> str | None:
-    """The progress line of the running call's box in `out`."""
+    """The progress line of the running call's line (one model, in the call's box in `out`)."""
     for entry in out.outputs:
         view = entry["data"].get(VIEW)
         box = None if view is None else _instances.get(view["model_id"])
-        labels = [] if box is None else [k for k in box.children if isinstance(k, w.Label)]
-        if labels and labels[0].value.startswith("\\x1b[2JU+202E40 "):
-            return str(labels[0].value)
+        lines = [] if box is None else [k for k in box.children if isinstance(k, CallLine)]
+        if lines and lines[0].progress.startswith("\\x1b[2JU+202E40 "):
+            return str(lines[0].progress)
     return None
 
 
