@@ -55,5 +55,7 @@ def ui_element(widget: Any) -> Any:
 
 
 def marimo_stack(*items: Any) -> Any:
-    """`items` one under the other in a marimo output (`mo.vstack`): an anywidget among them stays live."""
-    return sys.modules["marimo"].vstack(list(items))
+    """`items` one under the other in a marimo output (`mo.vstack`): an anywidget among them stays live, a
+    string is plain text with its line breaks (`mo.plain_text`: escaped, never HTML)."""
+    mo = sys.modules["marimo"]
+    return mo.vstack([mo.plain_text(item) if isinstance(item, str) else item for item in items])

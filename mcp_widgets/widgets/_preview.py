@@ -19,7 +19,7 @@ from ..core.spec import Problem
 from ..core.validation import validate_content
 from ._form import ElicitationForm, FormState
 from ._kit import ERROR_CLASS, WRAP_CLASS, Kit
-from ._plain import PlainInMarimo, PlainText
+from ._plain import PlainInMarimo
 
 __all__ = ["Preview", "preview"]
 
@@ -198,7 +198,7 @@ class Preview(PlainInMarimo, w.VBox):
 
         lines = [str(item.value) for item in self._rest if isinstance(item, w.Label)]
         lines.append("(in marimo these lines do not follow the form: preview.sent_json('accept') reads them)")
-        return kernel.marimo_stack(self.form, PlainText("\n".join(lines)))
+        return kernel.marimo_stack(self.form, "\n".join(lines))
 
     def __repr__(self) -> str:
         return f"<Preview problems={len(getattr(self, 'problems', ()))} form={getattr(self, 'form', None)!r}>"

@@ -106,7 +106,7 @@ def test_marimo_preview_is_a_live_form_never_the_yellow_box_light_and_dark(
         expect(card).to_contain_text("Request from <b>srv</b>", timeout=RUN_MS)
         expect(preview.locator("b")).to_have_count(0)
         expect(preview).to_contain_text("No problems found in this schema.")
-        expect(preview).to_contain_text("What each button would send now:")
+        expect(preview).to_contain_text("What each button would send now:\nAccept → ")  # one per line
         form = cell(page, 'srv.form("weather")').locator(".output-area")
         expect(form).to_contain_text("<ToolForm tool='weather' server='demo'", timeout=RUN_MS)
         expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
@@ -114,11 +114,12 @@ def test_marimo_preview_is_a_live_form_never_the_yellow_box_light_and_dark(
             "dark dark-theme" if scheme == "dark" else "light light-theme", timeout=UI_MS
         )
         preview.screenshot(path=str(screenshots / f"marimo-preview-{scheme}.png"), animations="disabled")
-        # Typed into and accepted in the page: the form leaves its one line (never the value).
-        card.get_by_label("name").fill("Ada")
-        card.get_by_role("button", name="Accept").click()
-        expect(card).to_contain_text("accepted", timeout=UI_MS)
-        expect(card).not_to_contain_text("Ada")
+    # Typed into and accepted in the page (the last one opened: the notebook's session is the same), the form
+    # leaves its one line, never the value.
+    card.get_by_label("name").fill("Ada")
+    card.get_by_role("button", name="Accept").click()
+    expect(card).to_contain_text("Request from <b>srv</b>: accepted by the person", timeout=UI_MS)
+    expect(card).not_to_contain_text("Ada")
 
 
 QUESTIONS = (
