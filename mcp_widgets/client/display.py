@@ -185,7 +185,7 @@ class CallDisplay:
         from ..widgets import CallLine, CallPanel
 
         status = record.status_line()
-        line = CallLine(status=status)
+        line = CallLine(status=status, echo_end=True)
         record.panel = CallPanel(status=status, line=line)
         record.on_status = partial(self.show_status, record)
         record.element = kernel.ui_element(line)  # shown as a UI element: `Call.ui` is this very one

@@ -53,6 +53,11 @@ class CallLine(DeclaredAnyWidget):
     seen_end = t.Unicode("", help="Set by the page once it showed the ending (see the module).").tag(
         sync=True
     )
+    echo_end = t.Bool(
+        False,
+        help="Whether the page sets `seen_end` (marimo's line, kept after the call; elsewhere the line "
+        "closes as the call ends, and an echo would reach a closed comm).",
+    ).tag(sync=True)
     questions = t.List(
         t.Instance(w.Widget), help="The call's open questions, each its own model, drawn inside the line."
     ).tag(sync=True, **w.widget_serialization)

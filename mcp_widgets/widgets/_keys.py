@@ -34,6 +34,7 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
+from ..kernel.comms import closing
 from ._keys_assets import CSS, ESM, FLUSH_JS, KEYS_CLASS, STYLE_ESM
 from ._kit import SHARED, SHARED_LOCK, Kit, known_keys
 
@@ -62,6 +63,14 @@ class DeclaredAnyWidget(anywidget.AnyWidget):
         new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
         if new:
             super().add_traits(**new)
+
+    def close(self) -> None:
+        # As `Lean.close`: a page may still message a question or a call's line the kernel just closed (a
+        # view drawn again as its box changed, an edit in flight); that late message is not worth a log line.
+        comm = self.comm
+        if comm is not None and getattr(comm, "kernel", None) is not None:
+            closing(comm.comm_id)
+        super().close()
 
 
 class Flushes:

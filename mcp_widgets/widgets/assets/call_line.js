@@ -60,7 +60,7 @@ function renderCallLine({ model, el }) {
     result.hidden = shown.length === 0;
     const ended = model.get("ended");
     root.dataset.ended = ended;
-    if (ended && model.get("seen_end") !== ended) {
+    if (ended && model.get("echo_end") && model.get("seen_end") !== ended) {
       model.set("seen_end", ended);
       model.save_changes();
     }
