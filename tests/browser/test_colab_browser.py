@@ -60,12 +60,21 @@ STAND_IN_OWN_ERRORS = {
     # A view of the first list is asked for after the second list removed it (a URL card: consent, then the
     # "I've finished" round right after).
     "Could not add child view to box": "jupyter-js-widgets/extension.js",
+    # The same race, for a question (one anywidget) the kernel closed once answered: the box's view list of
+    # before asks anywidget for a view of the closed model, whose runtime anywidget has dropped (the question
+    # was answered and its line shown; nothing is lost). Seen only with ipywidgets 7's classic box.
+    "[anywidget] Runtime not found.": "/nbextensions/anywidget/",
+    # ipywidgets 7's manager, as a view goes after its model closed: its "remove" handler drops the view from
+    # `model.views`, which closing the model already dropped (`delete undefined[id]`). Nothing is lost.
+    "Cannot convert undefined or null to object": "jupyter-js-widgets/extension.js",
 }
 
 
 def _own_error(message: str, stack: str) -> bool:
     where = STAND_IN_OWN_ERRORS.get(message)
-    return where is not None and where in stack and "/nbextensions/jupyter-js-widgets/" in stack
+    if where is None or where not in stack:
+        return False
+    return "/nbextensions/jupyter-js-widgets/" in stack or where == "/nbextensions/anywidget/"
 
 
 class ClassicServer(LabServer):
