@@ -19,7 +19,7 @@ from ..core.spec import MISSING, FieldSpec
 from ..core.text import shown
 from ._choice_fields import CheckboxesField, ChoiceField, pick_text
 from ._field import display_title
-from ._fields import TextField, number_text, parse_date, parse_datetime, range_text
+from ._fields import TextField, datetime_arg, number_text, parse_date, parse_datetime, range_text
 
 __all__ = ["field_spec", "first_value", "from_page", "from_python", "note_text", "shown_error", "to_page"]
 
@@ -200,12 +200,7 @@ def from_python(spec: FieldSpec, value: Any) -> Any:
             raise TypeError(f"field {name!r} takes a datetime.date, an ISO date string or None")
         return value
     if kind == "date-time":
-        if isinstance(value, str):
-            value = parse_datetime(value)
-            if value is None:
-                raise ValueError(f"field {name!r} takes an ISO date-time")
-        if not (value is None or isinstance(value, dt.datetime)):
-            raise TypeError(f"field {name!r} takes a datetime, an ISO date-time string or None")
+        value = datetime_arg(name, value)
         if value is None:
             return None
         # A naive time is read as the kernel's local time, as a browser reads what a person types; whole

@@ -155,12 +155,7 @@ class DateTimeField(Field):
         return {} if value is None else {"value": value}  # None: the class default
 
     def state_for(self, value: Any) -> dict[str, Any]:
-        if isinstance(value, str):
-            value = parse_datetime(value)
-            if value is None:
-                raise ValueError(f"field {self.spec.name!r} takes an ISO date-time")
-        if not (value is None or isinstance(value, dt.datetime)):
-            raise TypeError(f"field {self.spec.name!r} takes a datetime, an ISO date-time string or None")
+        value = datetime_arg(self.spec.name, value)
         if value is None:
             return {"value": None}
         # A naive time is read as the kernel's local time, as a browser reads what a person types.
@@ -291,6 +286,17 @@ def parse_date(text: Any) -> dt.date | None:
         return dt.date.fromisoformat(text)
     except ValueError:
         return None
+
+
+def datetime_arg(name: str, value: Any) -> dt.datetime | None:
+    """A date-time given from Python for field `name` (a datetime, an ISO string or None), checked."""
+    if isinstance(value, str):
+        value = parse_datetime(value)
+        if value is None:
+            raise ValueError(f"field {name!r} takes an ISO date-time")
+    if not (value is None or isinstance(value, dt.datetime)):
+        raise TypeError(f"field {name!r} takes a datetime, an ISO date-time string or None")
+    return value
 
 
 def parse_datetime(text: Any) -> dt.datetime | None:
