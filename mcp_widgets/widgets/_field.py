@@ -162,16 +162,19 @@ class Field:
 
     def _note_text(self) -> str:
         # A required field is marked by the " *" after its title: a note only for that would cost a model.
-        parts = []
-        hint = self._hint()
-        description = self.spec.description
-        if description:
-            # A hint follows as its own sentence, so a description without a full stop does not run into it.
-            ends_sentence = description.rstrip()[-1:] in ".!?:;…"
-            parts.append(description if not hint or ends_sentence else description.rstrip() + ".")
-        if hint:
-            parts.append(hint)
-        return " ".join(parts)
+        return joined_note(self.spec.description, self._hint())
+
+
+def joined_note(description: str | None, hint: str) -> str:
+    """A field's note: the server's description, then the hint as a sentence of its own (a description
+    without a full stop gets one, so the two do not run together)."""
+    parts = []
+    if description:
+        ends_sentence = description.rstrip()[-1:] in ".!?:;…"
+        parts.append(description if not hint or ends_sentence else description.rstrip() + ".")
+    if hint:
+        parts.append(hint)
+    return " ".join(parts)
 
 
 def display_title(spec: FieldSpec) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 from ..core.spec import MISSING, FieldSpec
 from ..core.text import shown
 from ._choice_fields import CheckboxesField, ChoiceField, pick_text
-from ._field import display_title
+from ._field import display_title, joined_note
 from ._fields import TextField, datetime_arg, number_text, parse_date, parse_datetime, range_text
 
 __all__ = ["field_spec", "first_value", "from_page", "from_python", "note_text", "shown_error", "to_page"]
@@ -82,14 +82,7 @@ def note_text(spec: FieldSpec) -> str:
         hint = pick_text(spec)
     elif widget == "list":
         hint = f"{pick_text(spec)} Ctrl/⌘-click to choose several."
-    parts = []
-    description = spec.description
-    if description:
-        ends_sentence = description.rstrip()[-1:] in ".!?:;…"
-        parts.append(description if not hint or ends_sentence else description.rstrip() + ".")
-    if hint:
-        parts.append(hint)
-    return " ".join(parts)
+    return joined_note(spec.description, hint)
 
 
 def field_spec(spec: FieldSpec) -> dict[str, Any]:
