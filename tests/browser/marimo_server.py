@@ -3,7 +3,7 @@
 marimo runs from the venv `scripts/marimo-venv.sh` makes (`tests/marimo_rig.py` finds it). Its notebooks are
 `.py` files in the server's folder, opened as `/?file=NAME.py`; a `pyproject.toml` there makes their cells run
 when they open (`auto_instantiate`) and the page follow the browser's light or dark scheme. A session (its
-kernel, and the MCP servers it started) ends a second after its page closes (`--session-ttl`).
+kernel, and the MCP servers it started) ends a minute after its page's connection closes (`--session-ttl`).
 """
 
 from __future__ import annotations
@@ -20,6 +20,10 @@ from pathlib import Path
 from tests.marimo_rig import ROOT, marimo_command
 
 from .harness import SERVER_START_TIMEOUT, free_port
+
+SESSION_TTL = 60
+"""Seconds a session outlives its page's connection. Not less: on a loaded machine a page's socket can drop for a
+moment, and a session already ended then leaves the page "kernel not found" (seen in CI with one second)."""
 
 PYPROJECT = """\
 [tool.marimo.runtime]
@@ -85,7 +89,7 @@ class MarimoServer:
             "--port",
             str(self.port),
             "--session-ttl",
-            "1",
+            str(SESSION_TTL),
         ]
         log = self.log_path.open("wb")
         self.proc = subprocess.Popen(
