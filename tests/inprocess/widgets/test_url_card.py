@@ -419,7 +419,7 @@ def test_a_card_is_light_and_leaves_only_its_line(baseline: int) -> None:
     c = card()
     created = len(own_models()) - baseline
     print(f"\nwidget models for a URL card: {created}")
-    assert created == 1  # one anywidget (the composed card opened 12 to 16)
+    assert created == 1  # one anywidget (the composed card opened 9, then 13 after consent)
     c.accept()
     assert len(own_models()) - baseline == 1
     c.complete()
@@ -516,7 +516,7 @@ def test_an_open_after_the_round_ended_is_ignored_and_a_retry_round_opens_nothin
     assert declined.decline() and sent == [{"open_url": None}]
 
 
-# -- marimo: drawn inside its call's line ---------------------------------------------------------------------
+# -- marimo: drawn inside its call's line --------------------------------------------------------
 def test_a_line_drawn_url_card_ships_no_module_and_the_calls_line_draws_it() -> None:
     from mcp_widgets.widgets import CallLine, LineDrawnUrlCard
 
