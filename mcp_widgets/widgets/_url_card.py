@@ -253,7 +253,9 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
             if message is not None and message != self.message:
                 self.message = message
                 self.card = {**self.card, "message": shown(message)}
-            self.status = f"When you have finished on the page {where}, click “I've finished — try again”."
+            self.status = shown(
+                f"When you have finished on the page {where}, click “I've finished — try again”."
+            )
             self.buttons = self._button_row()
 
     # -- the page's messages ---------------------------------------------------------------------------------
@@ -335,19 +337,20 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
         """After consent: a waiting line (and the one live link, unless the page opened) and Done."""
         host = visible(self.check.host)
         done = {"press": "done", "label": "Done", "tip": "Hide this card (the server has its answer already)"}
-        with self.hold_sync():
-            if self._opened:
-                self.status = (
-                    f"The page on {host} opened in a new tab. Waiting for you to finish there: "
-                    f"{self.server} hears of it from the page. Done hides this card."
-                )
-            else:
+        if self._opened:
+            status = (
+                f"The page on {host} opened in a new tab. Waiting for you to finish there: "
+                f"{self.server} hears of it from the page. Done hides this card."
+            )
+        else:
+            status = (
+                f"Open the page with the link above and finish there: {self.server} hears of it from "
+                "the page. Done hides this card."
+            )
+        with self.hold_sync():  # one message: the line, the link and Done together
+            if not self._opened:
                 self.link = {"href": self.url, "text": f"Open the page on {host} in a new tab ↗"}
-                self.status = (
-                    f"Open the page with the link above and finish there: {self.server} hears of it from "
-                    "the page. Done hides this card."
-                )
-            self.status = shown(self.status)
+            self.status = shown(status)
             self.buttons = [done]
 
     def _end(self, *, leave_line: bool = True, suffix: str = "") -> None:
