@@ -123,7 +123,7 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
             kernel.attach()  # so that every message reaches us even while a cell awaits this card
         model_id = uuid.uuid4().hex  # chosen here, so the card can name it (as a form's does)
         super().__init__(
-            card={**self._card(), "id": model_id} if self.check.allowed else {},
+            card={**self._card(), "id": model_id} if self.check.allowed else {"kind": "url"},
             buttons=self._button_row() if self.check.allowed else [],
             _view_count=0,
             model_id=model_id,
@@ -366,7 +366,7 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
             return
         with self.hold_sync():
             self.closing_line = shown(text)
-            self.card = {}
+            self.card = {"kind": "url"}  # what it is, and no server text any more
             self.buttons = []
             self.status = ""
             self.link = {}

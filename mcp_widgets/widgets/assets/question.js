@@ -17,6 +17,8 @@ function renderQuestion({ model, el }) {
   const uid = "mcp-widgets-q" + Math.random().toString(36).slice(2, 10);
   const box = node("div", ["mcp-widgets-form", "mcp-widgets-question", ...LITERAL].join(" "));
   el.appendChild(box);
+  // A URL card says so even when it is drawn ended (a refused URL's card is its closing line from the start).
+  if ((model.get("card") || {}).kind === "url") box.classList.add("mcp-widgets-url");
   let fields = null;
   let stopKeys = null;
   let appView = null;

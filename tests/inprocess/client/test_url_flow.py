@@ -55,7 +55,7 @@ def press_sign_in(card: UrlCard) -> None:
 
 
 def closing_line(card: UrlCard) -> str:
-    assert card.closing_line and card.card == {} and card.buttons == []
+    assert card.closing_line and card.card == {"kind": "url"} and card.buttons == []
     return card.closing_line
 
 

@@ -29,7 +29,7 @@ def lines(c: UrlCard) -> list[str]:
     if c.closing_line:
         return [c.closing_line]
     card = c.card
-    if not card:
+    if "header" not in card:
         return []
     shown = [card["header"], card["message"], card["host"], card["address"], *card["warnings"], c.status]
     return [text for text in shown if text]
@@ -168,7 +168,7 @@ def test_decline_and_cancel_leave_one_line_with_the_host_only() -> None:
         assert c.state is FormState(verb)
         assert not c.waiting
         assert labels(c) == [f"Request from shop to open a page on auth.example.com: {verb} by the person"]
-        assert c.card == {} and c.buttons == [] and c.status == ""
+        assert c.card == {"kind": "url"} and c.buttons == [] and c.status == ""
         no_live_link(c)
         state = json.dumps(c.get_state(), default=str)
         assert "SECRET" not in state and "auth.example.com/connect" not in state
@@ -380,7 +380,7 @@ def test_a_refused_url_is_declined_at_once_and_never_offered(url: str) -> None:
     assert c.result == mcp_types.ElicitResult(action="decline")
     assert c.outcome.reason is Reason.REFUSED_URL
     assert c.outcome.note == c.check.refusal.rstrip(".")  # type: ignore[union-attr]
-    assert c.card == {} and c.buttons == []
+    assert c.card == {"kind": "url"} and c.buttons == []
     (line,) = labels(c)
     assert line.startswith("Request from shop to open a page")
     assert "declined: the URL is not safe to open" in line
