@@ -353,7 +353,36 @@ def run(quick: bool) -> list[Row]:
     for mode in ("auto",) if quick else ("auto", "legacy"):
         rows += kernel_rows(mode, runs)
     rows += question_rows()
+    rows.append(url_card_row())
     return rows
+
+
+def url_card_row() -> Row:
+    """The widget models one URL card opens (in this process: the card's models are the same in a kernel)."""
+    from ipywidgets.widgets.widget import _instances
+
+    from mcp_widgets.widgets import UrlCard
+
+    def card() -> UrlCard:
+        return UrlCard("Sign in, please.", "https://auth.example.com/connect?x=1", server="bench")
+
+    card().close()  # the process's shared Layout is made once, by the first card
+    before = set(_instances)
+    shown = card()
+    models = len(set(_instances) - before)
+    shown.accept()
+    shown.complete()
+    after = len(set(_instances) - before)
+    shown.close()
+    return Row(
+        GROUP,
+        "URL card: models per card",
+        models,
+        unit="models",
+        target="1",
+        ok=models == 1 and after == 1,
+        note=f"{after} once consented and ended (the composed card: 9, 13 after consent, 3 once ended)",
+    )
 
 
 QUIET = {"status", "execute_input", "execute_reply", "stream"}

@@ -19,8 +19,9 @@ import traitlets as t
 from ._form import ElicitationForm
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import QUESTION_CSS, QUESTION_ESM, asset
+from ._url_card import UrlCard
 
-__all__ = ["CallLine", "LineDrawnForm"]
+__all__ = ["CallLine", "LineDrawnForm", "LineDrawnUrlCard"]
 
 QUESTION_RENDERER = "\n".join(line for line in QUESTION_ESM.splitlines() if not line.startswith("export "))
 """The question card's module as plain functions (`renderQuestion({model, el})`, with literal.js's `node`),
@@ -80,3 +81,10 @@ class LineDrawnForm(ElicitationForm):
     """
 
     _esm = t.Unicode("", help="None: the call's line draws this question.").tag(sync=True)
+
+
+class LineDrawnUrlCard(UrlCard):
+    """marimo: a URL card drawn only inside its call's line, as `LineDrawnForm` (the same renderer draws it:
+    its URL block, and "Open page" opening the page in the click that consents)."""
+
+    _esm = t.Unicode("", help="None: the call's line draws this card.").tag(sync=True)

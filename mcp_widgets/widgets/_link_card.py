@@ -1,11 +1,13 @@
 """LinkCard: what a URL card and a sign-in card share, a card that offers one checked web address to open.
 
 Both name the asking server, show the address as plain text with its host on a line of its own, and open it
-only in the person's own click that consents: the shared keyboard helper's view (keys.js) is told the
-address the kernel checked (`open_url`, withdrawn with null once the card can no longer open it) and opens
-it in that click, then tells the kernel (`opened`), which takes that as the consent. Where the helper does
-not run, the click only consents and the card shows its one live link. A handler reads the address as
-`card.url` on either kind.
+only in the person's own click that consents: the card's view is told the address the kernel checked
+(`open_url`, a custom message, withdrawn with null once the card can no longer open it) and opens it in that
+click, then tells the kernel (`opened`), which takes that as the consent. Where that view does not run, the
+click only consents and the card shows its one live link. A handler reads the address as `card.url` on
+either kind. `LinkCardBase` is that life whatever the widget base (the one-model `UrlCard`);
+`LinkCardWidget` is it in a box of stock widgets, opening through the shared keyboard helper's view
+(keys.js) (`SignInCard`).
 """
 
 from __future__ import annotations
@@ -17,28 +19,39 @@ import ipywidgets as w
 
 from ..core.outcome import Action, Reason
 from ..core.urls import UrlCheck
-from ._answerable import Answerable, FormState
+from ._answerable import Answerable, Answering, FormState
 from ._keys import KeyRoute
 
-__all__ = ["LinkCardWidget"]
+__all__ = ["LinkCardBase", "LinkCardWidget"]
 
 # JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
 _LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
 
 
-class LinkCardWidget(Answerable):
-    """A card that offers one web address to open (`UrlCard`, `SignInCard`)."""
+class LinkCardBase(Answering):
+    """A card that offers one web address to open, whatever its widget base (`UrlCard`, `SignInCard`).
+
+    A subclass says whether its open button is enabled (`_open_enabled`), disables it (`_disable_open`) and
+    tells its views (`_tell_views`).
+    """
 
     url: str
     """The full address the card offers (opened only in the click that consents)."""
     check: UrlCheck
     """What `inspect_url` found: allowed or why not, the host, warnings, the redacted form."""
-    _route: KeyRoute | None
     _ended: bool  # the card is down to its closing line (or closed)
-    _opened: bool  # the helper's view opened the address in the click that consented
+    _opened: bool  # the page's view opened the address in the click that consented
 
-    def _open_button(self) -> w.Button:
-        """The button that consents and opens the address."""
+    def _open_enabled(self) -> bool:
+        """Whether the button that consents and opens the address is enabled."""
+        raise NotImplementedError
+
+    def _disable_open(self) -> None:
+        """Disable the button that consents and opens the address."""
+        raise NotImplementedError
+
+    def _tell_views(self, content: dict[str, Any]) -> None:
+        """Send `content` to the views that open the address (a custom message, never state)."""
         raise NotImplementedError
 
     def _may_open(self) -> bool:
@@ -86,24 +99,18 @@ class LinkCardWidget(Answerable):
             self._opened_in_browser(content["opened"])
 
     def _offers_opening(self) -> bool:
-        return (
-            self._may_open()
-            and self._answerable()
-            and self.check.allowed
-            and not self._open_button().disabled
-        )
+        return self._may_open() and self._answerable() and self.check.allowed and self._open_enabled()
 
     def _arm(self) -> None:
         """A view of the helper listens: tell it the checked address, while the card may still open it."""
-        if self._route is not None and self._offers_opening():
-            self._route.send({"open_url": self.url})
+        if self._offers_opening():
+            self._tell_views({"open_url": self.url})
 
     def _disarm(self) -> None:
         """The card can no longer open its address: its button is disabled, and the helper's views open
         nothing any more."""
-        self._open_button().disabled = True
-        if self._route is not None:
-            self._route.send({"open_url": None})
+        self._disable_open()
+        self._tell_views({"open_url": None})
 
     def _opened_in_browser(self, url: object) -> None:
         """The helper's view opened the address in the person's click: that click consents."""
@@ -120,3 +127,23 @@ class LinkCardWidget(Answerable):
             f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer" '
             f'style="{_LINK_STYLE}">{html.escape(text)} ↗</a>'
         )
+
+
+class LinkCardWidget(LinkCardBase, Answerable):
+    """A link card as a box of stock widgets, opening through the shared keyboard helper (`SignInCard`)."""
+
+    _route: KeyRoute | None
+
+    def _open_button(self) -> w.Button:
+        """The button that consents and opens the address."""
+        raise NotImplementedError
+
+    def _open_enabled(self) -> bool:
+        return not self._open_button().disabled
+
+    def _disable_open(self) -> None:
+        self._open_button().disabled = True
+
+    def _tell_views(self, content: dict[str, Any]) -> None:
+        if self._route is not None:
+            self._route.send(content)

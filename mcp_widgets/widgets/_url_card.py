@@ -1,13 +1,17 @@
 """UrlCard: a URL-mode elicitation as a consent card (open a page in the browser, or decline / cancel).
 
-Nothing is fetched or opened before the person consents. Until then the URL is plain text (Labels), with its
-host on a line of its own. "Open page" both consents and opens the page, in one click: a browser opens a new
-tab only inside the click itself, so the shared keyboard helper's view (`_keys`, keys.js) does it, with
-`window.open(url, "_blank", "noopener,noreferrer")`, for the URL the kernel checked and sent it (`open_url`,
-withdrawn with null once the round ended), and tells the kernel (`opened`), which takes that as the consent.
-Where the helper does not run (no front-end code, a Python click, a handler), the click only consents, and
-the card then shows the one live link it ever has: an anchor to the URL (escaped) for a new tab, with
-`noopener noreferrer`.
+One widget model (an anywidget), drawn by the question card's renderer (`assets/question.js`, its URL
+block). Its synced state holds only what the server sent and the kernel decided: who asks, the message, the
+host and the full URL as text, the warnings, the buttons of the moment, the waiting line, the one live link
+once consent was given, the closing line.
+
+Nothing is fetched or opened before the person consents. "Open page" both consents and opens the page, in one
+click: a browser opens a new tab only inside the click itself, so the card's view does it (keys.js, joined
+into the module), with `window.open(url, "_blank", "noopener,noreferrer")`, for the URL the kernel checked and
+sent it as a custom message (`open_url`, withdrawn with null once the round ended), and tells the kernel
+(`opened`), which takes that as the consent. A click that comes without it (a view not yet told the URL, a
+Python click, a handler) only consents, and the card then shows the one live link it ever has: an anchor to
+the URL for a new tab, with `noopener noreferrer`.
 
 Life of a card (each round resolves exactly once, like a form):
 
@@ -24,28 +28,36 @@ the note says why) and shows only its closing line: clients normally check `insp
 
 from __future__ import annotations
 
-from typing import ClassVar
+import uuid
+from typing import Any, ClassVar
 
-import ipywidgets as w
+import traitlets as t
 
+from .. import kernel
 from ..core.exceptions import FormStateError
 from ..core.outcome import Action, Outcome, Reason
+from ..core.text import shown
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import FormState
-from ._keys import KeyRoute, shared_catcher
-from ._kit import OPEN_CLASS, Kit, asker, click
-from ._link_card import LinkCardWidget
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import QUESTION_CSS, QUESTION_ESM
+from ._kit import Kit, asker, known_keys
+from ._link_card import LinkCardBase
 
 __all__ = ["UrlCard"]
 
+_LAYOUT = Kit()
+_PRESSES = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL}
 
-class UrlCard(LinkCardWidget):
+
+class UrlCard(LinkCardBase, DeclaredAnyWidget):
     """Asks the person whether to open a server's web page; shown inline where the request was made.
 
     It names the server that asks, shows the message and the full URL as plain text, the host on its own
     line (with its decoded or ASCII form when they differ), and a warning line for each suspicious trait.
     A URL that `inspect_url` refuses gives a card that is already declined (Reason.REFUSED_URL, its note
-    says why): no buttons, no handler needed, `wait()` returns at once.
+    says why): no buttons, no handler needed, `wait()` returns at once. It is one widget model (see the
+    module docstring).
 
     Args:
         message: The server's message, shown as plain text.
@@ -59,6 +71,27 @@ class UrlCard(LinkCardWidget):
     _WHAT = "a URL card"
     kind: ClassVar[str] = "url"
     """What sort of `Card` this is (handlers decide by it)."""
+
+    _esm = t.Unicode(QUESTION_ESM, help="The card's front end: question.js (its URL block), keys.js.").tag(
+        sync=True
+    )
+    _css = t.Unicode(QUESTION_CSS, help="The card's look (JupyterLab's CSS variables, with fallbacks).").tag(
+        sync=True
+    )
+    _anywidget_id = t.Unicode("mcp_widgets.UrlCard", help="anywidget's name for this class.").tag(sync=True)
+    card = t.Dict(
+        help="What the page renders: who asks, the message, the host and full URL as text, the warnings."
+    ).tag(sync=True)
+    buttons = t.List(
+        t.Dict(), help="The buttons of the moment: press, label, tooltip, primary, opens, disabled."
+    ).tag(sync=True)
+    status = t.Unicode("", help="After consent: what the card waits for.").tag(sync=True)
+    link = t.Dict(help="After consent, unless the page opened: the one live link (href, text).").tag(
+        sync=True
+    )
+    closing_line = t.Unicode(
+        "", help="Once ended, the one line left: who asked, the host, how it ended."
+    ).tag(sync=True)
 
     def __init__(
         self,
@@ -74,7 +107,9 @@ class UrlCard(LinkCardWidget):
         self._round = 1
         self._ended = False  # the card is down to its closing line (or closed)
         self._completed = False
-        self._opened = False  # the helper's view opened the page in the click that consented
+        self._opened = False  # the card's view opened the page in the click that consented
+        self._open_on = True  # whether the accept button ("Open page", "I've finished") is enabled
+        self._again = False  # a later round: its accept button only says the person has finished
         self.server = server
         self.declared_name = declared_name
         self.message = message
@@ -84,66 +119,38 @@ class UrlCard(LinkCardWidget):
         """What `inspect_url` found: allowed or why not, the host, warnings, the redacted form."""
 
         self._header = f"Request from {asker(server, declared_name)}"
-        self._kit = kit = Kit()
-        self._route: KeyRoute | None = None
-        try:
-            children = self._build() if self.check.allowed else ()
-            route = self._route
-            classes = ("mcp-widgets-url",) if route is None else ("mcp-widgets-url", route.token)
-            # The helper's views find the card's model by its id.
-            ids: dict[str, str] = {} if route is None else {"model_id": route.model_id}
-            super().__init__(
-                children=children, layout=kit.layout(), _view_count=0, _dom_classes=classes, **ids
-            )
-            if route is not None:
-                route.listen(self)
-        except BaseException:
-            kit.close()  # leave no half-built models behind
-            if self._route is not None:
-                self._route.close()
-            raise
+        if self.check.allowed:
+            kernel.attach()  # so that every message reaches us even while a cell awaits this card
+        model_id = uuid.uuid4().hex  # chosen here, so the card can name it (as a form's does)
+        super().__init__(
+            card={**self._card(), "id": model_id} if self.check.allowed else {"kind": "url"},
+            buttons=self._button_row() if self.check.allowed else [],
+            _view_count=0,
+            model_id=model_id,
+            layout=_LAYOUT.layout(),  # the process's shared Layout: one model per card
+            **known_keys(type(self)),
+        )
+        self.on_msg(self._receive)
         if not self.check.allowed:
             note = (self.check.refusal or "refused").rstrip(".")
             self._resolve(Action.DECLINE, Reason.REFUSED_URL, None, note)
 
-    def _build(self) -> tuple[w.Widget, ...]:
-        kit, check = self._kit, self.check
-        label = self._kit.wrapped_label
-        self._top: list[w.Widget] = [label(self._header, bold=True)]
-        self._message_label = label(self.message) if self.message else None
-        if self._message_label is not None:
-            self._top.append(self._message_label)
+    def _card(self) -> dict[str, Any]:
+        """The card's text: server text made `shown` (control characters visible), never HTML."""
+        check = self.check
         host = visible(check.host)
         if check.host_unicode:
             host += f"  (reads as “{visible(check.host_unicode)}”)"
         if check.host_ascii:
             host += f"  (the browser goes to “{check.host_ascii}”)"
-        self._top.append(label(f"Opens a page on: {host}", bold=True))
-        self._top.append(label(f"Full address: {check.display}"))
-        self._top += [label(f"⚠ Warning: {text}") for text in check.warnings]
-
-        self._open = kit.make(
-            w.Button,
-            description="Open page",
-            button_style="primary",
-            icon="external-link",
-            _dom_classes=(OPEN_CLASS,),
-        )
-        self._decline = kit.make(w.Button, description="Decline", icon="times", tooltip="Tell the server no")
-        self._cancel = kit.make(w.Button, description="Cancel", tooltip="Dismiss without answering")
-        for action, button in self._buttons().items():
-            button.on_click(lambda _button, action=action: self._clicked(action))
-        self._button_row = kit.make(w.HBox, children=(self._open, self._decline, self._cancel))
-        self._set_open_button(again=False)
-        # Built at consent: the one live link, the waiting line and Done.
-        self._link: w.HTML | None = None
-        self._status: w.Label | None = None
-        self._done: w.Button | None = None
-        # The keyboard helper is shared by every card and form (never closed by ours); our route gets its
-        # messages.
-        self._keys = shared_catcher()
-        self._route = KeyRoute(self._on_key, self._arm)
-        return (*self._top, self._button_row, self._keys)
+        return {
+            "kind": "url",
+            "header": shown(self._header),
+            "message": shown(self.message),
+            "host": shown(f"Opens a page on: {host}"),
+            "address": shown(f"Full address: {check.display}"),
+            "warnings": [shown(f"⚠ Warning: {text}") for text in check.warnings],
+        }
 
     # -- what the card shows ---------------------------------------------------------------------------------
     @property
@@ -175,14 +182,13 @@ class UrlCard(LinkCardWidget):
     # -- driving it as a person would ------------------------------------------------------------------------
     def accept(self) -> bool:
         """Click "Open page" (consent); False once the round is resolved or the URL was refused."""
-        return self._press(self._buttons().get(Action.ACCEPT))
+        return self._press_action(Action.ACCEPT)
 
     def dismiss(self) -> bool:
         """Click Done while waiting: the card shrinks to its closing line, nothing is sent. Else False."""
         if not self.waiting:
             return False
-        assert self._done is not None
-        click(self._done)
+        self._done_clicked()
         return self._ended
 
     # -- after consent: the two protocol generations ---------------------------------------------------------
@@ -241,55 +247,81 @@ class UrlCard(LinkCardWidget):
             self._state = FormState.PENDING
             self._outcome = None
             self._result = None
-        if message is not None and message != self.message:
-            self.message = message
-            if self._message_label is not None:
-                self._message_label.value = self._message_label.tooltip = message
-            else:
-                self._message_label = self._kit.wrapped_label(message)
-                self._top.insert(1, self._message_label)
-        self._set_open_button(again=True)
-        assert self._status is not None
+            self._again, self._open_on = True, True
         where = f"on {visible(self.check.host)} (it opened in a new tab)" if self._opened else "(link above)"
-        self._status.value = self._status.tooltip = (
-            f"When you have finished on the page {where}, click “I've finished — try again”."
-        )
-        link = () if self._link is None else (self._link,)
-        self.children = (*self._top, *link, self._status, self._button_row, self._keys)
+        with self.hold_sync():  # one message for the whole new round
+            if message is not None and message != self.message:
+                self.message = message
+                self.card = {**self.card, "message": shown(message)}
+            self.status = shown(
+                f"When you have finished on the page {where}, click “I've finished — try again”."
+            )
+            self.buttons = self._button_row()
 
-    def close(self) -> None:
-        """Close every model the card still holds (a pending round is cancelled first)."""
-        super().close()
-        self._ended = True
-        if self._route is not None:
-            self._route.close()
+    # -- the page's messages ---------------------------------------------------------------------------------
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """One message from a view: a button, a key, an opened page, or "ready" (tell it the URL)."""
+        if not isinstance(content, dict):
+            return
+        if "press" in content:
+            press = content["press"]
+            if press == "done":
+                self._done_clicked()
+            elif press in _PRESSES:
+                self._press_action(_PRESSES[press])
+        elif "key" in content or "opened" in content:
+            self._on_key(content)
+        elif content.get("ready") is True:
+            self._arm()
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _buttons(self) -> dict[Action, w.Button]:
-        if not self.check.allowed:
-            return {}
-        return {Action.ACCEPT: self._open, Action.DECLINE: self._decline, Action.CANCEL: self._cancel}
+    def _press_action(self, action: Action) -> bool:
+        if not self._answerable() or (action is Action.ACCEPT and not self._open_on):
+            return False  # a stale click, from a page that had not yet seen the button go, is refused too
+        reason, by = self._acting
+        return self._resolve(action, reason, by, "")
+
+    def _open_enabled(self) -> bool:
+        return self._open_on and self.check.allowed
+
+    def _disable_open(self) -> None:
+        self._open_on = False
+        if not self._ended:
+            self.buttons = self._button_row()
+
+    def _tell_views(self, content: dict[str, Any]) -> None:
+        if self.comm is not None:
+            self.send(content)
+
+    def _may_open(self) -> bool:
+        return not self._again  # a later round's button only says the person has finished
+
+    def _button_row(self) -> list[dict[str, Any]]:
+        """Accept ("Open page", or "I've finished — try again" in a later round), Decline, Cancel."""
+        host = visible(self.check.host)
+        if self._again:
+            accept = {
+                "press": "accept",
+                "label": "I've finished — try again",
+                "tip": shown(f"Tell {self.server} you have finished on {host}"),
+                "opens": False,  # it opens nothing any more
+            }
+        else:
+            accept = {
+                "press": "accept",
+                "label": "Open page",
+                "tip": shown(f"Agree, and open this page on {host} in a new tab"),
+                "opens": True,
+            }
+        return [
+            {**accept, "primary": True, "disabled": not self._open_on},
+            {"press": "decline", "label": "Decline", "tip": "Tell the server no"},
+            {"press": "cancel", "label": "Cancel", "tip": "Dismiss without answering"},
+        ]
 
     def _done_clicked(self) -> None:
         if self.waiting:
             self._end()
-
-    def _open_button(self) -> w.Button:
-        return self._open
-
-    def _may_open(self) -> bool:
-        return self._round == 1  # a later round's button only says the person has finished
-
-    def _set_open_button(self, *, again: bool) -> None:
-        host = visible(self.check.host)
-        if again:
-            self._open.description = "I've finished — try again"
-            self._open.tooltip = f"Tell {self.server} you have finished on {host}"
-            self._open._dom_classes = ()  # it opens nothing any more
-            self._open.icon, self._open.disabled = "check", False
-        else:
-            self._open.description = "Open page"
-            self._open.tooltip = f"Agree, and open this page on {host} in a new tab"
 
     def _on_settled(self) -> None:
         assert self._outcome is not None
@@ -303,46 +335,46 @@ class UrlCard(LinkCardWidget):
 
     def _show_waiting(self) -> None:
         """After consent: a waiting line (and the one live link, unless the page opened) and Done."""
-        host_text = visible(self.check.host)
-        if self._status is None or self._done is None:
-            self._status = self._kit.wrapped_label("")
-            tip = "Hide this card (the server has its answer already)"
-            self._done = self._kit.make(w.Button, description="Done", tooltip=tip)
-            self._done.on_click(lambda _button: self._done_clicked())
+        host = visible(self.check.host)
+        done = {"press": "done", "label": "Done", "tip": "Hide this card (the server has its answer already)"}
         if self._opened:
-            self._status.value = self._status.tooltip = (
-                f"The page on {host_text} opened in a new tab. Waiting for you to finish there: "
+            status = (
+                f"The page on {host} opened in a new tab. Waiting for you to finish there: "
                 f"{self.server} hears of it from the page. Done hides this card."
             )
-            self.children = (*self._top, self._status, self._done, self._keys)
-            return
-        if self._link is None:
-            anchor = self._link_html(f"Open the page on {host_text} in a new tab")
-            self._link = self._kit.make(w.HTML, value=anchor)
-        self._status.value = self._status.tooltip = (
-            f"Open the page with the link above and finish there: {self.server} hears of it from the page. "
-            "Done hides this card."
-        )
-        self.children = (*self._top, self._link, self._status, self._done, self._keys)
+        else:
+            status = (
+                f"Open the page with the link above and finish there: {self.server} hears of it from "
+                "the page. Done hides this card."
+            )
+        with self.hold_sync():  # one message: the line, the link and Done together
+            if not self._opened:
+                self.link = {"href": self.url, "text": f"Open the page on {host} in a new tab ↗"}
+            self.status = shown(status)
+            self.buttons = [done]
 
     def _end(self, *, leave_line: bool = True, suffix: str = "") -> None:
-        """Replace the card by one Label (who asked, the host, how it ended) and close every other model."""
+        """Down to one line (who asked, the host, how it ended); the rest of the state goes."""
         self._ended = True
-        if self._route is not None:
-            self._route.close()  # the shared catcher stays open for the other cards and forms
-        kit = self._kit
-        if not leave_line:
-            self.children = ()
-            kit.close()
+        text = ""
+        if leave_line:
+            assert self._outcome is not None
+            text = f"{self._header} to {self._where()}: {self._outcome.describe()}"
+            if suffix:
+                text = f"{text}; {suffix}"
+        if self.comm is None:
             return
-        assert self._outcome is not None
-        text = f"{self._header} to {self._where()}: {self._outcome.describe()}"
-        if suffix:
-            text = f"{text}; {suffix}"
-        line = self._kit.wrapped_label(text)
-        self.children = (line,)
-        kit.close(keep=(line,))
-        self._link = None
+        with self.hold_sync():
+            self.closing_line = shown(text)
+            self.card = {"kind": "url"}  # what it is, and no server text any more
+            self.buttons = []
+            self.status = ""
+            self.link = {}
+
+    def close(self) -> None:
+        """Close the card's model (a pending round is cancelled first)."""
+        super().close()
+        self._ended = True
 
     def _where(self) -> str:
         host = visible(self.check.host)

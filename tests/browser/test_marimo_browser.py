@@ -169,3 +169,52 @@ def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
     # The later cell ran again when the call ended: the result reached it without any cell waiting.
     later = cell(page, "accepted_line.value").locator(".console-output-area")
     expect(later).to_contain_text("accepted: {'city': 'Oslo'", timeout=UI_MS)
+
+
+URL_CARD = (
+    "import mcp_widgets as mw",
+    f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo", "--sign-in-port", "0"], '
+    'name="demo", mode="legacy")',
+    'signing = srv.call_tool_background("sign_in")\nsigning_line = signing.ui',
+)
+
+
+def test_marimo_background_url_card_opens_the_page_in_the_click_and_the_call_finishes(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
+) -> None:
+    """A URL card is drawn in its call's line (one model, the question card's renderer): the address as
+    text, nothing opened before the click; Open page opens exactly that address in a new tab, without an
+    opener, in the click; signing in there ends the card (2025-11-25's completion) and the call."""
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.write("url_card.py", notebook(*URL_CARD)))
+    line = cell(page, "signing = srv.call_tool_background").locator(".mcp-call-line")
+    expect(line.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'sign_in' on 'demo': waiting for an answer", timeout=RUN_MS
+    )
+    shown = line.get_by_text("Full address: ", exact=False)
+    expect(shown).to_be_visible()
+    url = shown.inner_text().removeprefix("Full address: ")
+    expect(line.get_by_text("Opens a page on: 127.0.0.1", exact=True)).to_be_visible()
+    expect(line.locator("a")).to_have_count(0)  # no live link before consent
+    expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
+    # The card's view was told the checked address: a click opens it (a click sooner only consents).
+    expect(line.locator(".mcp-widgets-url[data-mcp-widgets-open]")).to_have_count(1, timeout=UI_MS)
+    page.mouse.move(0, 0)
+    line.screenshot(path=str(screenshots / "marimo-url-card.png"), animations="disabled")
+    pages = len(page.context.pages)
+    with page.context.expect_page() as opened:
+        line.get_by_role("button", name="Open page").click()
+    tab = opened.value
+    tab.wait_for_load_state()
+    assert tab.url == url and tab.evaluate("window.opener") is None
+    assert len(page.context.pages) == pages + 1
+    waiting = line.get_by_text("opened in a new tab. Waiting for you to finish there", exact=False)
+    expect(waiting).to_be_visible(timeout=UI_MS)
+    tab.get_by_role("button", name="Sign in as demo-user").click()
+    expect(tab.get_by_text("Signed in.", exact=False)).to_be_visible()
+    expect(line.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'sign_in' on 'demo': done", timeout=UI_MS * 2
+    )
+    expect(line.locator(".mcp-call-line-result")).to_contain_text("demo-user")
+    expect(line.get_by_role("button")).to_have_count(0)

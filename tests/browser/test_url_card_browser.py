@@ -1,6 +1,7 @@
 """The URL card in a real JupyterLab: the URL is text, nothing is fetched or opened before consent, and one
 click on "Open page" consents and opens the checked URL in a new tab without opener or referrer (the link
-that appears instead where the front-end helper does not run does the same)."""
+that appears instead where the page was not told the URL does the same). The card is one anywidget model,
+drawn by the question card's renderer."""
 
 from __future__ import annotations
 
@@ -116,26 +117,28 @@ def test_nothing_is_fetched_before_consent_and_open_page_opens_it_in_the_same_cl
     assert len(nb.page.context.pages) == 2
 
     out.get_by_role("button", name="Done").click()
-    expect(out.locator(".mcp-widgets-url .widget-label")).to_have_text(
+    expect(out.locator(".mcp-widgets-url .mcp-widgets-line")).to_have_text(
         [f"Request from demo-server to open a page on {HOST}: accepted by the person"]
     )
     expect(out.locator("a, button")).to_have_count(0)
 
 
-# The keyboard helper's front-end code replaced by one that does nothing: as where the ESM does not load.
-NO_ESM_CELL = """from mcp_widgets.widgets._keys import shared_catcher
-shared_catcher()._esm = "export default { render() {} };"
+# A card whose page is never told the URL: as a click before the URL reached the page (or a front end where
+# the card's own opening does not run). The click then only consents, and the card shows its one live link.
+NOT_TOLD_CELL = """card = UrlCard({message!r}, {url!r}, server="demo-server")
+card._arm = lambda: None  # the page is never sent the URL to open
+display(card)
+result = await card.wait()
+print(result.model_dump_json(exclude_none=True))
 """
 
 
-def test_without_the_front_end_helper_open_page_consents_and_reveals_the_link(
+def test_a_page_not_told_the_url_only_consents_and_reveals_the_link(
     open_notebook: OpenNotebook,
 ) -> None:
     from playwright.sync_api import expect
 
-    nb = open_notebook(
-        [IMPORT_CELL + "\n" + NO_ESM_CELL, CARD_CELL.format(message="Please sign in.", url=PLAIN_URL)]
-    )
+    nb = open_notebook([IMPORT_CELL, NOT_TOLD_CELL.format(message="Please sign in.", url=PLAIN_URL)])
     traffic = Traffic(nb.page.context)
     nb.run(0)
     nb.wait_done(0, timeout=UI_MS * 4)
@@ -176,7 +179,7 @@ def test_once_the_request_ended_its_button_is_disabled_and_opens_nothing(open_no
     expect(button).to_be_enabled()
     held = button.element_handle()  # the element a late click would land on
     nb.run(2)
-    expect(out.locator(".mcp-widgets-url .widget-label")).to_contain_text(["cancelled by policy 'test'"])
+    expect(out.locator(".mcp-widgets-url .mcp-widgets-line")).to_contain_text(["cancelled by policy 'test'"])
     assert held.evaluate("(b) => b.disabled") is True
     held.evaluate("(b) => { b.disabled = false; b.click(); }")  # even a click that gets through: refused
     nb.page.wait_for_timeout(500)
@@ -218,8 +221,8 @@ def test_a_refused_url_is_one_line_and_never_a_link(open_notebook: OpenNotebook)
     out = nb.output(CARD)
     nb.wait_done(CARD)
     assert json.loads(nb.stdout(CARD).inner_text()) == {"action": "decline"}
-    expect(out.locator(".mcp-widgets-url .widget-label")).to_have_count(1)
-    expect(out.locator(".mcp-widgets-url .widget-label")).to_contain_text(
+    expect(out.locator(".mcp-widgets-url .mcp-widgets-line")).to_have_count(1)
+    expect(out.locator(".mcp-widgets-url .mcp-widgets-line")).to_contain_text(
         "declined: the URL is not safe to open"
     )
     expect(out.locator("a, button")).to_have_count(0)

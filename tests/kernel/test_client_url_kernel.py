@@ -6,45 +6,29 @@ opens the page only through the link the card shows after consent.
 
 from __future__ import annotations
 
-import html
-import re
 import urllib.request
 
 import pytest
 
 from .harness import KernelFrontend, WidgetModel
-from .test_client_kernel import Form, connect, final_line, model_id, ok
+from .test_client_kernel import Form, connect, final_line, is_url_card, ok
 
 pytestmark = pytest.mark.kernel
 
-URL_CLASS = "mcp-widgets-url"
-
 
 def pending_card(fe: KernelFrontend, button: str, timeout: float = 90) -> Form:
-    """Wait for a URL card offering `button`."""
+    """Wait for a URL card (one model) offering `button`."""
 
     def offers(w: WidgetModel) -> bool:
-        if URL_CLASS not in w.state.get("_dom_classes", ()):
-            return False
-        for ref in w.state.get("children", []):
-            kid = fe.widgets.get(model_id(ref))
-            if kid is not None and kid.model_name == "HBoxModel":
-                labels = [fe.widgets[model_id(r)].state.get("description") for r in kid.state["children"]]
-                if button in labels:
-                    return True
-        return False
+        return is_url_card(w) and button in [b.get("label") for b in w.state.get("buttons", [])]
 
-    return Form(fe, fe.wait_widget("VBoxModel", where=offers, timeout=timeout))
+    return Form(fe, fe.wait_widget("AnyModel", where=offers, timeout=timeout))
 
 
 def link(card: Form) -> str | None:
     """The href of the card's one live link, if it shows one."""
-    for kid in card.kids():
-        if kid.model_name == "HTMLModel":
-            found = re.search(r'href="([^"]+)"', str(kid.state.get("value", "")))
-            if found:
-                return html.unescape(found.group(1))
-    return None
+    href = (card.model.state.get("link") or {}).get("href")
+    return str(href) if href else None
 
 
 def sign_in(url: str) -> None:

@@ -212,10 +212,11 @@ class UrlQuestion:
 
 def _build(flow: UrlFlow, request: PendingRequest, record: CallRecord | None) -> UrlCard | None:
     """The card for `request` (None on failure, the request answered so)."""
-    from ...widgets import UrlCard
+    from ...widgets import LineDrawnUrlCard, UrlCard
 
+    kind = LineDrawnUrlCard if kernel.in_marimo() else UrlCard  # marimo: only a call's line shows it
     try:
-        card = UrlCard(
+        card = kind(
             request.message,
             request.url or "",
             server=flow.endings.ctx.name,

@@ -1,5 +1,8 @@
 // The question card (ElicitationForm): who asks, the server's message, the fields (fields.js), Accept /
-// Decline / Cancel and the keys hint; once the question ended, only its one line. It renders the model's
+// Decline / Cancel and the keys hint; once the question ended, only its one line. A URL card (UrlCard, its
+// card's kind "url") has the same shell with its URL block instead of the fields: the host and the full URL
+// as text, the warnings, the buttons of the moment, the waiting line and, after consent, its one live link
+// (opening the page in the consenting click is keys.js's, for the URL the kernel sends). It renders the model's
 // state, which holds what the server sent and the kernel decided, never what a person typed: each edit and
 // each button goes to the kernel as a message ({edit, value, view}, {press}), the kernel answers with the
 // verdicts (state) and, for values it fills, a message ({values, except}). The keys, the focus rule and focus
@@ -14,6 +17,8 @@ function renderQuestion({ model, el }) {
   const uid = "mcp-widgets-q" + Math.random().toString(36).slice(2, 10);
   const box = node("div", ["mcp-widgets-form", "mcp-widgets-question", ...LITERAL].join(" "));
   el.appendChild(box);
+  // A URL card says so even when it is drawn ended (a refused URL's card is its closing line from the start).
+  if ((model.get("card") || {}).kind === "url") box.classList.add("mcp-widgets-url");
   let fields = null;
   let stopKeys = null;
   let appView = null;
@@ -28,7 +33,10 @@ function renderQuestion({ model, el }) {
     if (card.id) box.classList.add("mcp-widgets-keys-" + card.id);
     const header = node("div", "mcp-widgets-header", card.header || "");
     box.appendChild(header);
-    if (card.message) box.appendChild(node("div", "mcp-widgets-message", card.message));
+    parts.message = node("div", "mcp-widgets-message", card.message || "");
+    parts.message.hidden = !card.message;
+    box.appendChild(parts.message);
+    if (card.kind === "url") return buildUrl(card);
     parts.fields = node("div", "mcp-widgets-fields");
     box.appendChild(parts.fields);
     fields = renderFields(parts.fields, card.rows || [], {
@@ -61,8 +69,70 @@ function renderQuestion({ model, el }) {
     box.appendChild(parts.hint);
   };
 
+  // The URL block: its text never changes within a round; the buttons, the waiting line and the link do.
+  const buildUrl = (card) => {
+    box.classList.add("mcp-widgets-url");
+    box.appendChild(node("div", "mcp-widgets-host", card.host));
+    box.appendChild(node("div", "mcp-widgets-address", card.address));
+    for (const text of card.warnings || []) box.appendChild(node("div", "mcp-widgets-warning", text));
+    parts.link = node("div", "mcp-widgets-link-slot");
+    parts.status = node("div", "mcp-widgets-status");
+    parts.status.setAttribute("aria-live", "polite");
+    parts.row = node("div", "mcp-widgets-buttons");
+    box.append(parts.link, parts.status, parts.row);
+  };
+  const showMessage = () => {
+    const text = (model.get("card") || {}).message || "";
+    if (!parts.message || closed()) return;
+    parts.message.textContent = text;
+    parts.message.hidden = !text;
+  };
+  const showUrl = () => {
+    if (!parts.row || closed()) return;
+    const link = model.get("link") || {};
+    // Only an http(s) address becomes a link (the kernel checked it; this is the page's own guard).
+    const current = parts.link.firstChild;
+    if (link.href && OPENABLE.test(link.href)) {
+      if (current && current.getAttribute("href") === link.href) {
+        current.textContent = link.text || link.href;
+      } else {
+        const a = node("a", "mcp-widgets-link", link.text || link.href);
+        a.href = link.href;
+        a.target = "_blank";
+        a.rel = "noopener noreferrer";
+        parts.link.replaceChildren(a);
+      }
+    } else parts.link.replaceChildren();
+    parts.link.hidden = !parts.link.firstChild;
+    parts.status.textContent = model.get("status") || "";
+    parts.status.hidden = !model.get("status");
+    // A button whose press stays keeps its element (and focus): "Open page" disabled as its round ends is
+    // the same element, and so is the next round's "I've finished — try again".
+    const had = parts.pressed || {};
+    parts.pressed = {};
+    const row = [];
+    for (const spec of model.get("buttons") || []) {
+      let button = had[spec.press];
+      if (!button) {
+        button = node("button", "", "");
+        button.type = "button";
+        button.addEventListener("click", () => {
+          if (!button.disabled) send({ press: spec.press });
+        });
+      }
+      const cls = ["mcp-widgets-button", spec.primary && "mcp-widgets-primary", spec.opens && OPEN_CLASS];
+      button.className = cls.filter(Boolean).join(" ");
+      button.textContent = spec.label;
+      button.disabled = Boolean(spec.disabled);
+      button.title = spec.tip || "";
+      parts.pressed[spec.press] = button;
+      row.push(button);
+    }
+    parts.row.replaceChildren(...row);
+  };
   const showVerdicts = () => fields && fields.verdicts(model.get("verdicts"));
   const showAccept = () => {
+    if (!parts.buttons) return;
     const accept = parts.buttons && parts.buttons.accept;
     if (!accept) return;
     accept.disabled = !model.get("accept_ok");
@@ -74,6 +144,7 @@ function renderQuestion({ model, el }) {
     parts.hint.classList.toggle("mcp-widgets-error", Boolean(model.get("hint_warn")));
   };
   const showApp = () => {
+    if (!parts.fields) return;
     const ref = model.get("app");
     const embedded = typeof ref === "string" && ref.startsWith("IPY_MODEL_");
     parts.fields.hidden = embedded;
@@ -99,6 +170,8 @@ function renderQuestion({ model, el }) {
   };
   const closed = () => Boolean(model.get("closing_line"));
   const finish = () => {
+    // A late click on a button of the ended card (an element someone still holds) sends nothing.
+    for (const button of box.querySelectorAll("button")) button.disabled = true;
     if (appView) {
       appView.remove();
       appView = null;
@@ -128,6 +201,7 @@ function renderQuestion({ model, el }) {
     showAccept();
     showHint();
     showApp();
+    showUrl();
     stopKeys = render({ model, el: null }, { box, form: model });
   }
   // This view's own listeners (another view of the same model keeps its own).
@@ -140,6 +214,10 @@ function renderQuestion({ model, el }) {
     ["change:hint_warn", showHint],
     ["change:app", () => !closed() && parts.fields && showApp()],
     ["change:closing_line", onChange],
+    ["change:card", showMessage],
+    ["change:buttons", showUrl],
+    ["change:status", showUrl],
+    ["change:link", showUrl],
   ];
   for (const [event, fn] of listeners) model.on(event, fn);
   return () => {

@@ -14,8 +14,8 @@ import pytest
 
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
-from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS, shared_models
-from mcp_widgets.widgets._keys import KEYS_CLASS, KeyCatcher, shared_catcher
+from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
+from mcp_widgets.widgets._keys import KeyCatcher
 
 from .conftest import schema
 
@@ -34,19 +34,11 @@ def press(form: ElicitationForm | UrlCard, content: object) -> None:
     form._handle_custom_msg(content, [])
 
 
-def test_one_invisible_helper_is_a_child_of_every_link_card() -> None:
+def test_a_url_card_brings_the_keyboard_helpers_code_in_its_own_module() -> None:
     card = UrlCard("m", "https://example.com/", server="s")
-    other = UrlCard("m", "https://example.com/", server="s")
-    assert isinstance(card._keys, KeyCatcher)
-    assert card._keys is other._keys is shared_catcher()
-    assert card.children[-1] is card._keys
-    assert card._keys.layout.display == "none"
-    assert repr(card._keys) == "<KeyCatcher>"
-    assert card._keys in shared_models()  # the tests' own_models() leave it out
-    assert card._keys not in card._kit.models  # no Kit closes it
-    # Each box names its own model to the helper's views with a class (the views talk through that model).
-    for box in (card, other):
-        assert [c for c in box._dom_classes if c.startswith(KEYS_CLASS)] == [KEYS_CLASS + box.model_id]
+    assert not hasattr(card, "_keys") and not hasattr(card, "children")  # one model: nothing shared to show
+    assert card._esm == ElicitationForm("m", FORM, server="s")._esm  # the question card's one renderer
+    assert "function mayTakeFocus" in card._esm and 'const OPEN_CLASS = "mcp-widgets-open"' in card._esm
 
 
 def test_a_form_brings_the_keyboard_helpers_code_in_its_own_module() -> None:
@@ -58,13 +50,13 @@ def test_a_form_brings_the_keyboard_helpers_code_in_its_own_module() -> None:
     )
 
 
-def test_resolving_or_closing_a_card_keeps_the_helper_and_stops_listening() -> None:
+def test_a_closed_url_card_takes_no_more_messages() -> None:
     card = UrlCard("m", "https://example.com/", server="s")
-    keys = card._keys
     card.close()
-    assert keys.comm is not None and keys is shared_catcher()
-    assert keys not in card.children
-    assert card._route._box is None
+    assert card.result is not None and card.result.action == "cancel"
+    press(card, {"press": "accept"})
+    press(card, {"opened": "https://example.com/"})
+    assert card.result.action == "cancel" and card.outcomes[-1].action is Action.CANCEL
 
 
 def test_a_message_on_another_form_does_nothing_here() -> None:

@@ -4,10 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-from html.parser import HTMLParser
 from typing import Any
 
-import ipywidgets as w
 import mcp_types
 import pytest
 
@@ -17,7 +15,7 @@ from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.core.urls import inspect_url
 from mcp_widgets.widgets import FormState, UrlCard
 
-from .conftest import HOSTILE, live_models, own_models
+from .conftest import HOSTILE, own_models
 
 URL = "https://auth.example.com/connect?elicitationId=42&token=SECRET#frag"
 
@@ -26,65 +24,36 @@ def card(url: str = URL, **kw: Any) -> UrlCard:
     return UrlCard("Please sign in to continue.", url, server="shop", **kw)
 
 
-def card_models(c: UrlCard) -> list[w.Widget]:
-    """Every open model that belongs to the card (itself and what it created)."""
-    own = {id(c), *(id(m) for m in c._kit.models)}
-    return [m for m in live_models().values() if id(m) in own]
+def lines(c: UrlCard) -> list[str]:
+    """The lines of text the card shows, in order (its closing line alone once it ended)."""
+    if c.closing_line:
+        return [c.closing_line]
+    card = c.card
+    if "header" not in card:
+        return []
+    shown = [card["header"], card["message"], card["host"], card["address"], *card["warnings"], c.status]
+    return [text for text in shown if text]
 
 
-def labels(c: UrlCard) -> list[str]:
-    return [x.value for x in c.children if isinstance(x, w.Label)]
+labels = lines  # the composed card's word for them
 
 
 def buttons(c: UrlCard) -> list[str]:
-    out = []
-    for child in c.children:
-        if isinstance(child, w.Button):
-            out.append(child.description)
-        elif isinstance(child, w.HBox):
-            out += [b.description for b in child.children if isinstance(b, w.Button)]
-    return out
+    return [b["label"] for b in c.buttons]
 
 
-def html_models(c: UrlCard) -> list[w.Widget]:
-    return [m for m in card_models(c) if isinstance(m, (w.HTML, w.HTMLMath, w.Output))]
-
-
-class _Tags(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, dict[str, str | None]]] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, dict(attrs)))
-
-
-def tags_of(markup: str) -> list[tuple[str, dict[str, str | None]]]:
-    parser = _Tags()
-    parser.feed(markup)
-    parser.close()
-    return parser.tags
-
-
-def the_anchor(c: UrlCard) -> dict[str, str | None]:
-    """The one link of a card: exactly one HTML model holding exactly one tag, an anchor."""
-    found = html_models(c)
-    assert len(found) == 1, found
-    assert isinstance(found[0], w.HTML)
-    assert found[0] in c.children
-    tags = tags_of(found[0].value)
-    assert [t for t, _ in tags] == ["a"]
-    return tags[0][1]
+def the_anchor(c: UrlCard) -> dict[str, str]:
+    """The card's one live link (its href and text), which the page draws as an anchor."""
+    assert set(c.link) == {"href", "text"}, c.link
+    return dict(c.link)
 
 
 def no_live_link(c: UrlCard) -> None:
-    """No HTML anywhere, no description rendered as HTML, no anchor markup in any model's state."""
-    assert html_models(c) == []
-    for model in card_models(c):
-        state = model.get_state()
-        assert not state.get("description_allow_html"), type(model).__name__
-        text = json.dumps(state, default=str)
-        assert "<a " not in text and "href" not in text, type(model).__name__
+    """No link, and no markup anywhere in the card's state (its module and CSS aside: our code)."""
+    assert c.link == {}
+    state = {k: v for k, v in c.get_state().items() if k not in ("_esm", "_css")}
+    text = json.dumps(state, default=str)
+    assert "<a " not in text and "href" not in text
 
 
 # -- what it shows before consent ----------------------------------------------------------------------------
@@ -113,12 +82,13 @@ def test_a_server_calling_itself_something_else_is_shown_as_such() -> None:
     assert labels(card(declared_name="shop"))[0] == "Request from shop"
 
 
-def test_the_host_line_and_the_full_address_are_emphasised_and_wrap() -> None:
+def test_the_card_is_one_model_drawn_by_the_question_cards_renderer() -> None:
     c = card()
-    header, _message, host, full = (x for x in c.children if isinstance(x, w.Label))
-    assert host.style.font_weight == "bold" and header.style.font_weight == "bold"
-    assert not full.style.font_weight
-    assert "mcp-widgets-wrap" in full._dom_classes  # the full URL is never cut off with an ellipsis
+    assert c.card["kind"] == "url" and c.card["id"] == c.model_id
+    assert "renderQuestion" in c._esm and "buildUrl" in c._esm and "mcp-widgets-host" in c._css
+    assert c.buttons[0]["opens"] and c.buttons[0]["primary"] and not c.buttons[0]["disabled"]
+    assert c.buttons[0]["tip"] == "Agree, and open this page on auth.example.com in a new tab"
+    assert not any(b.get("opens") for b in c.buttons[1:])
 
 
 def test_an_empty_message_gets_no_line() -> None:
@@ -155,9 +125,7 @@ def test_hostile_server_text_is_literal_and_never_html() -> None:
     assert c.accept()
     anchor = the_anchor(c)
     assert anchor["href"] == url  # escaped in the markup, so it parses back to exactly the URL
-    link = html_models(c)[0].value
-    assert HOSTILE not in link and "<img" not in link and "<script" not in link
-    assert set(anchor) == {"href", "target", "rel", "style"}
+    assert HOSTILE not in anchor["text"] and "<img" not in anchor["text"]
 
 
 # -- consent -------------------------------------------------------------------------------------------------
@@ -173,13 +141,7 @@ def test_consent_answers_accept_without_content_and_then_reveals_one_safe_link()
     assert c.result.model_dump(by_alias=True, exclude_none=True) == {"action": "accept"}
     assert c.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
     assert c.waiting
-    anchor = the_anchor(c)
-    assert {k: anchor[k] for k in ("href", "target", "rel")} == {
-        "href": URL,
-        "target": "_blank",
-        "rel": "noopener noreferrer",
-    }
-    assert "url(" not in (anchor["style"] or "")  # our own fixed style: nothing for the browser to fetch
+    assert the_anchor(c) == {"href": URL, "text": "Open the page on auth.example.com in a new tab ↗"}
     assert "finish there: shop hears of it from the page" in labels(c)[-1]
     assert buttons(c) == ["Done"]
     assert c.accept() is False and c.decline() is False and c.cancel() is False  # answered once
@@ -187,22 +149,15 @@ def test_consent_answers_accept_without_content_and_then_reveals_one_safe_link()
     assert repr(c) == "<UrlCard server='shop' host='auth.example.com' accepted waiting>"
 
 
-def test_the_link_is_built_only_after_consent() -> None:
-    made: list[str] = []
+def test_the_link_is_given_only_after_consent() -> None:
     c = card()
-    original = c._kit.make
-
-    def spy(cls: type[w.Widget], **kw: Any) -> w.Widget:
-        made.append(cls.__name__)
-        return original(cls, **kw)
-
-    c._kit.make = spy  # type: ignore[method-assign]
+    no_live_link(c)
     c.decline()
-    assert "HTML" not in made
+    no_live_link(c)
     c2 = card()
-    assert html_models(c2) == []
+    no_live_link(c2)
     c2.accept()
-    assert len(html_models(c2)) == 1
+    assert the_anchor(c2)["href"] == URL
 
 
 def test_decline_and_cancel_leave_one_line_with_the_host_only() -> None:
@@ -213,11 +168,10 @@ def test_decline_and_cancel_leave_one_line_with_the_host_only() -> None:
         assert c.state is FormState(verb)
         assert not c.waiting
         assert labels(c) == [f"Request from shop to open a page on auth.example.com: {verb} by the person"]
-        assert len(c.children) == 1
-        assert html_models(c) == []
-        for model in card_models(c):
-            assert "SECRET" not in json.dumps(model.get_state(), default=str)
-            assert "connect" not in json.dumps(model.get_state(), default=str)
+        assert c.card == {"kind": "url"} and c.buttons == [] and c.status == ""
+        no_live_link(c)
+        state = json.dumps(c.get_state(), default=str)
+        assert "SECRET" not in state and "auth.example.com/connect" not in state
 
 
 def test_escape_cancels_a_pending_card() -> None:
@@ -270,8 +224,8 @@ def test_finish_ends_a_pending_round_only() -> None:
 
 def test_the_first_answer_wins_even_for_a_stale_click() -> None:
     c = card()
-    c._cancel._handle_custom_msg({"event": "click"}, [])
-    c._open._handle_custom_msg({"event": "click"}, [])
+    c._handle_custom_msg({"press": "cancel"}, [])  # the page's buttons are messages on the card's model
+    c._handle_custom_msg({"press": "accept"}, [])
     assert c.result.action == "cancel"
 
 
@@ -287,7 +241,7 @@ def test_complete_ends_the_waiting_and_leaves_one_line() -> None:
         "Request from shop to open a page on auth.example.com: accepted by the person; "
         "the server reported it finished"
     ]
-    assert html_models(c) == []
+    no_live_link(c)
     assert c.complete() is False  # a late or repeated notification changes nothing
     assert c.result == mcp_types.ElicitResult(action="accept")
 
@@ -308,7 +262,7 @@ def test_done_only_hides_the_card() -> None:
     assert c.result is result and c.outcomes == (Outcome(Action.ACCEPT, Reason.PERSON),)
     assert not c.waiting and not c.completed
     assert labels(c) == ["Request from shop to open a page on auth.example.com: accepted by the person"]
-    assert html_models(c) == []
+    no_live_link(c)
     assert c.complete() is False
 
 
@@ -347,7 +301,7 @@ def test_ask_again_is_a_fresh_round_on_the_same_card() -> None:
     assert seen == [c.result]
     assert c.result is not first
     assert c.outcomes == (Outcome(Action.ACCEPT, Reason.PERSON), Outcome(Action.ACCEPT, Reason.PERSON))
-    assert c.waiting and len(html_models(c)) == 1
+    assert c.waiting and the_anchor(c)["href"] == URL
 
 
 def test_a_completion_notification_answers_a_pending_retry_round() -> None:
@@ -426,14 +380,14 @@ def test_a_refused_url_is_declined_at_once_and_never_offered(url: str) -> None:
     assert c.result == mcp_types.ElicitResult(action="decline")
     assert c.outcome.reason is Reason.REFUSED_URL
     assert c.outcome.note == c.check.refusal.rstrip(".")  # type: ignore[union-attr]
-    assert len(c.children) == 1
+    assert c.card == {"kind": "url"} and c.buttons == []
     (line,) = labels(c)
     assert line.startswith("Request from shop to open a page")
     assert "declined: the URL is not safe to open" in line
     assert buttons(c) == []
     assert c.accept() is False and c.cancel() is False
     assert c.result.action == "decline"
-    assert html_models(c) == []
+    no_live_link(c)
     seen: list[UrlCard] = []
     c.add_done_callback(seen.append)
     assert seen == [c]
@@ -443,7 +397,7 @@ def test_a_refused_url_is_declined_at_once_and_never_offered(url: str) -> None:
 
 def test_a_refused_card_is_light(baseline: int) -> None:
     c = card("javascript:alert(1)")
-    assert len(own_models()) - baseline <= 2  # the box and its line (plus the shared Layout and Style)
+    assert len(own_models()) - baseline == 1  # one model, its closing line its state (the Layout is shared)
     c.close()
     assert len(own_models()) == baseline
 
@@ -465,11 +419,11 @@ def test_a_card_is_light_and_leaves_only_its_line(baseline: int) -> None:
     c = card()
     created = len(own_models()) - baseline
     print(f"\nwidget models for a URL card: {created}")
-    assert created <= 16
+    assert created == 1  # one anywidget (the composed card opened 9, then 13 after consent)
     c.accept()
-    assert len(own_models()) - baseline <= created + 4
+    assert len(own_models()) - baseline == 1
     c.complete()
-    assert len(own_models()) - baseline == 2  # the box and its line (plus the shared Layout and LabelStyle)
+    assert len(own_models()) - baseline == 1  # down to its closing line, still the one model
     c.close()
     assert len(own_models()) == baseline
 
@@ -523,7 +477,7 @@ def test_the_repr_is_cheap_and_never_shows_the_path_or_query() -> None:
 
 # -- one click opens the page (the helper's view in the browser) ---------------------------------------------
 def sent_to_views(c: UrlCard) -> list[dict[str, Any]]:
-    """What the card sends its views of the keyboard helper (recorded in place of the comm)."""
+    """What the card sends its views (custom messages, recorded in place of the comm)."""
     sent: list[dict[str, Any]] = []
     c.send = sent.append  # type: ignore[method-assign,assignment]
     return sent
@@ -532,16 +486,15 @@ def sent_to_views(c: UrlCard) -> list[dict[str, Any]]:
 def test_a_view_that_says_ready_gets_the_checked_url_and_its_open_consents_without_a_link() -> None:
     c = card()
     sent = sent_to_views(c)
-    assert c._route is not None
-    c._route._receive(c, {"ready": True}, [])
+    c._handle_custom_msg({"ready": True}, [])
     assert sent == [{"open_url": URL}]  # exactly the URL the kernel checked and shows
-    c._route._receive(c, {"opened": "https://elsewhere.example/"}, [])  # not what this card offers
+    c._handle_custom_msg({"opened": "https://elsewhere.example/"}, [])  # not what this card offers
     assert c.state is FormState.PENDING
-    c._route._receive(c, {"opened": URL}, [])
+    c._handle_custom_msg({"opened": URL}, [])
     assert c.outcome == Outcome(Action.ACCEPT, Reason.PERSON)
     assert sent[-1] == {"open_url": None}  # the round ended: the views open nothing any more
-    assert c._open.disabled
-    assert html_models(c) == []  # the page is open already: no link
+    assert not c._open_enabled()
+    no_live_link(c)  # the page is open already: no link
     assert labels(c)[-1].startswith("The page on auth.example.com opened in a new tab. Waiting for you")
     assert buttons(c) == ["Done"]
 
@@ -549,15 +502,27 @@ def test_a_view_that_says_ready_gets_the_checked_url_and_its_open_consents_witho
 def test_an_open_after_the_round_ended_is_ignored_and_a_retry_round_opens_nothing() -> None:
     c = card(elicitation_id="e1")
     sent = sent_to_views(c)
-    assert c._route is not None
-    c._route._receive(c, {"opened": URL}, [])
+    c._handle_custom_msg({"opened": URL}, [])
     c.ask_again()
-    assert "mcp-widgets-open" not in c._open._dom_classes and not c._open.disabled
+    assert c.buttons[0]["label"] == "I've finished — try again"
+    assert not c.buttons[0]["opens"] and not c.buttons[0]["disabled"]
     assert "it opened in a new tab" in labels(c)[-1]
-    c._route._receive(c, {"ready": True}, [])  # a new view: not told any URL in a retry round
-    c._route._receive(c, {"opened": URL}, [])
+    c._handle_custom_msg({"ready": True}, [])  # a new view: not told any URL in a retry round
+    c._handle_custom_msg({"opened": URL}, [])
     assert c.state is FormState.PENDING and c.round == 2
     assert {"open_url": URL} not in sent
     declined = card()
     sent = sent_to_views(declined)
     assert declined.decline() and sent == [{"open_url": None}]
+
+
+# -- marimo: drawn inside its call's line --------------------------------------------------------
+def test_a_line_drawn_url_card_ships_no_module_and_the_calls_line_draws_it() -> None:
+    from mcp_widgets.widgets import CallLine, LineDrawnUrlCard
+
+    c = LineDrawnUrlCard("Please sign in.", URL, server="shop")
+    assert c._esm == ""  # marimo mints a module only while a cell runs: the line carries the renderer
+    assert CallLine.shows(c) and CallLine.shows(card())
+    line_module = CallLine()._esm
+    assert "buildUrl" in line_module and "mcp-widgets-open" in line_module  # its URL block, and opening
+    assert c.accept() and c.waiting and the_anchor(c)["href"] == URL
