@@ -22,8 +22,8 @@ from tests.marimo_rig import ROOT, marimo_command
 from .harness import SERVER_START_TIMEOUT, free_port
 
 SESSION_TTL = 60
-"""Seconds a session outlives its page's connection. Not less: on a loaded machine a page's socket can drop for a
-moment, and a session already ended then leaves the page "kernel not found" (seen in CI with one second)."""
+"""Seconds a session outlives its page's connection. Not less: on a loaded machine a page's socket can drop
+for a moment, and a session already ended then leaves the page "kernel not found" (seen in CI with 1 s)."""
 
 PYPROJECT = """\
 [tool.marimo.runtime]
