@@ -49,11 +49,12 @@ for i in "${!GROUPS_ALONGSIDE[@]}"; do
     for part in "${group[@]}"; do
         [[ "$part" == --* ]] || ignored+=("--ignore=$part")  # the rest runs none of a group's paths
     done
-    .venv/bin/python -m pytest "${group[@]}" -p no:cacheprovider --durations=15 >"build/pytest-$i.log" 2>&1 &
+    # bash's `time` prints each group's wall and CPU seconds (its processes and the kernels they waited for).
+    (time .venv/bin/python -m pytest "${group[@]}" -p no:cacheprovider --durations=15) >"build/pytest-$i.log" 2>&1 &
     pids+=($!)
 done
 set +e
-.venv/bin/python -m pytest "${ignored[@]}" -p no:cacheprovider --durations=15
+time .venv/bin/python -m pytest "${ignored[@]}" -p no:cacheprovider --durations=15
 rest=$?
 codes=()
 for pid in "${pids[@]}"; do
