@@ -5,7 +5,8 @@
 // waiting line and, after consent, the one live link (opening the page in the consenting click is keys.js's,
 // for the URL the kernel sends); a sign-in card adds what it grants, a note and, while it waits, the field
 // for the address the browser ended on (a password field, sent as one {paste} message on submit and
-// cleared at once: never state). It renders the model's
+// cleared at once: never state). An inputs card (InputsCard, kind "inputs": a config's `${input:id}` values)
+// is a question with its own buttons, Connect and Cancel. It renders the model's
 // state, which holds what the server sent and the kernel decided, never what a person typed: each edit and
 // each button goes to the kernel as a message ({edit, value, view}, {press}), the kernel answers with the
 // verdicts (state) and, for values it fills, a message ({values, except}). The keys, the focus rule and focus
@@ -24,6 +25,7 @@ function renderQuestion({ model, el }) {
   const kind = (model.get("card") || {}).kind;
   if (kind === "url" || kind === "signin") box.classList.add("mcp-widgets-url");
   if (kind === "signin") box.classList.add("mcp-widgets-signin");
+  if (kind === "inputs") box.classList.add("mcpw-inputs");
   let fields = null;
   let stopKeys = null;
   let appView = null;
@@ -53,7 +55,9 @@ function renderQuestion({ model, el }) {
     box.appendChild(parts.app);
     const row = node("div", "mcp-widgets-buttons");
     parts.buttons = {};
-    for (const [press, label, cls, tip] of BUTTONS) {
+    // A card may name its own buttons (the inputs card: Connect, Cancel); a question has the three answers.
+    const own = (card.buttons || []).map((b) => [b.press, b.label, b.primary ? "mcp-widgets-primary" : "", b.tip]);
+    for (const [press, label, cls, tip] of own.length ? own : BUTTONS) {
       const button = node("button", ["mcp-widgets-button", cls].join(" ").trim(), label);
       button.type = "button";
       if (tip) button.title = tip;
