@@ -198,6 +198,8 @@ def test_pasting_the_address_the_browser_ended_on(open_notebook: OpenNotebook, q
     (address,) = ended_on
     assert CANARY_PREFIX in address  # the code: what must never be kept
     opened.value.close()
+    assert layout_problems(card) == []
+    shoot_in_both_themes(nb, {"signin-waiting": card})  # build/gallery/signin-waiting-{light,dark}.png
     field.fill(address.replace("state=", "state=x"))  # not this sign-in's: refused, the field stays
     assert CANARY_PREFIX not in _saved_widget_state(nb)  # typed, not sent: in the page only
     field.press("Enter")
