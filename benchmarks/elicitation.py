@@ -354,6 +354,8 @@ def run(quick: bool) -> list[Row]:
         rows += kernel_rows(mode, runs)
     rows += question_rows()
     rows.append(url_card_row())
+    rows.append(signin_card_row())
+    rows.append(inputs_card_row())
     return rows
 
 
@@ -382,6 +384,62 @@ def url_card_row() -> Row:
         target="1",
         ok=models == 1 and after == 1,
         note=f"{after} once consented and ended (the composed card: 9, 13 after consent, 3 once ended)",
+    )
+
+
+def signin_card_row() -> Row:
+    """The widget models one sign-in card opens: pending, waiting after consent, ended (in this process)."""
+    from ipywidgets.widgets.widget import _instances
+
+    from mcp_widgets.widgets import SignInCard
+
+    address = (
+        "https://auth.example.com/authorize?response_type=code&client_id=bench&state=s&code_challenge=c"
+        "&code_challenge_method=S256&redirect_uri=http%3A%2F%2F127.0.0.1%3A5555%2Fcallback&scope=read"
+    )
+    SignInCard(address, server="bench").close()  # the process's shared Layout is made once
+    before = set(_instances)
+    shown = SignInCard(address, server="bench")
+    models = len(set(_instances) - before)
+    shown.accept()
+    waiting = len(set(_instances) - before)
+    shown.signed_in()
+    after = len(set(_instances) - before)
+    shown.close()
+    return Row(
+        GROUP,
+        "sign-in card: models per card",
+        models,
+        unit="models",
+        target="1",
+        ok=models == waiting == after == 1,
+        note=f"{waiting} waiting after consent, {after} once ended (the composed card: 9, 16, 4)",
+    )
+
+
+def inputs_card_row() -> Row:
+    """The widget models one inputs card (a config's `${input:id}` values: a password and a text) opens."""
+    from ipywidgets.widgets.widget import _instances
+
+    from mcp_widgets.core.mcp_config import ConfigInput
+    from mcp_widgets.widgets import InputsCard
+
+    inputs = (ConfigInput("token", password=True), ConfigInput("user"))
+    InputsCard("bench", inputs, "mcp.json").close()  # the process's shared Layout is made once
+    before = set(_instances)
+    shown = InputsCard("bench", inputs, "mcp.json")
+    models = len(set(_instances) - before)
+    shown.submit()
+    after = len(set(_instances) - before)
+    shown.close()
+    return Row(
+        GROUP,
+        "inputs card (2 inputs): models per card",
+        models,
+        unit="models",
+        target="1",
+        ok=models == after == 1,
+        note=f"{after} once answered (the composed card: 23, 18 left open once answered)",
     )
 
 

@@ -1,5 +1,5 @@
 """Answering: the life cycle every card shares (resolve once, wait, done callbacks, acting_as), whatever its
-widget base; Answerable: that life cycle in a box of stock widgets (the URL card, the sign-in card)."""
+widget base (each card is one anywidget: the form, the URL card, the sign-in card)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,11 @@ from collections.abc import Callable, Iterator
 from enum import Enum
 from typing import Any, ClassVar, TypeVar
 
-import ipywidgets as w
 import mcp_types
 
 from ..core.outcome import Action, Outcome, Reason, to_wire
-from ._kit import Kit, click
-from ._lean import Lean
-from ._plain import PlainInMarimo
 
-__all__ = ["Answerable", "Answering", "FormState"]
+__all__ = ["Answering", "FormState"]
 
 log = logging.getLogger("mcp_widgets")
 
@@ -213,50 +209,6 @@ class Answering:
             fn(self)
         except Exception:
             log.exception("a done callback of %s failed", self._WHAT)
-
-
-class Answerable(PlainInMarimo, Answering, Lean, w.VBox):
-    """A box of stock widgets a person answers with one of three buttons (the URL card, the sign-in card).
-
-    Subclasses build their widgets with `self._kit` and map actions to buttons in `_buttons`.
-    """
-
-    _kit: Kit
-
-    def _close_parts(self) -> None:
-        kit = getattr(self, "_kit", None)
-        if kit is not None:
-            kit.close()
-
-    def _buttons(self) -> dict[Action, w.Button]:
-        """The answer buttons (none when it cannot be answered)."""
-        raise NotImplementedError
-
-    def _button(self, action: Action) -> w.Button | None:
-        """The button for `action`, or None."""
-        return self._buttons().get(action)
-
-    def _press_action(self, action: Action) -> bool:
-        return self._press(self._button(action))
-
-    def _press(self, button: w.Button | None) -> bool:
-        """Click a button through its front-end message path; a disabled or missing button does nothing."""
-        if button is None or button.disabled or not self._answerable():
-            return False
-        self._press_resolved = False
-        self._pressing = True  # a press from Python: every value it set is here already
-        try:
-            click(button)
-        finally:
-            self._pressing = False
-        return self._press_resolved
-
-    def _clicked(self, action: Action) -> None:
-        button = self._button(action)
-        if button is not None and button.disabled:  # a stale click from a browser that had not yet seen it
-            return
-        reason, by = self._acting
-        self._press_resolved = self._resolve(action, reason, by, "")
 
 
 def _settle_future(future: asyncio.Future[mcp_types.ElicitResult], result: mcp_types.ElicitResult) -> None:

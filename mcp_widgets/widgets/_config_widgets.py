@@ -1,9 +1,9 @@
 """The widgets of `mw.servers()`: the table of configured servers, and the card asking a config's inputs.
 
 Neither knows the SDK: the table is given rows and a `connect(row)` callback; the card is given the inputs
-to ask and resolves a future with their values. The card's fields are password fields for inputs marked
-`password`, and the card closes every model it made as soon as it is answered, so nothing typed stays in
-widget state (or a saved notebook).
+to ask and resolves a future with their values. The card is one model drawn by the question card's renderer;
+its fields are password fields for inputs marked `password`, and what is typed reaches the kernel as messages,
+never as widget state (nor a saved notebook).
 """
 
 from __future__ import annotations
@@ -12,71 +12,106 @@ import concurrent.futures
 import functools
 import html
 import json
+import uuid
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 import ipywidgets as w
+import traitlets as t
 
+from .. import kernel
 from ..core.mcp_config import PLAIN_NAME, ConfigInput, ServerConfig
 from ..core.text import clip, clip_line, shorten, shown
-from ._kit import Kit, press
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import QUESTION_CSS, QUESTION_ESM
+from ._kit import Kit, known_keys, press
 from ._literal import literal_html
 from ._plain import PlainInMarimo
 
 __all__ = ["InputsCard", "ServersTable"]
 
 
-class InputsCard(PlainInMarimo, w.VBox):
+class InputsCard(PlainInMarimo, DeclaredAnyWidget):
     """Asks the values of a config's `inputs` (VS Code's `${input:id}`), for one server.
+
+    One widget model (an anywidget) drawn by the question card's renderer (`assets/question.js` and its
+    fields, `fields.js`): a password field for an input marked `password`, a text field or a list of options
+    otherwise, Connect and Cancel. What a person types travels to the kernel as messages (`{edit, value}`),
+    never as synced state; once answered only its one line is left.
 
     `result` resolves with {id: value} on Connect, or with None on Cancel. Driven from Python as a person
     drives it: `card.fill(id=value)`, `card.submit()`, `card.cancel()`.
     """
 
+    _esm = t.Unicode(QUESTION_ESM, help="The card's front end: question.js with fields.js, keys.js.").tag(
+        sync=True
+    )
+    _css = t.Unicode(QUESTION_CSS, help="The card's look (JupyterLab's CSS variables, with fallbacks).").tag(
+        sync=True
+    )
+    _anywidget_id = t.Unicode("mcp_widgets.InputsCard", help="anywidget's name for this class.").tag(
+        sync=True
+    )
+    card = t.Dict(
+        help="What the page renders: who needs the values, each input's field (title, kind, options, a "
+        "default that is not secret), the buttons."
+    ).tag(sync=True)
+    accept_ok = t.Bool(True, help="Whether Connect is enabled (always: an input may be left empty).").tag(
+        sync=True
+    )
+    hint = t.Unicode("", help="The line under the buttons (a second Escape cancels).").tag(sync=True)
+    hint_warn = t.Bool(False, help="Whether the hint is a warning.").tag(sync=True)
+    closing_line = t.Unicode("", help="Once answered, the one line left: who, and how it ended.").tag(
+        sync=True
+    )
+
     def __init__(self, server: str, inputs: Sequence[ConfigInput], source: str) -> None:
         self.result: concurrent.futures.Future[dict[str, str] | None] = concurrent.futures.Future()
         self._inputs = tuple(inputs)
-        title = w.HTML(
-            _text_block(
-                f"<b>{literal_html(shown(server))}</b> needs {len(inputs)} "
-                f"value{'s' if len(inputs) != 1 else ''} (from {literal_html(shown(source))}); "
-                "kept in this kernel's memory only"
-            )
+        self._by_id = {item.id: item for item in self._inputs}
+        self._values: dict[str, str] = {item.id: _first_value(item) for item in self._inputs}
+        self._filled: set[str] = set()  # set from Python: told to a view that renders later
+        self._escaped = False  # a first Escape with typed input asked for a second
+        count = len(self._inputs)
+        self._header = (
+            f"{server} needs {count} value{'s' if count != 1 else ''} (from {source}); "
+            "kept in this kernel's memory only"
         )
-        self._fields: dict[str, w.ValueWidget] = {}
-        self._head = title
-        rows: list[w.Widget] = [title]
-        for item in self._inputs:
-            label = item.description or item.id
-            control: w.ValueWidget
-            if item.options:
-                control = w.Dropdown(options=list(item.options), value=item.default or item.options[0])
-            elif item.password:
-                control = w.Password(placeholder=item.id)
-            else:
-                control = w.Text(value=item.default, placeholder=item.id)
-            control.description = label
-            control.style = {"description_width": "initial"}
-            control.layout = w.Layout(width="min(480px, 100%)")
-            self._fields[item.id] = control
-            rows.append(control)
-        self.ok = w.Button(description="Connect", button_style="primary")
-        self.cancel_button = w.Button(description="Cancel")
-        self.ok.on_click(lambda _b: self.submit())
-        self.cancel_button.on_click(lambda _b: self.cancel())
-        self._buttons = w.HBox([self.ok, self.cancel_button])
-        rows.append(self._buttons)
-        super().__init__(rows)
-        self.add_class("mcpw-inputs")
+        model_id = uuid.uuid4().hex
+        kernel.attach()  # so that every message reaches us even while a cell awaits this card
+        super().__init__(
+            card={
+                "kind": "inputs",
+                "id": model_id,
+                "header": shown(self._header),
+                "message": "",
+                "rows": [_row(item) for item in self._inputs],
+                "buttons": [
+                    {"press": "accept", "label": "Connect", "primary": True},
+                    {"press": "cancel", "label": "Cancel", "tip": "Do not connect"},
+                ],
+            },
+            model_id=model_id,
+            layout=_LAYOUT.layout(),  # the process's shared Layout: one model per card
+            **known_keys(type(self)),
+        )
+        self.on_msg(self._receive)
 
     def fill(self, **values: str) -> None:
-        for key, value in values.items():
-            self._fields[key].value = value
+        """Set values as if typed (the page is told, in a message)."""
+        for key in values:
+            if key not in self._by_id:
+                raise KeyError(key)
+        if self.result.done():
+            return
+        self._values.update({k: str(v) for k, v in values.items()})
+        self._filled.update(values)
+        self._tell_page(values)
 
     def submit(self) -> None:
         if self.result.done():
             return
-        values = {item.id: str(self._fields[item.id].value) for item in self._inputs}
+        values = {item.id: self._values.get(item.id, "") for item in self._inputs}
         self._end(f"{len(values)} value{'s' if len(values) != 1 else ''} given")
         self.result.set_result(values)
 
@@ -85,20 +120,100 @@ class InputsCard(PlainInMarimo, w.VBox):
             self._end("cancelled")
             self.result.set_result(None)
 
+    def close(self) -> None:
+        """Close the card's model (a card still asking is cancelled first: nothing waits for it forever)."""
+        self.cancel()
+        super().close()
+
+    # -- the page's messages ---------------------------------------------------------------------------------
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """One message from a view: an edit, a button, a key, or "ready" (a view that wants the values)."""
+        if not isinstance(content, dict) or self.result.done():
+            return
+        if "edit" in content:
+            self._page_edit(content.get("edit"), content.get("value"))
+        elif "press" in content:
+            if content["press"] == "accept":
+                self.submit()
+            elif content["press"] == "cancel":
+                self.cancel()
+        elif content.get("key") == "Enter" and content.get("in_last_field"):
+            self.submit()
+        elif content.get("key") == "Escape":
+            if content.get("typed") and not self._escaped:
+                self._escaped = True  # what was typed is not dropped by one stray key
+                self.hint, self.hint_warn = "Press Escape again to cancel: what you typed goes.", True
+            else:
+                self.cancel()
+        elif content.get("ready") is True and self._filled:
+            self._tell_page(dict.fromkeys(self._filled, ""))
+
+    def _page_edit(self, name: object, value: object) -> None:
+        item = self._by_id.get(name) if isinstance(name, str) else None
+        if item is None:
+            return
+        if item.options:
+            if not isinstance(value, int) or not 0 <= value < len(item.options):
+                return  # not what our page sends: ignored, as a stock model ignores a bad state
+            self._values[item.id] = item.options[value]
+        elif isinstance(value, str):
+            self._values[item.id] = value
+        if self._escaped:
+            self._escaped = False
+            self.hint, self.hint_warn = "", False
+
+    def _tell_page(self, names: Mapping[str, object]) -> None:
+        """Send the current values of `names` to the views (a custom message: never state)."""
+        if self.comm is not None:
+            self.send({"values": {key: _page_value(self._by_id[key], self._values[key]) for key in names}})
+
     def _end(self, how: str) -> None:
-        """Close every control (their values leave the widget state) and keep one line of text."""
-        for control in self._fields.values():
-            if isinstance(control, w.Password | w.Text):
-                control.value = ""
-            control.close()
-        self._fields = {}
-        for widget in (self.ok, self.cancel_button, self._buttons):
-            widget.close()
-        self.children = (self._head,)
-        self._head.value = self._head.value.replace("</div>", f" · {html.escape(how)}</div>")
+        """Down to one line of text; the values leave the card (the future has them)."""
+        self._values = {}
+        self._filled = set()
+        if self.comm is None:
+            return
+        with self.hold_sync():
+            self.closing_line = shown(f"{self._header} · {how}")
+            self.card = {"kind": "inputs"}
+            self.hint, self.hint_warn = "", False
 
     def __repr__(self) -> str:
         return f"<InputsCard {[i.id for i in self._inputs]} {'answered' if self.result.done() else 'open'}>"
+
+
+_LAYOUT = Kit()
+
+
+def _first_value(item: ConfigInput) -> str:
+    """An input's value before anyone types: its default, else the first option, else empty."""
+    if item.options:
+        return item.default if item.default in item.options else item.options[0]
+    return "" if item.password else item.default
+
+
+def _page_value(item: ConfigInput, value: str) -> object:
+    """How the page shows `value`: an option's index, or the text."""
+    if item.options:
+        return item.options.index(value) if value in item.options else None
+    return value
+
+
+def _row(item: ConfigInput) -> dict[str, Any]:
+    """The field the page renders for `item` (fields.js): config text made `shown`, never HTML."""
+    row: dict[str, Any] = {
+        "name": item.id,
+        "widget": "select" if item.options else "password" if item.password else "text",
+        "title": shown(item.description or item.id),
+        "tooltip": shown(item.id),
+        "note": "",
+        "value": _page_value(item, _first_value(item)),  # a password starts empty, never from state
+    }
+    if item.options:
+        row["options"] = [shown(option) for option in item.options]
+    else:
+        row["placeholder"] = shown(item.id)
+    return row
 
 
 Status = tuple[str, str]

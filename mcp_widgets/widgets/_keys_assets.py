@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 KEYS_CLASS = "mcp-widgets-keys-"
-"""The start of the class that names a form's box to the shared KeyCatcher's views (a number follows)."""
+"""The start of the class that names a card's box by its model id (a number follows; keys.js reads it)."""
 
 
 def asset(name: str) -> str:
@@ -35,7 +35,7 @@ FLUSH_JS = asset("flush.js")
 GROUPS_JS = asset("groups.js")
 """Names each group of options of a form (radio buttons, checkboxes), unique on the page."""
 ESM = FLUSH_JS + GROUPS_JS + asset("keys.js")
-"""The KeyCatcher's module: focus, keys, flush probes, aria-invalid, named option groups."""
+"""The keyboard's module as one piece (keys.js with flush probes, aria-invalid, named option groups)."""
 STYLE_ESM = FLUSH_JS + GROUPS_JS + asset("form_style.js")
 """A tool form's FormStyle module: flush probes, aria-invalid, named option groups; no keyboard."""
 QUESTION_ESM = "\n".join(

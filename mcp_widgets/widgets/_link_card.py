@@ -5,27 +5,24 @@ only in the person's own click that consents: the card's view is told the addres
 (`open_url`, a custom message, withdrawn with null once the card can no longer open it) and opens it in that
 click, then tells the kernel (`opened`), which takes that as the consent. Where that view does not run, the
 click only consents and the card shows its one live link. A handler reads the address as `card.url` on
-either kind. `LinkCardBase` is that life whatever the widget base (the one-model `UrlCard`);
-`LinkCardWidget` is it in a box of stock widgets, opening through the shared keyboard helper's view
-(keys.js) (`SignInCard`).
+either kind. `LinkCardBase` is that life whatever the widget base; `LinkCardModel` is it as one widget model
+(an anywidget) drawn by the question card's renderer (`assets/question.js`, its link block): the `UrlCard`
+and the `SignInCard`.
 """
 
 from __future__ import annotations
 
-import html
 from typing import Any
 
-import ipywidgets as w
+import traitlets as t
 
 from ..core.outcome import Action, Reason
 from ..core.urls import UrlCheck
-from ._answerable import Answerable, Answering, FormState
-from ._keys import KeyRoute
+from ._answerable import Answering, FormState
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import QUESTION_CSS, QUESTION_ESM
 
-__all__ = ["LinkCardBase", "LinkCardWidget"]
-
-# JupyterLab's CSS shows a bare anchor as plain text: make the one link look like one.
-_LINK_STYLE = "color: var(--jp-content-link-color, #1976d2); text-decoration: underline; font-weight: bold"
+__all__ = ["LinkCardBase", "LinkCardModel"]
 
 
 class LinkCardBase(Answering):
@@ -121,29 +118,46 @@ class LinkCardBase(Answering):
         reason, by = self._acting
         self._resolve(Action.ACCEPT, reason, by, "")
 
-    def _link_html(self, text: str) -> str:
-        """The card's one live link (escaped), for a new tab without a way back to this page."""
-        return (
-            f'<a href="{html.escape(self.url, quote=True)}" target="_blank" rel="noopener noreferrer" '
-            f'style="{_LINK_STYLE}">{html.escape(text)} ↗</a>'
-        )
 
+class LinkCardModel(LinkCardBase, DeclaredAnyWidget):
+    """A link card as one widget model: its state holds only what the server sent and the kernel decided
+    (never what a person typed); presses, keys and the opened page come as custom messages."""
 
-class LinkCardWidget(LinkCardBase, Answerable):
-    """A link card as a box of stock widgets, opening through the shared keyboard helper (`SignInCard`)."""
+    _esm = t.Unicode(QUESTION_ESM, help="The card's front end: question.js (its link block), keys.js.").tag(
+        sync=True
+    )
+    _css = t.Unicode(QUESTION_CSS, help="The card's look (JupyterLab's CSS variables, with fallbacks).").tag(
+        sync=True
+    )
+    card = t.Dict(
+        help="What the page renders: its kind, who asks, the message, the host and full URL as text, the "
+        "warnings."
+    ).tag(sync=True)
+    buttons = t.List(
+        t.Dict(), help="The buttons of the moment: press, label, tooltip, primary, opens, disabled."
+    ).tag(sync=True)
+    status = t.Unicode("", help="After consent: what the card waits for.").tag(sync=True)
+    link = t.Dict(help="After consent, unless the page opened: the one live link (href, text).").tag(
+        sync=True
+    )
+    closing_line = t.Unicode(
+        "", help="Once ended, the one line left: who asked, the host, how it ended."
+    ).tag(sync=True)
 
-    _route: KeyRoute | None
+    _open_on: bool  # whether the button that consents and opens the address is enabled
 
-    def _open_button(self) -> w.Button:
-        """The button that consents and opens the address."""
+    def _button_row(self) -> list[dict[str, Any]]:
+        """The buttons while the card is pending."""
         raise NotImplementedError
 
     def _open_enabled(self) -> bool:
-        return not self._open_button().disabled
+        return self._open_on and self.check.allowed
 
     def _disable_open(self) -> None:
-        self._open_button().disabled = True
+        self._open_on = False
+        if not self._ended:
+            self.buttons = self._button_row()
 
     def _tell_views(self, content: dict[str, Any]) -> None:
-        if self._route is not None:
-            self._route.send(content)
+        if self.comm is not None:
+            self.send(content)

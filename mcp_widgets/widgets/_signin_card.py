@@ -1,28 +1,32 @@
 """SignInCard: an OAuth sign-in as a consent card (sign in on the authorization server's page, or cancel).
 
-Before the card is drawn the SDK has fetched only public metadata (the server's protected resource metadata
-and the authorization server's metadata) and, for an authorization server that needs dynamic registration,
-registered this notebook as a client (that sends only our client metadata, never anything of the person's;
-the full address below needs the client id it returns). Nothing is opened before the person consents: the
-authorization address is plain text (Labels), with the authorization server's host on a line of its own and
-the URL card's warnings (Punycode, bidi, credentials, port). "Sign in" consents and opens the address in a
-new tab in the same click (the shared keyboard helper's view, keys.js, as for a URL card); where the helper
-does not run, the card then shows the one live link it has.
+One widget model (an anywidget), drawn by the question card's renderer (`assets/question.js`, its link block,
+as a URL card is). Before the card is drawn the SDK has fetched only public metadata (the server's protected
+resource metadata and the authorization server's metadata) and, for an authorization server that needs
+dynamic registration, registered this notebook as a client (that sends only our client metadata, never
+anything of the person's; the full address below needs the client id it returns). Nothing is opened before
+the person consents: the authorization address is plain text, with the authorization server's host on a line
+of its own and the URL card's warnings (Punycode, bidi, credentials, port). "Sign in" consents and opens the
+address in a new tab in the same click (keys.js, joined into the module, as for a URL card); where that does
+not run, the card then shows the one live link it has.
 
 After consent the card waits for the browser: the loopback listener gets the redirect, or the person pastes
-the address the browser ended on (a password-type field, for JupyterLab on another machine: the loopback is
-then out of the browser's reach). The field is cleared and its widget closed on submit. The client ends the
-card with `signed_in()` or `failed(why)`: one plain line is left. Its model state never holds a code or
-token; the address it shows carries only the `state` and the PKCE challenge, which are not secrets.
+the address the browser ended on (a password field, for JupyterLab on another machine: the loopback is then
+out of the browser's reach). The page sends that address as one custom message on submit and clears the
+field at once: it is never synced state, so no saved widget state keeps it. The client ends the card with
+`signed_in()` or `failed(why)`: one plain line is left. Its model state never holds a code or token; the
+address it shows carries only the `state` and the PKCE challenge, which are not secrets.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
-import ipywidgets as w
+import traitlets as t
 
+from .. import kernel
 from ..core.outcome import Action, Outcome, Reason
 from ..core.signin_addresses import (
     AuthorizationDenied,
@@ -31,15 +35,22 @@ from ..core.signin_addresses import (
     read_authorization,
     read_redirect,
 )
+from ..core.text import shown
 from ..core.urls import visible
-from ._keys import KeyRoute, shared_catcher
-from ._kit import OPEN_CLASS, Kit, asker
-from ._link_card import LinkCardWidget
+from ._kit import Kit, asker, known_keys
+from ._link_card import LinkCardModel
 
 __all__ = ["SignInCard"]
 
+_LAYOUT = Kit()
+_PASTE = {
+    "placeholder": "the address the browser ended on",
+    "submit": "Submit address",
+}
+"""The paste field the waiting card offers: its placeholder and its button (the value is never state)."""
 
-class SignInCard(LinkCardWidget):
+
+class SignInCard(LinkCardModel):
     """Asks the person to sign in to a server's authorization server; shown in the calling cell.
 
     Through the card contract it resolves once, at consent (`outcome`, `add_done_callback`): Sign in, or
@@ -56,6 +67,16 @@ class SignInCard(LinkCardWidget):
     _NOUN = "sign-in card"
     _WHAT = "a sign-in card"
     kind: ClassVar[str] = "signin"
+
+    _anywidget_id = t.Unicode("mcp_widgets.SignInCard", help="anywidget's name for this class.").tag(
+        sync=True
+    )
+    note = t.Unicode("", help="While it waits: a refused redirect, or that the address was received.").tag(
+        sync=True
+    )
+    paste_offer = t.Dict(
+        help="While it waits: the paste field's placeholder and button (what is pasted comes as a message)."
+    ).tag(sync=True)
 
     def __init__(
         self,
@@ -87,63 +108,44 @@ class SignInCard(LinkCardWidget):
         """Set by the client: the person cancelled while the card waited."""
         self.on_denied: Callable[[str], object] | None = None
         """Set by the client: a pasted redirect carried the authorization server's refusal."""
-        self._kit = kit = Kit()
-        self._route: KeyRoute | None = None
-        try:
-            children = self._build() if self.check.allowed else ()
-            route = self._route
-            classes = ["mcp-widgets-url", "mcp-widgets-signin"] + ([route.token] if route else [])
-            ids: dict[str, str] = {} if route is None else {"model_id": route.model_id}
-            super().__init__(
-                children=children, layout=kit.layout(), _view_count=0, _dom_classes=tuple(classes), **ids
-            )
-            if route is not None:
-                route.listen(self)
-        except BaseException:
-            kit.close()
-            if self._route is not None:
-                self._route.close()
-            raise
+        self._open_on = True  # whether "Sign in" is enabled
+        self._header = f"Sign-in requested by {asker(server, declared_name)}"
+        if self.check.allowed:
+            kernel.attach()  # so that every message reaches us even while a cell awaits this card
+        model_id = uuid.uuid4().hex  # chosen here, so the card can name it (as a URL card's does)
+        super().__init__(
+            card={**self._card(), "id": model_id} if self.check.allowed else {"kind": "signin"},
+            buttons=self._button_row() if self.check.allowed else [],
+            _view_count=0,
+            model_id=model_id,
+            layout=_LAYOUT.layout(),  # the process's shared Layout: one model per card
+            **known_keys(type(self)),
+        )
+        self.on_msg(self._receive)
         if not self.check.allowed:
             note = (self.check.refusal or "refused").rstrip(".")
             self._resolve(Action.DECLINE, Reason.REFUSED_URL, None, f"the authorization address: {note}")
 
-    def _build(self) -> tuple[w.Widget, ...]:
-        kit, check, label = self._kit, self.check, self._kit.wrapped_label
-        self._header = f"Sign-in requested by {asker(self.server, self.declared_name)}"
+    def _card(self) -> dict[str, Any]:
+        """The card's text: server text made `shown` (control characters visible), never HTML."""
+        check = self.check
         host = visible(check.host)
         if check.host_unicode:
             host += f"  (reads as “{visible(check.host_unicode)}”)"
         if check.host_ascii:
             host += f"  (the browser goes to “{check.host_ascii}”)"
         scopes = ", ".join(visible(s) for s in self.scopes) if self.scopes else "none named"
-        self._top: list[w.Widget] = [
-            label(self._header, bold=True),
-            label(self.message),
-            label(f"You sign in on: {host}", bold=True),
-            label(f"Only that site sees what you type there; it gives {self.server} access to: {scopes}"),
-            label(f"Full address: {check.display}"),
-            *(label(f"⚠ Warning: {text}") for text in check.warnings),
-        ]
-        self._signin = kit.make(
-            w.Button,
-            description="Sign in",
-            button_style="primary",
-            icon="external-link",
-            tooltip=f"Agree, and open the sign-in page on {visible(check.host)} in a new tab",
-            _dom_classes=(OPEN_CLASS,),
-        )
-        self._cancel = kit.make(w.Button, description="Cancel", tooltip="Do not sign in")
-        self._signin.on_click(lambda _b: self._clicked(Action.ACCEPT))
-        self._cancel.on_click(lambda _b: self._cancel_clicked())
-        self._button_row = kit.make(w.HBox, children=(self._signin, self._cancel))
-        self._status: w.Label | None = None
-        self._note: w.Label | None = None
-        self._paste: w.Password | None = None
-        self._paste_button: w.Button | None = None
-        self._keys = shared_catcher()
-        self._route = KeyRoute(self._on_key, self._arm)
-        return (*self._top, self._button_row, self._keys)
+        return {
+            "kind": "signin",
+            "header": shown(self._header),
+            "message": shown(self.message),
+            "host": shown(f"You sign in on: {host}"),
+            "detail": shown(
+                f"Only that site sees what you type there; it gives {self.server} access to: {scopes}"
+            ),
+            "address": shown(f"Full address: {check.display}"),
+            "warnings": [shown(f"⚠ Warning: {text}") for text in check.warnings],
+        }
 
     def __repr__(self) -> str:
         return f"<SignInCard server={self.server!r} host={visible(self.auth_host)!r} {self.signin_state}>"
@@ -167,7 +169,7 @@ class SignInCard(LinkCardWidget):
 
     def accept(self) -> bool:
         """Click "Sign in" (consent); False once answered or when the address was refused."""
-        return self._press(self._signin if self.check.allowed else None)
+        return self._press_action(Action.ACCEPT)
 
     def decline(self) -> bool:
         """Refuse to sign in (handlers and headless policies; the person has Cancel)."""
@@ -179,25 +181,27 @@ class SignInCard(LinkCardWidget):
         if self.waiting:
             self._cancel_clicked()
             return self.signin_state == "cancelled"
-        return self._press(self._cancel if self.check.allowed else None)
+        return self._press_action(Action.CANCEL)
 
     def paste(self, address: str) -> bool:
         """Give the address the browser ended on (when the loopback is out of the browser's reach).
 
         The address must be this sign-in's redirect with its `state`; else the card says why (quoting none
-        of it) and keeps waiting. Returns whether it was taken.
+        of it) and keeps waiting. Returns whether it was taken (then the paste field goes).
         """
         if not self.waiting:
             return False
         try:
             redirect = read_redirect(address, redirect_uri=self.redirect_uri, state=self._auth.state)
         except AuthorizationDenied as exc:
+            self._take_paste_field()
             if self.on_denied is not None:
                 self.on_denied(str(exc))
             return True  # taken: the sign-in is over
         except RedirectRefused as exc:
             self.refused(str(exc))
             return False
+        self._take_paste_field()
         self._show_note("Address received: finishing the sign-in…")
         if self.on_redirect is not None:
             self.on_redirect(redirect)
@@ -243,33 +247,64 @@ class SignInCard(LinkCardWidget):
             self.finish(Action.CANCEL, reason=Reason.HANDLER, note="the sign-in card was closed")
         super().close()
         self._ended = True
-        if self._route is not None:
-            self._route.close()
 
     # -- internals -----------------------------------------------------------------------------------------
     def _by(self) -> tuple[Reason, str | None]:
         outcome = self.outcome
         return (outcome.reason, outcome.by) if outcome is not None else (Reason.PERSON, None)
 
-    def _buttons(self) -> dict[Action, w.Button]:
-        if not self.check.allowed:
-            return {}
-        return {Action.ACCEPT: self._signin, Action.CANCEL: self._cancel}
-
     @property
     def authorization_url(self) -> str:
         """The full authorization address: `url`, under the name the SDK gives it."""
         return self.url
 
-    def _open_button(self) -> w.Button:
-        return self._signin
+    # -- the page's messages ---------------------------------------------------------------------------------
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """One message from a view: a button, a key, an opened page, a pasted address, or "ready"."""
+        if not isinstance(content, dict):
+            return
+        if "press" in content:
+            if content["press"] == "accept":
+                self._press_action(Action.ACCEPT)
+            elif content["press"] == "cancel":
+                self._cancel_clicked()
+        elif "paste" in content:
+            address = content["paste"]
+            # The page sent it once and cleared its field: it is never state, and it is kept nowhere here.
+            if isinstance(address, str) and address:
+                self.paste(address)
+        elif "key" in content or "opened" in content:
+            self._on_key(content)
+        elif content.get("ready") is True:
+            self._arm()
+
+    def _press_action(self, action: Action) -> bool:
+        if not self._answerable() or (action is Action.ACCEPT and not self._open_on):
+            return False  # a stale click, from a page that had not yet seen the button go, is refused too
+        reason, by = self._acting
+        return self._resolve(action, reason, by, "")
+
+    def _button_row(self) -> list[dict[str, Any]]:
+        """Sign in (consents and opens the page in the same click) and Cancel."""
+        host = visible(self.check.host)
+        return [
+            {
+                "press": "accept",
+                "label": "Sign in",
+                "tip": shown(f"Agree, and open the sign-in page on {host} in a new tab"),
+                "opens": True,
+                "primary": True,
+                "disabled": not self._open_on,
+            },
+            {"press": "cancel", "label": "Cancel", "tip": "Do not sign in"},
+        ]
 
     def _cancel_clicked(self) -> None:
         if self.waiting:
             reason, by = self._acting
             self.finish(Action.CANCEL, reason=reason, by=by, note="cancelled while waiting for the browser")
             return
-        self._clicked(Action.CANCEL)
+        self._press_action(Action.CANCEL)
 
     def _after_consent(self) -> None:
         self.signin_state = "waiting"
@@ -280,59 +315,31 @@ class SignInCard(LinkCardWidget):
         self._conclude("cancelled", self._outcome, leave_line=leave_line)
 
     def _show_waiting(self) -> None:
+        """After consent: the waiting line, the paste field, Cancel and, unless the page opened, the link."""
         host = visible(self.check.host)
-        kit = self._kit
-        self._status = self._kit.wrapped_label(
+        status = (
             f"Waiting for you to sign in on {host}"
             + (" in the new tab." if self._opened else " (use the link above).")
             + " If the browser ends on an address that does not load (JupyterLab on another machine),"
             " paste that address here:"
         )
-        self._row = row = kit.make(w.HBox, children=(self._cancel,))
-        self._offer_paste()
-        link: tuple[w.Widget, ...] = ()
-        if not self._opened:
-            anchor = self._link_html(f"Open the sign-in page on {host} in a new tab")
-            link = (kit.make(w.HTML, value=anchor),)
-        self._waiting_parts = (*self._top, *link, self._status, row)
-        self.children = (*self._waiting_parts, self._keys)
+        cancel = {"press": "cancel", "label": "Cancel", "tip": "Stop waiting, and do not sign in"}
+        with self.hold_sync():  # one message: the line, the link, the field and Cancel together
+            if not self._opened:
+                self.link = {"href": self.url, "text": f"Open the sign-in page on {host} in a new tab ↗"}
+            self.status = shown(status)
+            self.paste_offer = dict(_PASTE)
+            self.buttons = [cancel]
 
-    def _offer_paste(self) -> None:
-        """A new, empty field for the address (and its button), first in the row."""
-        kit = self._kit
-        # The value reaches the kernel only on Enter or when the field loses focus (not per keystroke), and is
-        # taken, cleared and the field closed at once: no saved widget state keeps the address.
-        field = kit.make(w.Password, placeholder="the address the browser ended on", continuous_update=False)
-        field.observe(lambda change: self._submit() if change["new"] else None, "value")
-        button = kit.make(w.Button, description="Submit address")
-        button.on_click(lambda _b: self._submit())
-        self._paste, self._paste_button = field, button
-        self._row.children = (field, button, self._cancel)
-
-    def _submit(self) -> None:
-        field, button = self._paste, self._paste_button
-        if field is None or not field.value:
-            return  # the button without an address (the field's value comes as it loses focus)
-        address = field.value
-        # Cleared and closed at once: a notebook saved after this keeps nothing of the address.
-        field.value = ""
-        self._paste = self._paste_button = None
-        self._row.children = (self._cancel,)
-        field.close()
-        if button is not None:
-            button.close()
-        if not self.paste(address) and self.waiting:
-            self._offer_paste()  # refused (the card says why): another try
+    def _take_paste_field(self) -> None:
+        """An address was taken: the field goes (a refused one keeps it, for another try)."""
+        if not self._ended:
+            self.paste_offer = {}
 
     def _show_note(self, text: str) -> None:
         if self._ended or not self.check.allowed:
             return
-        if self._note is None:
-            self._note = self._kit.wrapped_label(text)
-            self._waiting_parts = (*self._waiting_parts, self._note)
-            self.children = (*self._waiting_parts, self._keys)
-        else:
-            self._note.value = self._note.tooltip = text
+        self.note = shown(text)
 
     def _conclude(self, state: str, outcome: Outcome, *, leave_line: bool = True) -> None:
         with self._lock:
@@ -346,14 +353,15 @@ class SignInCard(LinkCardWidget):
             self._call(fn)
 
     def _end(self, outcome: Outcome, *, leave_line: bool) -> None:
+        """Down to one line (where, for whom, how it ended); the rest of the state goes."""
         self._ended = True
-        if self._route is not None:
-            self._route.close()
-        kit = self._kit
-        if not leave_line or not hasattr(self, "_header"):
-            self.children = ()
-            kit.close()
+        if self.comm is None:
             return
-        line = self._kit.wrapped_label(self.summary)
-        self.children = (line,)
-        kit.close(keep=(line,))
+        with self.hold_sync():
+            # A refused address was never shown: nothing but its kind (the client says why in a line).
+            self.closing_line = shown(self.summary) if leave_line and self.check.allowed else ""
+            self.card = {"kind": "signin"}  # what it is, and no server text any more
+            self.buttons = []
+            self.status = self.note = ""
+            self.link = {}
+            self.paste_offer = {}

@@ -39,10 +39,8 @@ from ..core.outcome import Action, Outcome, Reason
 from ..core.text import shown
 from ..core.urls import UrlCheck, inspect_url, visible
 from ._answerable import FormState
-from ._keys import DeclaredAnyWidget
-from ._keys_assets import QUESTION_CSS, QUESTION_ESM
 from ._kit import Kit, asker, known_keys
-from ._link_card import LinkCardBase
+from ._link_card import LinkCardModel
 
 __all__ = ["UrlCard"]
 
@@ -50,7 +48,7 @@ _LAYOUT = Kit()
 _PRESSES = {"accept": Action.ACCEPT, "decline": Action.DECLINE, "cancel": Action.CANCEL}
 
 
-class UrlCard(LinkCardBase, DeclaredAnyWidget):
+class UrlCard(LinkCardModel):
     """Asks the person whether to open a server's web page; shown inline where the request was made.
 
     It names the server that asks, shows the message and the full URL as plain text, the host on its own
@@ -72,26 +70,7 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
     kind: ClassVar[str] = "url"
     """What sort of `Card` this is (handlers decide by it)."""
 
-    _esm = t.Unicode(QUESTION_ESM, help="The card's front end: question.js (its URL block), keys.js.").tag(
-        sync=True
-    )
-    _css = t.Unicode(QUESTION_CSS, help="The card's look (JupyterLab's CSS variables, with fallbacks).").tag(
-        sync=True
-    )
     _anywidget_id = t.Unicode("mcp_widgets.UrlCard", help="anywidget's name for this class.").tag(sync=True)
-    card = t.Dict(
-        help="What the page renders: who asks, the message, the host and full URL as text, the warnings."
-    ).tag(sync=True)
-    buttons = t.List(
-        t.Dict(), help="The buttons of the moment: press, label, tooltip, primary, opens, disabled."
-    ).tag(sync=True)
-    status = t.Unicode("", help="After consent: what the card waits for.").tag(sync=True)
-    link = t.Dict(help="After consent, unless the page opened: the one live link (href, text).").tag(
-        sync=True
-    )
-    closing_line = t.Unicode(
-        "", help="Once ended, the one line left: who asked, the host, how it ended."
-    ).tag(sync=True)
 
     def __init__(
         self,
@@ -280,18 +259,6 @@ class UrlCard(LinkCardBase, DeclaredAnyWidget):
             return False  # a stale click, from a page that had not yet seen the button go, is refused too
         reason, by = self._acting
         return self._resolve(action, reason, by, "")
-
-    def _open_enabled(self) -> bool:
-        return self._open_on and self.check.allowed
-
-    def _disable_open(self) -> None:
-        self._open_on = False
-        if not self._ended:
-            self.buttons = self._button_row()
-
-    def _tell_views(self, content: dict[str, Any]) -> None:
-        if self.comm is not None:
-            self.send(content)
 
     def _may_open(self) -> bool:
         return not self._again  # a later round's button only says the person has finished

@@ -2,23 +2,29 @@
 `await mw.connect(url)` in a cell, reads the sign-in card (who asks, the authorization server's host, the
 scopes), clicks Sign in, signs in on the provider's page in the new tab with a user name and password, is sent
 back to the kernel's loopback ("you may close this tab"), answers the form the tool asks next, and the cell
-ends with the tool's result. The saved notebook holds no token and no code.
+ends with the tool's result. The saved notebook holds no token and no code. Then JupyterLab on another
+machine: the browser cannot reach the loopback, and the person pastes the address it ended on into the
+card's password field; the saved widget state never holds it.
 """
 
 from __future__ import annotations
 
 import contextlib
 import json
+import re
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from tests.servers.launch import serving
 from tests.servers.oauth.rig import PASSWORD, USER, authorization_server, protected_server
+from tests.servers.oauth_quick import CANARY_PREFIX
 
 from .gallery import layout_problems, shoot_in_both_themes
-from .harness import UI_MS, NotebookPage
+from .harness import ROOT, UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
 
@@ -132,3 +138,76 @@ def _query(address: str) -> list[tuple[str, str]]:
     from urllib.parse import parse_qsl, urlsplit
 
     return parse_qsl(urlsplit(address).query)
+
+
+@pytest.fixture(scope="module")
+def quick() -> Iterator[str]:
+    """An authorization server that approves at once (tests/servers/oauth_quick.py): codes are canaries."""
+    with serving(
+        [sys.executable, str(ROOT / "tests" / "servers" / "oauth_quick.py")], "the OAuth server"
+    ) as (
+        port,
+        _,
+    ):
+        yield f"http://127.0.0.1:{port}/mcp"
+
+
+def _saved_widget_state(nb: NotebookPage) -> str:
+    from playwright.sync_api import expect
+
+    nb.run_command("docmanager:save")  # resolves once the file is written
+    expect(nb.page.locator(".jp-mod-dirty")).to_have_count(0, timeout=UI_MS)
+    saved = json.loads((nb.server.root / nb.path).read_text())
+    return json.dumps(saved.get("metadata", {}).get("widgets", {}))
+
+
+@pytest.mark.usefixtures("saving_widget_state")
+def test_pasting_the_address_the_browser_ended_on(open_notebook: OpenNotebook, quick: str) -> None:
+    from playwright.sync_api import expect
+
+    nb = open_notebook(
+        [f"import mcp_widgets as mw\nsrv = await mw.connect({quick!r}, name='lab')\nprint('ok')"]
+    )
+    ended_on: list[str] = []
+
+    def out_of_reach(route: Any) -> None:
+        # The authorization server redirects to the kernel's loopback, which this browser cannot reach (as
+        # from another machine): the tab ends on that address, and nothing arrives at the loopback.
+        response = route.fetch(max_redirects=0)
+        ended_on.append(response.headers["location"])
+        route.fulfill(status=502, body="This site can't be reached")
+
+    nb.page.context.route(re.compile(r"^http://127\.0\.0\.1:\d+/authorize\?"), out_of_reach)
+    nb.run(0)
+    out = nb.output(0)
+    card = out.locator(".mcp-widgets-signin")
+    expect(card.get_by_role("button", name="Sign in")).to_be_visible(timeout=UI_MS * 4)
+    expect(card.locator("input")).to_have_count(0)  # nothing to paste before consent
+    with nb.page.context.expect_page() as opened:
+        card.get_by_role("button", name="Sign in").click()
+    opened.value.wait_for_load_state()
+    field = card.locator("input[type=password]")
+    expect(field).to_be_visible()
+    expect(
+        card.get_by_text("Waiting for you to sign in on 127.0.0.1 in the new tab.", exact=False)
+    ).to_be_visible()
+    for _ in range(40):
+        if ended_on:
+            break
+        nb.page.wait_for_timeout(250)
+    (address,) = ended_on
+    assert CANARY_PREFIX in address  # the code: what must never be kept
+    opened.value.close()
+    assert layout_problems(card) == []
+    shoot_in_both_themes(nb, {"signin-waiting": card})  # build/gallery/signin-waiting-{light,dark}.png
+    field.fill(address.replace("state=", "state=x"))  # not this sign-in's: refused, the field stays
+    assert CANARY_PREFIX not in _saved_widget_state(nb)  # typed, not sent: in the page only
+    field.press("Enter")
+    expect(card.get_by_text("A sign-in response was refused", exact=False)).to_be_visible()
+    expect(field).to_have_value("")  # cleared as it was sent
+    field.fill(address)
+    card.get_by_role("button", name="Submit address").click()
+    nb.wait_done(0, timeout=UI_MS * 4)
+    expect(nb.stdout(0)).to_contain_text("ok")
+    state = _saved_widget_state(nb)
+    assert CANARY_PREFIX not in state and CANARY_PREFIX not in (nb.server.root / nb.path).read_text()

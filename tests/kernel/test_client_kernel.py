@@ -32,6 +32,7 @@ del _Server, _value
 
 FORM_ID = "mcp_widgets.ElicitationForm"
 URL_CARD_ID = "mcp_widgets.UrlCard"
+SIGNIN_CARD_ID = "mcp_widgets.SignInCard"
 """A question card's `_anywidget_id`: the form is one model (an anywidget), its card in its state."""
 
 
@@ -43,6 +44,19 @@ def is_form(w: WidgetModel | None) -> bool:
 def is_url_card(w: WidgetModel | None) -> bool:
     """Whether `w` is a URL card (one model, drawn by the question card's renderer), pending or not."""
     return w is not None and w.model_name == "AnyModel" and w.state.get("_anywidget_id") == URL_CARD_ID
+
+
+def is_link_card(w: WidgetModel | None) -> bool:
+    """Whether `w` is a URL card or a sign-in card (one model each, the renderer's link block)."""
+    return (
+        w is not None
+        and w.model_name == "AnyModel"
+        and w.state.get("_anywidget_id")
+        in (
+            URL_CARD_ID,
+            SIGNIN_CARD_ID,
+        )
+    )
 
 
 def setup_code(target: str = "build_server()", mode: str = "auto", extra: str = "") -> str:
@@ -78,8 +92,8 @@ def model_id(ref: str) -> str:
 
 @dataclass
 class Form:
-    """A pending card as the frontend sees it: a form or a URL card (one model: its card, its messages) or
-    a stock box (the sign-in card: its children, text fields and buttons)."""
+    """A pending card as the frontend sees it: a form, a URL card or a sign-in card (one model each: its
+    card, its messages)."""
 
     fe: KernelFrontend
     model: WidgetModel
@@ -97,12 +111,12 @@ class Form:
             card = state.get("card") or {}
             closing = state.get("closing_line")
             return [closing] if closing else [card.get("header", ""), card.get("message", "")]
-        if is_url_card(self.model):
+        if is_link_card(self.model):
             state = self.model.state
             card = state.get("card") or {}
             if state.get("closing_line"):
                 return [state["closing_line"]]
-            shown = ["header", "message", "host", "address"]
+            shown = ["header", "message", "host", "detail", "address"]
             lines = [card.get(k, "") for k in shown] + list(card.get("warnings", [])) + [state.get("status")]
             return [str(line) for line in lines if line]
         return [str(k.state.get("value")) for k in self.kids() if k.model_name == "LabelModel"]
@@ -128,7 +142,7 @@ class Form:
         if is_form(self.model):
             self.fe.send_custom(self.model, {"press": label.lower()})
             return
-        if is_url_card(self.model):  # its page sends the press of the button with that label
+        if is_link_card(self.model):  # its page sends the press of the button with that label
             found = [b for b in self.model.state.get("buttons", []) if b.get("label") == label]
             if not found:
                 raise AssertionError(f"no {label} button")
@@ -163,7 +177,7 @@ def shown_lines(fe: KernelFrontend) -> Iterator[str]:
     for w in list(fe.widgets.values()):
         if w.model_name == "LabelModel":
             yield str(w.state.get("value", ""))
-        elif (is_form(w) or is_url_card(w)) and w.state.get("closing_line"):
+        elif (is_form(w) or is_link_card(w)) and w.state.get("closing_line"):
             yield str(w.state["closing_line"])
     for msg in list(fe.iopub_log):
         data = msg["content"].get("data", {}) if isinstance(msg.get("content"), dict) else {}

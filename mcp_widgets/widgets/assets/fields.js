@@ -169,7 +169,8 @@ function makeControl(spec, id, edit) {
       return { control: el, inputs: [el], set: (v) => { el.value = localOf(v); } };
     }
     default: {
-      const el = input("text");
+      // A password (an inputs card's secret) is a password field; what is typed goes only to `onEdit`.
+      const el = input(spec.widget === "password" ? "password" : "text");
       el.id = id;
       el.autocomplete = "off";
       el.spellcheck = false;

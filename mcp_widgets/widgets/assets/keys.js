@@ -217,7 +217,7 @@ function render({ model, el }, given) {
   const found = (boxModel) => {
     if (stopped || !boxModel) return;
     form = boxModel;
-    // Flush probe (see KeyRoute.after_flush): answer only those for this view's form.
+    // Flush probe (see Flushes.probe): answer only those for this view's form.
     onFlush = flushAnswerer(form, form, () => !stopped);
     form.on("msg:custom", onFlush);
     form.on("msg:custom", onUrl);

@@ -1,8 +1,12 @@
 // The question card (ElicitationForm): who asks, the server's message, the fields (fields.js), Accept /
 // Decline / Cancel and the keys hint; once the question ended, only its one line. A URL card (UrlCard, its
-// card's kind "url") has the same shell with its URL block instead of the fields: the host and the full URL
-// as text, the warnings, the buttons of the moment, the waiting line and, after consent, its one live link
-// (opening the page in the consenting click is keys.js's, for the URL the kernel sends). It renders the model's
+// card's kind "url") and a sign-in card (SignInCard, kind "signin") have the same shell with the link block
+// instead of the fields: the host and the full URL as text, the warnings, the buttons of the moment, the
+// waiting line and, after consent, the one live link (opening the page in the consenting click is keys.js's,
+// for the URL the kernel sends); a sign-in card adds what it grants, a note and, while it waits, the field
+// for the address the browser ended on (a password field, sent as one {paste} message on submit and
+// cleared at once: never state). An inputs card (InputsCard, kind "inputs": a config's `${input:id}` values)
+// is a question with its own buttons, Connect and Cancel. It renders the model's
 // state, which holds what the server sent and the kernel decided, never what a person typed: each edit and
 // each button goes to the kernel as a message ({edit, value, view}, {press}), the kernel answers with the
 // verdicts (state) and, for values it fills, a message ({values, except}). The keys, the focus rule and focus
@@ -17,8 +21,11 @@ function renderQuestion({ model, el }) {
   const uid = "mcp-widgets-q" + Math.random().toString(36).slice(2, 10);
   const box = node("div", ["mcp-widgets-form", "mcp-widgets-question", ...LITERAL].join(" "));
   el.appendChild(box);
-  // A URL card says so even when it is drawn ended (a refused URL's card is its closing line from the start).
-  if ((model.get("card") || {}).kind === "url") box.classList.add("mcp-widgets-url");
+  // A link card says so even when it is drawn ended (a refused URL's card is its closing line from the start).
+  const kind = (model.get("card") || {}).kind;
+  if (kind === "url" || kind === "signin") box.classList.add("mcp-widgets-url");
+  if (kind === "signin") box.classList.add("mcp-widgets-signin");
+  if (kind === "inputs") box.classList.add("mcpw-inputs");
   let fields = null;
   let stopKeys = null;
   let appView = null;
@@ -36,7 +43,7 @@ function renderQuestion({ model, el }) {
     parts.message = node("div", "mcp-widgets-message", card.message || "");
     parts.message.hidden = !card.message;
     box.appendChild(parts.message);
-    if (card.kind === "url") return buildUrl(card);
+    if (card.kind === "url" || card.kind === "signin") return buildUrl(card);
     parts.fields = node("div", "mcp-widgets-fields");
     box.appendChild(parts.fields);
     fields = renderFields(parts.fields, card.rows || [], {
@@ -48,7 +55,9 @@ function renderQuestion({ model, el }) {
     box.appendChild(parts.app);
     const row = node("div", "mcp-widgets-buttons");
     parts.buttons = {};
-    for (const [press, label, cls, tip] of BUTTONS) {
+    // A card may name its own buttons (the inputs card: Connect, Cancel); a question has the three answers.
+    const own = (card.buttons || []).map((b) => [b.press, b.label, b.primary ? "mcp-widgets-primary" : "", b.tip]);
+    for (const [press, label, cls, tip] of own.length ? own : BUTTONS) {
       const button = node("button", ["mcp-widgets-button", cls].join(" ").trim(), label);
       button.type = "button";
       if (tip) button.title = tip;
@@ -69,17 +78,54 @@ function renderQuestion({ model, el }) {
     box.appendChild(parts.hint);
   };
 
-  // The URL block: its text never changes within a round; the buttons, the waiting line and the link do.
+  // The link block: its text never changes within a round; the buttons, the waiting line, the note, the
+  // paste field and the link do.
   const buildUrl = (card) => {
     box.classList.add("mcp-widgets-url");
     box.appendChild(node("div", "mcp-widgets-host", card.host));
+    if (card.detail) box.appendChild(node("div", "mcp-widgets-detail", card.detail));
     box.appendChild(node("div", "mcp-widgets-address", card.address));
     for (const text of card.warnings || []) box.appendChild(node("div", "mcp-widgets-warning", text));
     parts.link = node("div", "mcp-widgets-link-slot");
     parts.status = node("div", "mcp-widgets-status");
     parts.status.setAttribute("aria-live", "polite");
+    parts.paste = node("div", "mcp-widgets-paste-slot");
+    parts.note = node("div", "mcp-widgets-status");
+    parts.note.setAttribute("aria-live", "polite");
     parts.row = node("div", "mcp-widgets-buttons");
-    box.append(parts.link, parts.status, parts.row);
+    box.append(parts.link, parts.status, parts.paste, parts.note, parts.row);
+  };
+  // The sign-in card's field for the address the browser ended on: a password field in a form, so Enter
+  // submits it (keys.js keeps the key from the notebook, not its default). Its value goes to the kernel as
+  // one message and the field is emptied in the same moment: no state, no later redraw, holds it.
+  const showPaste = () => {
+    if (!parts.paste || closed()) return;
+    const offer = model.get("paste_offer") || {};
+    if (!offer.submit) {
+      parts.paste.replaceChildren();
+      parts.paste.hidden = true;
+      return;
+    }
+    parts.paste.hidden = false;
+    if (parts.paste.firstChild) return;  // the same field stays (and keeps focus) after a refused address
+    const form = node("form", "mcp-widgets-paste");
+    const input = node("input", "mcp-widgets-input");
+    input.type = "password";
+    input.autocomplete = "off";
+    input.spellcheck = false;
+    input.placeholder = offer.placeholder || "";
+    input.setAttribute("aria-label", offer.placeholder || offer.submit);
+    const submit = node("button", "mcp-widgets-button", offer.submit);
+    submit.type = "submit";
+    form.append(input, submit);
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      event.stopPropagation();
+      const value = input.value;
+      input.value = "";
+      if (value) send({ paste: value });
+    });
+    parts.paste.replaceChildren(form);
   };
   const showMessage = () => {
     const text = (model.get("card") || {}).message || "";
@@ -106,6 +152,9 @@ function renderQuestion({ model, el }) {
     parts.link.hidden = !parts.link.firstChild;
     parts.status.textContent = model.get("status") || "";
     parts.status.hidden = !model.get("status");
+    parts.note.textContent = model.get("note") || "";
+    parts.note.hidden = !model.get("note");
+    showPaste();
     // A button whose press stays keeps its element (and focus): "Open page" disabled as its round ends is
     // the same element, and so is the next round's "I've finished — try again".
     const had = parts.pressed || {};
@@ -218,6 +267,8 @@ function renderQuestion({ model, el }) {
     ["change:buttons", showUrl],
     ["change:status", showUrl],
     ["change:link", showUrl],
+    ["change:note", showUrl],
+    ["change:paste_offer", showUrl],
   ];
   for (const [event, fn] of listeners) model.on(event, fn);
   return () => {

@@ -154,7 +154,7 @@ def test_sign_in_through_the_card_then_call(url: str, caplog: pytest.LogCaptureF
     assert card.redirect_uri.startswith("http://127.0.0.1:") and card.redirect_uri.endswith("/callback")
     assert card.redirect_uri in card.authorization_url.replace("%3A", ":").replace("%2F", "/")
     assert card.signin_state == "signed in"
-    assert "signed in" in card.children[0].value  # one closing line is all it keeps
+    assert "signed in" in card.closing_line  # one closing line is all it keeps
     record = signins()[0]
     assert (record["server"], record["url_host"], record["scopes"]) == ("lab", "127.0.0.1", ["read"])
     assert record["outcome"]["action"] == "accept" and record["answered_by"] == "handler"
@@ -207,7 +207,7 @@ def test_stopping_connect_ends_the_waiting_card(url: str) -> None:
 
     asyncio.run(main())
     (card,) = seen
-    assert card.signin_state == "failed" and "the sign-in was stopped" in card.children[0].value
+    assert card.signin_state == "failed" and "the sign-in was stopped" in card.closing_line
     with pytest.raises(OSError):
         urllib.request.urlopen(card.redirect_uri, timeout=2)
 
@@ -245,10 +245,10 @@ def test_a_wrong_state_shows_on_the_waiting_card(url: str) -> None:
         forged = f"{card.redirect_uri}?code={CANARY_PREFIX}forged&state=nope"
         await asyncio.to_thread(browse, forged)
         for _ in range(100):  # the refusal reaches the card through the main thread
-            if card._note is not None:
+            if card.note:
                 break
             await asyncio.sleep(0.02)
-        notes.append(card._note.value)
+        notes.append(card.note)
         card.cancel()
 
     with pytest.raises(SignInError) as caught:
@@ -268,12 +268,14 @@ def test_the_pasted_address_path(url: str) -> None:
         assert card.accept()
         address = await asyncio.to_thread(ended_on, card.authorization_url)
         checks.append(card.paste(address.replace("state=", "state=x")))  # not this sign-in's: refused
-        field = card._paste
-        field.value = address.replace("state=", "state=x")  # typed into the field and sent: refused too
-        again = card._paste  # taken, cleared and closed; a new, empty field for another try
-        checks.append(field.comm is None and field.value == "" and again is not field and again.value == "")
-        again.value = address  # the right one
-        checks.append(again.comm is None and again.value == "" and card._paste is None)
+        offered = card.paste_offer
+        # The page sends what was pasted as one message (never state): refused too, the field stays.
+        card.note = ""  # so that the refusal seen next is this message's
+        card._receive(card, {"paste": address.replace("state=", "state=x")}, [])
+        checks.append(card.paste_offer == offered != {} and "refused" in card.note)
+        card._receive(card, {"paste": address}, [])  # the right one: taken, the field goes
+        checks.append(card.paste_offer == {} and "Address received" in card.note)
+        no_canary(card.get_state(), repr(card))
 
     async def main() -> str:
         async with mw.connect(url, handler=handler, name="lab") as srv:
@@ -422,7 +424,7 @@ def test_a_refusal_on_the_authorization_servers_page_ends_the_sign_in(url: str) 
         connect_fails(url, handler=handler, scopes=["deny"])
     ((status, page),) = read_back(pages, 1)
     assert status == 200 and "Not signed in" in page and "access_denied" in page
-    assert seen[0].signin_state == "failed" and "access_denied" in seen[0].children[0].value
+    assert seen[0].signin_state == "failed" and "access_denied" in seen[0].closing_line
 
 
 def test_your_own_token_storage_is_used_and_cleared_on_sign_out(url: str) -> None:
@@ -604,7 +606,7 @@ def test_an_abandoned_tab_ends_the_sign_in_after_the_bound(url: str, monkeypatch
         mw_kernel.post(partial(done.set_result, None))
         mw_kernel.wait_sync(done, timeout=5)
         time.sleep(0.02)
-    assert card.signin_state == "failed" and "did not come back" in card.children[0].value
+    assert card.signin_state == "failed" and "did not come back" in card.closing_line
     assert signins()[0]["outcome"] is not None  # the history's record ended too
     with pytest.raises(OSError):  # its loopback is closed
         urllib.request.urlopen(card.redirect_uri, timeout=2)

@@ -1,4 +1,4 @@
-"""Answerable: the life cycle ElicitationForm and UrlCard share, checked on both."""
+"""Answering: the life cycle ElicitationForm and UrlCard share, checked on both."""
 
 from __future__ import annotations
 
@@ -11,16 +11,16 @@ import pytest
 
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
-from mcp_widgets.widgets._answerable import Answerable
+from mcp_widgets.widgets._answerable import Answering
 
 from .conftest import schema
 
 
-def form() -> Answerable:
+def form() -> Answering:
     return ElicitationForm("Sign up?", schema({"name": {"type": "string"}}), server="shop")
 
 
-def card() -> Answerable:
+def card() -> Answering:
     return UrlCard("Sign in", "https://example.com/login", server="shop")
 
 
@@ -28,7 +28,7 @@ MAKERS = pytest.mark.parametrize("make", [form, card], ids=["form", "card"])
 
 
 @MAKERS
-def test_it_resolves_once_and_tells_every_callback_once(make: Callable[[], Answerable]) -> None:
+def test_it_resolves_once_and_tells_every_callback_once(make: Callable[[], Answering]) -> None:
     box = make()
     seen: list[Outcome | None] = []
     box.add_done_callback(lambda b: seen.append(b.outcome))
@@ -44,7 +44,7 @@ def test_it_resolves_once_and_tells_every_callback_once(make: Callable[[], Answe
 
 
 @MAKERS
-def test_clicks_inside_acting_as_are_recorded_as_that(make: Callable[[], Answerable]) -> None:
+def test_clicks_inside_acting_as_are_recorded_as_that(make: Callable[[], Answering]) -> None:
     box = make()
     with box.acting_as("handler", by="bot") as same:
         assert same is box
@@ -55,7 +55,7 @@ def test_clicks_inside_acting_as_are_recorded_as_that(make: Callable[[], Answera
 
 
 @MAKERS
-def test_wait_gets_the_result_from_another_thread(make: Callable[[], Answerable]) -> None:
+def test_wait_gets_the_result_from_another_thread(make: Callable[[], Answering]) -> None:
     box = make()
 
     async def main() -> mcp_types.ElicitResult:
@@ -74,7 +74,7 @@ def test_wait_gets_the_result_from_another_thread(make: Callable[[], Answerable]
 
 
 @MAKERS
-def test_closing_a_pending_one_cancels_it_and_names_it(make: Callable[[], Answerable]) -> None:
+def test_closing_a_pending_one_cancels_it_and_names_it(make: Callable[[], Answering]) -> None:
     box = make()
     box.close()
     assert box.state is FormState.CANCELLED
@@ -83,11 +83,11 @@ def test_closing_a_pending_one_cancels_it_and_names_it(make: Callable[[], Answer
 
 @MAKERS
 def test_a_failing_callback_is_logged_with_what_failed(
-    make: Callable[[], Answerable], caplog: pytest.LogCaptureFixture
+    make: Callable[[], Answering], caplog: pytest.LogCaptureFixture
 ) -> None:
     box = make()
 
-    def boom(_box: Answerable) -> None:
+    def boom(_box: Answering) -> None:
         raise ValueError("boom")
 
     box.add_done_callback(boom)

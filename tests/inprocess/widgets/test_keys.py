@@ -15,13 +15,11 @@ import pytest
 from mcp_widgets.core.outcome import Action, Outcome, Reason
 from mcp_widgets.widgets import ElicitationForm, FormState, UrlCard
 from mcp_widgets.widgets._fields import FIRST_CLASS, LAST_CLASS, TITLE_GAP, WRAP_CLASS
-from mcp_widgets.widgets._keys import KeyCatcher
+from mcp_widgets.widgets._keys_assets import CSS, ESM
 
 from .conftest import schema
 
-# The front-end code and CSS, as the class declares them (the traits every KeyCatcher syncs).
-ESM: str = KeyCatcher.class_traits()["_esm"].default_value
-CSS: str = KeyCatcher.class_traits()["_css"].default_value
+# The keyboard's front-end code (keys.js with the flush probes and option groups) and the forms' CSS.
 
 FORM = schema(
     {"first": {"type": "string"}, "middle": {"type": "integer"}, "last": {"type": "string"}},
