@@ -152,7 +152,7 @@ def widget_models(nb: Any) -> list[dict[str, Any]]:
 
 
 def history_pages(nb: Any) -> list[str]:
-    """Each history panel saved in the notebook (one anywidget each): the text of its page, one cell a line."""
+    """Each history panel saved in the notebook (one anywidget each): its page's text, one cell a line."""
     return [
         "\n".join(cell for line in model["state"].get("lines", []) for cell in line["cells"])
         for model in widget_models(nb)
