@@ -48,7 +48,7 @@ def test_the_pending_view_answers_a_question_of_a_finished_cell(open_notebook: O
     nb.run(2)
     listing = nb.output(2).locator(".mcp-widgets-pending")
     expect(listing.get_by_text("1 open question", exact=True)).to_be_visible()
-    line = listing.locator(".mcp-widgets-pending-row").first.locator(".widget-label").first
+    line = listing.locator(".mcp-widgets-pending-row").first.locator(".mcp-widgets-pending-line")
     expect(line).to_have_text(re.compile(r"^tasks · waited \d+ s · 9 min left$"))  # the card shows the rest
     # The waited time counts up while the list is shown.
     expect(line).to_have_text(re.compile(r"waited ([3-9]|\d\d) s"), timeout=UI_MS)
