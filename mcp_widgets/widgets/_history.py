@@ -34,7 +34,7 @@ __all__ = ["HistoryPanel", "history"]
 MESSAGE_SHOWN = 300
 """Messages longer than this are cut in the table (`records()` keeps up to the store's limit)."""
 
-_ALL = "__all__"  # the "no filter" choice of a dropdown (a str: a dropdown value must compare cheaply)
+_ALL = "__all__"  # the "no filter" choice in OUTCOME_CHOICES (None in the panel's state and filters)
 _KEEP: Any = object()
 
 OUTCOME_CHOICES: tuple[tuple[str, str], ...] = (
@@ -267,7 +267,7 @@ class HistoryPanel(DeclaredAnyWidget):
             new_outcome = self.outcome_filter
             if outcome is not _KEEP:
                 new_outcome = None if outcome is None else str(getattr(outcome, "value", outcome))
-                if new_outcome is not None and new_outcome not in {v for _, v in OUTCOME_CHOICES}:
+                if new_outcome is not None and new_outcome not in {v for _, v in OUTCOME_CHOICES[1:]}:
                     raise ValueError("not a choice of the Outcome filter")
             new_server = self.server_filter
             if server is not _KEEP:

@@ -285,7 +285,15 @@ def test_the_page_filters_and_turns_pages_by_messages() -> None:
     assert {line["cells"][1] for line in panel.lines} == {"b"}
     panel._handle_custom_msg({"outcome": "decline"}, [])
     assert (panel.outcome_filter, panel.total) == ("decline", 4)
-    for stale in ({"server": "zz"}, {"outcome": "maybe"}, {"turn": 5}, {"turn": -1}, ["x"], {"server": 3}):
+    for stale in (
+        {"server": "zz"},
+        {"outcome": "maybe"},
+        {"outcome": "__all__"},
+        {"turn": 5},
+        {"turn": -1},
+        ["x"],
+        {"server": 3},
+    ):
         panel._handle_custom_msg(stale, [])
     assert (panel.server_filter, panel.outcome_filter, panel.page, panel.total) == ("b", "decline", 0, 4)
     panel._handle_custom_msg({"server": None}, [])
