@@ -1,45 +1,40 @@
 """HistoryPanel: every elicitation of this kernel (or of one server), newest first, updating live.
 
-The visible page is ONE `HTML` widget holding a table, so a page costs one model and one message however many
-rows it has (a `Label` per cell would be hundreds of models; a `Select` or `Textarea` cannot show columns).
-HTML is safe only because every string in it passes through `_esc` (`html.escape`, quotes included): server
-text is shown literally, never as markup. Only the visible page is rendered; counters give the totals.
+The panel is ONE anywidget model (assets/history.js): its state holds one page of plain-text rows (what the
+table shows: when, server, call, mode, message, fields' names, outcome, who, how long; never a value typed,
+which no record holds), the filters, the page and a status line. The page draws the table and sets every
+string as textContent, so server text is shown literally, never as markup; a dropdown's choice or a press of
+Newer / Older goes to the kernel as a message, which pages and filters the store (10,000 records are one page
+of state, not 10,000). The same model renders in JupyterLab, Voila and marimo.
 
 One line per question, so a screen shows a screenful of them (at 1280 px, every column, "Took" included):
 each cell is one clipped line with its whole text on hover (`title`); a form's fields read "10 fields: Name *,
 Email *, …" and open to the full list (`<details>`); what a server calls itself, when that differs from our
 name for it, is said once under the table, not on every row.
-
-A panel is 10 models whatever it shows (one fewer with one server pinned): itself, a row of two dropdowns,
-two buttons and a status label, and the table, plus Layout and Style models shared by every form and panel.
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import html
 import threading
-from typing import Any, TypeVar
+from typing import Any
 
-import ipywidgets as w
-import traitlets
+import traitlets as t
 
 from ..core.history import PENDING, History, HistoryRecord, ServerHistory, default_history
 from ..core.outcome import Action, Reason
 from ..core.text import clip, shown
 from ..core.urls import visible
-from ._keys_assets import HISTORY_CSS
-from ._kit import Kit, press
-from ._plain import PlainInMarimo
-
-W = TypeVar("W", bound=w.Widget)
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import HISTORY_CSS, asset
+from ._kit import Kit
 
 __all__ = ["HistoryPanel", "history"]
 
 MESSAGE_SHOWN = 300
 """Messages longer than this are cut in the table (`records()` keeps up to the store's limit)."""
 
-_ALL = "__all__"  # the "no filter" choice of a dropdown (a str: a dropdown value must compare cheaply)
+_ALL = "__all__"  # the "no filter" choice in OUTCOME_CHOICES (None in the panel's state and filters)
 _KEEP: Any = object()
 
 OUTCOME_CHOICES: tuple[tuple[str, str], ...] = (
@@ -70,16 +65,8 @@ COLUMNS = (
     "Took",
 )
 
-_TABLE_CLASS = "mcp-widgets-history"
-_CELL_CLASSES = ("when", "server", "call", "mode", "msg", "fields", "outcome", "who", "took")
-# Constant CSS (no server text), scoped to the panel's table: assets/history.css.
-_STYLE = f"<style>{HISTORY_CSS}</style>"
+_LAYOUT = Kit()
 _DONE = {"accept": "accepted", "decline": "declined", "cancel": "cancelled"}
-
-
-def _esc(text: object) -> str:
-    """Text for the HTML table: shown literally, every <, >, &, " and ' escaped, so it can never be markup."""
-    return html.escape(shown(text), quote=True)
 
 
 def _duration(seconds: float | None) -> str:
@@ -92,7 +79,7 @@ def _duration(seconds: float | None) -> str:
 
 
 def row_cells(record: HistoryRecord) -> tuple[str, ...]:
-    """The plain-text cells of one row, in COLUMNS order (escaped only when put into the table)."""
+    """The plain-text cells of one row, in COLUMNS order (the page sets each as text, never markup)."""
     source = f"{record.source.kind} {record.source.name}" if record.source is not None else "—"
     host = visible(record.url_host or "") or "?"
     mode = {"form": "form", "signin": f"sign-in on {host}"}.get(record.mode, f"URL: {host}")
@@ -137,19 +124,9 @@ def _fields_text(names: list[str], signin: bool) -> str:
     return f"{len(names)} {'scopes' if signin else 'fields'}: " + ", ".join(names)
 
 
-def _cell(cls: str, text: str, record: HistoryRecord, today: str) -> str:
-    """One cell: one clipped line, its whole text on hover; a list of fields opens to one per line."""
-    if cls == "when":  # today's: the time only (the date on hover); older: the date and the minute
-        shown_text = text[11:] if text.startswith(today) else text[:16]
-        return f'<td class="{cls}" title="{_esc(text)}"><div>{_esc(shown_text)}</div></td>'
-    names = _field_names(record) if cls == "fields" else []
-    if len(names) > 1:
-        every = "".join(f"<li>{_esc(name)}</li>" for name in names)
-        return (
-            f'<td class="{cls}"><details><summary title="{_esc(text)}">{_esc(text)}</summary>'
-            f"<ul>{every}</ul></details></td>"
-        )
-    return f'<td class="{cls}" title="{_esc(text)}"><div>{_esc(text)}</div></td>'
+def _when_shown(text: str, today: str) -> str:
+    """Today's: the time only (the date on hover); older: the date and the minute."""
+    return text[11:] if text.startswith(today) else text[:16]
 
 
 def _names_note(records: list[HistoryRecord]) -> str:
@@ -157,33 +134,28 @@ def _names_note(records: list[HistoryRecord]) -> str:
     pairs = dict.fromkeys(
         (r.server, r.declared_name) for r in records if r.declared_name and r.declared_name != r.server
     )
-    said = " · ".join(f"{_esc(server)} calls itself “{_esc(declared)}”" for server, declared in pairs)
-    return f'<div class="{_TABLE_CLASS}-names dim">{said}</div>' if said else ""
+    return " · ".join(f"{shown(server)} calls itself “{shown(declared)}”" for server, declared in pairs)
 
 
-def render_table(records: list[HistoryRecord], *, empty: str) -> str:
-    """The page as one HTML table, one line per record; every string goes through `_esc`."""
+def page_lines(records: list[HistoryRecord]) -> list[dict[str, Any]]:
+    """The page as the front end draws it: per record its cells (COLUMNS order), the time shown, and a
+    form's field names when there are several (the cell opens to them). Plain text only."""
     today = dt.datetime.now().astimezone().strftime("%Y-%m-%d ")
-    head = "".join(
-        f'<th class="{cls}">{_esc(name)}</th>' for cls, name in zip(_CELL_CLASSES, COLUMNS, strict=True)
-    )
-    if not records:
-        body = f'<tr><td class="dim" colspan="{len(COLUMNS)}">{_esc(empty)}</td></tr>'
-    else:
-        body = "".join(
-            "<tr>"
-            + "".join(
-                _cell(cls, cell, record, today)
-                for cls, cell in zip(_CELL_CLASSES, row_cells(record), strict=True)
-            )
-            + "</tr>"
-            for record in records
+    lines = []
+    for record in records:
+        cells = row_cells(record)
+        names = _field_names(record)
+        lines.append(
+            {
+                "cells": [shown(c) for c in cells],
+                "when": _when_shown(cells[0], today),
+                "names": [shown(n) for n in names] if len(names) > 1 else [],
+            }
         )
-    table = f'<table class="{_TABLE_CLASS}"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-    return f'{_STYLE}<div class="{_TABLE_CLASS}-scroll">{table}</div>{_names_note(records)}'
+    return lines
 
 
-class HistoryPanel(PlainInMarimo, w.VBox):
+class HistoryPanel(DeclaredAnyWidget):
     """Every elicitation, newest first: when, server, call, mode, message, fields, outcome, who, how long.
 
     Filters (server and outcome dropdowns) and paging (newest page first) apply to the table and to
@@ -195,12 +167,42 @@ class HistoryPanel(PlainInMarimo, w.VBox):
         page_size: Rows per page.
     """
 
-    page = traitlets.Int(0, min=0, help="The page shown: 0 is the newest.")
-    page_size = traitlets.Int(20, min=1, help="Rows per page.")
-    server_filter = traitlets.Unicode(None, allow_none=True, help="The server shown, or None for all.")
-    outcome_filter = traitlets.Unicode(
-        None, allow_none=True, help='"pending", an action or a reason (see OUTCOME_CHOICES), or None for all.'
+    _esm = t.Unicode(
+        asset("literal.js") + asset("history.js"), help="The panel's front end: filters, paging, the table."
+    ).tag(sync=True)
+    _css = t.Unicode(HISTORY_CSS, help="The panel's look (JupyterLab's CSS variables, with fallbacks).").tag(
+        sync=True
     )
+    _anywidget_id = t.Unicode("mcp_widgets.HistoryPanel", help="anywidget's name for this class.").tag(
+        sync=True
+    )
+    page = t.Int(0, min=0, help="The page shown: 0 is the newest.").tag(sync=True)
+    page_size = t.Int(20, min=1, help="Rows per page.").tag(sync=True)
+    server_filter = t.Unicode(None, allow_none=True, help="The server shown, or None for all.").tag(sync=True)
+    outcome_filter = t.Unicode(
+        None, allow_none=True, help='"pending", an action or a reason (see OUTCOME_CHOICES), or None for all.'
+    ).tag(sync=True)
+    pages = t.Int(1, help="How many pages the matching records fill (at least 1).").tag(sync=True)
+    lines = t.List(
+        t.Dict(), help="The page's rows as plain text (see `page_lines`): never a value typed."
+    ).tag(sync=True)
+    status = t.Unicode("", help='Where the page is: "1–20 of 45 · page 1 of 3".').tag(sync=True)
+    empty = t.Unicode("", help="What the table says when no row is shown.").tag(sync=True)
+    names_note = t.Unicode("", help="What servers on the page call themselves, once, under the table.").tag(
+        sync=True
+    )
+    servers = t.List(
+        t.List(t.Unicode()), help="The server dropdown's choices after 'All servers': [label, name] each."
+    ).tag(sync=True)
+    pinned = t.Bool(False, help="Whether the panel shows one server only (no server dropdown).").tag(
+        sync=True
+    )
+    outcomes = t.List(
+        t.Tuple(t.Unicode(), t.Unicode(allow_none=True)),
+        default_value=[(label, None if value == _ALL else value) for label, value in OUTCOME_CHOICES],
+        help="The outcome dropdown's choices: [label, value], None for all.",
+    ).tag(sync=True)
+    columns = t.List(t.Unicode(), default_value=list(COLUMNS), help="The table's headings.").tag(sync=True)
 
     def __init__(
         self,
@@ -221,49 +223,16 @@ class HistoryPanel(PlainInMarimo, w.VBox):
         self._total = 0
         self._rows: list[tuple[str, ...]] = []
         self._closed = False
-        self._syncing = False
-
-        kit = self._kit = Kit()
-        try:
-            # Controls at their natural width (stock widgets are 300 px / 148 px wide), in a row that wraps.
-            auto = kit.track(w.Layout(width="auto"))
-
-            def compact(cls: type[W], **traits: Any) -> W:
-                widget: W = cls(layout=auto, style=kit.style(cls), **traits)
-                return kit.track(widget)
-
-            controls: list[w.Widget] = []
-            self._servers: w.Dropdown | None = None
-            if server is None:
-                self._servers = compact(
-                    w.Dropdown, description="Server", options=[("All servers", _ALL)], value=_ALL
-                )
-                self._servers.observe(self._on_dropdown, names="value")
-                self._update_servers()
-                controls.append(self._servers)
-            self._outcomes = compact(w.Dropdown, description="Outcome", options=OUTCOME_CHOICES, value=_ALL)
-            self._outcomes.observe(self._on_dropdown, names="value")
-            self._newer = compact(w.Button, description="Newer", icon="arrow-left", tooltip="Newer entries")
-            self._older = compact(w.Button, description="Older", icon="arrow-right", tooltip="Older entries")
-            self._newer.on_click(lambda _b: self._turn(-1))
-            self._older.on_click(lambda _b: self._turn(+1))
-            self._status = kit.make(w.Label)
-            controls += [self._outcomes, self._newer, self._older, self._status]
-            self._table = kit.make(w.HTML)
-            wrap = kit.track(w.Layout(flex_flow="row wrap", align_items="center"))
-            row = kit.track(w.HBox(children=tuple(controls), layout=wrap))
-            super().__init__(
-                children=(row, self._table),
-                layout=kit.layout(),
-                page_size=page_size,
-                server_filter=server,
-                _dom_classes=("mcp-widgets-history-panel",),
-            )
-        except BaseException:
-            kit.close()
-            raise
+        super().__init__(
+            layout=_LAYOUT.layout(),  # the process's shared Layout: one model per panel
+            page_size=page_size,
+            server_filter=server,
+            pinned=server is not None,
+        )
+        self._update_servers()
         self.observe(self._on_filter, names=["server_filter", "outcome_filter"])
         self.observe(lambda _c: self.refresh(), names=["page", "page_size"])
+        self.on_msg(self._receive)
         self._unsubscribe = self.history.subscribe(self._on_change)
         self.refresh()
 
@@ -274,13 +243,8 @@ class HistoryPanel(PlainInMarimo, w.VBox):
         return self._total
 
     @property
-    def pages(self) -> int:
-        """How many pages the matching records fill (at least 1)."""
-        return max(1, -(-self._total // self.page_size))
-
-    @property
     def rows(self) -> list[tuple[str, ...]]:
-        """The visible rows as plain text, in COLUMNS order (what the table shows, unescaped)."""
+        """The visible rows as plain text, in COLUMNS order (what the table shows)."""
         return list(self._rows)
 
     def records(self) -> list[dict[str, Any]]:
@@ -299,25 +263,32 @@ class HistoryPanel(PlainInMarimo, w.VBox):
         Raises:
             ValueError: A server this panel cannot show, or an unknown outcome.
         """
-        if outcome is not _KEEP:
-            value = _ALL if outcome is None else getattr(outcome, "value", outcome)
-            _choose(self._outcomes, value)
-        if server is not _KEEP:
-            if self._servers is None:
-                if server != self._pinned:
-                    raise ValueError("this panel shows one server only")
-                return
-            if server is not None and server not in _values(self._servers):
-                self._update_servers(extra=server)
-            _choose(self._servers, _ALL if server is None else server)
+        with self._lock:
+            new_outcome = self.outcome_filter
+            if outcome is not _KEEP:
+                new_outcome = None if outcome is None else str(getattr(outcome, "value", outcome))
+                if new_outcome is not None and new_outcome not in {v for _, v in OUTCOME_CHOICES[1:]}:
+                    raise ValueError("not a choice of the Outcome filter")
+            new_server = self.server_filter
+            if server is not _KEEP:
+                if self._pinned is not None:
+                    if server != self._pinned:
+                        raise ValueError("this panel shows one server only")
+                else:
+                    new_server = server
+                    if server is not None and server not in self._names:
+                        self._update_servers(extra=server)
+            with self.hold_trait_notifications():
+                self.server_filter = new_server
+                self.outcome_filter = new_outcome
 
     def older(self) -> bool:
         """Click "Older" (next page); False on the last page."""
-        return press(self._older)
+        return self._turn(+1)
 
     def newer(self) -> bool:
         """Click "Newer" (previous page); False on the first page."""
-        return press(self._newer)
+        return self._turn(-1)
 
     def refresh(self) -> None:
         """Render the current page again (the listener calls this; safe from any thread)."""
@@ -338,54 +309,51 @@ class HistoryPanel(PlainInMarimo, w.VBox):
             empty = "No elicitations yet." if not total else ""
             if total == 0 and (self.server_filter is not None or self.outcome_filter is not None):
                 empty = "No elicitations match the filters."
-            self._table.value = render_table(found, empty=empty)
             first = self.page * size + 1 if found else 0
-            self._status.value = (
-                f"{first}–{first + len(found) - 1 if found else 0} of {total:,} · page {self.page + 1} of "
-                f"{self.pages}"
-            )
-            self._newer.disabled = self.page == 0
-            self._older.disabled = self.page >= last
+            pages = max(1, last + 1)
+            with self.hold_sync():  # one message to the page for all of it
+                self.pages = pages
+                self.empty = empty
+                self.lines = page_lines(found)
+                self.names_note = _names_note(found)
+                upto = first + len(found) - 1 if found else 0
+                self.status = f"{first}–{upto} of {total:,} · page {self.page + 1} of {pages}"
 
     def close(self) -> None:
-        """Stop listening and close every model the panel created."""
+        """Stop listening and close the panel's model."""
         with self._lock:
             self._closed = True
         unsubscribe = getattr(self, "_unsubscribe", None)
         if unsubscribe is not None:
             unsubscribe()
-        kit = getattr(self, "_kit", None)
-        if kit is not None:
-            kit.close()
         super().close()
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _update_servers(self, extra: str | None = None) -> None:
-        """List every server with records (and `extra`); the current choice stays (new options reset it)."""
-        dropdown = self._servers
-        if dropdown is None:
-            return
-        current = dropdown.value
-        names = set(self.history.servers()) | {n for n in (extra, current) if n not in (None, _ALL)}
-        self._syncing = True
-        try:
-            dropdown.options = [("All servers", _ALL), *((visible(n), n) for n in sorted(names))]
-            dropdown.value = current
-        finally:
-            self._syncing = False
+    @property
+    def _names(self) -> set[str]:
+        return {name for _, name in self.servers}
 
-    def _on_dropdown(self, _change: Any) -> None:
-        if self._syncing:
+    def _update_servers(self, extra: str | None = None) -> None:
+        """List every server with records (and `extra`, and the one chosen)."""
+        if self._pinned is not None:
             return
-        server = None
-        if self._servers is not None and self._servers.value != _ALL:
-            server = self._servers.value
-        elif self._servers is None:
-            server = self._pinned
-        outcome = None if self._outcomes.value == _ALL else self._outcomes.value
-        with self.hold_trait_notifications():
-            self.server_filter = server
-            self.outcome_filter = outcome
+        current = self.server_filter
+        names = set(self.history.servers()) | {n for n in (extra, current) if n is not None}
+        self.servers = [[visible(n), n] for n in sorted(names)]
+
+    def _receive(self, _widget: Any, content: Any, _buffers: Any) -> None:
+        """A choice or a press from the page; a value no dropdown offers is ignored (a stale page)."""
+        if not isinstance(content, dict):
+            return
+        try:
+            if "turn" in content and content["turn"] in (-1, 1):
+                self._turn(content["turn"])
+            elif "server" in content and (content["server"] is None or content["server"] in self._names):
+                self.set_filter(server=content["server"])
+            elif "outcome" in content and isinstance(content["outcome"], (str, type(None))):
+                self.set_filter(outcome=content["outcome"])
+        except ValueError:
+            self.send_state()  # the page shows the filters as they are
 
     def _on_filter(self, _change: Any) -> None:
         if self.page != 0:
@@ -393,20 +361,20 @@ class HistoryPanel(PlainInMarimo, w.VBox):
         else:
             self.refresh()
 
-    def _turn(self, step: int) -> None:
+    def _turn(self, step: int) -> bool:
         with self._lock:
             target = self.page + step
-            if 0 <= target < self.pages:
-                self.page = target
+            if not 0 <= target < self.pages:
+                return False
+            self.page = target
+            return True
 
     def _on_change(self, change: str, record: HistoryRecord | None) -> None:
         """A store change: re-render only when it can touch what is shown (new servers join the dropdown)."""
         with self._lock:
             if self._closed:
                 return
-            new_server = record is None or (
-                self._servers is not None and record.server not in _values(self._servers)
-            )
+            new_server = record is None or (self._pinned is None and record.server not in self._names)
             if change != "updated" and new_server:
                 self._update_servers()
             if record is not None:
@@ -415,18 +383,6 @@ class HistoryPanel(PlainInMarimo, w.VBox):
                 if change == "updated" and self.outcome_filter is None and record.id not in self._visible_ids:
                     return  # totals unchanged, and the record is not on this page
             self.refresh()
-
-
-def _values(dropdown: w.Dropdown) -> list[Any]:
-    return [v for _, v in dropdown.options]
-
-
-def _choose(dropdown: w.Dropdown, value: str) -> None:
-    """Select `value` through the front-end path (the index a browser would send)."""
-    values = _values(dropdown)
-    if value not in values:
-        raise ValueError(f"not a choice of the {dropdown.description} filter")
-    dropdown.set_state({"index": values.index(value)})
 
 
 def history(*, page_size: int = 20) -> HistoryPanel:

@@ -56,4 +56,4 @@ QUESTION_CSS = asset("question.css")
 CSS = asset("forms.css")
 """The CSS of every form and card."""
 HISTORY_CSS = asset("history.css")
-"""The history table's CSS (it goes into the table's HTML: a panel has no view of ours)."""
+"""The history panel's CSS (its one anywidget, drawn by assets/history.js)."""

@@ -1,10 +1,12 @@
 """PendingList: every question still open, across servers and cells, each answerable where it is listed.
 
-A row is one line (server, how long it has waited, the time left where the server states one) and the
-question's own card: the same widget model as in the calling cell, shown again. Two views of one model stay
-in step, so an answer given here is the answer there, and the card's closing line shows in both. The list
-is rebuilt from `source` on `refresh` (the client calls it about once a second while the list is open); a
-row's widgets are kept while its question is open, so a refresh only updates its line.
+The list is ONE anywidget model (assets/pending.js): its state is a title line, one line per question
+(server, how long it has waited, the time left where the server states one) and a reference to each
+question's own card, the same widget model as in the calling cell, which the page draws again under its line.
+Two views of one model stay in step, so an answer given here is the answer there, and the card's closing line
+shows in both. The list is read again from `source` on `refresh` (the client calls it about once a second
+while the list is open); the page keeps a card's view while its question is open, so a refresh only changes
+the lines. No value typed is in the list's state (a card keeps none in its own either).
 """
 
 from __future__ import annotations
@@ -15,17 +17,19 @@ from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as w
+import traitlets as t
 
-from ..core.text import LITERAL_CLASSES, clip_line, plural
-from ._kit import WRAP_CLASS
-from ._plain import PlainInMarimo
+from ..core.text import clip_line, plural
+from ._call_line import QUESTION_RENDERER
+from ._keys import DeclaredAnyWidget
+from ._keys_assets import QUESTION_CSS, asset
+from ._kit import Kit
 
 __all__ = ["PendingItem", "PendingList", "waited_text"]
 
 MESSAGE_SHOWN = 200
 """A message longer than this is cut in the list's line (the card shows it whole)."""
-_ROW = {"border_left": "3px solid var(--jp-border-color2, #ccc)", "padding": "0 0 0 8px", "margin": "6px 0"}
-"""Each question set apart by a rule on its left (theme colours: light and dark)."""
+_LAYOUT = Kit()
 
 
 @dataclass(frozen=True)
@@ -66,20 +70,35 @@ def waited_text(seconds: float) -> str:
     return f"{s // 3600} h {s % 3600 // 60} min"
 
 
-class PendingList(PlainInMarimo, w.VBox):
+class PendingList(DeclaredAnyWidget):
     """Open questions (of every server, or of one), oldest first; `items` gives them as data."""
+
+    _esm = t.Unicode(
+        QUESTION_RENDERER + "\n" + asset("pending.js"),
+        help="The list's front end, with the question card's renderer for marimo (see pending.js).",
+    ).tag(sync=True)
+    _css = t.Unicode(
+        QUESTION_CSS + "\n" + asset("pending.css"),
+        help="The list's look, and a card's where the list draws it.",
+    ).tag(sync=True)
+    _anywidget_id = t.Unicode("mcp_widgets.PendingList", help="anywidget's name for this class.").tag(
+        sync=True
+    )
+    title = t.Unicode("", help='"2 open questions from shop", or "No open questions".').tag(sync=True)
+    rows = t.List(
+        t.Dict(), help="One per open question, oldest first: its id and its line (server text, literal)."
+    ).tag(sync=True)
+    cards = t.List(
+        t.Instance(w.Widget, allow_none=True),
+        help="Each row's card (None until built): the page draws the card's model under the row's line.",
+    ).tag(sync=True, **w.widget_serialization)
 
     def __init__(self, source: Callable[[], list[PendingItem]], *, server: str | None = None) -> None:
         self._source = source
         self.server_filter = server
-        self._title = w.Label(
-            value="", _dom_classes=(*LITERAL_CLASSES, WRAP_CLASS), style={"font_weight": "bold"}
-        )
-        self._rows: dict[int, tuple[w.Label, w.VBox]] = {}
         self._items: list[PendingItem] = []
         self._closed = False
-        self._shown: tuple[Any, ...] = (self._title,)
-        super().__init__(children=self._shown, _dom_classes=("mcp-widgets-pending",))
+        super().__init__(layout=_LAYOUT.layout())  # the process's shared Layout: one model per list
         self.refresh()
 
     @property
@@ -92,50 +111,28 @@ class PendingList(PlainInMarimo, w.VBox):
         return list(self._items)
 
     def refresh(self) -> None:
-        """Read the open questions again (main thread); only the rows that came or went change."""
+        """Read the open questions again (main thread); only what changed reaches the page."""
         if self._closed:
             return
         items = self._source()
         self._items = items
         where = f" from {self.server_filter}" if self.server_filter is not None else ""
         count = len(items)
-        self._title.value = (
-            f"{plural(count, 'open question')}{where}" if count else f"No open questions{where}"
-        )
-        ids = {item.id for item in items}
-        for gone in [i for i in self._rows if i not in ids]:
-            label, row = self._rows.pop(gone)
-            row.children = ()  # the card lives on in its cell: only this view of it goes
-            row.close()
-            label.close()
+        rows = []
         for item in items:
             built = isinstance(item.card, w.Widget)
             # The card shows the message itself; without one (not built yet) the line says it.
             text = item.line() if built else f"{item.line()} · {clip_line(item.message, MESSAGE_SHOWN)}"
-            text = clip_line(text, 400)
-            kept = self._rows.get(item.id)
-            if kept is None:
-                label = w.Label(value=text, tooltip=text, _dom_classes=(*LITERAL_CLASSES, WRAP_CLASS))
-                row = w.VBox(children=(label,), _dom_classes=("mcp-widgets-pending-row",), layout=_ROW)
-                self._rows[item.id] = kept = (label, row)
-            label, row = kept
-            if label.value != text:
-                label.value = label.tooltip = text
-            wanted = (label, item.card) if built else (label,)
-            if row.children != wanted:
-                row.children = wanted
-        children = (self._title, *(self._rows[item.id][1] for item in items))
-        if self._shown != children:
-            self._shown = self.children = children
+            rows.append({"id": item.id, "line": clip_line(text, 400)})
+        cards = [item.card if isinstance(item.card, w.Widget) else None for item in items]
+        with self.hold_sync():  # one message for all of it (traitlets sends none for an equal value)
+            self.title = f"{plural(count, 'open question')}{where}" if count else f"No open questions{where}"
+            self.rows = rows
+            self.cards = cards
 
     def close(self) -> None:
+        """Close the list's model; the cards live on in their cells."""
         self._closed = True
-        for label, row in self._rows.values():
-            row.children = ()
-            row.close()
-            label.close()
-        self._rows.clear()
-        self._title.close()
         super().close()
 
     def __repr__(self) -> str:

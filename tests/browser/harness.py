@@ -481,10 +481,11 @@ class VoilaPage:
 
     @property
     def widgets(self) -> Any:
-        """Widget views in outputs: stock ones, and a question card (an anywidget: Voila gives its element
-        no "jupyter-widgets" class)."""
+        """Widget views in outputs: stock ones, a question card and the history panel (anywidgets: Voila
+        gives their element no "jupyter-widgets" class)."""
         return self.page.locator(
-            ".jp-OutputArea-output .jupyter-widgets, .jp-OutputArea-output .mcp-widgets-question"
+            ".jp-OutputArea-output .jupyter-widgets, .jp-OutputArea-output .mcp-widgets-question, "
+            ".jp-OutputArea-output .mcp-widgets-history-panel"
         )
 
     @property

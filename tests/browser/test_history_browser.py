@@ -181,13 +181,84 @@ def test_in_jupyterlab_hostile_text_stays_text_updates_live_and_a_save_keeps_no_
     nb.run_command("docmanager:save")  # resolves once the file is written
     saved = (nb.server.root / nb.path).read_text()
     state = json.loads(saved)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
-    tables = [
-        m["state"]["value"]
-        for m in state.values()
-        if m["model_name"] == "HTMLModel" and "mcp-widgets-history" in m["state"].get("value", "")
+    panels = [
+        m["state"] for m in state.values() if m["state"].get("_anywidget_id") == "mcp_widgets.HistoryPanel"
     ]
-    assert len(tables) == 1  # the panel was saved, as one table...
-    assert "<img" not in tables[0] and "<script" not in tables[0]  # ...with server text escaped
+    assert len(panels) == 1  # the panel was saved as its one model: rows of plain text...
+    assert [line["cells"][4] for line in panels[0]["lines"]][1:] == ["Log in", PWN]  # ...shown as text
+    assert not [m for m in state.values() if m["model_name"] == "HTMLModel"]
     assert CANARY not in saved
     assert page.evaluate("typeof window.__pwned") == "undefined"
+    assert open_notebook.page_errors == []
+
+
+THREE = """
+from mcp_widgets.core.history import History
+from mcp_widgets.widgets import ElicitationForm, HistoryPanel
+history = History()
+forms = []
+for server, message in (("shop", "Which city?"), ("bank", "Your account?"), ("shop", "Your room?")):
+    props = {"answer": {"type": "string", "title": "Answer"}}
+    form = ElicitationForm(message, {"type": "object", "properties": props}, server=server)
+    asked = history.begin(server=server, mode="form", message=message, source=("tool", "ask"),
+                          fields=form.spec.fields)
+    form.add_done_callback(lambda done, i=asked.id: history.finish(i, done.outcome))
+    forms.append(form)
+panel = HistoryPanel(history)
+"""
+
+
+@pytest.mark.usefixtures("saving_widget_state")
+def test_three_questions_answered_filtered_in_the_page_and_nothing_typed_kept(
+    open_notebook: OpenNotebook,
+) -> None:
+    """Issue 49: the panel is one model drawn by its own module. Three questions answered by the person
+    (accepted, declined, cancelled, each after typing) show in it live; its dropdowns filter in the page;
+    nothing typed is on the page or in the saved notebook."""
+    from playwright.sync_api import expect
+
+    nb = open_notebook([THREE, "panel", "forms[0]", "forms[1]", "forms[2]"])
+    for cell in range(5):
+        nb.run(cell)
+        nb.wait_done(cell, timeout=UI_MS * 4)
+    panel = nb.output(1)
+    rows = panel.locator("table.mcp-widgets-history tbody tr")
+    expect(rows).to_have_count(3)
+    for cell, button, word in (
+        (2, "Accept", "accepted"),
+        (3, "Decline", "declined"),
+        (4, "Cancel", "cancelled"),
+    ):
+        form = nb.output(cell)
+        form.locator("input[type=text]").first.click()
+        nb.page.keyboard.type(f"{CANARY}-{cell}")
+        form.get_by_role("button", name=button).click()
+        expect(form.get_by_text(word, exact=False)).to_be_visible()
+    outcomes = [rows.nth(i).locator("td.outcome") for i in range(3)]
+    for row, word in zip(outcomes, ("cancelled", "declined", "accepted"), strict=True):  # newest first, live
+        expect(row).to_have_text(word)
+    expect(panel.locator(".mcp-widgets-history-status")).to_have_text("1–3 of 3 · page 1 of 1")
+
+    panel.get_by_label("Outcome", exact=True).select_option(label="Declined")
+    expect(rows).to_have_count(1)
+    expect(rows.first.locator("td.server")).to_have_text("bank")
+    panel.get_by_label("Outcome", exact=True).select_option(label="All outcomes")
+    panel.get_by_label("Server", exact=True).select_option(label="shop")
+    expect(rows).to_have_count(2)
+    expect(rows.locator("td.msg")).to_have_text(["Your room?", "Which city?"])
+    expect(panel.get_by_role("button", name="Older")).to_be_disabled()
+    assert CANARY not in panel.inner_text()
+    for theme in (LIGHT_THEME, DARK_THEME):
+        nb.set_theme(theme)
+        shoot(nb, panel, "history-three")
+    nb.set_theme(LIGHT_THEME)
+
+    nb.run_command("docmanager:save")  # resolves once the file is written
+    saved = (nb.server.root / nb.path).read_text()
+    assert CANARY not in saved
+    state = json.loads(saved)["metadata"]["widgets"]["application/vnd.jupyter.widget-state+json"]["state"]
+    (kept,) = [
+        m["state"] for m in state.values() if m["state"].get("_anywidget_id") == "mcp_widgets.HistoryPanel"
+    ]
+    assert kept["server_filter"] == "shop" and len(kept["lines"]) == 2
     assert open_notebook.page_errors == []

@@ -2,7 +2,8 @@
 
 The quickstart opens and runs its cells; a background call's line (one anywidget) follows the call after its
 cell returned and a later cell runs again with the result; an awaited question is declined with its one line;
-composed displays (`mw.preview`) show their text, never marimo's "not supported" box, light and dark.
+composed displays (`mw.preview`) show their text, never marimo's "not supported" box, light and dark; the
+history panel and the open-questions list (one anywidget each) are drawn, live.
 """
 
 from __future__ import annotations
@@ -218,3 +219,82 @@ def test_marimo_background_url_card_opens_the_page_in_the_click_and_the_call_fin
     )
     expect(line.locator(".mcp-call-line-result")).to_contain_text("demo-user")
     expect(line.get_by_role("button")).to_have_count(0)
+
+
+HISTORY = (
+    "import mcp_widgets as mw",
+    f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")',
+    'accepted = srv.call_tool_background("weather")',
+    'declined = srv.call_tool_background("weather")',
+    'cancelled = srv.call_tool_background("weather")',
+    "mw.history()",
+)
+TYPED = "Oslo-canary-3f1"
+
+
+def test_marimo_history_is_live_filtered_in_the_page_and_shows_nothing_typed(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer
+) -> None:
+    """Issue 49: the history panel is one anywidget, so marimo draws it (no text stand-in): three questions
+    answered in their calls' lines show in it live, its Outcome dropdown filters, nothing typed shows."""
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.write("history.py", notebook(*HISTORY)))
+    lines = {
+        name: cell(page, f"{name} = srv.call_tool_background").locator(".mcp-call-line")
+        for name in ("accepted", "declined", "cancelled")
+    }
+    for line in lines.values():
+        expect(line.locator(".mcp-call-line-status")).to_have_text(
+            "tool 'weather' on 'demo': waiting for an answer", timeout=RUN_MS
+        )
+    panel = cell(page, "mw.history()").locator(".output-area")
+    rows = panel.locator("table.mcp-widgets-history tbody tr")
+    expect(rows).to_have_count(3, timeout=UI_MS)
+    expect(rows.locator("td.outcome")).to_have_text(["pending…"] * 3)
+    lines["accepted"].get_by_label("City").fill(TYPED)
+    lines["accepted"].get_by_role("button", name="Accept").click()
+    lines["declined"].get_by_role("button", name="Decline").click()
+    lines["cancelled"].get_by_role("button", name="Cancel").click()
+    # Newest first, updated live after the cells returned.
+    expect(rows.locator("td.outcome")).to_have_text(["cancelled", "declined", "accepted"], timeout=UI_MS)
+    panel.get_by_label("Outcome", exact=True).select_option(label="Declined")
+    expect(rows).to_have_count(1, timeout=UI_MS)
+    expect(rows.first.locator("td.outcome")).to_have_text("declined")
+    expect(panel.locator(".mcp-widgets-history-status")).to_have_text("1–1 of 1 · page 1 of 1")
+    assert TYPED not in panel.inner_text()
+    expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)
+
+
+PENDING = (
+    "import mcp_widgets as mw",
+    f'srv = await mw.connect([{sys.executable!r}, "-m", "mcp_widgets.demo"], name="demo")',
+    'asking = srv.call_tool_background("weather")',
+    "mw.pending()",
+)
+
+
+def test_marimo_open_questions_list_answers_a_question_there(
+    open_marimo: OpenMarimo, marimo_server: MarimoServer
+) -> None:
+    """Issue 49: `mw.pending()` is one anywidget, so marimo draws it; the question it lists is drawn there
+    with the card's renderer (marimo hands out models, not views), answered there, and the list empties."""
+    from playwright.sync_api import expect
+
+    page = open_marimo(marimo_server.write("pending.py", notebook(*PENDING)))
+    line = cell(page, "asking = srv.call_tool_background").locator(".mcp-call-line")
+    expect(line.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'weather' on 'demo': waiting for an answer", timeout=RUN_MS
+    )
+    listing = cell(page, "mw.pending()").locator(".output-area").locator(".mcp-widgets-pending")
+    expect(listing.locator(".mcp-widgets-pending-title")).to_have_text("1 open question", timeout=UI_MS)
+    expect(listing.locator(".mcp-widgets-pending-line")).to_have_text(re.compile(r"^demo · waited \d+ s$"))
+    card = listing.locator(".mcp-widgets-question")
+    card.get_by_label("City").fill(TYPED)
+    card.get_by_role("button", name="Accept").click()
+    expect(line.locator(".mcp-call-line-status")).to_have_text(
+        "tool 'weather' on 'demo': done", timeout=UI_MS
+    )
+    expect(listing.locator(".mcp-widgets-pending-title")).to_have_text("No open questions", timeout=UI_MS)
+    assert TYPED not in listing.inner_text()
+    expect(page.get_by_text(NOT_SUPPORTED)).to_have_count(0)

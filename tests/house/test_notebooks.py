@@ -151,6 +151,15 @@ def widget_models(nb: Any) -> list[dict[str, Any]]:
     return list(state.get("state", {}).values())
 
 
+def history_pages(nb: Any) -> list[str]:
+    """Each history panel saved in the notebook (one anywidget each): its page's text, one cell a line."""
+    return [
+        "\n".join(cell for line in model["state"].get("lines", []) for cell in line["cells"])
+        for model in widget_models(nb)
+        if model["state"].get("_anywidget_id") == "mcp_widgets.HistoryPanel"
+    ]
+
+
 def html_outputs(nb: Any) -> list[str]:
     """Every piece of output a browser would interpret as HTML or Markdown."""
     found: list[str] = []
@@ -303,14 +312,15 @@ def test_teaching_shows_what_the_server_sees(executed: Any) -> None:
     assert HOSTILE in out  # the hostile message is shown, as plain text only (see the HTML test)
     # The history names what was asked and how it ended, never what was sent.
     assert "echo_elicit: asked for name, cups -> accept by MCP_WIDGETS_HANDLER=accept_defaults" in out
-    history = [text for text in html_outputs(nb) if "echo_elicit" in text]
+    history = [text for text in history_pages(nb) if "echo_elicit" in text]
     assert history, "the history panel was not rendered"
-    assert any(html.escape(HOSTILE, quote=False) in text for text in history)  # escaped, not interpreted
+    assert any(HOSTILE in text for text in history)  # as text: the page sets it as textContent
     assert not any("Ada" in text for text in history)
+    assert not any("echo_elicit" in text for text in html_outputs(nb))  # no HTML of it anywhere
 
 
 def test_quickstart_history_shows_the_questions_without_values(executed: Any) -> None:
-    history = [text for text in html_outputs(executed("quickstart")) if "delete_files" in text]
+    history = [text for text in history_pages(executed("quickstart")) if "delete_files" in text]
     assert history, "the history panel was not rendered"
     assert "cache.tmp" in history[-1]  # the server's message names the files: that is kept
     assert "vanilla" not in history[-1]  # the values sent (choose's defaults) are not

@@ -74,11 +74,14 @@ mw.preview({"type": "object", "properties": {"name": {"type": "string"}}}, serve
     # Each composed one is the cell's output as plain text (escaped by marimo, never HTML), with the line
     # saying why; the preview is its form (one anywidget) over its lines as marimo's plain text.
     note = "(shown as text: marimo renders only anywidgets, and this view is not one yet)"
-    assert page.count(note) == 3, page.count(note)
+    assert page.count(note) == 2, page.count(note)  # the tool form and the explorer: the history renders
     unescaped = page.replace("\\u003C", "<").replace("\\u003E", ">")
     assert '{"text/plain": "<ToolForm tool=\'weather\'' in unescaped
     assert "No problems found in this schema." in page and "preview.sent_json(" in page
-    assert "<Explorer " in page.replace("\\u003C", "<") and "<HistoryPanel " in page.replace("\\u003C", "<")
+    assert "<Explorer " in page.replace("\\u003C", "<") and "<HistoryPanel " not in page.replace(
+        "\\u003C", "<"
+    )
+    assert "mcp_widgets.HistoryPanel" in page  # the history: its one anywidget
     assert "application/vnd.jupyter.widget-view+json" not in page  # what marimo's yellow box is drawn for
 
 

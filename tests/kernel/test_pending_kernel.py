@@ -49,7 +49,7 @@ def _answer_from_another_cell(fe: KernelFrontend, tool: str, *, time_left: bool)
     form.type("Name *", "Ada").click("Accept")
     done = ok(fe.run("print(call.result(30).content[0].text)", timeout=60)).stdout
     fe.wait_until(
-        lambda: "No open questions" in str(fe.widgets[_title(fe, listing)].state.get("value")),
+        lambda: _listed(fe)["title"] == "No open questions" and _listed(fe)["cards"] == [],
         timeout=10,
         what="the list emptied",
     )
@@ -68,14 +68,26 @@ def _inside(fe: KernelFrontend, cell: CellResult, widget_id: str) -> bool:
             return True
         if comm_id not in seen:
             seen.add(comm_id)
-            todo += [k.replace("IPY_MODEL_", "") for k in ever_children(fe, comm_id)]
+            todo += [
+                k.replace("IPY_MODEL_", "") for k in ever_children(fe, comm_id) | _ever_cards(fe, comm_id)
+            ]
     return False
 
 
-def _title(fe: KernelFrontend, listing: object) -> str:
-    """The comm id of the pending list's title line (its first child)."""
-    lists = [w for w in fe.widgets.values() if "mcp-widgets-pending" in w.state.get("_dom_classes", ())]
-    return str(lists[0].state["children"][0]).replace("IPY_MODEL_", "")
+def _ever_cards(fe: KernelFrontend, comm_id: str) -> set[str]:
+    """Every card the pending list (one model) ever referenced."""
+    cards: set[str] = set()
+    for msg in list(fe.iopub_log):
+        content = msg["content"]
+        if content.get("comm_id") == comm_id:
+            cards.update(c for c in content.get("data", {}).get("state", {}).get("cards", ()) if c)
+    return cards
+
+
+def _listed(fe: KernelFrontend) -> dict[str, object]:
+    """The state of the pending list (one model): its title, rows and cards."""
+    (listed,) = [w for w in fe.widgets.values() if w.state.get("_anywidget_id") == "mcp_widgets.PendingList"]
+    return dict(listed.state)
 
 
 def test_a_2026_task_question_is_answered_after_its_cell_finished() -> None:

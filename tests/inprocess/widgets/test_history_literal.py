@@ -1,5 +1,5 @@
-"""The history table shows a server's text literally: control, bidi and zero-width characters as visible
-escapes."""
+"""The history panel gives its page a server's text literally: control, bidi and zero-width characters as
+visible escapes."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ def test_history_cells_show_visible_escapes() -> None:
     history.begin_request(server="shop\x1b[2J", mode="form", message="\u202egnp.exe \x1b]0;title\x07 x")
     panel = HistoryPanel(history)
     try:
-        table = panel._table.value
+        table = "\n".join([*panel.lines[0]["cells"], panel.lines[0]["when"]])
         assert "\x1b" not in table and "\u202e" not in table and "\x07" not in table
         assert "shop\\x1b[2J" in table and "U+202Egnp.exe \\x1b]0;title\\x07 x" in table
     finally:

@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-import html
 import json
 import logging
 import threading
 import time
-from html.parser import HTMLParser
 from typing import Any
 
-import ipywidgets as w
 import pytest
 
 from mcp_widgets.core.history import RECORD_KEYS, History, HistoryRecord
@@ -58,40 +55,23 @@ VALUES: dict[str, Any] = {
 }
 
 
-def panel_models(panel: HistoryPanel) -> list[w.Widget]:
-    """The panel and every model it created."""
-    return [panel, *panel._kit.models]
-
-
 def rendered(panel: HistoryPanel) -> str:
-    """Everything the panel would send or save: the state of each of its models."""
-    return json.dumps([m.get_state() for m in panel_models(panel)], default=str)
+    """Everything the panel would send or save: its one model's state."""
+    return json.dumps(panel.get_state(), default=str)
+
+
+def texts(panel: HistoryPanel) -> list[str]:
+    """Every string the page is given to show: the rows, the note, the empty line, the status."""
+    strings = [panel.names_note, panel.empty, panel.status]
+    for line in panel.lines:
+        strings += [*line["cells"], line["when"], *line["names"]]
+    return strings
 
 
 def add(history: History, server: str = "shop", **kw: Any) -> HistoryRecord:
     kw.setdefault("mode", "form")
     kw.setdefault("message", "Sign up?")
     return history.begin_request(server=server, **kw)
-
-
-class TagCollector(HTMLParser):
-    def __init__(self) -> None:
-        super().__init__()
-        self.tags: list[tuple[str, tuple[tuple[str, str | None], ...]]] = []
-        self.text: list[str] = []
-
-    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        self.tags.append((tag, tuple(attrs)))
-
-    def handle_data(self, data: str) -> None:
-        self.text.append(data)
-
-
-def parse(value: str) -> TagCollector:
-    parser = TagCollector()
-    parser.feed(value)
-    parser.close()
-    return parser
 
 
 # -- never a value ----------------------------------------------------------------------------------------
@@ -160,21 +140,15 @@ def test_hostile_server_strings_are_shown_as_text() -> None:
     )
     add(history, server=hostile, mode="url", url_host=hostile, message="\u202egnp.exe")
     panel = HistoryPanel(history)
-    table = panel._table.value
-    assert HOSTILE not in table and "<img" not in table and "<script" not in table
-    assert html.escape(HOSTILE, quote=True) in table
-    parsed = parse(table)
-    # Only our own tags and attributes: nothing a server sent became markup.
-    assert {tag for tag, _ in parsed.tags} == {"style", "div", "table", "thead", "tbody", "tr", "th", "td"}
-    assert {name for _, attrs in parsed.tags for name, _ in attrs} <= {"class", "colspan", "title"}
-    assert len([t for t, _ in parsed.tags if t == "tr"]) == 3
-    assert any(hostile in text for text in parsed.text)  # the browser shows the literal string
+    shown = texts(panel)
+    # The page is given the literal strings (control characters made visible) and sets them as text.
+    assert any(hostile in text for text in shown)
+    assert panel.lines[1]["names"] == [] and panel.lines[1]["cells"][5] == hostile + "\u00a0*"
     assert panel.rows[0][3] == "URL: " + hostile  # the host, as literal text
-    # The table is the only HTML; every other model shows text as text.
-    for model in panel_models(panel):
-        if isinstance(model, w.HTML):
-            assert model is panel._table
-        assert not getattr(model, "description_allow_html", False)
+    # One model, and its module never makes markup of what it is given.
+    for markup in ("innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "DOMParser"):
+        assert markup not in panel._esm
+    assert "textContent" in panel._esm
     panel.close()
 
 
@@ -190,7 +164,7 @@ def test_invisible_characters_in_hosts_are_made_visible() -> None:
 def test_the_panel_updates_live_while_forms_are_pending() -> None:
     history = History()
     panel = HistoryPanel(history)
-    assert panel.rows == [] and "No elicitations yet." in panel._table.value
+    assert panel.rows == [] and panel.lines == [] and panel.empty == "No elicitations yet."
     form = ElicitationForm("Sign up?", schema({"name": {"type": "string"}}, ["name"]), server="shop")
     record_card(history, form, source=("tool", "signup"))
     assert len(panel.rows) == 1
@@ -256,12 +230,13 @@ def test_paging_newest_page_first() -> None:
     panel = HistoryPanel(history, page_size=20)
     assert (panel.total, panel.pages, panel.page) == (45, 3, 0)
     assert [r[4] for r in panel.rows] == [f"q{i}" for i in range(45, 25, -1)]
-    assert panel._status.value == "1–20 of 45 · page 1 of 3"
-    assert not panel.newer() and panel._newer.disabled
+    assert panel.status == "1–20 of 45 · page 1 of 3"
+    assert not panel.newer() and panel.page == 0
     assert panel.older() and panel.older()
     assert [r[4] for r in panel.rows] == ["q5", "q4", "q3", "q2", "q1"]
-    assert panel._status.value == "41–45 of 45 · page 3 of 3"
-    assert not panel.older() and panel._older.disabled
+    assert [line["cells"][4] for line in panel.lines] == ["q5", "q4", "q3", "q2", "q1"]  # the page's state
+    assert panel.status == "41–45 of 45 · page 3 of 3"
+    assert not panel.older() and panel.page == 2
     assert panel.newer() and panel.page == 1
     assert repr(panel) == "<HistoryPanel records=45 page=2/3>"
     history.clear()
@@ -275,8 +250,7 @@ def test_filters_by_server_and_outcome_apply_to_the_table_and_the_records() -> N
         outcome = [None, Outcome(Action.ACCEPT), Outcome(Action.CANCEL, Reason.TIMEOUT)][i % 3]
         add(history, server=["a", "b"][i % 2], outcome=outcome)
     panel = HistoryPanel(history, page_size=4)
-    assert panel._servers is not None
-    assert [label for label, _ in panel._servers.options] == ["All servers", "a", "b"]
+    assert not panel.pinned and panel.servers == [["a", "a"], ["b", "b"]]
     panel.older()
     panel.set_filter(server="a")  # a filter starts again at the newest page
     assert panel.page == 0 and panel.total == 15
@@ -297,17 +271,47 @@ def test_filters_by_server_and_outcome_apply_to_the_table_and_the_records() -> N
     panel.close()
 
 
+def test_the_page_filters_and_turns_pages_by_messages() -> None:
+    """What the page sends (a dropdown's choice, Newer / Older) drives the panel; a stale or made-up value
+    changes nothing and leaves no error."""
+    history = History()
+    for i in range(12):
+        add(history, server=["a", "b"][i % 2], outcome=Outcome(Action.DECLINE) if i % 3 else None)
+    panel = HistoryPanel(history, page_size=4)
+    panel._handle_custom_msg({"turn": 1}, [])
+    assert panel.page == 1 and panel.status == "5–8 of 12 · page 2 of 3"
+    panel._handle_custom_msg({"server": "b"}, [])
+    assert (panel.server_filter, panel.page, panel.total) == ("b", 0, 6)
+    assert {line["cells"][1] for line in panel.lines} == {"b"}
+    panel._handle_custom_msg({"outcome": "decline"}, [])
+    assert (panel.outcome_filter, panel.total) == ("decline", 4)
+    for stale in (
+        {"server": "zz"},
+        {"outcome": "maybe"},
+        {"outcome": "__all__"},
+        {"turn": 5},
+        {"turn": -1},
+        ["x"],
+        {"server": 3},
+    ):
+        panel._handle_custom_msg(stale, [])
+    assert (panel.server_filter, panel.outcome_filter, panel.page, panel.total) == ("b", "decline", 0, 4)
+    panel._handle_custom_msg({"server": None}, [])
+    panel._handle_custom_msg({"outcome": None}, [])
+    assert panel.total == 12 and panel.pages == 3
+    panel.close()
+
+
 def test_the_server_dropdown_learns_new_servers_and_keeps_the_choice() -> None:
     history = History()
     add(history, server="a")
     panel = HistoryPanel(history)
     panel.set_filter(server="a")
     add(history, server="c")
-    assert panel._servers is not None
-    assert [v for _, v in panel._servers.options][1:] == ["a", "c"]
-    assert panel._servers.value == "a" and panel.server_filter == "a" and panel.total == 1
+    assert [name for _, name in panel.servers] == ["a", "c"]
+    assert panel.server_filter == "a" and panel.total == 1
     panel.set_filter(server="not-yet")  # a server with no records yet can be chosen
-    assert panel.total == 0 and "No elicitations match the filters." in panel._table.value
+    assert panel.total == 0 and panel.empty == "No elicitations match the filters."
     add(history, server="not-yet")
     assert panel.total == 1
     panel.close()
@@ -318,7 +322,12 @@ def test_a_panel_for_one_server() -> None:
     add(history, server="a")
     add(history, server="b")
     for panel in (HistoryPanel(history, server="a"), HistoryPanel(history.for_server("a"))):
-        assert panel._servers is None and panel.total == 1 and panel.records() == history.records(server="a")
+        assert (
+            panel.pinned
+            and panel.servers == []
+            and panel.total == 1
+            and panel.records() == history.records(server="a")
+        )
         add(history, server="b")
         assert panel.total == 1
         with pytest.raises(ValueError, match="one server"):
@@ -357,8 +366,8 @@ def test_ten_thousand_records_render_one_page(capsys: pytest.CaptureFixture[str]
         )
     assert len(history) == 10_000  # bounded: the oldest 1,000 were dropped
     assert len(panel.rows) == 20
-    assert len([t for t, _ in parse(panel._table.value).tags if t == "tr"]) == 21  # header + one page
-    assert len(panel._table.value) < 20_000
+    assert len(panel.lines) == 20  # one page of state, whatever the store holds
+    assert len(json.dumps(panel.lines)) < 20_000
     panel.close()
 
 
@@ -371,7 +380,7 @@ def test_the_panel_has_a_fixed_handful_of_models_and_closes_them(baseline: int) 
     for _ in range(500):
         add(history)
     full = HistoryPanel(history)
-    assert len(own_models()) - baseline == count <= 15  # 15: see the module docstring
+    assert len(own_models()) - baseline == count == 1  # one model (its Layout is the shared one)
     full.close()
     assert len(own_models()) == baseline and history._listeners == []
     add(history)  # a closed panel no longer listens (and nothing fails)
@@ -418,12 +427,8 @@ def test_one_line_per_question_fields_counted_and_the_declared_name_said_once() 
     )
     assert [c["Fields asked (* required)"] for c in cells[:2]] == ["—", "City\u00a0*"]
     assert all("\n" not in cell for row in panel.rows for cell in row)  # one line each
-    table = panel._table.value
-    assert table.count("calls itself") == 1  # once, under the table
-    assert "demo calls itself “mcp-widgets-demo”" in html.unescape(table)
-    parsed = parse(table)
-    assert [t for t, _ in parsed.tags].count("details") == 3  # the ten-field rows open to the full list
-    assert [t for t, _ in parsed.tags].count("li") == 30
-    titles = [dict(attrs).get("title") for tag, attrs in parsed.tags if tag in ("td", "summary")]
-    assert cells[2]["Fields asked (* required)"] in titles and cells[2]["When"] in titles
+    assert panel.names_note == "demo calls itself “mcp-widgets-demo”"  # once, under the table
+    assert [bool(line["names"]) for line in panel.lines] == [False, False, True, True, True]
+    assert sum(len(line["names"]) for line in panel.lines) == 30  # the ten-field rows open to the full list
+    assert panel.lines[2]["cells"] == list(panel.rows[2])  # every cell's whole text (the page's hover)
     panel.close()
