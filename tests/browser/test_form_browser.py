@@ -32,8 +32,8 @@ print(result.model_dump_json())
 
 # Two front-end facts these tests lean on. ipywidgets' front end sends a control's next update only once
 # the kernel said "idle" for its previous one; while a cell waits, `kernel/` publishes that status for the
-# comm messages it handles (without it, typing "Ada" reached the kernel as "A"). A click goes out at once,
-# so it can overtake held-back keystrokes: Accept waits for a flush probe (see KeyCatcher.after_flush).
+# comm messages it handles (without it, typing "Ada" reached the kernel as "A"). The one-model form sends
+# what is typed and the press as custom messages, which go out in order: Accept cannot overtake a keystroke.
 HOSTILE_SCHEMA: dict[str, Any] = {
     "type": "object",
     "properties": {

@@ -50,13 +50,12 @@ def saved_state(nb: Any) -> str:
 
 
 def own_models(state: str) -> list[str]:
-    """The models of a saved widget state but Layouts, Styles and the keyboard helper every form shares."""
+    """The models of a saved widget state but the Layouts and Styles stock controls share."""
     saved = json.loads(state)["application/vnd.jupyter.widget-state+json"]["state"].values()
     return [
         m["model_name"]
         for m in saved
         if not m["model_name"].endswith(("LayoutModel", "StyleModel"))
-        and not m["state"].get("_anywidget_id", "").endswith(".KeyCatcher")
     ]
 
 

@@ -73,8 +73,8 @@ def recording() -> Iterator[Records]:
         logger.setLevel(old)
 
 
-SHARED = ("Layout", "Style", "KeyCatcher")
-"""Models made once per process and shared by every form (`widgets/_kit.py`, `_keys.py`)."""
+SHARED = ("Layout", "Style")
+"""Models made once per process and shared by every stock control (`widgets/_kit.py`)."""
 
 
 def live_models() -> dict[str, str]:

@@ -48,7 +48,7 @@ print(ended)
 COUNT = """
 import warnings
 warnings.simplefilter("ignore")
-shared = ("Layout", "Style", "KeyCatcher")
+shared = ("Layout", "Style")
 kinds = [type(m).__name__ for m in w.Widget.widgets.values()]
 print("live", sorted(kind for kind in kinds if not kind.endswith(shared)))
 print(6 * 7)
