@@ -52,11 +52,7 @@ def saved_state(nb: Any) -> str:
 def own_models(state: str) -> list[str]:
     """The models of a saved widget state but the Layouts and Styles stock controls share."""
     saved = json.loads(state)["application/vnd.jupyter.widget-state+json"]["state"].values()
-    return [
-        m["model_name"]
-        for m in saved
-        if not m["model_name"].endswith(("LayoutModel", "StyleModel"))
-    ]
+    return [m["model_name"] for m in saved if not m["model_name"].endswith(("LayoutModel", "StyleModel"))]
 
 
 @pytest.mark.usefixtures("saving_widget_state")
