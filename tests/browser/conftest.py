@@ -122,9 +122,11 @@ class OpenNotebook:
         copy_of: Path | None = None,
         standalone: bool = False,
         suffix: str = "",
+        theme: str | None = None,
     ) -> VoilaPage:
         """A new notebook (these code cells, or a copy of the notebook `copy_of`) rendered by Voila: by the
-        Jupyter server's Voila extension, or with `standalone` by a `voila NOTEBOOK` process of its own."""
+        Jupyter server's Voila extension, or with `standalone` by a `voila NOTEBOOK` process of its own;
+        with `theme` ("light", "dark"), in that theme (Voila reads it from the page's address)."""
         if copy_of is not None:
             path = f"{self.name}{suffix}.ipynb"
             shutil.copyfile(copy_of, self.server.root / path)
@@ -138,6 +140,8 @@ class OpenNotebook:
             url = voila.url + "/"
         else:
             url = self.server.voila_url(path)
+        if theme is not None:
+            url += ("&" if "?" in url else "?") + f"theme={theme}"
         page = VoilaPage(self._page(), url).open()
         print(f"[voila: start to widgets {time.perf_counter() - started:.2f} s]", end=" ")
         return page
