@@ -153,6 +153,13 @@ class LinkCardModel(LinkCardBase, DeclaredAnyWidget):
     def _open_enabled(self) -> bool:
         return self._open_on and self.check.allowed
 
+    def _press_action(self, action: Action) -> bool:
+        """A button pressed on the page (Cancel, Decline, or the one that consents and opens)."""
+        if not self._answerable() or (action is Action.ACCEPT and not self._open_on):
+            return False  # a stale click, from a page that had not yet seen the button go, is refused too
+        reason, by = self._acting
+        return self._resolve(action, reason, by, "")
+
     def _disable_open(self) -> None:
         self._open_on = False
         if not self._ended:

@@ -278,12 +278,6 @@ class SignInCard(LinkCardModel):
         elif content.get("ready") is True:
             self._arm()
 
-    def _press_action(self, action: Action) -> bool:
-        if not self._answerable() or (action is Action.ACCEPT and not self._open_on):
-            return False  # a stale click, from a page that had not yet seen the button go, is refused too
-        reason, by = self._acting
-        return self._resolve(action, reason, by, "")
-
     def _button_row(self) -> list[dict[str, Any]]:
         """Sign in (consents and opens the page in the same click) and Cancel."""
         host = visible(self.check.host)

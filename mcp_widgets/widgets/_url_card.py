@@ -254,12 +254,6 @@ class UrlCard(LinkCardModel):
             self._arm()
 
     # -- internals -------------------------------------------------------------------------------------------
-    def _press_action(self, action: Action) -> bool:
-        if not self._answerable() or (action is Action.ACCEPT and not self._open_on):
-            return False  # a stale click, from a page that had not yet seen the button go, is refused too
-        reason, by = self._acting
-        return self._resolve(action, reason, by, "")
-
     def _may_open(self) -> bool:
         return not self._again  # a later round's button only says the person has finished
 
