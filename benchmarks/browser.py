@@ -12,7 +12,8 @@ from typing import Any
 from ._report import Row, skipped
 
 GROUP = "browser"
-TARGET_MS = 300.0
+FIRST_TARGET_MS = 150.0
+"""The first form in a fresh kernel, request to usable (issue 49; 187 ms with the composed form)."""
 ROOT = Path(__file__).resolve().parents[1]
 
 SETUP = f"""
@@ -117,7 +118,7 @@ def run(quick: bool) -> list[Row]:
 
                     def cancel() -> None:
                         form = nb.output(1).locator(".mcp-widgets-form").last
-                        form.locator("button.widget-button", has_text="Cancel").click()
+                        form.get_by_role("button", name="Cancel").click()  # the one-model form's own button
 
                     # The kernel's first form also pays for importing the widget code: reported on its own.
                     first_kernel: list[float] = []
@@ -139,8 +140,8 @@ def run(quick: bool) -> list[Row]:
             value,
             baseline=statistics.median(plain),
             baseline_name="12 stock Text boxes displayed",
-            target=f"≤ {TARGET_MS:g} ms",
-            ok=value <= TARGET_MS,
+            target="≤ 1.0×",
+            ok=value <= statistics.median(plain),
             note=f"JupyterLab + Chromium, {runs} runs",
         ),
         Row(
@@ -153,8 +154,8 @@ def run(quick: bool) -> list[Row]:
             GROUP,
             "first form in a fresh kernel: request to usable",
             first,
-            target=f"≤ {TARGET_MS:g} ms",
-            ok=first <= TARGET_MS,
+            target=f"≤ {FIRST_TARGET_MS:g} ms",
+            ok=first <= FIRST_TARGET_MS,
             note=f"kernel share {first_kernel[0]:.0f} ms (imports the widget code on the first request)"
             if first_kernel
             else "",
