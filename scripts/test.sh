@@ -35,12 +35,19 @@ fi
 # scheduling does not keep. The groups, by measured time (2026-12, 2 cores, each alone, in minutes): the real
 # browser (18); the real kernels in two halves of about 13 each (the apps, the headless matrix and the cases
 # that wait longest; then the others); and the rest (17, with the notebooks, which start kernels of their own).
+# Side by side in a full run (2026-12, in minutes, wall / CPU): browser 35 / 17, kernels 20 / 6 and 22 / 7,
+# the rest 31 / 23: two cores, about 54 CPU-minutes in all.
 # The groups run alongside print their output when all have ended.
 mkdir -p build
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
-GROUPS_ALONGSIDE=("tests/browser" "${KERNEL_FIRST_HALF[*]}"
+# The browser tests that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter
+# front ends run after the first half of the kernels' (browser tests run last in a process): the browser group
+# is the longest (35 min wall, 17 min CPU in a full run, 2026-12), the kernels' halves the shortest (20, 22).
+BROWSER_MOVED=(tests/browser/test_marimo_browser.py tests/browser/test_colab_browser.py
+    tests/browser/test_tour_browser.py)
+GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_MOVED[*]}"
     "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=}")
 ignored=()
 pids=()
