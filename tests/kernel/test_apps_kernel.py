@@ -125,7 +125,7 @@ def connected(frontend: KernelFrontend) -> KernelFrontend:
     from pathlib import Path
 
     root = str(Path(__file__).resolve().parents[2])
-    assert ok(frontend.run(SETUP.format(root=root), timeout=60)).stdout.endswith("connected\n")
+    assert ok(frontend.run(SETUP.format(root=root), timeout=180)).stdout.endswith("connected\n")
     return frontend
 
 
@@ -529,7 +529,7 @@ def test_a_task_question_is_answered_in_its_app(frontend: KernelFrontend, genera
     root = Path(__file__).resolve().parents[2]
     if generation == "2025-11-25":
         raw = str(root / "tests" / "servers" / "rawrpc.py")
-        assert ok(fe.run(QUESTION_SETUP.format(root=str(root), raw=raw), timeout=60)).stdout.endswith(
+        assert ok(fe.run(QUESTION_SETUP.format(root=str(root), raw=raw), timeout=180)).stdout.endswith(
             "connected\n"
         )
         server, call = "picker", 'picker.call_tool("play_task", {"ops": OPS})'

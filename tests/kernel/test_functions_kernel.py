@@ -20,7 +20,7 @@ srv = mw.connect_sync(create_server())
 
 
 def test_completion_inspection_and_calls(frontend: KernelFrontend) -> None:
-    cell = frontend.run(SETUP, timeout=60)
+    cell = frontend.run(SETUP, timeout=180)
     assert cell.status == "ok", cell.evalue
 
     code = "srv.fn.search_f"

@@ -23,7 +23,7 @@ srv = mw.connect_sync(server, mode="legacy")
 
 
 def test_async_for_in_a_cell_then_unsubscribed(frontend: KernelFrontend) -> None:
-    cell = frontend.run(SETUP, timeout=60)
+    cell = frontend.run(SETUP, timeout=180)
     assert cell.status == "ok", cell.evalue
     cell = frontend.run(
         "async def bump_later():\n"
@@ -53,7 +53,7 @@ def test_a_sync_for_loop_in_a_cell_and_an_interrupt_ending_it(frontend: KernelFr
     """`for update in srv.updates(uri)` in synchronous code: the updates of a call made on another thread
     arrive while the cell blocks; a loop waiting for an update that never comes ends at an interrupt,
     unsubscribed, and the kernel goes on."""
-    cell = frontend.run(SETUP, timeout=60)
+    cell = frontend.run(SETUP, timeout=180)
     assert cell.status == "ok", cell.evalue
     cell = frontend.run(
         "import threading\n"
@@ -108,7 +108,7 @@ def _parts(frontend: KernelFrontend, comm_id: str) -> list[list[dict[str, Any]]]
 
 
 def test_a_watch_view_redraws_in_place(frontend: KernelFrontend) -> None:
-    cell = frontend.run(SETUP, timeout=60)
+    cell = frontend.run(SETUP, timeout=180)
     assert cell.status == "ok", cell.evalue
     cell = frontend.run("watch = srv.watch(COUNTER)\nwatch")
     assert cell.status == "ok", cell.evalue
@@ -135,7 +135,7 @@ def test_a_watch_view_redraws_in_place(frontend: KernelFrontend) -> None:
 
 
 def test_a_listing_shown_in_a_cell_redraws_after_a_list_change(frontend: KernelFrontend) -> None:
-    cell = frontend.run(SETUP, timeout=60)
+    cell = frontend.run(SETUP, timeout=180)
     assert cell.status == "ok", cell.evalue
     cell = frontend.run("srv.tools")
     assert cell.status == "ok" and "greet" not in cell.results[-1]["text/plain"], cell.evalue
