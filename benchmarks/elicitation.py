@@ -359,88 +359,62 @@ def run(quick: bool) -> list[Row]:
     return rows
 
 
-def url_card_row() -> Row:
-    """The widget models one URL card opens (in this process: the card's models are the same in a kernel)."""
+def models_per_step(make: Callable[[], Any], *steps: Callable[[Any], object]) -> list[int]:
+    """The widget models a card opens when made, then after each step (in this process: the card's models are
+    the same in a kernel). A first card made and closed beforehand makes the process's shared Layout."""
     from ipywidgets.widgets.widget import _instances
 
+    make().close()
+    before = set(_instances)
+    shown = make()
+    counts = [len(set(_instances) - before)]
+    for step in steps:
+        step(shown)
+        counts.append(len(set(_instances) - before))
+    shown.close()
+    return counts
+
+
+def _models_row(name: str, counts: list[int], note: str) -> Row:
+    return Row(GROUP, name, counts[0], unit="models", target="1", ok=set(counts) == {1}, note=note)
+
+
+def url_card_row() -> Row:
+    """The widget models one URL card opens: pending, then consented and ended."""
     from mcp_widgets.widgets import UrlCard
 
-    def card() -> UrlCard:
-        return UrlCard("Sign in, please.", "https://auth.example.com/connect?x=1", server="bench")
-
-    card().close()  # the process's shared Layout is made once, by the first card
-    before = set(_instances)
-    shown = card()
-    models = len(set(_instances) - before)
-    shown.accept()
-    shown.complete()
-    after = len(set(_instances) - before)
-    shown.close()
-    return Row(
-        GROUP,
-        "URL card: models per card",
-        models,
-        unit="models",
-        target="1",
-        ok=models == 1 and after == 1,
-        note=f"{after} once consented and ended (the composed card: 9, 13 after consent, 3 once ended)",
+    counts = models_per_step(
+        lambda: UrlCard("Sign in, please.", "https://auth.example.com/connect?x=1", server="bench"),
+        lambda card: (card.accept(), card.complete()),
     )
+    note = f"{counts[1]} once consented and ended (the composed card: 9, 13 after consent, 3 once ended)"
+    return _models_row("URL card: models per card", counts, note)
 
 
 def signin_card_row() -> Row:
-    """The widget models one sign-in card opens: pending, waiting after consent, ended (in this process)."""
-    from ipywidgets.widgets.widget import _instances
-
+    """The widget models one sign-in card opens: pending, waiting after consent, ended."""
     from mcp_widgets.widgets import SignInCard
 
     address = (
         "https://auth.example.com/authorize?response_type=code&client_id=bench&state=s&code_challenge=c"
         "&code_challenge_method=S256&redirect_uri=http%3A%2F%2F127.0.0.1%3A5555%2Fcallback&scope=read"
     )
-    SignInCard(address, server="bench").close()  # the process's shared Layout is made once
-    before = set(_instances)
-    shown = SignInCard(address, server="bench")
-    models = len(set(_instances) - before)
-    shown.accept()
-    waiting = len(set(_instances) - before)
-    shown.signed_in()
-    after = len(set(_instances) - before)
-    shown.close()
-    return Row(
-        GROUP,
-        "sign-in card: models per card",
-        models,
-        unit="models",
-        target="1",
-        ok=models == waiting == after == 1,
-        note=f"{waiting} waiting after consent, {after} once ended (the composed card: 9, 16, 4)",
+    counts = models_per_step(
+        lambda: SignInCard(address, server="bench"), lambda card: card.accept(), lambda card: card.signed_in()
     )
+    note = f"{counts[1]} waiting after consent, {counts[2]} once ended (the composed card: 9, 16, 4)"
+    return _models_row("sign-in card: models per card", counts, note)
 
 
 def inputs_card_row() -> Row:
     """The widget models one inputs card (a config's `${input:id}` values: a password and a text) opens."""
-    from ipywidgets.widgets.widget import _instances
-
     from mcp_widgets.core.mcp_config import ConfigInput
     from mcp_widgets.widgets import InputsCard
 
     inputs = (ConfigInput("token", password=True), ConfigInput("user"))
-    InputsCard("bench", inputs, "mcp.json").close()  # the process's shared Layout is made once
-    before = set(_instances)
-    shown = InputsCard("bench", inputs, "mcp.json")
-    models = len(set(_instances) - before)
-    shown.submit()
-    after = len(set(_instances) - before)
-    shown.close()
-    return Row(
-        GROUP,
-        "inputs card (2 inputs): models per card",
-        models,
-        unit="models",
-        target="1",
-        ok=models == after == 1,
-        note=f"{after} once answered (the composed card: 23, 18 left open once answered)",
-    )
+    counts = models_per_step(lambda: InputsCard("bench", inputs, "mcp.json"), lambda card: card.submit())
+    note = f"{counts[1]} once answered (the composed card: 23, 18 left open once answered)"
+    return _models_row("inputs card (2 inputs): models per card", counts, note)
 
 
 QUIET = {"status", "execute_input", "execute_reply", "stream"}
