@@ -215,8 +215,10 @@ def deliver_comms() -> None:
         or threading.current_thread() is not threading.main_thread()
     ):
         return
-    if kernel.support == "pump":
-        kernel.deliver_queued_comms()  # older than anything still on the socket
+    # Older than anything still on the socket: the kernel read them and has not handled them yet (on 7.4 too,
+    # where a comm waits a loop turn or two in its tasks). Draining first would handle a click before the
+    # keystrokes typed ahead of it.
+    kernel.deliver_queued_comms()
     try:
         kernel.drain_socket()
     finally:

@@ -607,3 +607,30 @@ def test_an_interrupt_amid_a_flood_of_requests_tears_none(
         unanswered = [m for m in queued if not frontend.cells[m].done]
         assert not unanswered, f"round {attempt}: {len(unanswered)} of {len(queued)} requests never answered"
         assert {frontend.cells[m].status for m in queued} <= {"ok", "aborted"}
+
+
+def test_seen_by_now_keeps_the_order_of_messages_read_and_still_unread(frontend: KernelFrontend) -> None:
+    """A look at the views (`seen_by_now`, as a form's "is anyone looking?" check) while a cell awaits must not
+    handle a message still on the socket before older ones the kernel already read: typed "Kyoto" then
+    Accept would otherwise reach the form as "Kyo", then Accept."""
+    setup(frontend)
+    ok(frontend.run("import inspect\n" + READ_NOT_HANDLED))
+    msg_id = frontend.execute(
+        "got = []\n"
+        "w = W.Button(description='ordered')\n"
+        "w.on_msg(lambda _w, content, _b: got.append(content.get('n')))\n"
+        "display(w)\n"
+        "time.sleep(3)  # the frontend sends its messages meanwhile: they wait, unread\n"
+        "deadline = time.monotonic() + 20\n"
+        "while time.monotonic() < deadline and not (read_not_handled() or got):\n"
+        "    await asyncio.sleep(0)  # the kernel reads one message a turn\n"
+        "_bridge.seen_by_now(w)\n"
+        "for _ in range(200):\n"
+        "    if len(got) == 40: break\n"
+        "    await asyncio.sleep(0.05)\n"
+        "print(got == sorted(got), len(got))"
+    )
+    model = frontend.wait_widget(where=lambda w: w.state.get("description") == "ordered")
+    for n in range(40):
+        frontend.send_custom(model, {"n": n})
+    assert ok(frontend.wait_cell(msg_id, timeout=60)).stdout == "True 40\n"
