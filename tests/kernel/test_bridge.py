@@ -610,7 +610,7 @@ def test_an_interrupt_amid_a_flood_of_requests_tears_none(
 
 
 def test_seen_by_now_keeps_the_order_of_messages_read_and_still_unread(frontend: KernelFrontend) -> None:
-    """A look at the views (`seen_by_now`, as a form's "is anyone looking?" check) while a cell awaits must not
+    """A look at the views (`seen_by_now`, a form's "is anyone looking?" check) while a cell awaits must not
     handle a message still on the socket before older ones the kernel already read: typed "Kyoto" then
     Accept would otherwise reach the form as "Kyo", then Accept."""
     setup(frontend)
