@@ -9,16 +9,37 @@ PY=${PYTHON:-python3}
 .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,bench]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import mcp_widgets, ipywidgets, mcp" # fail early if the install did not take
 
-# Debian's Chromium + JupyterLab + pinned Playwright for the real-browser tests.
-bash scripts/browser-deps.sh
-# Older ipykernel versions the kernel tests run against, each in its own venv.
-bash scripts/kernel-venvs.sh
-# marimo (its own runtime, no IPython kernel) in a venv of its own.
-bash scripts/marimo-venv.sh
-# Node 22, the official MCP conformance suite and the TypeScript SDK for the interop tests.
-if [ -f scripts/conformance-deps.sh ]; then
-    bash scripts/conformance-deps.sh
-fi
+# The parts below install side by side (each waits on the network more than it computes; together about half the
+# time one after another took): only browser-deps.sh writes to .venv, the others to venvs and folders of their own.
+# Each one's output is printed once all have ended, and any failure stops the run.
+parts=(
+    "browser-deps.sh"       # Debian's Chromium + JupyterLab + pinned Playwright for the real-browser tests
+    "kernel-venvs.sh 6.31"  # older ipykernel versions the kernel tests run against, each in its own venv
+    "kernel-venvs.sh 7.3"
+    "kernel-venvs.sh colab"
+    "marimo-venv.sh"        # marimo (its own runtime, no IPython kernel) in a venv of its own
+    "conformance-deps.sh"   # Node 22, the official MCP conformance suite and the TypeScript SDK (interop tests)
+)
+mkdir -p build
+setup_pids=()
+for i in "${!parts[@]}"; do
+    read -r -a part <<<"${parts[$i]}"
+    (
+        started=$SECONDS
+        bash "scripts/${part[0]}" "${part[@]:1}"
+        echo "setup: scripts/${parts[$i]} took $((SECONDS - started)) s"
+    ) >"build/setup-$i.log" 2>&1 &
+    setup_pids+=($!)
+done
+setup_failed=0
+for i in "${!parts[@]}"; do
+    if ! wait "${setup_pids[$i]}"; then
+        echo "setup: scripts/${parts[$i]} failed:"
+        setup_failed=1
+    fi
+    cat "build/setup-$i.log"
+done
+[ "$setup_failed" -eq 0 ]
 
 .venv/bin/ruff check mcp_widgets tests
 .venv/bin/ruff format --check mcp_widgets tests benchmarks  # the layout is ruff's: `ruff format` before committing
@@ -38,7 +59,6 @@ fi
 # Side by side in a full run (2026-12, in minutes, wall / CPU): browser 35 / 17, kernels 20 / 6 and 22 / 7,
 # the rest 31 / 23: two cores, about 54 CPU-minutes in all.
 # The groups run alongside print their output when all have ended.
-mkdir -p build
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
