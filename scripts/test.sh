@@ -49,26 +49,24 @@ export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see test
 if [ $# -gt 0 ]; then
     exec .venv/bin/python -m pytest "$@"
 fi
-# The whole suite: four pytest processes side by side. Most of the suite waits (kernels starting, grace periods,
-# a browser rendering) rather than computes: the real kernels' tests, run alone, keep one core about half busy
-# (measured 2026-12: 26.5 min wall, 14 min CPU). So on two cores four processes finish sooner than three. Not
-# pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which xdist's
-# scheduling does not keep. The groups, by measured time (2026-12, 2 cores, each alone, in minutes): the real
-# browser (18); the real kernels in two halves of about 13 each (the apps, the headless matrix and the cases
-# that wait longest; then the others); and the rest (17, with the notebooks, which start kernels of their own).
-# Side by side in a full run (2026-12, in minutes, wall / CPU): browser 35 / 17, kernels 20 / 6 and 22 / 7,
-# the rest 31 / 23: two cores, about 54 CPU-minutes in all.
-# The groups run alongside print their output when all have ended.
+# The whole suite: four pytest processes side by side (much of it waits on kernels and browsers). Not pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which xdist's
+# scheduling does not keep. Each group alone (2026-12-06, 2 cores, in minutes, wall / CPU): the browser's 23 / 16,
+# the kernels' 26 / 14 (apps 5, the headless matrix 4.5, the bridge 3.6, the client 3.1), the rest 13.5 / 8.5.
+# Side by side they share about 1.2 cores' worth of work (the two cores are busy, and each runs slower): a full run
+# took 33 min of wall time with 54 CPU-minutes. So the groups are cut by their time alone, into four near 16 min:
+# the browser's less five files; the kernels' first half (the apps, the headless matrix and the cases that wait
+# longest) with the browser files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the
+# three Jupyter front ends; the kernels' second half with the app questions' and the URL card's browser files;
+# and the rest. Browser tests run last in each process. The groups run alongside print their output at the end.
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
-# The browser tests that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter
-# front ends run after the first half of the kernels' (browser tests run last in a process): the browser group
-# is the longest (35 min wall, 17 min CPU in a full run, 2026-12), the kernels' halves the shortest (20, 22).
-BROWSER_MOVED=(tests/browser/test_marimo_browser.py tests/browser/test_colab_browser.py
+BROWSER_WITH_FIRST=(tests/browser/test_marimo_browser.py tests/browser/test_colab_browser.py
     tests/browser/test_tour_browser.py)
-GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_MOVED[*]}"
-    "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=}")
+BROWSER_WITH_SECOND=(tests/browser/test_app_questions_browser.py tests/browser/test_url_card_browser.py)
+BROWSER_MOVED=("${BROWSER_WITH_FIRST[@]}" "${BROWSER_WITH_SECOND[@]}")
+GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_WITH_FIRST[*]}"
+    "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=} ${BROWSER_WITH_SECOND[*]}")
 ignored=()
 pids=()
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
