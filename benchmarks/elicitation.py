@@ -464,7 +464,7 @@ def question_rows() -> list[Row]:
             unit="models",
             target="1",
             ok=models == 1,
-            note=f"was 22-33 (composed); the call's own display opened {others} more (its box, its lines)",
+            note=f"was 22-33 (composed); the call's own display opened {others} more (its line)",
         ),
         Row(
             GROUP,
@@ -473,8 +473,8 @@ def question_rows() -> list[Row]:
             unit="messages",
             target="≤ 5",
             ok=messages <= 5,
-            note=f"was ~30 (composed); the question's own: {own} (its model, its placing); the rest is the "
-            "call's display (its text line, box and lines: to become one model next)",
+            note=f"was ~30 (composed), 9 with the call's box; the question's own: {own} (its model, its "
+            "placing); the rest is the call's display (its text line, then its one line)",
         ),
     ]
 
@@ -497,7 +497,7 @@ def _count_question() -> tuple[int, int]:
         fe.settle(0.2)
         log = list(fe.iopub_log)[mark:]
         ref = f"IPY_MODEL_{form.model.comm_id}"
-        placed = next(  # the container's children (or a display) naming the form
+        placed = next(  # the call's line (or a display) naming the form
             i
             for i, m in enumerate(log)
             if m["msg_type"] in ("comm_msg", "display_data", "update_display_data")

@@ -131,9 +131,16 @@ class CallPanel:
         return self.call_line
 
     # -- what the client feeds it ----------------------------------------------------------------------------
-    def place(self, widget: Placed) -> CallLine:
-        """Show `widget` (a form, a URL card, an app's view, a `Note`) after the rest; returns the line."""
+    def place(self, widget: Placed) -> CallLine | None:
+        """Show `widget` (a form, a URL card, an app's view, a `Note`) after the rest; returns the line.
+
+        A passing line alone (a round's time left) makes no line (None): it is about the question that
+        comes next (or a handler answers, and nothing needs showing), and shows with it, so the line opens
+        once with both.
+        """
         self._placed.append(widget)
+        if self.call_line is None and any(widget is p for p in self._passing):
+            return None
         line = self._ensure_line()
         self._mirror()
         return line
@@ -169,7 +176,8 @@ class CallPanel:
 
     def note(self, text: str) -> CallLine:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
-        return self.place(Note(text))
+        self.place(Note(text))
+        return self._ensure_line()
 
     def retire(self, widget: w.Widget) -> None:
         """`widget` (a form) was answered: the newest answered forms stay; older ones are closed and leave

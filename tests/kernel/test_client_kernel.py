@@ -317,6 +317,38 @@ def cell_shows(fe: KernelFrontend, cell: CellResult) -> list[str]:
 
 
 @pytest.mark.reuse_kernel
+def test_a_call_asking_shows_one_line_that_draws_its_question(frontend: KernelFrontend) -> None:
+    """A call's display is one model, its line (issue 49): the cell shows the line, the question is a
+    reference in the line's state, and no box or Label is opened for the call; its closing text says how
+    the question ended."""
+    connect(frontend)
+    start = len(frontend.iopub_log)
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')"))
+    form = pending_form(frontend)
+    assert_shown_in(calling, form)
+    ref = f"IPY_MODEL_{form.model.comm_id}"
+    lines = [
+        w for w in list(frontend.widgets.values()) if is_call_line(w) and ref in w.state.get("questions", ())
+    ]
+    assert len(lines) == 1
+    shown = [data[VIEW]["model_id"] for data in cell_bundles(calling, frontend) if VIEW in data]
+    assert shown == [lines[0].comm_id]  # the line itself, no container around it
+    opened = {
+        m["content"]["data"]["state"].get("_model_name")
+        for m in list(frontend.iopub_log)[start:]
+        if m["msg_type"] == "comm_open"
+    }
+    assert not {"VBoxModel", "LabelModel"} & opened, opened
+    form.seen().click("Decline")
+    status = "tool 'ask_name' on 'demo': done"
+    frontend.wait_until(
+        lambda: any(status in text for text in cell_shows(frontend, calling)), timeout=30, what="the end"
+    )
+    assert "Request from demo: declined by the person" in cell_shows(frontend, calling)[0]
+    frontend.wait_until(lambda: lines[0].comm_id not in frontend.widgets, timeout=30, what="the line closed")
+
+
+@pytest.mark.reuse_kernel
 @pytest.mark.parametrize(
     "source", ["srv.call_tool_background('ask_name')", "call = srv.call_tool_background('ask_name')\ncall"]
 )

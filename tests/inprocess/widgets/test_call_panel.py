@@ -132,3 +132,20 @@ def test_answered_questions_become_their_lines_and_older_lines_are_counted() -> 
     ]
     assert line.order == "n" * (LINES_KEEP + 1) + "q" * ANSWERED_KEEP
     panel.close()
+
+
+def test_a_passing_line_alone_makes_no_model_and_shows_with_the_question() -> None:
+    """A round's time left comes before its question: alone it opens nothing (a handler may answer, and
+    nothing needs showing); the question's line opens with both, in the order placed."""
+    CallPanel().note("warm")  # shared Layout models are made once per process
+    question = w.Button(description="question")
+    before = set(_instances)
+    panel = CallPanel()
+    left = panel.line("Answer within about 9 min", lasting=False)
+    assert panel.place(left) is None and panel.shown is None and set(_instances) == before
+    line = panel.place(question)
+    assert line is not None and panel.shown is line
+    assert (line.notes, line.questions, line.order) == (["Answer within about 9 min"], [question], "nq")
+    panel.drop(left)
+    assert (line.notes, line.order) == ([], "q")
+    panel.close()
