@@ -473,8 +473,8 @@ def question_rows() -> list[Row]:
             unit="messages",
             target="≤ 5",
             ok=messages <= 5,
-            note=f"was ~30 (composed), 9 with the call's box; the question's own: {own} (its model, its "
-            "placing); the rest is the call's display (its text line, then its one line)",
+            note=f"was ~30 (composed), 9-10 with the call's box; from the question's model on: {own} (its "
+            "model, then the call's line opened naming it and shown); before it the call's status as text",
         ),
     ]
 
@@ -496,19 +496,7 @@ def _count_question() -> tuple[int, int]:
         fe.wait_until(lambda: shown_in(cell, form.model.comm_id, fe), timeout=60, what="the form placed")
         fe.settle(0.2)
         log = list(fe.iopub_log)[mark:]
-        ref = f"IPY_MODEL_{form.model.comm_id}"
-        placed = next(  # the call's line (or a display) naming the form
-            i
-            for i, m in enumerate(log)
-            if m["msg_type"] in ("comm_msg", "display_data", "update_display_data")
-            and (
-                ref in json.dumps(m["content"].get("data", {}).get("state", {}))
-                or form.model.comm_id
-                in json.dumps(
-                    m["content"].get("data", {}).get("application/vnd.jupyter.widget-view+json", {})
-                )
-            )
-        )
+        placed = _placed_at(log, form.model.comm_id)
         counted = [m for m in log[: placed + 1] if m["msg_type"] not in QUIET]
         opens_form = [
             i
@@ -521,3 +509,27 @@ def _count_question() -> tuple[int, int]:
         fe.send_custom(form.model, {"press": "decline"})
         fe.wait_until(lambda: bool(form.model.state.get("closing_line")), timeout=60, what="the form ended")
     return models, len(opened) - models, len(counted), own
+
+
+def _view_of(message: dict[str, Any]) -> str:
+    """The model id a display message shows ("" when it shows no widget)."""
+    view = message["content"].get("data", {}).get("application/vnd.jupyter.widget-view+json", {})
+    return str(view.get("model_id", "")) if isinstance(view, dict) else ""
+
+
+def _placed_at(log: list[dict[str, Any]], form_id: str) -> int:
+    """Where in `log` the form became visible in its cell: displayed itself, or named in the state of a model
+    (the call's line) once that model is displayed too, whichever of the two came later."""
+    ref = f"IPY_MODEL_{form_id}"
+    displays = ("display_data", "update_display_data")
+    for i, m in enumerate(log):
+        if m["msg_type"] in displays and _view_of(m) == form_id:
+            return i
+        if m["msg_type"] in ("comm_open", "comm_msg") and ref in json.dumps(
+            m["content"].get("data", {}).get("state", {})
+        ):
+            holder = m["content"]["comm_id"]
+            return max(
+                i, next(j for j, d in enumerate(log) if d["msg_type"] in displays and _view_of(d) == holder)
+            )
+    raise LookupError("the form was never placed")
