@@ -3,6 +3,7 @@ so a question from a server comes from a widget callback (`call_tool_background(
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -135,3 +136,42 @@ def test_a_question_asked_while_the_page_loads_is_declined_and_the_page_loads(op
     expect(page.get_by_text("Paris", exact=True)).to_be_visible()
     expect(page.locator(".mcp-widgets-form")).to_have_count(0)
     expect(page.get_by_role("button", name="Check the weather")).to_be_visible()
+
+
+PENDING_APP = f"""\
+import sys
+sys.path.insert(0, {str(ROOT)!r})
+import ipywidgets as w
+import mcp_widgets as mw
+from tests.servers.tasks2026 import build_server
+
+server, ext = build_server(ttl_ms=600_000)
+srv = await mw.connect(server, name="tasks")
+out = w.Output()
+button = w.Button(description="Ask for a name")
+button.on_click(lambda _button: srv.call_tool_background("ask_names", output=out))
+display(button, out)
+"""
+
+
+def test_the_open_questions_list_answers_a_question_asked_after_the_page_loaded(
+    open_voila: OpenVoila,
+) -> None:
+    """`mw.pending()` in a Voila app: empty at load; a button's task asks a question, the list shows its line
+    and its card, and the person answers it in the list: the call ends done and both views of the card end."""
+    from playwright.sync_api import expect
+
+    app = open_voila([PENDING_APP, "mw.pending()"])
+    page = app.page
+    listing = page.locator(".mcp-widgets-pending")
+    expect(listing.get_by_text("No open questions", exact=True)).to_be_visible()
+    page.get_by_role("button", name="Ask for a name").click()
+    expect(listing.get_by_text("1 open question", exact=True)).to_be_visible()
+    line = listing.locator(".mcp-widgets-pending-row").first.locator(".mcp-widgets-pending-line")
+    expect(line).to_have_text(re.compile(r"^tasks · waited \d+ s · 9 min left$"))
+    expect(listing.get_by_text("Name number 1?", exact=True)).to_be_visible()
+    listing.get_by_label("Name").press_sequentially("Ada")
+    listing.get_by_role("button", name="Accept").click()
+    expect(listing.get_by_text("No open questions", exact=True)).to_be_visible()
+    expect(page.get_by_text("tool 'ask_names' on 'tasks': done", exact=False).first).to_be_visible()
+    expect(page.locator("input")).to_have_count(0)  # the card in the button's output ended too
