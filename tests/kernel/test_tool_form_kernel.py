@@ -135,7 +135,7 @@ def test_a_question_the_tool_asks_appears_in_the_result_area(frontend: KernelFro
 
 
 def _inside(fe: KernelFrontend, output: WidgetModel, target: WidgetModel) -> bool:
-    """Whether `target` is displayed in `output`, directly or inside displayed containers."""
+    """Whether `target` is displayed in `output`, directly or inside displayed containers (a call's line)."""
     seen: set[str] = set()
     todo = [
         o.get("data", {}).get("application/vnd.jupyter.widget-view+json", {}).get("model_id", "")
@@ -150,5 +150,6 @@ def _inside(fe: KernelFrontend, output: WidgetModel, target: WidgetModel) -> boo
         seen.add(model_id)
         model = fe.widgets.get(model_id)
         if model is not None:
-            todo += [ref_id(r) for r in model.state.get("children", [])]
+            # A box's children, or what a call's line draws inside itself (its `questions`).
+            todo += [ref_id(r) for r in [*model.state.get("children", []), *model.state.get("questions", [])]]
     return False
