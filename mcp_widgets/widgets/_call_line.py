@@ -17,10 +17,13 @@ reaches later cells without any cell waiting on it (a waiting cell would keep ev
 
 from __future__ import annotations
 
+from typing import Any
+
 import anywidget
 import ipywidgets as w
 import traitlets as t
 
+from .. import kernel
 from ._form import ElicitationForm
 from ._keys import DeclaredAnyWidget
 from ._keys_assets import QUESTION_CSS, QUESTION_ESM, asset
@@ -35,11 +38,20 @@ state, `set`, `send` and `on`, but not its module (measured, marimo 0.25.2: `_es
 the line draws its questions with our own renderer."""
 
 
+LINE_ESM = asset("literal.js") + "\n" + asset("call_line.js")
+"""The line's module where the page draws each placed widget with its own module (JupyterLab, Notebook 7,
+Voila): a few KB, not the question card's renderer too (about 44 KB more with every call)."""
+LINE_CSS = asset("call_line.css")
+MARIMO_LINE_ESM = QUESTION_RENDERER + "\n" + asset("call_line.js")
+"""The line's module in marimo: the question card's renderer joined (marimo hands out models only)."""
+MARIMO_LINE_CSS = QUESTION_CSS + "\n" + asset("call_line.css")
+
+
 class CallLine(DeclaredAnyWidget):
     """A call's line: its status over its progress, log, notes and, once ended, its result."""
 
-    _esm = t.Unicode(QUESTION_RENDERER + "\n" + asset("call_line.js")).tag(sync=True)
-    _css = t.Unicode(QUESTION_CSS + "\n" + asset("call_line.css")).tag(sync=True)
+    _esm = t.Unicode(LINE_ESM).tag(sync=True)
+    _css = t.Unicode(LINE_CSS).tag(sync=True)
     status = t.Unicode(
         "", help="The call's status line: what it is, and running / waiting / how it ended."
     ).tag(sync=True)
@@ -74,6 +86,12 @@ class CallLine(DeclaredAnyWidget):
         help="How `notes` and `questions` interleave: per entry 'n' (the next note) or 'q' (the next "
         "question), in the order they were placed; shorter than both: the rest, notes first.",
     ).tag(sync=True)
+
+    def __init__(self, **kwargs: Any) -> None:
+        if kernel.in_marimo():  # the line draws its questions itself there: it ships their renderer
+            kwargs.setdefault("_esm", MARIMO_LINE_ESM)
+            kwargs.setdefault("_css", MARIMO_LINE_CSS)
+        super().__init__(**kwargs)
 
     @staticmethod
     def shows(card: object) -> bool:

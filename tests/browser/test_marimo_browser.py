@@ -133,11 +133,23 @@ QUESTIONS = (
 )
 
 
+# True once focus (looked for through shadow roots) is in the marimo cell whose code holds `arg`.
+FOCUS_IN_CELL = """(code) => {
+    let active = document.activeElement;
+    while (active && active.shadowRoot && active.shadowRoot.activeElement) {
+        active = active.shadowRoot.activeElement;
+    }
+    const cell = active && active.closest ? active.closest(".marimo-cell") : null;
+    return Boolean(cell && cell.textContent.includes(code));
+}"""
+
+
 def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
     open_marimo: OpenMarimo, marimo_server: MarimoServer, screenshots: Path
 ) -> None:
-    """Each question is drawn in its call's line and answered after the cell returned; the line ends with the
-    result, and the cell reading `accepted.ui` runs again with it."""
+    """Each question is drawn in its call's line and answered after the cell returned (one by Enter, which
+    puts focus back in its cell); the line ends with the result, and the cell reading `accepted.ui` runs
+    again."""
     from playwright.sync_api import expect
 
     page = open_marimo(marimo_server.write("questions.py", notebook(*QUESTIONS)))
@@ -153,7 +165,10 @@ def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
     accepted.get_by_label("City").fill("Oslo")
     accepted.scroll_into_view_if_needed()
     accepted.screenshot(path=str(screenshots / "marimo-question.png"), animations="disabled")
-    accepted.get_by_role("button", name="Accept").click()
+    accepted.get_by_label("City").press("Enter")  # Enter in the last field accepts, as in JupyterLab
+    # The card's controls went: focus went back to the cell that shows it (its editor), not to the page.
+    expect(accepted.locator("input")).to_have_count(0, timeout=UI_MS)
+    page.wait_for_function(FOCUS_IN_CELL, arg="accepted = srv.call_tool_background", timeout=UI_MS)
     lines["declined"].get_by_role("button", name="Decline").click()
     lines["cancelled"].get_by_role("button", name="Cancel").click()
 

@@ -17,6 +17,17 @@ function activeElement() {
   }
   return active;
 }
+// The marimo cell showing `el` (its element may sit in a shadow root: look out through each host), or null.
+function marimoCell(el) {
+  let at = el;
+  while (at) {
+    const cell = at.closest ? at.closest(".marimo-cell") : null;
+    if (cell) return cell;
+    const root = at.getRootNode ? at.getRootNode() : null;
+    at = root && root.host ? root.host : null;
+  }
+  return null;
+}
 function isRunning(cell) {
   const prompt = cell.querySelector(".jp-InputPrompt");
   return Boolean(prompt && prompt.textContent.includes("*"));
@@ -98,7 +109,14 @@ function render({ model, el }, given) {
   // the answer duplicated the cell. Outside a notebook, where it came from.
   const backTo = () => {
     const from = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : null;
-    if (!notebook) return from;
+    if (!notebook) {
+      // marimo: back to the cell that shows the form (where focus came from when that was in it, else the
+      // cell's editor); elsewhere, where it came from.
+      const cell = marimoCell(box);
+      if (!cell) return from;
+      if (from && cell.contains(from)) return from;
+      return cell.querySelector(".cm-content") || cell;
+    }
     const editor = from && from.closest(".jp-Editor");
     const fromCell = from && (from === notebook || from.classList.contains("jp-Cell") || editor);
     if (fromCell && notebook.contains(from) && !from.closest(".jp-OutputArea")) return from;

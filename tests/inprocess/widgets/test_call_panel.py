@@ -4,6 +4,7 @@ plain text."""
 from __future__ import annotations
 
 import ipywidgets as w
+import pytest
 import traitlets as t
 from ipywidgets.widgets.widget import _instances
 
@@ -149,3 +150,19 @@ def test_a_passing_line_alone_makes_no_model_and_shows_with_the_question() -> No
     panel.drop(left)
     assert (line.notes, line.order) == ([], "q")
     panel.close()
+
+
+def test_the_line_ships_the_question_renderer_only_in_marimo(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Where the page draws each placed widget with its own module (Jupyter), a call's line ships a few KB,
+    not the question card's renderer too; in marimo, which hands out models only, it ships the renderer."""
+    from mcp_widgets.kernel import marimo
+
+    jupyter = CallLine(status="tool 'x' on 's': running")
+    assert len(jupyter._esm) < 10_000 and "function renderQuestion" not in jupyter._esm
+    assert "renderCallLine" in jupyter._esm and "function node" in jupyter._esm  # with literal.js's `node`
+    monkeypatch.setattr(marimo, "_found", [None])  # as once marimo said so
+    in_marimo = CallLine(status="tool 'x' on 's': running")
+    assert "function renderQuestion" in in_marimo._esm and "renderCallLine" in in_marimo._esm
+    assert len(in_marimo._esm) > 4 * len(jupyter._esm) and ".mcp-widgets-question" in in_marimo._css
+    jupyter.close()
+    in_marimo.close()

@@ -519,10 +519,11 @@ def test_an_open_after_the_round_ended_is_ignored_and_a_retry_round_opens_nothin
 # -- marimo: drawn inside its call's line --------------------------------------------------------
 def test_a_line_drawn_url_card_ships_no_module_and_the_calls_line_draws_it() -> None:
     from mcp_widgets.widgets import CallLine, LineDrawnUrlCard
+    from mcp_widgets.widgets._call_line import MARIMO_LINE_ESM
 
     c = LineDrawnUrlCard("Please sign in.", URL, server="shop")
     assert c._esm == ""  # marimo mints a module only while a cell runs: the line carries the renderer
     assert CallLine.shows(c) and CallLine.shows(card())
-    line_module = CallLine()._esm
+    line_module = CallLine(_esm=MARIMO_LINE_ESM)._esm  # what a line made in marimo ships
     assert "buildUrl" in line_module and "mcp-widgets-open" in line_module  # its URL block, and opening
     assert c.accept() and c.waiting and the_anchor(c)["href"] == URL
