@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -168,7 +169,10 @@ def test_marimo_background_questions_typed_and_accepted_declined_cancelled(
     accepted.get_by_label("City").press("Enter")  # Enter in the last field accepts, as in JupyterLab
     # The card's controls went: focus went back to the cell that shows it (its editor), not to the page.
     expect(accepted.locator("input")).to_have_count(0, timeout=UI_MS)
-    page.wait_for_function(FOCUS_IN_CELL, arg="accepted = srv.call_tool_background", timeout=UI_MS)
+    deadline = time.monotonic() + UI_MS / 1000
+    while not page.evaluate(FOCUS_IN_CELL, "accepted = srv.call_tool_background"):
+        assert time.monotonic() < deadline, "focus did not go back to the answered card's cell"
+        time.sleep(0.1)
     lines["declined"].get_by_role("button", name="Decline").click()
     lines["cancelled"].get_by_role("button", name="Cancel").click()
 
