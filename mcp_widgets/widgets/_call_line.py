@@ -88,7 +88,9 @@ class CallLine(DeclaredAnyWidget):
     ).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
-        if kernel.in_marimo():  # the line draws its questions itself there: it ships their renderer
+        # In marimo the line draws its questions itself: it ships their renderer (unless a subclass brings
+        # a module of its own).
+        if kernel.in_marimo() and self.class_traits()["_esm"].default_value == LINE_ESM:
             kwargs.setdefault("_esm", MARIMO_LINE_ESM)
             kwargs.setdefault("_css", MARIMO_LINE_CSS)
         super().__init__(**kwargs)
