@@ -42,9 +42,9 @@ from ..record import CURRENT_CALL
 from ..targets import StreamProxy
 
 if TYPE_CHECKING:
+    import ipywidgets
     from mcp.shared.dispatcher import ProgressFnT
 
-    from ...widgets import Note
     from ..context import ServerContext
     from ..display import CallDisplay
     from ..record import CallRecord
@@ -93,8 +93,7 @@ class FollowedTask:
     task_id: str
     text: str = ""
     """The status line shown last."""
-    label: Note | None = None
-    """The status line placed in the call's panel (main thread)."""
+    label: ipywidgets.Label | None = None
     cancelled: bool = False
 
     async def stop(self) -> None:
@@ -289,7 +288,7 @@ def _place(task: FollowedTask, text: str) -> None:
         task.label = record.panel.line(text)
         task.display.place(record, task.label)
     else:
-        record.panel.set_line(task.label, text)
+        task.label.value = task.label.tooltip = text
 
 
 # -- the transport adapter ---------------------------------------------------------------------------------
