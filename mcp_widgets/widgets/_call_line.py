@@ -34,8 +34,8 @@ the line draws its questions with our own renderer."""
 
 
 LINE_ESM = asset("literal.js") + "\n" + asset("call_line.js")
-"""The line's module where the page draws each placed widget with its own module (JupyterLab, Notebook 7,
-Voila): a few KB, not the question card's renderer too (about 44 KB more with every call)."""
+"""The line's module outside marimo (JupyterLab, Notebook 7, Voila), where it draws no question itself (the
+call's box holds them): a few KB, not the question card's renderer too (about 44 KB more with every line)."""
 LINE_CSS = asset("call_line.css")
 MARIMO_LINE_ESM = QUESTION_RENDERER + "\n" + asset("call_line.js")
 """The line's module in marimo: the question card's renderer joined (marimo hands out models only)."""
