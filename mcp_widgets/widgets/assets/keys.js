@@ -108,6 +108,7 @@ function render({ model, el }, given) {
   // click beside the form reached the cell toolbar's "Create a duplicate" button, and the next Enter after
   // the answer duplicated the cell. Outside a notebook, where it came from.
   const backTo = () => {
+    notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
     const from = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : null;
     if (!notebook) {
       // marimo: back to the cell that shows the form (where focus came from when that was in it, else the
@@ -258,10 +259,6 @@ function render({ model, el }, given) {
   const attach = () => {
     box = box || el.parentElement;
     notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
-    if (given && !looking) {
-      looking = true;
-      found(given.form);
-    }
     const id = box && !looking && boxIdOf(box);
     if (id) {
       looking = true;
@@ -283,6 +280,12 @@ function render({ model, el }, given) {
   };
   let unmark = null;
   let unname = null;
+  // A one-model card listens from the start: a person (or a busy page's late frame) may press and type
+  // before the first frame, and a press seen later misses where focus came from (focus back goes wrong).
+  if (given) {
+    looking = true;
+    found(given.form);
+  }
   requestAnimationFrame(attach);
   return () => {
     stopped = true;
