@@ -6,21 +6,45 @@ cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,bench]" 2>&1 | grep -v "is ignored" || true
+# The browser extra too: the parts below then leave .venv as it is while tests already run from it.
+.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,bench,browser]" 2>&1 | grep -v "is ignored" || true
 .venv/bin/python -c "import mcp_widgets, ipywidgets, mcp" # fail early if the install did not take
+mkdir -p build
+export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see tests/conftest.py
 
-# The parts below install side by side (each waits on the network more than it computes; together about half the
-# time one after another took): only browser-deps.sh writes to .venv, the others to venvs and folders of their own.
-# Each one's output is printed once all have ended, and any failure stops the run.
+# What needs only .venv starts now, alongside the parts below (which wait on the network more than they
+# compute): the lint and type checks, and (for the whole suite) the in-process and fuzz tests.
+background=()
+stop_background() {
+    for pid in "${background[@]}"; do kill "$pid" 2>/dev/null || true; done
+}
+trap stop_background EXIT
+(
+    set -e
+    .venv/bin/ruff check mcp_widgets tests
+    .venv/bin/ruff format --check mcp_widgets tests benchmarks  # the layout is ruff's: `ruff format` before committing
+    .venv/bin/mypy  # strict on the package ([tool.mypy] in pyproject.toml)
+) >build/lint.log 2>&1 &
+lint_pid=$!
+background+=("$lint_pid")
+EARLY=(tests/inprocess tests/fuzz)
+if [ $# -eq 0 ]; then
+    (time .venv/bin/python -m pytest "${EARLY[@]}" -p no:cacheprovider --durations=15) >build/pytest-early.log 2>&1 &
+    early_pid=$!
+    background+=("$early_pid")
+fi
+
+# The parts below install side by side: browser-deps.sh writes to .venv only when the install above did not
+# take (it is also run on its own), the others to venvs and folders of their own. Each one's output is printed
+# once all have ended, and any failure stops the run.
 parts=(
-    "browser-deps.sh"       # Debian's Chromium + JupyterLab + pinned Playwright for the real-browser tests
+    "browser-deps.sh"       # Debian's Chromium (+ JupyterLab, Notebook 7, Voila, Playwright if missing)
     "kernel-venvs.sh 6.31"  # older ipykernel versions the kernel tests run against, each in its own venv
     "kernel-venvs.sh 7.3"
     "kernel-venvs.sh colab"
     "marimo-venv.sh"        # marimo (its own runtime, no IPython kernel) in a venv of its own
     "conformance-deps.sh"   # Node 22, the official MCP conformance suite and the TypeScript SDK (interop tests)
 )
-mkdir -p build
 setup_pids=()
 for i in "${!parts[@]}"; do
     read -r -a part <<<"${parts[$i]}"
@@ -40,24 +64,25 @@ for i in "${!parts[@]}"; do
     cat "build/setup-$i.log"
 done
 [ "$setup_failed" -eq 0 ]
+lint=0
+wait "$lint_pid" || lint=$?
+cat build/lint.log
+[ "$lint" -eq 0 ] || { echo "lint or type check failed"; exit 1; }
 
-.venv/bin/ruff check mcp_widgets tests
-.venv/bin/ruff format --check mcp_widgets tests benchmarks  # the layout is ruff's: `ruff format` before committing
-# mypy, strict on the package ([tool.mypy] in pyproject.toml):
-.venv/bin/mypy
-export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see tests/conftest.py
 if [ $# -gt 0 ]; then
+    trap - EXIT
     exec .venv/bin/python -m pytest "$@"
 fi
-# The whole suite: four pytest processes side by side (much of it waits on kernels and browsers). Not pytest-xdist: the browser tests must run last in their process (see tests/conftest.py), which xdist's
-# scheduling does not keep. Each group alone (2026-12-06, 2 cores, in minutes, wall / CPU): the browser's 23 / 16,
-# the kernels' 26 / 14 (apps 5, the headless matrix 4.5, the bridge 3.6, the client 3.1), the rest 13.5 / 8.5.
-# Side by side they share about 1.2 cores' worth of work (the two cores are busy, and each runs slower): a full run
-# took 33 min of wall time with 54 CPU-minutes. So the groups are cut by their time alone, into four near 16 min:
-# the browser's less five files; the kernels' first half (the apps, the headless matrix and the cases that wait
-# longest) with the browser files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the
-# three Jupyter front ends; the kernels' second half with the app questions' and the URL card's browser files;
-# and the rest. Browser tests run last in each process. The groups run alongside print their output at the end.
+# The whole suite: five pytest processes side by side (much of it waits on kernels and browsers). Not pytest-xdist:
+# the browser tests must run last in their process (see tests/conftest.py), which xdist's scheduling does not keep.
+# The machine's two cores are busy all along (2026-12-06: the kernels' tests took 12.6 CPU-minutes, the in-process
+# and fuzz ones 5.3, the house and interop ones 3.4, the browser's about 16, most of it JupyterLab starting in
+# Chromium, 4-5 CPU-seconds a page), so what counts is the CPU each part takes, and that none waits idle: the
+# in-process and fuzz tests start with the setup, which mostly waits on the network; the browser's less five
+# files; the kernels' first half (the apps, the headless matrix and the cases that wait longest) with the browser
+# files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter front ends;
+# the kernels' second half with the app questions' and the URL card's browser files; and the rest (house,
+# interop). Browser tests run last in each process. The groups run alongside print their output at the end.
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
@@ -67,7 +92,7 @@ BROWSER_WITH_SECOND=(tests/browser/test_app_questions_browser.py tests/browser/t
 BROWSER_MOVED=("${BROWSER_WITH_FIRST[@]}" "${BROWSER_WITH_SECOND[@]}")
 GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_WITH_FIRST[*]}"
     "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=} ${BROWSER_WITH_SECOND[*]}")
-ignored=()
+ignored=("${EARLY[@]/#/--ignore=}")  # started above
 pids=()
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
     read -r -a group <<<"${GROUPS_ALONGSIDE[$i]}"
@@ -86,12 +111,17 @@ for pid in "${pids[@]}"; do
     wait "$pid"
     codes+=($?)
 done
+wait "$early_pid"
+early=$?
+trap - EXIT
 set -e
-failed=$((rest != 0))
+failed=$((rest != 0 || early != 0))
+echo "=================== ${EARLY[*]} (started with the setup; its output follows) ==================="
+cat build/pytest-early.log
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
     echo "=================== ${GROUPS_ALONGSIDE[$i]} (run alongside; its output follows) ==================="
     cat "build/pytest-$i.log"
     [ "${codes[$i]}" -eq 0 ] || failed=1
 done
-echo "pytest: exit ${codes[*]} for the groups alongside, $rest for the rest"
+echo "pytest: exit ${codes[*]} for the groups alongside, $early for the early one, $rest for the rest"
 [ "$failed" -eq 0 ]

@@ -12,7 +12,22 @@ import pytest
 
 from .harness import CellResult, KernelFrontend, WidgetModel
 
-pytestmark = pytest.mark.kernel
+# A case that passed and left its kernel clean hands it to the next (see tests/kernel/conftest.py): the apps'
+# cases took the most CPU of the kernel suite (a fresh kernel importing the client and two servers each time).
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+
+RESET = """
+from mcp_widgets.client.server import Server as _Server
+from mcp_widgets.core.history import default_history as _history
+from mcp_widgets.core.requests import pending_requests as _pending
+for _value in list(globals().values()):
+    if isinstance(_value, _Server):
+        _value.close()
+_history().clear()
+assert _pending() == [], _pending()
+del _Server, _history, _pending, _value
+"""
+"""After each case on a reused kernel: close the servers it connected, forget its history; nothing pending."""
 
 SETUP = """
 import sys
