@@ -85,18 +85,18 @@ fi
 # in-process and fuzz tests start with the setup, which mostly waits on the network; the browser's less five
 # files; the kernels' first half (the apps, the headless matrix and the cases that wait longest) with the browser
 # files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter front ends;
-# the kernels' second half with the app questions' browser file; and the rest (house, interop) with the keys' and
-# the URL card's browser files. In a full run (2026-12-06) the browser's group and the kernels' second half ended
-# last, at 27 min, the rest at 15: so the cut. Browser tests run last in each process. The groups run alongside
-# print their output at the end.
+# the kernels' second half with the app questions' and the URL card's browser files; and the rest (house,
+# interop). Browser tests run last in each process. The groups run alongside print their output at the end.
+# A full run here (2026-12-06, setup already done) took 28 min: the browser's group and the kernels' second half
+# ended last, at 27, the rest at 15. Moving two browser files to the rest made it 30: a fourth browser at once
+# (load 15 on two cores) slowed every group, and an app's anywidget then failed to load in time in the page.
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
 BROWSER_WITH_FIRST=(tests/browser/test_marimo_browser.py tests/browser/test_colab_browser.py
     tests/browser/test_tour_browser.py)
-BROWSER_WITH_SECOND=(tests/browser/test_app_questions_browser.py)
-BROWSER_WITH_REST=(tests/browser/test_keys_browser.py tests/browser/test_url_card_browser.py)
-BROWSER_MOVED=("${BROWSER_WITH_FIRST[@]}" "${BROWSER_WITH_SECOND[@]}" "${BROWSER_WITH_REST[@]}")
+BROWSER_WITH_SECOND=(tests/browser/test_app_questions_browser.py tests/browser/test_url_card_browser.py)
+BROWSER_MOVED=("${BROWSER_WITH_FIRST[@]}" "${BROWSER_WITH_SECOND[@]}")
 GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_WITH_FIRST[*]}"
     "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=} ${BROWSER_WITH_SECOND[*]}")
 ignored=("${EARLY[@]/#/--ignore=}")  # started above
@@ -104,13 +104,7 @@ pids=()
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
     read -r -a group <<<"${GROUPS_ALONGSIDE[$i]}"
     for part in "${group[@]}"; do
-        if [ "$part" = tests/browser ]; then  # the rest runs its own browser files, none of the others
-            for file in tests/browser/test_*.py; do
-                [[ " ${BROWSER_WITH_REST[*]} " == *" $file "* ]] || ignored+=("--ignore=$file")
-            done
-        elif [[ "$part" != --* ]]; then
-            ignored+=("--ignore=$part")  # the rest runs none of a group's paths
-        fi
+        [[ "$part" == --* ]] || ignored+=("--ignore=$part")  # the rest runs none of a group's paths
     done
     # bash's `time` prints each group's wall and CPU seconds (its processes and the kernels they waited for).
     (time .venv/bin/python -m pytest "${group[@]}" "${SUITE_OPTS[@]}") >"build/pytest-$i.log" 2>&1 &

@@ -104,9 +104,6 @@ class CallPanel:
         if self.box is None:
             self._kit = Kit()
             self.box = self._kit.make(w.VBox, _dom_classes=("mcp-widgets-call",))
-            if self.call_line is None:  # on the shared Layout: closing it leaves nothing open
-                self.call_line = self._kit.track(CallLine(layout=self._kit.layout()))
-                self._mirror()
         return self.box
 
     def _label(self, text: str) -> w.Label:
@@ -114,9 +111,19 @@ class CallPanel:
         return text_line(text, self._kit)
 
     def _head(self) -> tuple[w.Widget, ...]:
-        """The line at the head of the box, once it has something to say (a question alone needs none)."""
+        """The line at the head of the box, once it has something to say (a question alone needs none).
+
+        Made only then: a quick call that shows only a note (an unlisted tool, then its error) opened and
+        closed the line's model at once, and a page still loading that anywidget when it closed reports
+        "Failed to initialize model" as an uncaught error (seen under a full test run's load).
+        """
         said = self.status is not None or self._progress is not None or self._log_count > 0
-        return (self.call_line,) if said and not self._given_line and self.call_line is not None else ()
+        if not said or self._given_line:
+            return ()
+        if self.call_line is None and self._kit is not None:  # on the shared Layout: closing it leaves nothing
+            self.call_line = self._kit.track(CallLine(layout=self._kit.layout()))
+            self._mirror()
+        return (self.call_line,) if self.call_line is not None else ()
 
     def _refresh(self) -> None:
         assert self.box is not None
