@@ -120,7 +120,7 @@ class CallPanel:
         said = self.status is not None or self._progress is not None or self._log_count > 0
         if not said or self._given_line:
             return ()
-        if self.call_line is None and self._kit is not None:  # on the shared Layout: closing it leaves nothing
+        if self.call_line is None and self._kit is not None:  # the shared Layout: closing leaves nothing
             self.call_line = self._kit.track(CallLine(layout=self._kit.layout()))
             self._mirror()
         return (self.call_line,) if self.call_line is not None else ()
