@@ -93,6 +93,8 @@ function render({ model, el }, given) {
   let focusInside = false;
   let returnTo = null;  // where focus was before it came into the form
   const send = (msg) => form.send(msg);
+  // The notebook around the box, once the box is in the page (a card's own box is known before it is).
+  const findNotebook = () => (notebook = notebook || (box && box.closest && box.closest(".jp-Notebook")));
   const takeFocus = (target) => {
     const before = activeElement();
     if (before && !box.contains(before)) returnTo = before;
@@ -108,7 +110,7 @@ function render({ model, el }, given) {
   // click beside the form reached the cell toolbar's "Create a duplicate" button, and the next Enter after
   // the answer duplicated the cell. Outside a notebook, where it came from.
   const backTo = () => {
-    notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
+    findNotebook();
     const from = returnTo && returnTo.isConnected && returnTo !== document.body ? returnTo : null;
     if (!notebook) {
       // marimo: back to the cell that shows the form (where focus came from when that was in it, else the
@@ -258,7 +260,7 @@ function render({ model, el }, given) {
   let frames = 0;
   const attach = () => {
     box = box || el.parentElement;
-    notebook = notebook || (box && box.closest && box.closest(".jp-Notebook"));
+    findNotebook();
     const id = box && !looking && boxIdOf(box);
     if (id) {
       looking = true;
