@@ -1,5 +1,6 @@
 """Fixtures for the real-browser tests: one Jupyter server (JupyterLab, Notebook 7, Voila) and one Chromium
-per session, a fresh notebook file and a fresh browser context per test, every kernel ended after each test.
+per session, a fresh notebook file per test, every kernel ended after each test. A test's first JupyterLab
+notebook opens in a JupyterLab page kept loaded from an earlier test (`LabPages`), its others in fresh pages.
 
 Needs /usr/bin/chromium and the `browser` extra (`bash scripts/browser-deps.sh` installs both); without them
 the tests skip and say so.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import shutil
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -75,6 +77,17 @@ def browser(lab_server: LabServer) -> Iterator[Any]:
             chromium.close()
 
 
+@pytest.fixture(scope="session")
+def lab_pages(browser: Any, lab_server: LabServer) -> Iterator[LabPages | None]:
+    """The JupyterLab page kept between tests (None with MCP_WIDGETS_FRESH_PAGES=1)."""
+    pages = LabPages(browser, lab_server) if REUSE_PAGES else None
+    try:
+        yield pages
+    finally:
+        if pages is not None:
+            pages.drop()
+
+
 # Notebook 7.6 throws these by itself on start-up, with or without our widgets: its keyboard-shortcut settings
 # read a plugin whose settings load lazily, and one of its plugins asks for JupyterLab's file browser.
 NOTEBOOK7_OWN_ERRORS = frozenset(
@@ -91,13 +104,139 @@ def _notebook7_own_error(message: str, stack: str) -> bool:
     return message in NOTEBOOK7_OWN_ERRORS and all("/static/notebook/" in line for line in frames)
 
 
-class OpenNotebook:
-    """Opens fresh notebooks for one test and cleans up after it (pages, contexts, kernels)."""
+REUSE_PAGES = os.environ.get("MCP_WIDGETS_FRESH_PAGES") != "1"
+"""Keep a JupyterLab page loaded between tests (`LabPages`); MCP_WIDGETS_FRESH_PAGES=1: a fresh page each."""
+PAGE_USES = 12
+"""Tests one kept page serves before a fresh one is loaded (JupyterLab's page grows a little with each)."""
 
-    def __init__(self, browser: Any, server: LabServer, name: str) -> None:
+# What a kept page must look like between tests, as when it was loaded: no notebook or dialog open, the light
+# theme, the panels as they were, the page's animation frames its own, one settings epoch (see LabServer.api).
+_PAGE_STATE_JS = """() => {
+  const app = window.jupyterapp;
+  return JSON.stringify({
+    documents: Array.from(app.shell.widgets('main')).filter((w) => w.context).length,
+    dialogs: document.querySelectorAll('.jp-Dialog').length,
+    theme: document.body.dataset.jpThemeName,
+    left: app.shell.leftCollapsed, right: app.shell.rightCollapsed, mode: app.shell.mode,
+    frames: String(window.requestAnimationFrame).includes('[native code]'),
+  });
+}"""
+_CLOSE_ALL_JS = """() => {
+  for (const w of Array.from(window.jupyterapp.shell.widgets('main'))) {
+    if (w.context) w.context.model.dirty = false;  // the test's notebook: nothing of it is kept
+    w.dispose();
+  }
+}"""
+
+
+class LabPages:
+    """A JupyterLab page kept loaded from one test to the next, so that a test's first notebook opens in it.
+
+    Loading JupyterLab is most of a browser test's CPU (7-9 CPU-seconds a page on this machine, 2026-12-06),
+    opening a notebook in a loaded page about 4. A page is handed on only clean: its test passed, no page
+    error came while it was parked, its notebooks closed without one, and it looks as it did when loaded (no
+    dialog, the theme, the panels, its own animation frames, the same server settings); else it is closed and
+    the next test loads a fresh one, as after `PAGE_USES` tests. Its context's routes and extra pages go with
+    the test that made them.
+    """
+
+    def __init__(self, browser: Any, server: LabServer) -> None:
+        self.browser = browser
+        self.server = server
+        self.owner: OpenNotebook | None = None
+        self.parked: tuple[Any, Any] | None = None
+        self.loaded_state = ""
+        self.epoch = 0
+        self.uses = 0
+        self.tainted = False
+
+    def new(self, owner: OpenNotebook) -> tuple[Any, Any]:
+        """A fresh page that can be kept; its errors go to whichever test holds it."""
+        self.drop()
+        context, page = _new_context_page(self.browser)
+        page.on("pageerror", self._page_error)
+        page.on("console", self._console)
+        self.owner, self.uses, self.tainted, self.loaded_state = owner, 1, False, ""
+        self.epoch = self.server.settings_epoch
+        return context, page
+
+    def take(self, owner: OpenNotebook) -> tuple[Any, Any] | None:
+        """The kept page for `owner`'s first notebook, or None: load a fresh one (`new`)."""
+        if self.parked is None or self.tainted or self.epoch != self.server.settings_epoch:
+            return None
+        if self.uses >= PAGE_USES:
+            return None
+        kept, self.parked = self.parked, None
+        self.owner, self.uses = owner, self.uses + 1
+        return kept
+
+    def loaded(self, page: Any) -> None:
+        """The state a kept page must be back in between tests, read once its first notebook is open."""
+        if not self.loaded_state:
+            state = json.loads(page.evaluate(_PAGE_STATE_JS))
+            state["documents"] = 0
+            self.loaded_state = json.dumps(state, separators=(",", ":"))
+
+    def give_back(self, context: Any, page: Any, passed: bool) -> None:
+        """At the end of a test: park its page if it can serve the next test, else close it."""
+        keep = passed and not self.tainted and self.uses < PAGE_USES and bool(self.loaded_state)
+        if keep:
+            try:
+                for other in context.pages:
+                    if other is not page:
+                        other.close()
+                context.unroute_all(behavior="ignoreErrors")
+                page.evaluate(_CLOSE_ALL_JS)
+                now = page.evaluate(_PAGE_STATE_JS)
+                keep = now == self.loaded_state
+                if not keep:
+                    print(f"[not kept: {now} after {self.loaded_state}]", end=" ")
+            except Exception:  # a page that cannot say it is clean is not
+                keep = False
+        self.owner = None
+        if keep:
+            self.parked = (context, page)
+        else:
+            context.close()
+
+    def drop(self) -> None:
+        if self.parked is not None:
+            self.parked[0].close()
+            self.parked = None
+
+    def _page_error(self, error: Any) -> None:
+        if self.owner is not None:
+            self.owner._page_error(error)
+        else:
+            self.tainted = True  # nobody's test: not handed on
+
+    def _console(self, msg: Any) -> None:
+        if self.owner is not None:
+            self.owner._console(msg)
+        elif msg.type == "error":
+            self.tainted = True
+
+
+def _new_context_page(browser: Any, timezone_id: str | None = None) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id=timezone_id)
+    context.set_default_timeout(15_000)
+    return context, context.new_page()
+
+
+class OpenNotebook:
+    """Opens notebooks for one test and cleans up after it (pages, contexts, kernels): the first one in a
+    JupyterLab page kept from an earlier test where there is one (`LabPages`), the others in fresh pages."""
+
+    def __init__(self, browser: Any, server: LabServer, name: str, pages: LabPages | None = None) -> None:
         self.browser = browser
         self.server = server
         self.name = name
+        self.pages = pages
+        self.kept: tuple[Any, Any] | None = None
+        """The (context, page) of `pages` this test holds."""
+        self.opened = 0
+        self.passed = False
+        """Set by the fixture once the test passed: only then is its kept page handed on."""
         self.contexts: list[Any] = []
         self.voila_servers: list[VoilaServer] = []
         self.page_errors: list[str] = []
@@ -111,7 +250,20 @@ class OpenNotebook:
         `timezone_id` (e.g. "Asia/Kolkata"), the browser's time zone is that one instead of the machine's."""
         path = self.server.write_notebook(f"{self.name}{suffix}", cells)
         started = time.perf_counter()
-        notebook = NotebookPage(self._page(timezone_id), self.server, path, ui).open()
+        first, self.opened = self.opened == 0, self.opened + 1
+        if self.pages is not None and first and ui == LAB and timezone_id is None:
+            kept = self.pages.take(self)
+            if kept is not None:
+                self.kept = kept
+                notebook = NotebookPage(kept[1], self.server, path, ui).open_in_place()
+                took = time.perf_counter() - started
+                print(f"[{ui}: opened in a loaded page, kernel idle {took:.2f} s]", end=" ")
+                return notebook
+            self.kept = self.pages.new(self)
+            notebook = NotebookPage(self.kept[1], self.server, path, ui).open()
+            self.pages.loaded(self.kept[1])
+        else:
+            notebook = NotebookPage(self._page(timezone_id), self.server, path, ui).open()
         print(f"[{ui}: page load to kernel idle {time.perf_counter() - started:.2f} s]", end=" ")
         return notebook
 
@@ -147,10 +299,8 @@ class OpenNotebook:
         return page
 
     def _page(self, timezone_id: str | None = None) -> Any:
-        context = self.browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id=timezone_id)
-        context.set_default_timeout(15_000)
+        context, page = _new_context_page(self.browser, timezone_id)
         self.contexts.append(context)
-        page = context.new_page()
         page.on("pageerror", self._page_error)
         page.on("console", lambda msg: self._console(msg))
         return page
@@ -164,6 +314,9 @@ class OpenNotebook:
             self.console_errors.append(msg.text)
 
     def close(self) -> None:
+        if self.kept is not None and self.pages is not None:
+            self.pages.give_back(*self.kept, passed=self.passed and not self.page_errors)
+            self.kept = None
         for context in self.contexts:
             context.close()
         for voila in self.voila_servers:
@@ -175,13 +328,15 @@ class OpenNotebook:
 
 @pytest.fixture
 def open_notebook(
-    browser: Any, lab_server: LabServer, request: pytest.FixtureRequest
+    browser: Any, lab_server: LabServer, lab_pages: LabPages | None, request: pytest.FixtureRequest
 ) -> Iterator[OpenNotebook]:
     """`open_notebook([source, ...], ui=LAB)` opens a new notebook of those code cells, kernel idle."""
-    opener = OpenNotebook(browser, lab_server, slug(request.node.name))
+    opener = OpenNotebook(browser, lab_server, slug(request.node.name), lab_pages)
     try:
         yield opener
     finally:
+        call = getattr(request.node, "report_call", None)
+        opener.passed = call is not None and call.passed
         opener.close()
     # An uncaught exception in the page (e.g. a widget view that failed to render) fails the test.
     assert not opener.page_errors, f"uncaught errors in the page: {opener.page_errors}"

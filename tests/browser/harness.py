@@ -91,6 +91,8 @@ class LabServer:
     token: str = field(default_factory=lambda: secrets.token_hex(16))
     port: int = field(default_factory=free_port)
     proc: subprocess.Popen[bytes] | None = None
+    settings_epoch: int = 0
+    """Changes of JupyterLab's settings made through `api` (a loaded page reads them only as it loads)."""
 
     @property
     def root(self) -> Path:
@@ -203,6 +205,8 @@ class LabServer:
             return "(no log)"
 
     def api(self, method: str, path: str, body: Any = None) -> Any:
+        if method != "GET" and path.startswith("/lab/api/settings"):
+            self.settings_epoch += 1
         data = None if body is None else json.dumps(body).encode()
         request = urllib.request.Request(
             self.url + path,
@@ -305,6 +309,28 @@ class NotebookPage:
         # Start the kernel now, so it boots while the page loads; the page joins the session of the path.
         self.server.start_session(self.path)
         self.page.goto(self.server.page_url(self.path, self.ui))
+        expect(self.cells.first).to_be_visible(timeout=KERNEL_READY_MS)
+        self.wait_idle(timeout=KERNEL_READY_MS)
+        return self
+
+    def open_in_place(self) -> NotebookPage:
+        """Open the notebook in this page's JupyterLab, already loaded (see `LabPages` in conftest.py): what a
+        person does from the file browser, without loading JupyterLab again."""
+        from playwright.sync_api import expect
+
+        assert self.ui == LAB, "only JupyterLab opens a second notebook in its page"
+        self.server.start_session(self.path)
+        # Open it, then close what else the main area holds (the Launcher JupyterLab opens when it empties).
+        self.page.evaluate(
+            """async (path) => {
+              const app = window.jupyterapp;
+              const opened = await app.commands.execute('docmanager:open', {path});
+              for (const other of Array.from(app.shell.widgets('main'))) {
+                if (other !== opened) other.dispose();
+              }
+            }""",
+            self.path,
+        )
         expect(self.cells.first).to_be_visible(timeout=KERNEL_READY_MS)
         self.wait_idle(timeout=KERNEL_READY_MS)
         return self

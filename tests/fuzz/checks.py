@@ -32,6 +32,8 @@ LONG = os.environ.get("MCP_WIDGETS_FUZZ") == "long"
 BOUND = 30.0
 """Seconds within which every call must end (each request's own timeout is far below: `TIMEOUT`)."""
 TIMEOUT = 8.0
+CONNECT_TIMEOUT = 60.0
+"""Seconds a connection may take to start (a subprocess on a loaded machine); requests then get `TIMEOUT`."""
 
 
 def fuzz_settings(ci: int, long: int = 0) -> settings:

@@ -24,6 +24,7 @@ from tests.servers.hostile import build_server
 from . import strategies as fs
 from .checks import (
     BOUND,
+    CONNECT_TIMEOUT,
     TIMEOUT,
     Typist,
     closing_text,
@@ -54,7 +55,10 @@ def run_one(target: Any, mode: str, script: dict[str, Any], typist: Typist, desc
     name = f"fuzz-{mode}"
     error: BaseException | None = None
     with recording() as logs:
-        srv = connect_sync(target, name=name, handler=typist, mode=mode, output=out, timeout=TIMEOUT)
+        # Connecting may take long on a loaded machine (a subprocess starting Python and the SDK took over 8 s
+        # in CI); the requests after it get the fuzz's short timeout.
+        srv = connect_sync(target, name=name, handler=typist, mode=mode, output=out, timeout=CONNECT_TIMEOUT)
+        srv.timeout = TIMEOUT
         try:
             started = time.monotonic()
             call = srv.call_tool_background("play", {"script": script})
