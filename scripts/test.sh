@@ -80,17 +80,21 @@ if [ $# -gt 0 ]; then
 fi
 # The whole suite: five pytest processes side by side (much of it waits on kernels and browsers). Not pytest-xdist:
 # the browser tests must run last in their process (see tests/conftest.py), which xdist's scheduling does not keep.
-# The machine's two cores are busy all along (2026-12-06: the kernels' tests took 12.6 CPU-minutes, the in-process
-# and fuzz ones 5.3, the house and interop ones 3.4, the browser's about 16, most of it JupyterLab starting in
-# Chromium, 4-5 CPU-seconds a page), so what counts is the CPU each part takes, and that none waits idle: the
+# The machine's two cores are busy all along (2026-12-06, every process's CPU read from /proc each second during a
+# full run: the machine 93 % busy; the browser's group 1,090 CPU-seconds, the kernels' halves 520 and 640, the
+# in-process and fuzz tests 360, the house and interop ones 290; Chromium 900 of it, the kernels 920, of which
+# `import mcp` is about 1.5 a kernel), so what counts is the CPU each part takes, and that none waits idle: the
 # in-process and fuzz tests start with the setup, which mostly waits on the network; the browser's less five
 # files; the kernels' first half (the apps, the headless matrix and the cases that wait longest) with the browser
 # files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter front ends;
 # the kernels' second half with the app questions' and the URL card's browser files; and the rest (house,
 # interop). Browser tests run last in each process. The groups run alongside print their output at the end.
-# A full run here (2026-12-06, setup already done) took 28 min: the browser's group and the kernels' second half
-# ended last, at 27, the rest at 15. Moving two browser files to the rest made it 30: a fourth browser at once
-# (load 15 on two cores) slowed every group, and an app's anywidget then failed to load in time in the page.
+# A full run here (2026-12-06, setup already done) took 28.6 min: the rest ended at 17, the kernels' first half
+# at 23, the in-process and fuzz tests at 25, the browser's group at 26 and the kernels' second half at 27. With
+# a fresh JupyterLab page for every test (before `LabPages`, tests/browser/conftest.py), read the same way, it
+# took 32.7 and the browser's group 1,490 CPU-seconds (runs vary by minutes: CI took 33 for that one). Moving two
+# browser files to the rest once made it slower: a fourth browser at once (load 15 on two cores) slowed every
+# group, and an app's anywidget then failed to load in time.
 KERNEL_FIRST_HALF=(tests/kernel/test_apps_kernel.py tests/kernel/test_headless_matrix.py
     tests/kernel/test_runaway_kernel.py tests/kernel/test_client_progress_kernel.py
     tests/kernel/test_errors_kernel.py tests/kernel/test_live_kernel.py)
