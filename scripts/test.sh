@@ -88,7 +88,7 @@ fi
 # files; the kernels' first half (the apps, the headless matrix and the cases that wait longest) with the browser
 # files that bring a front end of their own (marimo, Notebook 6.5) and the tour of the three Jupyter front ends;
 # the kernels' second half with the app questions' and the URL card's browser files; and the rest (house,
-# interop). Browser tests run last in each process. The groups run alongside print their output at the end.
+# interop, and the client's kernel cases: KERNEL_WITH_REST). Browser tests run last in each process. The groups run alongside print their output at the end.
 # A full run here (2026-12-06, setup already done) took 28.6 min: the rest ended at 17, the kernels' first half
 # at 23, the in-process and fuzz tests at 25, the browser's group at 26 and the kernels' second half at 27. With
 # a fresh JupyterLab page for every test (before `LabPages`, tests/browser/conftest.py), read the same way, it
@@ -102,14 +102,23 @@ BROWSER_WITH_FIRST=(tests/browser/test_marimo_browser.py tests/browser/test_cola
     tests/browser/test_tour_browser.py)
 BROWSER_WITH_SECOND=(tests/browser/test_app_questions_browser.py tests/browser/test_url_card_browser.py)
 BROWSER_MOVED=("${BROWSER_WITH_FIRST[@]}" "${BROWSER_WITH_SECOND[@]}")
+# The rest ended 10 minutes before the kernels' second half (above): the client's kernel cases run there instead.
+KERNEL_WITH_REST=(tests/kernel/test_client_kernel.py)
 GROUPS_ALONGSIDE=("tests/browser ${BROWSER_MOVED[*]/#/--ignore=}" "${KERNEL_FIRST_HALF[*]} ${BROWSER_WITH_FIRST[*]}"
-    "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=} ${BROWSER_WITH_SECOND[*]}")
+    "tests/kernel ${KERNEL_FIRST_HALF[*]/#/--ignore=} ${KERNEL_WITH_REST[*]/#/--ignore=} ${BROWSER_WITH_SECOND[*]}")
 ignored=("${EARLY[@]/#/--ignore=}")  # started above
 pids=()
 for i in "${!GROUPS_ALONGSIDE[@]}"; do
     read -r -a group <<<"${GROUPS_ALONGSIDE[$i]}"
     for part in "${group[@]}"; do
-        [[ "$part" == --* ]] || ignored+=("--ignore=$part")  # the rest runs none of a group's paths
+        [[ "$part" == --* ]] && continue
+        if [ "$part" = tests/kernel ]; then  # the rest runs the kernel files of KERNEL_WITH_REST, no other
+            for file in tests/kernel/test_*.py; do
+                [[ " ${KERNEL_WITH_REST[*]} " == *" $file "* ]] || ignored+=("--ignore=$file")
+            done
+        else
+            ignored+=("--ignore=$part")  # the rest runs none of a group's paths
+        fi
     done
     # bash's `time` prints each group's wall and CPU seconds (its processes and the kernels they waited for).
     (time .venv/bin/python -m pytest "${group[@]}" "${SUITE_OPTS[@]}") >"build/pytest-$i.log" 2>&1 &
