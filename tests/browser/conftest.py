@@ -331,7 +331,8 @@ def open_notebook(
     browser: Any, lab_server: LabServer, lab_pages: LabPages | None, request: pytest.FixtureRequest
 ) -> Iterator[OpenNotebook]:
     """`open_notebook([source, ...], ui=LAB)` opens a new notebook of those code cells, kernel idle."""
-    opener = OpenNotebook(browser, lab_server, slug(request.node.name), lab_pages)
+    fresh = request.node.get_closest_marker("fresh_page") is not None
+    opener = OpenNotebook(browser, lab_server, slug(request.node.name), None if fresh else lab_pages)
     try:
         yield opener
     finally:

@@ -27,7 +27,9 @@ from .test_form_browser import (
     show_form,
 )
 
-pytestmark = pytest.mark.browser
+# Fresh pages: these tests are about where focus goes, and a full run once failed two of them, once each, in a
+# JupyterLab page kept from the test before (both passed in a fresh page; alone, 20 of 20 pass in kept pages).
+pytestmark = [pytest.mark.browser, pytest.mark.fresh_page]
 
 HINT = "Keys: Enter in the last field accepts · Esc cancels"
 AGAIN = "Press Esc again to cancel: what you typed will be discarded"
