@@ -438,7 +438,7 @@ def question_rows() -> list[Row]:
             unit="models",
             target="1",
             ok=models == 1,
-            note=f"was 22-33 (composed); the call's own display opened {others} more (its box, its lines)",
+            note=f"was 22-33 (composed); the call's own display opened {others} more (its line)",
         ),
         Row(
             GROUP,
@@ -447,8 +447,8 @@ def question_rows() -> list[Row]:
             unit="messages",
             target="≤ 5",
             ok=messages <= 5,
-            note=f"was ~30 (composed); the question's own: {own} (its model, its placing); the rest is the "
-            "call's display (its text line, box and lines: to become one model next)",
+            note=f"was ~30 (composed), 9-10 with the call's box; from the question's model on: {own} (its "
+            "model, then the call's line opened naming it and shown); before it the call's status as text",
         ),
     ]
 
@@ -470,19 +470,7 @@ def _count_question() -> tuple[int, int]:
         fe.wait_until(lambda: shown_in(cell, form.model.comm_id, fe), timeout=60, what="the form placed")
         fe.settle(0.2)
         log = list(fe.iopub_log)[mark:]
-        ref = f"IPY_MODEL_{form.model.comm_id}"
-        placed = next(  # the container's children (or a display) naming the form
-            i
-            for i, m in enumerate(log)
-            if m["msg_type"] in ("comm_msg", "display_data", "update_display_data")
-            and (
-                ref in json.dumps(m["content"].get("data", {}).get("state", {}))
-                or form.model.comm_id
-                in json.dumps(
-                    m["content"].get("data", {}).get("application/vnd.jupyter.widget-view+json", {})
-                )
-            )
-        )
+        placed = _placed_at(log, form.model.comm_id)
         counted = [m for m in log[: placed + 1] if m["msg_type"] not in QUIET]
         opens_form = [
             i
@@ -495,3 +483,27 @@ def _count_question() -> tuple[int, int]:
         fe.send_custom(form.model, {"press": "decline"})
         fe.wait_until(lambda: bool(form.model.state.get("closing_line")), timeout=60, what="the form ended")
     return models, len(opened) - models, len(counted), own
+
+
+def _view_of(message: dict[str, Any]) -> str:
+    """The model id a display message shows ("" when it shows no widget)."""
+    view = message["content"].get("data", {}).get("application/vnd.jupyter.widget-view+json", {})
+    return str(view.get("model_id", "")) if isinstance(view, dict) else ""
+
+
+def _placed_at(log: list[dict[str, Any]], form_id: str) -> int:
+    """Where in `log` the form became visible in its cell: displayed itself, or named in the state of a model
+    (the call's line) once that model is displayed too, whichever of the two came later."""
+    ref = f"IPY_MODEL_{form_id}"
+    displays = ("display_data", "update_display_data")
+    for i, m in enumerate(log):
+        if m["msg_type"] in displays and _view_of(m) == form_id:
+            return i
+        if m["msg_type"] in ("comm_open", "comm_msg") and ref in json.dumps(
+            m["content"].get("data", {}).get("state", {})
+        ):
+            holder = m["content"]["comm_id"]
+            return max(
+                i, next(j for j, d in enumerate(log) if d["msg_type"] in displays and _view_of(d) == holder)
+            )
+    raise LookupError("the form was never placed")

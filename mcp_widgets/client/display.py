@@ -158,6 +158,10 @@ class CallDisplay:
                 panel.place(widget)
             self._show_panel(record)
             return
+        from ..widgets import Note
+
+        if isinstance(widget, Note):  # a line of a call's panel whose call ended meanwhile: it holds no more
+            return
         output = self.ctx.settings.output
         if output is None and kernel.kernel_support() == "none":
             return  # nothing could show it
@@ -170,11 +174,11 @@ class CallDisplay:
             kernel.display(widget)
 
     def _show_panel(self, record: CallRecord) -> None:
-        """Show the panel's box in the call's display once it exists (it replaces the text shown before)."""
-        box = record.panel.box if record.panel is not None else None
-        if box is not None and record.shown is not box:
-            record.shown = box
-            show_call(record, kernel.bundle_of(box))
+        """Show the call's line in the call's display once it exists (it replaces the text shown before)."""
+        line = record.panel.shown if record.panel is not None else None
+        if line is not None and record.shown is not line:
+            record.shown = line
+            show_call(record, kernel.bundle_of(line))
 
     def show_in_marimo(self, record: CallRecord) -> None:
         """A background call in marimo: its line is one anywidget, shown by the cell that starts the call and

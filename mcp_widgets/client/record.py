@@ -127,7 +127,7 @@ class CallRecord:
     out: ipywidgets.Output | None = None
     """The ipywidgets Output the call shows in (`output=`), else None: the calling cell."""
     shown: ipywidgets.Widget | None = None
-    """The box shown now (None while the display holds text)."""
+    """The call's line shown now (None while the display holds text)."""
     status_shown: bool = False
     """The `Call` handle was displayed (under `display_id + "-status"`)."""
     element: Any = None

@@ -216,8 +216,8 @@ class Runner:
         """A new call, anchored where it was made: a display in the calling cell (or an entry in `output`).
 
         Nothing but that display (empty text, or a background call's status line) exists until the call
-        has something to show: then its panel's box replaces the text, and when the call ends the text
-        comes back (`CallDisplay.close_call`).
+        has something to show: then its panel's line (one model) replaces the text, and when the call ends
+        the text comes back (`CallDisplay.close_call`).
         """
         self.connection.require_connected()
         if kind == "prompt":  # what can be known before sending is said before sending

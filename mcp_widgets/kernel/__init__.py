@@ -48,6 +48,7 @@ from .running_kernel import (
     kernel_support,
     kernel_version,
     post,
+    post_later,
 )
 from .signals import interrupt_deferred, interrupts
 from .views import (
@@ -86,6 +87,7 @@ __all__ = [
     "kernel_version",
     "marimo_stack",
     "post",
+    "post_later",
     "running_cell",
     "say",
     "seen_by_now",

@@ -10,9 +10,14 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
-__all__ = ["closing", "comms_go_nowhere", "nowhere_comm"]
+from .running_kernel import post_later
+
+__all__ = ["LOAD_GRACE", "close_after_load", "closing", "comms_go_nowhere", "nowhere_comm"]
 
 
 @functools.cache
@@ -98,3 +103,36 @@ def closing(comm_id: str) -> None:
         _closed[comm_id] = None
         if len(_closed) > _CLOSED_KEEP:
             del _closed[next(iter(_closed))]
+
+
+# -- a model closed before its page could load it ------------------------------------------------------
+
+LOAD_GRACE = 2.5
+"""Seconds a new anywidget model's comm stays open at least. anywidget (0.11) gives the page 2 s to load a
+model's module, and a model closed before it loaded fails that wait: 2 s after it opened, the page reports
+"[anywidget] Failed to initialize model." as an uncaught error (seen with a quick call's line under load)."""
+
+
+@contextmanager
+def close_after_load(comm: Any, opened: float) -> Iterator[None]:
+    """Within it, `comm.close()` does nothing; after it, a comm opened at `opened` (`time.monotonic()`) less
+    than LOAD_GRACE ago closes once it is that old, every other one at once.
+
+    For a widget's `close`: the widget is closed in the kernel at once (no longer listed, no comm of its own,
+    messages to it dropped); only the page hears of it later.
+    """
+    wait = LOAD_GRACE - (time.monotonic() - opened)
+    if wait <= 0 or getattr(comm, "kernel", None) is None:
+        yield
+        return
+    comm.close = _not_yet  # an instance attribute: the widget's own close finds this one
+    try:
+        yield
+    finally:
+        del comm.close
+    comm.on_msg(None)  # the widget is closed: a late message to it is dropped, not handled
+    post_later(wait, comm.close)
+
+
+def _not_yet(*args: Any, **kwargs: Any) -> None:
+    """`comm.close` while `close_after_load` holds it."""

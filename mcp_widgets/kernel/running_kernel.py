@@ -5,9 +5,12 @@ from __future__ import annotations
 
 import concurrent.futures
 import contextlib
+import heapq
+import itertools
 import os
 import sys
 import threading
+import time
 import warnings
 from collections.abc import Callable, Mapping
 from importlib import metadata
@@ -39,6 +42,44 @@ def post(fn: Callable[[], None]) -> None:
         # The loop may be closing at shutdown: then the waker or the next wait runs the callback.
         with contextlib.suppress(RuntimeError):
             loop.call_soon_threadsafe(run_posted)
+
+
+class _Later:
+    """Callbacks due at a time, posted to the main thread then (`post_later`): one daemon thread sleeps until
+    the next is due, however many wait."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Callable[[], None]]] = []
+        self._order = itertools.count()
+        self._cond = threading.Condition()
+        self._thread: threading.Thread | None = None
+
+    def add(self, delay: float, fn: Callable[[], None]) -> None:
+        with self._cond:
+            heapq.heappush(self._due, (time.monotonic() + delay, next(self._order), fn))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="mcp-widgets-later", daemon=True)
+                self._thread.start()
+            self._cond.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._cond.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                fn = heapq.heappop(self._due)[2]
+            post(fn)
+
+
+_LATER = _Later()
+
+
+def post_later(delay: float, fn: Callable[[], None]) -> None:
+    """`post` `fn` once `delay` seconds have passed (callable from any thread)."""
+    if delay <= 0:
+        post(fn)
+    else:
+        _LATER.add(delay, fn)
 
 
 def flush_posted() -> None:

@@ -1,10 +1,11 @@
 """The widgets of mcp-widgets."""
 
 from ._app_view import AppView
-from ._call_line import CallLine as CallLine  # for the client room (a call's line in marimo)
+from ._call_line import CallLine as CallLine  # for the client room (a call's whole display)
 from ._call_line import LineDrawnForm as LineDrawnForm
 from ._call_line import LineDrawnUrlCard as LineDrawnUrlCard
-from ._call_panel import CallPanel as CallPanel  # for the client room, like the three below (not public)
+from ._call_panel import CallPanel as CallPanel  # for the client room, like the four below (not public)
+from ._call_panel import Note as Note
 from ._call_panel import text_line as text_line
 from ._config_widgets import InputsCard as InputsCard  # for the client room (`mw.servers()`)
 from ._config_widgets import ServersTable as ServersTable

@@ -1,9 +1,14 @@
-"""CallLine: one call's line as one anywidget model (status, progress, log, notes, result), for marimo.
+"""CallLine: one call's whole display as one anywidget model (status, progress, log, what was placed, result).
+
+The call's `CallPanel` mirrors itself into it (`CallPanel.call_line`): notes as text, and the widgets placed
+(questions, URL cards, apps' views) as references, each drawn inside the line by the page: with the widget
+manager's own view where it makes views (JupyterLab, Notebook 7, Voila), else (marimo) with the question
+card's renderer joined into the line's module. All its own text is set as textContent: server text stays
+literal.
 
 marimo renders anywidget models only, and shows what a cell displays only while that cell runs: a background
 call's line is displayed by the cell that starts the call, then kept up to date from whichever thread the
-call's news arrives on (trait updates reach the page there at any time). The call's `CallPanel` mirrors
-itself into it (`CallPanel.call_line`). All of it is text set as textContent: server text stays literal.
+call's news arrives on (trait updates reach the page there at any time).
 
 When the call ends, the page echoes its ending back (`seen_end`): a change that comes from the page is what
 makes marimo run again the cells that read the line wrapped as a UI element (`Call.ui`), so the result
@@ -58,9 +63,9 @@ class CallLine(DeclaredAnyWidget):
     )
     log = t.List(t.Unicode(), help="The newest log lines (server text, redacted).").tag(sync=True)
     log_count = t.Int(0, help="How many log messages arrived (more than `log` keeps).").tag(sync=True)
-    notes = t.List(t.Unicode(), help="Lines placed in the call: its questions' closing lines, hints.").tag(
-        sync=True
-    )
+    notes = t.List(
+        t.Unicode(), help="Lines placed in the call: answered questions' closing lines, hints, time left."
+    ).tag(sync=True)
     result = t.List(t.Unicode(), help="The result's lines, once the call ended.").tag(sync=True)
     ended = t.Unicode("", help='"" while it runs, then "done", "failed" or "cancelled".').tag(sync=True)
     seen_end = t.Unicode("", help="Set by the page once it showed the ending (see the module).").tag(
@@ -72,8 +77,15 @@ class CallLine(DeclaredAnyWidget):
         "closes as the call ends, and an echo would reach a closed comm).",
     ).tag(sync=True)
     questions = t.List(
-        t.Instance(w.Widget), help="The call's open questions, each its own model, drawn inside the line."
+        t.Instance(w.Widget),
+        help="The widgets placed in the call (questions, URL cards, apps' views), each its own model, drawn "
+        "inside the line.",
     ).tag(sync=True, **w.widget_serialization)
+    order = t.Unicode(
+        "",
+        help="How `notes` and `questions` interleave: per entry 'n' (the next note) or 'q' (the next "
+        "question), in the order they were placed; shorter than both: the rest, notes first.",
+    ).tag(sync=True)
 
     def __init__(self, **kwargs: Any) -> None:
         # In marimo the line draws its questions itself: it ships their renderer (unless a subclass brings
@@ -85,7 +97,8 @@ class CallLine(DeclaredAnyWidget):
 
     @staticmethod
     def shows(card: object) -> bool:
-        """Whether the line can draw `card` inside itself (one anywidget, with our renderer joined)."""
+        """Whether the line can draw `card` inside itself where the page makes no views of other models
+        (marimo): one anywidget, drawn with our renderer joined."""
         return bool(QUESTION_RENDERER) and isinstance(card, anywidget.AnyWidget)
 
     def __repr__(self) -> str:

@@ -1,13 +1,14 @@
 """CallPanel: what one call shows in its cell while it runs, and the plain text it leaves when it ends.
 
 A call shows nothing until there is something to show: a question (form, URL card), a note, progress or a
-log message. Then one VBox holds, top to bottom: the call's line (`CallLine`, one anywidget: a background
-call's status line, the progress bar and its line, the collapsed log), and the questions. When the call
-ends, `end` returns the closing text (a status line, each question's one line, the final progress line, the
-log) and closes every model the call made: nothing of a finished call stays alive in the kernel or the
-browser.
+log message. Then its line (`CallLine`, one anywidget) is the call's whole display, in every front end: a
+background call's status line, the progress bar and its line, the collapsed log, then what was placed, in
+order: the questions and other widgets (each its own model, which the line draws inside itself) and notes
+(plain text in the line's own state, no model each). When the call ends, `end` returns the closing text (a
+status line, each question's one line, the final progress line, the log) and closes every model the call
+made: nothing of a finished call stays alive in the kernel or the browser.
 
-Server text (progress messages, log data) is plain text everywhere: Labels, the line's textContent, and
+Server text (progress messages, log data, notes) is plain text everywhere: the line's textContent, and
 `html.escape` in the closing HTML.
 """
 
@@ -17,7 +18,7 @@ import html
 import re
 from collections import deque
 from collections.abc import Iterable, Sequence
-from typing import Any, Literal
+from typing import Any, Literal, TypeAlias
 
 import ipywidgets as w
 
@@ -25,14 +26,14 @@ from ..core.text import LITERAL_CLASSES, LOG_KEEP, shown
 from ._call_line import CallLine
 from ._kit import WRAP_CLASS, Kit
 
-__all__ = ["CallPanel", "Ending"]
+__all__ = ["CallPanel", "Ending", "Note"]
 
 Ending = Literal["done", "failed", "cancelled"]
 Progress = tuple[float, float | None, str | None]
 """(progress, total, message) of a progress notification."""
 
 ANSWERED_KEEP = 1
-"""Answered forms kept as they are; older ones become their closing line (a Label) and are closed."""
+"""Answered forms kept as they are; older ones become their closing line (a note) and are closed."""
 LINES_KEEP = 20
 """Closing lines of answered questions kept live; older ones are counted in one line."""
 _LOG_ROWS = 8
@@ -61,114 +62,122 @@ def progress_text(progress: float, total: float | None, message: str | None) -> 
     return f"{message} ({count})" if count else message
 
 
-def text_line(text: str, kit: Kit | None = None) -> w.Label:
-    """A line of plain text, as a panel's note (made by the panel's `kit`) or shown outside any panel; its
-    Layout and Style are the shared ones: closing it leaves nothing open."""
-    return (kit or Kit()).make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+def text_line(text: str) -> w.Label:
+    """A line of plain text shown outside any call's panel (inside one it is a `Note`); its Layout and Style
+    are the shared ones: closing it leaves nothing open."""
+    return Kit().make(w.Label, value=text, tooltip=text, _dom_classes=(WRAP_CLASS,))
+
+
+class Note:
+    """A line of plain text placed in a call's panel (a hint, a round's time left, an answered question's
+    closing line): no widget model of its own, it is one of the call's line's `notes`."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"<Note {self.value!r}>"
+
+
+Placed: TypeAlias = "w.Widget | Note"
+"""What a panel shows below its line's head: a widget the line draws inside itself, or a line of text."""
 
 
 class CallPanel:
     """The live view of one call (main thread only). No widget model exists until something is shown.
 
     Args:
-        status: A background call's status line (plain text until the panel needs its box).
-        line: Where the panel mirrors itself as one model (marimo, which renders no composed display).
+        status: A background call's status line (plain text until the panel needs its line).
+        line: The call's line made by whoever shows it (marimo: shown by the cell that starts the call, and
+            kept as its output once the call ended).
     """
 
     def __init__(self, *, status: str | None = None, line: CallLine | None = None) -> None:
         self.call_line = line
-        """The call's line as one anywidget (status, progress, log), made with the box; or given (marimo):
-        then it shows the placed questions too, and outlives the panel as the cell's output."""
+        """The call's line, one anywidget: status, progress, log, notes and the placed widgets drawn inside
+        it. Made when something is first shown, or given (marimo): then it outlives the panel."""
         self._given_line = line is not None
         self._kit: Kit | None = None
-        self.box: w.VBox | None = None
-        """The VBox shown in the cell, or None while nothing needed one."""
         self.status = status
-        self._placed: list[w.Widget] = []
-        self._passing: list[w.Widget] = []
+        self._placed: list[Placed] = []
+        self._passing: list[Placed] = []
         """Lines placed that the closing text leaves out (`line(lasting=False)`)."""
         self._answered: list[w.Widget] = []
         """Answered forms still shown as forms (at most ANSWERED_KEEP)."""
-        self._retired: deque[w.Label] = deque()
+        self._retired: deque[Note] = deque()
         """Closing lines of older answered questions, oldest first (at most LINES_KEEP)."""
         self._earlier = 0
         """Answered questions whose line was dropped too (a runaway server asks thousands)."""
-        self._earlier_label: w.Label | None = None
+        self._earlier_note: Note | None = None
         self._progress: Progress | None = None
         self._log_lines: deque[str] = deque(maxlen=LOG_KEEP)
         self._log_count = 0
         self.ended = False
 
+    @property
+    def shown(self) -> CallLine | None:
+        """The model to show in the call's cell: the call's line once made here (a given line is shown by
+        whoever gave it), else None."""
+        return None if self._given_line else self.call_line
+
     # -- building (lazily) -----------------------------------------------------------------------------------
-    def _ensure_box(self) -> w.VBox:
-        if self.box is None:
+    def _ensure_line(self) -> CallLine:
+        """The call's line, made with what it shows (one message opens it with its whole state)."""
+        if self.call_line is None:  # on the shared Layout: closing it leaves nothing open
             self._kit = Kit()
-            self.box = self._kit.make(w.VBox, _dom_classes=("mcp-widgets-call",))
-        return self.box
-
-    def _label(self, text: str) -> w.Label:
-        assert self._kit is not None
-        return text_line(text, self._kit)
-
-    def _head(self) -> tuple[w.Widget, ...]:
-        """The line at the head of the box, once it has something to say (a question alone needs none).
-
-        Made only then: a quick call that shows only a note (an unlisted tool, then its error) opened and
-        closed the line's model at once, and a page still loading that anywidget when it closed reports
-        "Failed to initialize model" as an uncaught error (seen under a full test run's load).
-        """
-        said = self.status is not None or self._progress is not None or self._log_count > 0
-        if not said or self._given_line:
-            return ()
-        if self.call_line is None and self._kit is not None:  # the shared Layout: closing leaves nothing
-            self.call_line = self._kit.track(CallLine(layout=self._kit.layout()))
-            self._mirror()
-        return (self.call_line,) if self.call_line is not None else ()
-
-    def _refresh(self) -> None:
-        assert self.box is not None
-        self.box.children = (*self._head(), *self._placed)
+            self.call_line = self._kit.track(CallLine(layout=self._kit.layout(), **self._state()))
+        return self.call_line
 
     # -- what the client feeds it ----------------------------------------------------------------------------
-    def place(self, widget: w.Widget) -> w.VBox:
-        """Show `widget` (a form, a URL card, a note) below what is there; returns the box."""
-        box = self._ensure_box()
-        self._placed.append(widget)
-        self._refresh()
-        self._mirror()
-        return box
+    def place(self, widget: Placed) -> CallLine | None:
+        """Show `widget` (a form, a URL card, an app's view, a `Note`) after the rest; returns the line.
 
-    def line(self, text: str, *, lasting: bool = True) -> w.Label:
-        """A line of plain text on the panel's shared Layout and Style (place it; `drop` closes it).
-
-        A line that comes and goes (a round's time left, a task's status) is made here: a Label of its own
-        would bring its own Layout and Style models, and a runaway server's thousands of rounds leak them.
-        Not `lasting`: the line holds only while the call runs (a round's time left), and the closing text
-        leaves it out, however the call ended (an interrupt ends it before the line could go).
+        A passing line alone (a round's time left) makes no line (None): it is about the question that
+        comes next (or a handler answers, and nothing needs showing), and shows with it, so the line opens
+        once with both.
         """
-        self._ensure_box()
-        label = self._label(text)
-        if not lasting:
-            self._passing.append(label)
-        return label
+        self._placed.append(widget)
+        if self.call_line is None and any(widget is p for p in self._passing):
+            return None
+        line = self._ensure_line()
+        self._mirror()
+        return line
 
-    def drop(self, widget: w.Widget) -> None:
-        """Take away and close a line placed here that no longer holds (a round's time left, answered)."""
+    def line(self, text: str, *, lasting: bool = True) -> Note:
+        """A line of plain text to place (`drop` takes it away, `set_line` changes it).
+
+        A line that comes and goes (a round's time left, a task's status) is a `Note`, no model of its own:
+        a runaway server's thousands of rounds leave nothing open. Not `lasting`: the line holds only while
+        the call runs (a round's time left), and the closing text leaves it out, however the call ended (an
+        interrupt ends it before the line could go).
+        """
+        note = Note(text)
+        if not lasting:
+            self._passing.append(note)
+        return note
+
+    def set_line(self, note: Note, text: str) -> None:
+        """Change what a placed line says."""
+        if note.value != text:
+            note.value = text
+            self._mirror()
+
+    def drop(self, widget: Placed) -> None:
+        """Take away a line (or close a widget) placed here that no longer holds (a round's time left)."""
         if self.ended or not any(p is widget for p in self._placed):
             return
         self._placed = [p for p in self._placed if p is not widget]
         self._passing = [p for p in self._passing if p is not widget]
-        widget.close()
-        if self._kit is not None:  # forgotten too: thousands of rounds must not grow the kit's list
-            self._kit.models = [m for m in self._kit.models if m is not widget]
-        if self.box is not None:
-            self._refresh()
+        if isinstance(widget, w.Widget):
+            widget.close()
         self._mirror()
 
-    def note(self, text: str) -> w.VBox:
+    def note(self, text: str) -> CallLine:
         """Show a line of plain text (a refused request, a failed handler, a hint)."""
-        self._ensure_box()
-        return self.place(self._label(text))
+        self.place(Note(text))
+        return self._ensure_line()
 
     def retire(self, widget: w.Widget) -> None:
         """`widget` (a form) was answered: the newest answered forms stay; older ones are closed and leave
@@ -178,23 +187,21 @@ class CallPanel:
         self._answered.append(widget)
         while len(self._answered) > ANSWERED_KEEP:
             old = self._answered.pop(0)
-            label = self._label(_line_of(old) or "")
-            self._placed = [label if p is old else p for p in self._placed]
+            note = Note(_line_of(old) or "")
+            self._placed = [note if p is old else p for p in self._placed]
             old.close()
-            self._retired.append(label)
+            self._retired.append(note)
         while len(self._retired) > LINES_KEEP:
             dropped = self._retired.popleft()
             self._placed = [p for p in self._placed if p is not dropped]
-            dropped.close()
             self._earlier += 1
         if self._earlier:
             text = f"… {self._earlier} earlier questions answered"
-            if self._earlier_label is None:
-                self._earlier_label = self._label(text)
-                self._placed.insert(0, self._earlier_label)
+            if self._earlier_note is None:
+                self._earlier_note = Note(text)
+                self._placed.insert(0, self._earlier_note)
             else:
-                self._earlier_label.value = self._earlier_label.tooltip = text
-        self._refresh()
+                self._earlier_note.value = text
         self._mirror()
 
     def set_status(self, text: str) -> None:
@@ -210,8 +217,8 @@ class CallPanel:
 
     def update(
         self, progress: Progress | None = None, log: Sequence[str] = (), *, count: int | None = None
-    ) -> w.VBox | None:
-        """Show the newest progress and append log lines; returns the box (None when there was nothing).
+    ) -> CallLine | None:
+        """Show the newest progress and append log lines; returns the line (None when there was nothing).
 
         Args:
             progress: (progress, total, message) of the newest notification.
@@ -219,14 +226,11 @@ class CallPanel:
             count: How many log messages arrived, when some of them were dropped on the way.
         """
         if progress is None and not log:
-            return self.box
-        shown = self._head() if self.box is not None else ()
+            return self.call_line
         self._take(progress, log, count)
-        box = self._ensure_box()
-        if self._head() != shown:
-            self._refresh()
+        line = self._ensure_line()
         self._mirror()
-        return box
+        return line
 
     def _log_title(self) -> str:
         n = self._log_count
@@ -251,13 +255,7 @@ class CallPanel:
         """
         self._take(progress, log, count)
         self.ended = True
-        lines: list[str] = []
-        for widget in self._placed:
-            if any(p is widget for p in self._passing):
-                continue
-            line = _line_of(widget)
-            if line:
-                lines.append(line)
+        lines = [text for p in self._lasting() if (text := _line_of(p))]
         if self._progress is not None:
             lines.append(f"Progress: {how} — {progress_text(*self._progress)}")
         if self.status:
@@ -272,49 +270,73 @@ class CallPanel:
         self.close()
         return closing_bundle(lines, log_head, log)
 
+    def _lasting(self) -> list[Placed]:
+        """What was placed but the lines that pass (`line(lasting=False)`): what the closing text says."""
+        return [p for p in self._placed if not any(p is q for q in self._passing)]
+
     def _mirror(self, *, ended: Ending | None = None, result: Sequence[str] = ()) -> None:
-        """Make the call's line say what the panel shows, in one update of its model. A given line (marimo)
-        shows the placed questions too: their closing lines, and the open ones it can draw."""
+        """Make the call's line say what the panel shows, in one update of its model (only what changed)."""
         line = self.call_line
         if line is None:
             return
-        placed = [p for p in self._placed if not any(p is q for q in self._passing)]
         with line.hold_sync():
-            line.status = self.status or ""
-            if self._progress is not None:
-                value, total, _message = self._progress
-                line.progress = progress_text(*self._progress)
-                line.fraction = min(max(value / total, 0.0), 1.0) if total else -1.0
-            line.log = list(self._log_lines)
-            line.log_count = self._log_count
-            if self._given_line:  # in a box, the questions are the box's children
-                drawn = [p for p in placed if CallLine.shows(p)] if ended is None else []
-                line.notes = [text for p in placed if p not in drawn and (text := _line_of(p))]
-                line.questions = drawn  # none once the call ended: its questions' models are closed then
-            if ended is not None:
-                line.result = list(result)
-                line.ended = ended
+            for name, value in self._state(ended=ended, result=result).items():
+                setattr(line, name, value)
+
+    def _state(self, *, ended: Ending | None = None, result: Sequence[str] = ()) -> dict[str, Any]:
+        """What the call's line shows: the placed widgets it draws (a given line, marimo's, draws only our
+        one-model cards) and the other placed things as text lines, in the order they came; once ended,
+        every question's closing line (their models are closed then)."""
+        drawn: list[w.Widget] = []
+        notes: list[str] = []
+        order = ""
+        for placed in self._placed if ended is None else self._lasting():
+            draws = not self._given_line or CallLine.shows(placed)
+            if isinstance(placed, w.Widget) and ended is None and draws:
+                drawn.append(placed)
+                order += "q"
+            elif text := _line_of(placed):
+                notes.append(text)
+                order += "n"
+        state: dict[str, Any] = {
+            "status": self.status or "",
+            "log": list(self._log_lines),
+            "log_count": self._log_count,
+            "notes": notes,
+            "questions": drawn,
+            "order": order,
+        }
+        if self._progress is not None:
+            value, total, _message = self._progress
+            state["progress"] = progress_text(*self._progress)
+            state["fraction"] = min(max(value / total, 0.0), 1.0) if total else -1.0
+        if ended is not None:
+            state.update(result=list(result), ended=ended)
+        return state
 
     def close(self) -> None:
-        """Close every model: the questions placed here and the panel's own."""
+        """Close every model: the widgets placed here and the panel's own."""
         placed, self._placed, self._passing = self._placed, [], []
-        self._answered, self._earlier_label = [], None
+        self._answered, self._earlier_note = [], None
         self._retired.clear()
         for widget in placed:
-            widget.close()
+            if isinstance(widget, w.Widget):
+                widget.close()
         if self._kit is not None:
             self._kit.close()
         if not self._given_line:  # closed with the kit's models
             self.call_line = None
-        self.box = None
 
     def __repr__(self) -> str:
-        state = "ended" if self.ended else ("shown" if self.box is not None else "empty")
+        state = "ended" if self.ended else ("shown" if self.call_line is not None else "empty")
         return f"<CallPanel {state}: {len(self._placed)} placed, {self._log_count} log messages>"
 
 
-def _line_of(widget: w.Widget) -> str | None:
-    """The closing line of a placed widget: a Label's text, or a question's line (who asked, how it ended)."""
+def _line_of(widget: Placed) -> str | None:
+    """The closing line of a placed thing: a note's text, a Label's, or a question's line (who asked, how
+    it ended)."""
+    if isinstance(widget, Note):
+        return widget.value
     if isinstance(widget, w.Label):
         return str(widget.value)
     closing = getattr(widget, "closing_line", None)  # a one-model form's line, once left

@@ -11,6 +11,7 @@ model; no card is composed of stock widgets any more, so none does.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
@@ -18,7 +19,7 @@ import anywidget
 import ipywidgets as w
 import traitlets as t
 
-from ..kernel.comms import closing
+from ..kernel.comms import close_after_load, closing
 from ._keys_assets import CSS, FLUSH_JS, KEYS_CLASS, STYLE_ESM
 from ._kit import SHARED, SHARED_LOCK, Kit, known_keys
 
@@ -39,19 +40,47 @@ class DeclaredAnyWidget(anywidget.AnyWidget):
     Otherwise AnyWidget.__init__ adds them to every instance, which makes a new class for each widget.
     """
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not any("_anywidget_id" in vars(base) for base in cls.__mro__ if base is not DeclaredAnyWidget):
+            # anywidget's own name for a class, declared: added to each instance it makes a class a widget
+            # (a call's line missed it: 4 of a question's 15 ms in a kernel went to making classes)
+            trait = t.Unicode(f"{cls.__module__}.{cls.__name__}", help="anywidget's name for this class.")
+            trait.tag(sync=True).class_init(cls, "_anywidget_id")  # traitlets names only the body's traits
+            cls._anywidget_id = trait
+
     def add_traits(self, **traits: Any) -> None:
         """Add only traits the class does not declare (AnyWidget.__init__ adds `_anywidget_id` every time)."""
         new = {name: trait for name, trait in traits.items() if not self.has_trait(name)}
         if new:
             super().add_traits(**new)
 
+    _opened_at = 0.0
+    """When its comm opened (`time.monotonic()`); 0 once a page has shown it loaded its module."""
+
+    def open(self) -> None:
+        super().open()
+        self._opened_at = time.monotonic()
+
+    def _handle_msg(self, msg: dict[str, Any]) -> None:
+        # A message from our module (a custom one) or a view's count comes once the page loaded the module.
+        data = msg.get("content", {}).get("data", {})
+        if data.get("method") == "custom" or "_view_count" in data.get("state", {}):
+            self._opened_at = 0.0
+        super()._handle_msg(msg)
+
     def close(self) -> None:
         # As `Lean.close`: a page may still message a question or a call's line the kernel just closed (a
         # view drawn again as its box changed, an edit in flight); that late message is not worth a log line.
         comm = self.comm
-        if comm is not None and getattr(comm, "kernel", None) is not None:
+        if comm is None:
+            return
+        if getattr(comm, "kernel", None) is not None:
             closing(comm.comm_id)
-        super().close()
+        # A model closed as it opened (a quick call's line, a question a handler answered) would make a
+        # page still loading its module report an error: the page hears of the close once it had the time.
+        with close_after_load(comm, self._opened_at):
+            super().close()
 
 
 class Flushes:

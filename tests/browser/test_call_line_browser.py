@@ -1,10 +1,12 @@
-"""A call's line draws its questions, each a model of its own, inside itself: in JupyterLab and in marimo.
+"""A call's line draws the widgets placed in it, each a model of its own, inside itself: in JupyterLab and
+in marimo.
 
-The line (`CallLine`) asks the widget manager for each question's model and draws it with the question card's
-renderer joined into its own module (marimo hands a view another model's state, `send` and `on`, not its
-module). Until the card is one anywidget the package joins no renderer, so a stand-in renderer is joined here:
-the test is about the way through, which the real card will take. A press in the drawn question reaches Python
-as the question model's message (in marimo: after the cell returned), and Python's answer redraws the line.
+The line (`CallLine`) asks the widget manager for each placed model. JupyterLab's makes it a view of its
+own, drawn by the model's own module; marimo's hands a view another model's state, `send` and `on`, not its
+module, so there the line draws it with the question card's renderer joined into its own module. A stand-in
+question (its module, and the same renderer joined into the line) keeps the test about the way through: a
+press in the drawn question reaches Python as the question model's message (in marimo: after the cell
+returned), and Python's answer redraws the line.
 """
 
 from __future__ import annotations
@@ -39,13 +41,23 @@ function renderQuestion({ model, el }) {
 """
 
 
+OWN_VIEW = """
+export default {
+  render({ model, el }) {
+    el.classList.add("own-view");
+    renderQuestion({ model, el });
+  },
+};
+"""
+
+
 class Question(anywidget.AnyWidget):
-    _esm = "export default { render() {} };"  # never used: the line draws it
+    _esm = STAND_IN + OWN_VIEW  # JupyterLab's own view of it (marimo: unused)
     label = t.Unicode("Accept <b>me</b>").tag(sync=True)
 
 
-class LineWithRenderer(CallLine):
-    _esm = t.Unicode(asset("literal.js") + STAND_IN + asset("call_line.js")).tag(sync=True)  # no card
+class LineWithRenderer(CallLine):  # marimo draws the question with the renderer joined here
+    _esm = t.Unicode(asset("literal.js") + STAND_IN + asset("call_line.js")).tag(sync=True)
 
 
 question = Question()
@@ -73,6 +85,8 @@ def test_the_line_draws_a_question_model_inside_itself_in_jupyterlab(open_notebo
     nb.run(0)
     nb.wait_done(0)
     press_and_see_the_answer(nb.output(0))
+    # Drawn as the widget manager's view of the question, by the question's own module.
+    assert nb.output(0).locator(".mcp-call-line-question .own-view .stand-in").count() == 1
 
 
 def test_the_line_draws_a_question_model_inside_itself_in_marimo(

@@ -66,7 +66,7 @@ weather
 PANEL = """\
 panel = CallPanel(status="tool 'long_task' on 'demo': running")
 panel.update((1, 4, "step 1 of 4"), ["[info] long_task: starting", "[info] long_task: step 1 done"])
-panel.box
+panel.shown
 """
 HISTORY = """\
 h = History()

@@ -42,7 +42,7 @@ print("connected")
 
 
 def ok(cell: CellResult) -> CellResult:
-    assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-3000:])
+    assert cell.status == "ok", (cell.ename, cell.evalue, cell.stderr[-3000:], "\n".join(cell.traceback))
     return cell
 
 

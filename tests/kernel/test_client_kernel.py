@@ -41,6 +41,15 @@ def is_form(w: WidgetModel | None) -> bool:
     return w is not None and w.model_name == "AnyModel" and w.state.get("_anywidget_id") == FORM_ID
 
 
+def is_call_line(w: WidgetModel | None) -> bool:
+    """Whether `w` is a call's line (`CallLine`): the call's whole display, its notes and placed widgets."""
+    return (
+        w is not None
+        and w.model_name == "AnyModel"
+        and str(w.state.get("_anywidget_id")).endswith(".CallLine")
+    )
+
+
 def is_url_card(w: WidgetModel | None) -> bool:
     """Whether `w` is a URL card (one model, drawn by the question card's renderer), pending or not."""
     return w is not None and w.model_name == "AnyModel" and w.state.get("_anywidget_id") == URL_CARD_ID
@@ -173,10 +182,13 @@ VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 def shown_lines(fe: KernelFrontend) -> Iterator[str]:
-    """Every line the kernel shows as text: live Labels, and displays (a call ends as text)."""
+    """Every line the kernel shows as text: live Labels, a call's line's notes, and displays (a call ends as
+    text)."""
     for w in list(fe.widgets.values()):
         if w.model_name == "LabelModel":
             yield str(w.state.get("value", ""))
+        elif is_call_line(w):
+            yield from (str(note) for note in w.state.get("notes", ()))
         elif (is_form(w) or is_link_card(w)) and w.state.get("closing_line"):
             yield str(w.state["closing_line"])
     for msg in list(fe.iopub_log):
@@ -235,7 +247,8 @@ def shown_in(cell: CellResult, widget_id: str, fe: KernelFrontend) -> bool:
 
 
 def ever_children(fe: KernelFrontend, comm_id: str) -> set[str]:
-    """Every child a container model ever had (it may be closed by now: a call's box is, once it ended)."""
+    """Every child a container model ever had, or every widget a call's line ever drew (it may be closed by
+    now: a call's line is, once the call ended)."""
     kids: set[str] = set()
     for msg in list(fe.iopub_log):
         content = msg["content"]
@@ -243,6 +256,7 @@ def ever_children(fe: KernelFrontend, comm_id: str) -> set[str]:
             continue
         state = content.get("data", {}).get("state", {})
         kids.update(state.get("children", ()))
+        kids.update(state.get("questions", ()))
     return kids
 
 
@@ -303,6 +317,38 @@ def cell_shows(fe: KernelFrontend, cell: CellResult) -> list[str]:
 
 
 @pytest.mark.reuse_kernel
+def test_a_call_asking_shows_one_line_that_draws_its_question(frontend: KernelFrontend) -> None:
+    """A call's display is one model, its line (issue 49): the cell shows the line, the question is a
+    reference in the line's state, and no box or Label is opened for the call; its closing text says how
+    the question ended."""
+    connect(frontend)
+    start = len(frontend.iopub_log)
+    calling = ok(frontend.run("call = srv.call_tool_background('ask_name')"))
+    form = pending_form(frontend)
+    assert_shown_in(calling, form)
+    ref = f"IPY_MODEL_{form.model.comm_id}"
+    lines = [
+        w for w in list(frontend.widgets.values()) if is_call_line(w) and ref in w.state.get("questions", ())
+    ]
+    assert len(lines) == 1
+    shown = [data[VIEW]["model_id"] for data in cell_bundles(calling, frontend) if VIEW in data]
+    assert shown == [lines[0].comm_id]  # the line itself, no container around it
+    opened = {
+        m["content"]["data"]["state"].get("_model_name")
+        for m in list(frontend.iopub_log)[start:]
+        if m["msg_type"] == "comm_open"
+    }
+    assert not {"VBoxModel", "LabelModel"} & opened, opened
+    form.seen().click("Decline")
+    status = "tool 'ask_name' on 'demo': done"
+    frontend.wait_until(
+        lambda: any(status in text for text in cell_shows(frontend, calling)), timeout=30, what="the end"
+    )
+    assert "Request from demo: declined by the person" in cell_shows(frontend, calling)[0]
+    frontend.wait_until(lambda: lines[0].comm_id not in frontend.widgets, timeout=30, what="the line closed")
+
+
+@pytest.mark.reuse_kernel
 @pytest.mark.parametrize(
     "source", ["srv.call_tool_background('ask_name')", "call = srv.call_tool_background('ask_name')\ncall"]
 )
@@ -316,7 +362,7 @@ def test_a_background_call_shown_where_it_started_reads_once_and_ends_true(
     status = "tool 'ask_name' on 'demo': "
     # one output: the call's display, by now maybe waiting for the answer or showing its form
     (first,) = cell_shows(frontend, calling)
-    assert first.startswith((status + "running", status + "waiting for an answer", "VBox(")), first
+    assert first.startswith((status + "running", status + "waiting for an answer")), first
     pending_form(frontend).seen().click("Decline")
     frontend.wait_until(
         lambda: any(status + "done" in text for text in cell_shows(frontend, calling)),
@@ -659,17 +705,18 @@ def test_calls_from_widget_callbacks(frontend: KernelFrontend) -> None:
     # The form goes into the Output (inside the call's container), not into some cell.
     out = frontend.wait_widget("OutputModel")
 
-    # (A background call's entry is its status line, as text, until the form needs the call's box.)
-    def boxes() -> list[dict[str, Any]]:
+    # (A background call's entry is its status line, as text, until the form needs the call's line.)
+    def lines() -> list[dict[str, Any]]:
         return [o["data"][VIEW] for o in out.state.get("outputs", ()) if VIEW in o["data"]]
 
-    frontend.wait_until(lambda: bool(boxes()), timeout=60, what="the Output to get the call's box")
-    view = boxes()[0]
-    container = frontend.widgets[model_id(view["model_id"])]
+    frontend.wait_until(lambda: bool(lines()), timeout=60, what="the Output to get the call's line")
+    view = lines()[0]
+    line = frontend.widgets[model_id(view["model_id"])]
+    assert is_call_line(line)
     forms: list[WidgetModel] = []
 
     def form_inside() -> bool:
-        kids = [frontend.widgets.get(model_id(r)) for r in container.state.get("children", [])]
+        kids = [frontend.widgets.get(model_id(r)) for r in line.state.get("questions", [])]
         forms[:] = [k for k in kids if is_form(k)]
         return bool(forms)
 

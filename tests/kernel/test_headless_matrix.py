@@ -170,8 +170,8 @@ def next_form(s: Session, timeout: float = 60) -> Form:
 
 
 def lines_since(fe: KernelFrontend, start: int) -> list[str]:
-    """Every line of text shown since iopub message `start`: displays (a call ends as text), Labels, and
-    the outputs of Output widgets (the callback styles' closing lines)."""
+    """Every line of text shown since iopub message `start`: displays (a call ends as text), Labels, a
+    call's line's notes, and the outputs of Output widgets (the callback styles' closing lines)."""
     lines: list[str] = []
     for msg in fe.iopub_log[start:]:
         kind, content = msg["msg_type"], msg["content"]
@@ -186,6 +186,9 @@ def lines_since(fe: KernelFrontend, start: int) -> list[str]:
             value = state.get("value")
             if isinstance(value, str) and (kind == "comm_msg" or state.get("_model_name") == "LabelModel"):
                 lines.append(value)
+            notes = state.get("notes")  # a call's line's notes (a refused request, a hint)
+            if isinstance(notes, list):
+                lines += [str(note) for note in notes]
             closing = state.get("closing_line")  # a form's one line left
             if isinstance(closing, str) and closing:
                 lines.append(closing)

@@ -172,8 +172,8 @@ class Rounds:
         if current.label is None:
             current.label = record.panel.line(text, lasting=False)  # never the closing text
             self.display.place(record, current.label)
-        elif current.label.value != text:
-            current.label.value = current.label.tooltip = text
+        else:
+            record.panel.set_line(current.label, text)
 
     def _write_expired(self, record: CallRecord, current: _Round, kept: float) -> None:
         """The history says "expired" for each question of the refused round; their forms wait to be

@@ -42,9 +42,9 @@ from ..record import CURRENT_CALL
 from ..targets import StreamProxy
 
 if TYPE_CHECKING:
-    import ipywidgets
     from mcp.shared.dispatcher import ProgressFnT
 
+    from ...widgets import Note
     from ..context import ServerContext
     from ..display import CallDisplay
     from ..record import CallRecord
@@ -93,7 +93,8 @@ class FollowedTask:
     task_id: str
     text: str = ""
     """The status line shown last."""
-    label: ipywidgets.Label | None = None
+    label: Note | None = None
+    """The status line placed in the call's panel (main thread)."""
     cancelled: bool = False
 
     async def stop(self) -> None:
@@ -288,7 +289,7 @@ def _place(task: FollowedTask, text: str) -> None:
         task.label = record.panel.line(text)
         task.display.place(record, task.label)
     else:
-        task.label.value = task.label.tooltip = text
+        record.panel.set_line(task.label, text)
 
 
 # -- the transport adapter ---------------------------------------------------------------------------------

@@ -126,17 +126,13 @@ def entry_text(out: w.Output) -> str:
     return str(entry["data"]["text/plain"])
 
 
-def live_box(out: w.Output) -> Any:
-    """The box a running call shows in `out` (None while it shows none)."""
+def live_line(out: w.Output) -> Any:
+    """The line a running call shows in `out`, its whole display (None while it shows none)."""
     for entry in out.outputs:
         view = entry["data"].get(VIEW)
         if view is not None:
             return _instances.get(view["model_id"])
     return None
-
-
-def kids(box: Any, cls: type) -> list[Any]:
-    return [k for k in box.children if isinstance(k, cls)]
 
 
 async def until(condition: Any, what: str, timeout: float = 30) -> None:
@@ -162,14 +158,12 @@ def test_live_bar_and_log_then_text_and_no_model_left(mode: str) -> None:
             out.outputs = ()
             before = len(_instances)
             task = asyncio.ensure_future(srv.call_tool("work", {"steps": 4, "hold": True}))
-            await until(lambda: gate.reached.is_set() and live_box(out) is not None, "the live box")
-            box = live_box(out)
-            await until(
-                lambda: bool(kids(box, CallLine)) and kids(box, CallLine)[0].log_count > 0, "bar, log"
-            )
-            (line,) = box.children  # one model: the call's line (status, bar, progress line, log)
+            await until(lambda: gate.reached.is_set() and live_line(out) is not None, "the live line")
+            line = live_line(out)  # one model: the call's line (status, bar, progress line, log)
+            assert isinstance(line, CallLine)
+            await until(lambda: line.log_count > 0, "bar, log")
             seen.update(fraction=line.fraction, line=line.progress, count=line.log_count, text=line.log)
-            models = [box, line]
+            models = [line]
             gate.opened.set()
             assert (await task).content[0].text == "ok"
             seen["closed"] = [m.comm is None for m in models]
@@ -180,7 +174,7 @@ def test_live_bar_and_log_then_text_and_no_model_left(mode: str) -> None:
     assert seen["line"] == "step 1 <i>of</i> 4 (25%)"  # plain text (the page sets it as textContent), as sent
     assert seen["count"] == 1
     assert seen["text"] == ["[info] work: starting <b>4</b> steps"]  # debug was not asked for
-    assert seen["closed"] == [True] * 2 and seen["added"] == 0
+    assert seen["closed"] == [True] and seen["added"] == 0
     text = entry_text(out)
     assert text.splitlines() == [
         "Progress: done — step 4 <i>of</i> 4 (100%)",
@@ -201,16 +195,15 @@ def test_progress_without_total_is_a_count_without_a_bar(mode: str) -> None:
     async def scenario() -> None:
         async with connect(build_server(gate), mode=mode, output=out, log_level=None) as srv:
             task = asyncio.ensure_future(srv.call_tool("work", {"steps": 2, "total": False, "hold": True}))
-            await until(lambda: live_box(out) is not None and gate.reached.is_set(), "the live box")
-            box = live_box(out)
-            seen["kinds"] = [type(k).__name__ for k in box.children]
-            (line,) = box.children
+            await until(lambda: live_line(out) is not None and gate.reached.is_set(), "the live line")
+            line = live_line(out)
+            seen["kinds"] = [type(line).__name__, line.questions, line.notes]
             seen.update(line=line.progress, fraction=line.fraction, count=line.log_count)
             gate.opened.set()
             await task
 
     asyncio.run(scenario())
-    assert seen["kinds"] == ["CallLine"]
+    assert seen["kinds"] == ["CallLine", [], []]
     assert seen["fraction"] == -1.0 and seen["count"] == 0  # no bar, no log: log_level=None asks for none
     assert seen["line"] == "step 1 <i>of</i> 2"  # the message says the count already
     assert entry_text(out) == "Progress: done — step 2 <i>of</i> 2"

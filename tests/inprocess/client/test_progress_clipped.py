@@ -39,13 +39,12 @@ def build_server(reached: threading.Event, opened: threading.Event) -> MCPServer
 
 
 def live_line(out: w.Output) -> str | None:
-    """The progress line of the running call's line (one model, in the call's box in `out`)."""
+    """The progress line of the running call's line (one model, the call's display in `out`)."""
     for entry in out.outputs:
         view = entry["data"].get(VIEW)
-        box = None if view is None else _instances.get(view["model_id"])
-        lines = [] if box is None else [k for k in box.children if isinstance(k, CallLine)]
-        if lines and lines[0].progress.startswith("\\x1b[2JU+202E40 "):
-            return str(lines[0].progress)
+        line = None if view is None else _instances.get(view["model_id"])
+        if isinstance(line, CallLine) and line.progress.startswith("\\x1b[2JU+202E40 "):
+            return str(line.progress)
     return None
 
 

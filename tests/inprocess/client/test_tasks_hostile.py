@@ -16,6 +16,7 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets import MalformedAnswer, ServerError, TooManyQuestions, connect_sync, handlers
+from mcp_widgets.widgets import CallLine
 from tests.fuzz.checks import closing_text, recording
 from tests.inprocess.client.test_secrets import everything_in, leaks
 from tests.servers import SERVERS
@@ -30,13 +31,17 @@ SERVER = SERVERS / "tasks2026.py"
 
 @pytest.fixture
 def shown() -> Iterator[list[str]]:
-    """Every value a Label (a call's status line among them) took while the test ran."""
+    """Every line a call's line (its status, the task's status line among its notes) or a Label showed while
+    the test ran."""
     seen: list[str] = []
 
     def watch(widget: Any) -> None:
         if isinstance(widget, w.Label):
             seen.append(str(widget.value))
             widget.observe(lambda change: seen.append(str(change["new"])), "value")
+        if isinstance(widget, CallLine):
+            widget.observe(lambda change: seen.append(str(change["new"])), "status")
+            widget.observe(lambda change: seen.extend(map(str, change["new"])), "notes")
 
     w.Widget.on_widget_constructed(watch)
     try:

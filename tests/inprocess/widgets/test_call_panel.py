@@ -1,13 +1,22 @@
-"""CallPanel: built only when needed, closed entirely at the end; server text stays plain text."""
+"""CallPanel: one model (its line), built only when needed, closed entirely at the end; server text stays
+plain text."""
 
 from __future__ import annotations
 
 import ipywidgets as w
 import pytest
+import traitlets as t
 from ipywidgets.widgets.widget import _instances
 
 from mcp_widgets.widgets import CallLine
-from mcp_widgets.widgets._call_panel import LOG_KEEP, CallPanel, closing_bundle, progress_text
+from mcp_widgets.widgets._call_panel import (
+    ANSWERED_KEEP,
+    LINES_KEEP,
+    LOG_KEEP,
+    CallPanel,
+    closing_bundle,
+    progress_text,
+)
 
 
 def test_progress_text() -> None:
@@ -25,10 +34,9 @@ def test_panel_builds_nothing_until_needed_and_closes_everything() -> None:
     before = set(_instances)
     panel = CallPanel(status="tool 'x' on 's': running")
     assert panel.update() is None and set(_instances) == before
-    box = panel.update((1, 2, "half"), ["[info] a"])
-    assert box is not None and panel.box is box
-    (line,) = box.children  # one model: the call's line
-    assert isinstance(line, CallLine) and panel.call_line is line
+    line = panel.update((1, 2, "half"), ["[info] a"])
+    assert isinstance(line, CallLine) and panel.call_line is line and panel.shown is line
+    assert set(_instances) - before == {line.model_id}  # one model: the call's line is its whole display
     assert (line.status, line.progress, line.fraction) == ("tool 'x' on 's': running", "half (1/2, 50%)", 0.5)
     assert (line.log, line.log_count) == (["[info] a"], 1)
     panel.set_status("tool 'x' on 's': done")
@@ -74,6 +82,74 @@ def test_placed_views_leave_their_line_and_the_log_keeps_the_newest() -> None:
         "  … 7 earlier messages not kept",
     ]
     assert bundle["text/plain"].endswith(f"[info] n{LOG_KEEP + 4}")
+
+
+def test_notes_and_questions_are_one_line_in_the_order_placed() -> None:
+    """Notes are the line's text, each placed widget a reference drawn inside it, in the order they came;
+    no model per note, and a line that passes is shown but left out of the closing text."""
+    CallPanel().note("warm")  # shared Layout models are made once per process
+    first, second = w.Button(description="first"), w.Button(description="second")
+    made = set(_instances)
+    buttons = {first.model_id, second.model_id}
+    panel = CallPanel()
+    line = panel.note("Tool 'x' is not listed by s")
+    panel.place(first)
+    left = panel.line("Answer within about 5 minutes", lasting=False)
+    panel.place(left)
+    panel.place(second)
+    assert panel.shown is line and set(_instances) - made == {line.model_id}
+    assert line.notes == ["Tool 'x' is not listed by s", "Answer within about 5 minutes"]
+    assert line.questions == [first, second] and line.order == "nqnq"
+    panel.set_line(left, "Answer within about 4 minutes")
+    assert line.notes[1] == "Answer within about 4 minutes"
+    panel.drop(left)
+    assert line.notes == ["Tool 'x' is not listed by s"] and line.order == "nqq"
+    panel.place(panel.line("passing", lasting=False))
+    bundle = panel.end("done")
+    assert bundle["text/plain"].splitlines() == ["Tool 'x' is not listed by s"]  # buttons say nothing
+    assert set(_instances) == made - buttons  # the placed widgets closed, and the line
+    assert panel.call_line is None
+
+
+class _Answered(w.Button):
+    closing_line = t.Unicode("")
+
+
+def test_answered_questions_become_their_lines_and_older_lines_are_counted() -> None:
+    """ANSWERED_KEEP answered forms stay drawn; older ones close and leave their line (a note, no model);
+    beyond LINES_KEEP lines one note counts the earlier ones."""
+    panel = CallPanel()
+    forms = [_Answered(closing_line=f"Request {i} from s: accepted") for i in range(LINES_KEEP + 3)]
+    for form in forms:
+        panel.place(form)
+        panel.retire(form)
+    line = panel.call_line
+    assert line is not None
+    assert line.questions == forms[-ANSWERED_KEEP:]
+    assert all(form.comm is None for form in forms[:-ANSWERED_KEEP])  # closed
+    assert line.notes[0] == f"… {len(forms) - ANSWERED_KEEP - LINES_KEEP} earlier questions answered"
+    assert line.notes[1:] == [
+        f"Request {i} from s: accepted" for i in range(3 - ANSWERED_KEEP, len(forms) - 1)
+    ]
+    assert line.order == "n" * (LINES_KEEP + 1) + "q" * ANSWERED_KEEP
+    panel.close()
+
+
+def test_a_passing_line_alone_makes_no_model_and_shows_with_the_question() -> None:
+    """A round's time left comes before its question: alone it opens nothing (a handler may answer, and
+    nothing needs showing); the question's line opens with both, in the order placed."""
+    CallPanel().note("warm")  # shared Layout models are made once per process
+    question = w.Button(description="question")
+    before = set(_instances)
+    panel = CallPanel()
+    left = panel.line("Answer within about 9 min", lasting=False)
+    assert panel.place(left) is None and panel.shown is None and set(_instances) == before
+    line = panel.place(question)
+    assert line is not None and panel.shown is line
+    assert (line.notes, line.questions, line.order) == (["Answer within about 9 min"], [question], "nq")
+    panel.drop(left)
+    assert (line.notes, line.order) == ([], "q")
+    panel.close()
 
 
 def test_the_line_ships_the_question_renderer_only_in_marimo(monkeypatch: pytest.MonkeyPatch) -> None:
