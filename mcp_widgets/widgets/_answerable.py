@@ -179,15 +179,25 @@ class Answering:
         waiters, self._waiters = self._waiters, []
         return result, waiters, callbacks
 
-    def _deliver(self, settled: tuple[mcp_types.ElicitResult, list[_Waiter], list[DoneCallback]]) -> None:
-        """Hand the result to every waiter, then call every done callback (outside the lock)."""
+    def _deliver(
+        self,
+        settled: tuple[mcp_types.ElicitResult, list[_Waiter], list[DoneCallback]],
+        *,
+        stop_views: bool = True,
+    ) -> None:
+        """Hand the result to every waiter, then call every done callback (outside the lock).
+
+        `stop_views`: then stop counting views (`_stop_counting_views`); False when the caller does it with
+        its closing update, in the same message.
+        """
         result, waiters, callbacks = settled
         for loop, future in waiters:
             with contextlib.suppress(RuntimeError):  # that loop is closed: nobody is waiting there any more
                 loop.call_soon_threadsafe(_settle_future, future, result)
         for fn in callbacks:
             self._call(fn)
-        self._stop_counting_views()
+        if stop_views:
+            self._stop_counting_views()
 
     def _stop_counting_views(self) -> None:
         """Ask the frontend to stop counting views, once nobody needs to know whether anyone looks.

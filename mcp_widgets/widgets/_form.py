@@ -422,7 +422,7 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
                 content = checked.content
             settled = self._settle(action, reason, by, note, content)
         # The answer goes out first (a done callback sends it to the server); the closing line after.
-        self._deliver(settled)
+        self._deliver(settled, stop_views=False)  # the closing update stops them, in its one message
         self._leave_one_line(leave_line and self.comm is not None)
         return True
 
@@ -444,12 +444,14 @@ class ElicitationForm(Answering, DeclaredAnyWidget):
         self._touched = set()
         self._changed = []
         if self.comm is None:
+            self._stop_counting_views()
             return
         with self._lock:  # `retell` may come from the client thread meanwhile
             self._line_left = leave_line
             told = self._told or self._outcome
             text = f"{self._header}: {told.describe()}" if leave_line else ""
         with self.hold_sync():
+            self._stop_counting_views()
             self.closing_line = shown(text)
             self.card = {}
             self.verdicts = {}
