@@ -73,3 +73,44 @@ def test_escape_from_the_page_cancels(fe: KernelFrontend) -> None:
     )
     cell = fe.run("print(form.state.value, form.outcome.describe())")
     assert cell.stdout.strip() == "cancelled cancelled by the person"
+
+
+CLOSE_YOUNG = """
+import time
+from mcp_widgets.widgets import CallLine
+line = CallLine(status="quick")
+display(line)
+line.close()
+print(line.comm is None, time.monotonic())
+"""
+
+
+def _closed(fe: KernelFrontend, comm_id: str) -> bool:
+    return any(
+        m["msg_type"] == "comm_close" and m["content"]["comm_id"] == comm_id for m in list(fe.iopub_log)
+    )
+
+
+def test_a_model_closed_as_it_opened_closes_in_the_page_once_the_page_had_time_to_load_it(
+    fe: KernelFrontend,
+) -> None:
+    # anywidget gives a page 2 s to load a model's module; a model closed before then makes the page report
+    # "Failed to initialize model" as an uncaught error. The kernel is done with it at once.
+    cell = fe.run(CLOSE_YOUNG)
+    assert cell.status == "ok", cell.traceback
+    assert cell.stdout.split()[0] == "True"  # closed in the kernel
+    line_id = str(cell.results[0]["application/vnd.jupyter.widget-view+json"]["model_id"])
+    fe.settle(1.0)
+    assert line_id in fe.widgets and not _closed(fe, line_id)  # the page still has it, a second later
+    fe.wait_until(lambda: line_id not in fe.widgets, timeout=10, what="the close reaching the page")
+
+
+def test_a_model_whose_view_answered_closes_in_the_page_at_once(fe: KernelFrontend) -> None:
+    cell = fe.run("from mcp_widgets.widgets import CallLine\nline = CallLine(status='seen')\ndisplay(line)")
+    assert cell.status == "ok", cell.traceback
+    line_id = str(cell.results[0]["application/vnd.jupyter.widget-view+json"]["model_id"])
+    fe.update(line_id, {"_view_count": 1})  # the page rendered it: its module loaded
+    fe.settle(0.2)
+    assert fe.run("line.close()").status == "ok"
+    fe.settle(0.5)
+    assert line_id not in fe.widgets

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -577,3 +578,28 @@ def test_the_browsers_count_of_edits_decides_the_second_escape() -> None:
     press(other, {"key": "Escape", "typed": True, "edits": "x"})
     press(other, {"key": "Escape", "typed": True, "edits": True})
     assert other.state is FormState.CANCELLED
+
+
+def _subclasses(cls: type) -> Iterator[type]:
+    for sub in cls.__subclasses__():
+        yield sub
+        yield from _subclasses(sub)
+
+
+def test_every_anywidget_of_ours_declares_its_name_so_no_instance_makes_a_class() -> None:
+    # anywidget adds `_anywidget_id` to an instance whose class lacks it, and traitlets then makes a class
+    # for that one instance: about 4 ms of a question in a kernel, for the call's line.
+    import mcp_widgets.widgets  # noqa: F401  (every class of ours defined)
+    from mcp_widgets.widgets import CallLine
+    from mcp_widgets.widgets._keys import DeclaredAnyWidget
+
+    classes = sorted(
+        {c for c in _subclasses(DeclaredAnyWidget) if c.__module__.startswith("mcp_widgets")}, key=str
+    )
+    assert CallLine in classes and len(classes) > 10
+    for cls in classes:
+        trait = cls.class_traits().get("_anywidget_id")
+        assert trait is not None and trait.name == "_anywidget_id" and trait.metadata.get("sync"), cls
+    line = CallLine(status="x")
+    assert type(line) is CallLine and line.get_state()["_anywidget_id"].endswith("CallLine")
+    line.close()
