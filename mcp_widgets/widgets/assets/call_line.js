@@ -118,6 +118,10 @@ function renderCallLine({ model, el }) {
   for (const name of ["notes", "questions", "order"]) model.on(`change:${name}`, drawPlaced);
   draw();
   drawPlaced();
+  // Drawn: the kernel may close this model at once when the call ends, before its closing text replaces the
+  // view (else 2.5 s later, for a page still loading it; a classic Notebook then finds the view's output gone
+  // and throws "Widget is not attached."). marimo keeps its line after the call: nothing to say there.
+  if (!model.get("echo_end")) model.send({ drawn: true });
   return () => {
     for (const entry of drawn.values()) forget(entry);
     drawn.clear();
