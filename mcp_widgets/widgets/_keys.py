@@ -43,8 +43,8 @@ class DeclaredAnyWidget(anywidget.AnyWidget):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         if not any("_anywidget_id" in vars(base) for base in cls.__mro__ if base is not DeclaredAnyWidget):
-            # anywidget's own name for a class, declared: added to each instance it makes a class a widget
-            # (a call's line missed it: 4 of a question's 15 ms in a kernel went to making classes)
+            # Declared here: anywidget adds it to each instance whose class lacks it, and traitlets then makes
+            # a class per instance (the call's line lacked it: 4 of a question's 15 ms went to making classes)
             trait = t.Unicode(f"{cls.__module__}.{cls.__name__}", help="anywidget's name for this class.")
             trait.tag(sync=True).class_init(cls, "_anywidget_id")  # traitlets names only the body's traits
             cls._anywidget_id = trait
