@@ -22,11 +22,12 @@ pytestmark = pytest.mark.kernel
 
 RESET = """
 from mcp_widgets.client.server import Server as _Server
+from mcp_widgets.core.requests import pending_requests as _pending
 for _value in list(globals().values()):
     if isinstance(_value, _Server):
         _value.close()
-assert pending_requests() == [], pending_requests()
-del _Server, _value
+assert _pending() == [], _pending()
+del _Server, _pending, _value
 """
 """After a `reuse_kernel` case: close the servers it connected; nothing may be left pending."""
 

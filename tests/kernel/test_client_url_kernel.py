@@ -11,9 +11,13 @@ import urllib.request
 import pytest
 
 from .harness import KernelFrontend, WidgetModel
+from .test_client_kernel import RESET as CLIENT_RESET
 from .test_client_kernel import Form, connect, final_line, is_url_card, ok
 
-pytestmark = pytest.mark.kernel
+# One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
+# gets a fresh one): what they test happens after the kernel's first moments.
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+RESET = CLIENT_RESET
 
 
 def pending_card(fe: KernelFrontend, button: str, timeout: float = 90) -> Form:

@@ -12,8 +12,12 @@ from typing import Any
 import pytest
 
 from .harness import CellResult, KernelFrontend
+from .test_client_kernel import RESET as CLIENT_RESET
 
-pytestmark = pytest.mark.kernel
+# One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
+# gets a fresh one): what they test happens after the kernel's first moments.
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+RESET = CLIENT_RESET
 
 CANARY = "Zq7Canary"
 

@@ -13,9 +13,13 @@ import time
 import pytest
 
 from .harness import KernelFrontend
+from .test_client_kernel import RESET as CLIENT_RESET
 from .test_client_kernel import cell_bundles, connect, final_line, ok, pending_form
 
-pytestmark = pytest.mark.kernel
+# One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
+# gets a fresh one): what they test happens after the kernel's first moments.
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+RESET = CLIENT_RESET
 
 TARGET = "[sys.executable, 'tests/servers/expiring.py', '2']"
 DIAGNOSE = """

@@ -10,10 +10,14 @@ from __future__ import annotations
 import pytest
 
 from .harness import CellResult, KernelFrontend, WidgetModel
+from .test_client_kernel import RESET as CLIENT_RESET
 from .test_client_kernel import Form as Question
 from .test_client_kernel import is_form
 
-pytestmark = pytest.mark.kernel
+# One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
+# gets a fresh one): what they test happens after the kernel's first moments.
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+RESET = CLIENT_RESET
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
 
