@@ -71,27 +71,32 @@ def still_pending(nb: NotebookPage, index: int) -> None:
     expect(nb.prompt(index)).to_have_text("[*]:")
 
 
-@pytest.mark.parametrize("key", ["Shift+Enter", "Control+Enter", "Alt+Enter", "Enter", "Escape"])
-def test_notebook_keys_never_answer_a_form_the_person_has_not_touched(
-    open_notebook: OpenNotebook, key: str
-) -> None:
-    """Ctrl+Enter runs the cell, its form takes focus (the ticked checkbox); the key the person goes on with
-    answers nothing (and Shift/Ctrl/Alt+Enter and Escape hand the keyboard back to the notebook)."""
+NOTEBOOK_KEYS = ["Shift+Enter", "Control+Enter", "Alt+Enter", "Enter", "Escape"]
+
+
+def test_notebook_keys_never_answer_a_form_the_person_has_not_touched(open_notebook: OpenNotebook) -> None:
+    """For each key, in one notebook (a cell a key): the cell runs, its form takes focus (the ticked
+    checkbox); the key the person goes on with answers nothing (and Shift/Ctrl/Alt+Enter and Escape hand the
+    keyboard back to the notebook); the person's own click then declines it. One notebook for the five keys:
+    a page and a kernel each cost the suite more than the test itself."""
     from playwright.sync_api import expect
 
-    nb = open_forms(open_notebook, form_cell(CONFIRM_SCHEMA, message="'Really delete everything?'"))
-    out = show_form(nb, 1)
-    checkbox = out.get_by_role("checkbox")
-    expect(checkbox).to_be_focused()  # the form took focus itself: the person stayed on its cell
-    expect(out.get_by_text(HINT, exact=True)).to_be_visible()  # the form says which key accepts
-    nb.page.keyboard.press(key)
-    still_pending(nb, 1)
-    expect(checkbox).to_be_checked()
-    if key != "Enter":
-        assert not focus_in_form(nb)  # back to the notebook
-    # The person's own click answers.
-    out.get_by_role("button", name="Decline").click()
-    assert printed_result(nb, 1) == {"meta": None, "action": "decline", "content": None}
+    nb = open_forms(
+        open_notebook,
+        *(form_cell(CONFIRM_SCHEMA, message="'Really delete everything?'") for _ in NOTEBOOK_KEYS),
+    )
+    for index, key in enumerate(NOTEBOOK_KEYS, start=1):
+        out = show_form(nb, index)
+        checkbox = out.get_by_role("checkbox")
+        expect(checkbox).to_be_focused()  # the form took focus itself: the person stayed on its cell
+        expect(out.get_by_text(HINT, exact=True)).to_be_visible()  # the form says which key accepts
+        nb.page.keyboard.press(key)
+        still_pending(nb, index)
+        expect(checkbox).to_be_checked()
+        if key != "Enter":
+            assert not focus_in_form(nb), key  # back to the notebook
+        out.get_by_role("button", name="Decline").click()
+        assert printed_result(nb, index) == {"meta": None, "action": "decline", "content": None}, key
 
 
 def test_escape_asks_before_discarding_typing_and_cancels_an_untouched_form(
@@ -552,13 +557,17 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
         )
         # As a person reading along: see the cell finish or its question show before the next Shift+Enter
         # (a question shown then is where a form that took focus would take the next key for an answer).
-        # A cell queued behind a waiting question does neither: go on after a while.
+        # A cell queued behind a waiting question does neither: go on once it shows it is queued (an earlier
+        # cell still runs), or after a while.
         with contextlib.suppress(PlaywrightTimeout):
             nb.page.wait_for_function(
-                "(i) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-                " return !c.classList.contains('jp-CodeCell') || /\\[\\d+\\]/.test("
-                "c.querySelector('.jp-InputPrompt').textContent) || Boolean(c.querySelector("
-                "'.mcp-widgets-form button')); }",
+                "(i) => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];"
+                " const c = cells[i]; if (!c.classList.contains('jp-CodeCell')) return true;"
+                " const prompt = (e) => e.querySelector('.jp-InputPrompt')?.textContent ?? '';"
+                " if (/\\[\\d+\\]/.test(prompt(c))) return true;"
+                " if (c.querySelector('.mcp-widgets-form button')) return true;"
+                " return prompt(c).includes('[*]') && cells.slice(0, i).some("
+                "(e) => e.classList.contains('jp-CodeCell') && prompt(e).includes('[*]')); }",
                 arg=index,
                 timeout=3000,
             )
