@@ -69,6 +69,27 @@ def _browser_order(item: pytest.Item) -> int:
     return 2 if item.nodeid.startswith("tests/browser/") else 1
 
 
+_RERUNS: list[tuple[str, str]] = []
+"""(test, its failure's text) for each try that failed and was run again (`--reruns`)."""
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.outcome == "rerun":  # pytest-rerunfailures' outcome for a try it runs again
+        _RERUNS.append((report.nodeid, report.longreprtext))
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Why each rerun failed (the summary names them only): a flake that passed on its next try is still
+    a flake to fix, and CI's log is the only place a loaded machine's failure shows."""
+    if not _RERUNS:
+        return
+    terminalreporter.section("why each rerun failed (the last lines of each try's failure)")
+    for nodeid, text in _RERUNS:
+        terminalreporter.write_line(nodeid)
+        for line in text.splitlines()[-30:]:
+            terminalreporter.write_line(f"    {line}")
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     pool = sys.modules.get("tests.kernel.pool")
     if pool is not None:  # spare kernels started for tests that did not come
