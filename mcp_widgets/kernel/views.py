@@ -118,6 +118,7 @@ def running_cell() -> str | None:
 
 
 _ever_viewed: weakref.WeakSet[Any] = weakref.WeakSet()
+_page_seen = False  # a frontend has rendered a widget of ours in this kernel (see `page_seen`)
 
 
 def track_views(widget: Any) -> None:
@@ -128,8 +129,20 @@ def track_views(widget: Any) -> None:
 
 
 def _note_view(change: dict[str, Any]) -> None:
+    global _page_seen
     if change["new"]:
         _ever_viewed.add(change["owner"])
+        _page_seen = True
+
+
+def page_seen() -> bool:
+    """True once a frontend has rendered a widget whose views are counted (`track_views`: the questions)
+    in this kernel.
+
+    A page is (or was) there: a new widget it has not rendered yet may be on a busy or slow page, which is
+    not the same as a headless run (nbconvert, papermill), where no view is ever reported.
+    """
+    return _page_seen
 
 
 def is_viewed(widget: Any) -> bool:

@@ -31,6 +31,9 @@ _OUR_TESTS = (
     "--IPKernelApp.exec_lines=import sys as _s; "
     "_s.path[:] = [p for p in _s.path if not p.replace(chr(92), '/').endswith('/IPython/extensions')]; del _s"
 )
+# A cell that makes the kernel one where no page has rendered a widget of ours (`kernel.page_seen`): a
+# headless run, whose unseen forms are declined after the short grace. Kernels reused across cases need it.
+NO_PAGE = "import mcp_widgets.kernel.views as _views\n_views._page_seen = False"
 _POLL = 0.02  # seconds per channel read while waiting for something
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from .harness import CellResult, KernelFrontend, WidgetModel
+from .harness import NO_PAGE, CellResult, KernelFrontend, WidgetModel
 
 pytestmark = pytest.mark.kernel
 
@@ -591,7 +591,9 @@ def test_queued_cells_run_after_the_wait_in_order(frontend: KernelFrontend) -> N
 @pytest.mark.reuse_kernel
 def test_unseen_form_is_declined(frontend: KernelFrontend) -> None:
     connect(frontend)
-    code = "mwc.questions.answering.LOOK_GRACE = 1.0\nprint(parse(await srv.call_tool('ask_name')))"
+    code = (
+        f"mwc.questions.answering.LOOK_GRACE = 1.0\n{NO_PAGE}\nprint(parse(await srv.call_tool('ask_name')))"
+    )
     cell = ok(frontend.run(code, timeout=60))
     assert cell.stdout == "{'action': 'decline'}\n"
     final_line(frontend, "no frontend showed the form")

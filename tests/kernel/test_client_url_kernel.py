@@ -10,13 +10,13 @@ import urllib.request
 
 import pytest
 
-from .harness import KernelFrontend, WidgetModel
+from .harness import NO_PAGE, KernelFrontend, WidgetModel
 from .test_client_kernel import RESET as CLIENT_RESET
 from .test_client_kernel import Form, connect, final_line, is_url_card, ok
 
 # One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
 # gets a fresh one): what they test happens after the kernel's first moments.
-pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel, pytest.mark.one_per_mechanism]
 RESET = CLIENT_RESET
 
 
@@ -74,7 +74,8 @@ def test_an_unseen_url_card_is_declined_as_a_card(frontend: KernelFrontend) -> N
     # The closing note names what nobody saw: a URL card, not "the form".
     target = "__import__('mcp_widgets.demo', fromlist=['x']).create_server(sign_in_port=0)"
     connect(frontend, "legacy", target=target)
-    code = "mwc.questions.answering.LOOK_GRACE = 1.0\nr = await srv.call_tool('sign_in', {'timeout': 60})"
+    call = "r = await srv.call_tool('sign_in', {'timeout': 60})"
+    code = f"mwc.questions.answering.LOOK_GRACE = 1.0\n{NO_PAGE}\n{call}"
     ok(frontend.run(code, timeout=90))
     line = final_line(frontend, "no frontend showed the URL card")
     assert "the form" not in line

@@ -2,9 +2,10 @@
 
 The test acts as the frontend, or as no frontend at all: nobody renders the form; it renders at once and is
 answered; it renders late (its first view report comes 3 s after the form, past the "is anyone looking"
-grace period); its view goes away and a new one comes back (a saved notebook reopened); it renders and is
-left waiting. Each case has one defined end state, and after each the kernel must take an interrupt within
-1 s (where a cell still waits) and then run `1 + 1` within 2 s.
+grace period), in a kernel no page has shown a widget of ours in (a headless run: declined) and in one where
+a page has (a slow page: answered); its view goes away and a new one comes back (a saved notebook reopened);
+it renders and is left waiting. Each case has one defined end state, and after each the kernel must take an
+interrupt within 1 s (where a cell still waits) and then run `1 + 1` within 2 s.
 
 One kernel per release serves every case (a case that breaks it restarts it), so the matrix costs a few
 seconds a case, most of them the grace period the "nobody" and "late" cases must wait out.
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 import pytest
 
 from .conftest import KernelEnv
-from .harness import CellResult, KernelFrontend, WidgetModel
+from .harness import NO_PAGE, CellResult, KernelFrontend, WidgetModel
 
 pytestmark = [pytest.mark.kernel, pytest.mark.colab]
 
@@ -29,6 +30,9 @@ VIEW = "application/vnd.jupyter.widget-view+json"
 HEADLESS_NOTE = "no frontend showed the form"
 LATE_VIEW_AT = 3.0  # seconds after the form appeared (the grace period is 1.5 s)
 NOBODY_WITHIN = 3.0  # a form nobody renders is declined this soon after its call started
+# Whether a page has rendered a widget of ours in this kernel (`kernel.page_seen`): the cases share a kernel,
+# so each says which it is. A headless run is a kernel where no page ever did.
+A_PAGE = NO_PAGE.replace("False", "True")
 
 SETUP = """
 import ipywidgets as W
@@ -304,6 +308,7 @@ def still_usable(s: Session, msg_id: str | None) -> None:
 def test_nobody_renders(session: Session, style_name: str) -> None:
     """Declined as headless within 3 s of the call's start, with the note where the call shows."""
     style, fe = STYLES[style_name], session.fe
+    ok(fe.run(NO_PAGE))
     mark = len(fe.iopub_log)
     started = time.monotonic()
     msg_id = style.begin(session)
@@ -318,17 +323,22 @@ def test_nobody_renders(session: Session, style_name: str) -> None:
 @pytest.mark.parametrize("style_name", list(STYLES))
 def test_renders_at_once(session: Session, style_name: str) -> None:
     style = STYLES[style_name]
+    ok(session.fe.run(NO_PAGE))
     msg_id = style.begin(session)
     next_form(session).views(1).answer("Ada")
     text, _ = style.outcome(session, msg_id, timeout=60)
     assert text == answered(style, "Ada")
+    # The view report told the kernel a page is there: a later form gets the slow page's grace.
+    assert ok(session.fe.run("print(_views.page_seen())")).stdout == "True\n"
     still_usable(session, msg_id)
 
 
 @pytest.mark.parametrize("style_name", list(STYLES))
 def test_renders_late(session: Session, style_name: str) -> None:
-    """The first view report comes after the grace period: the form was declined, and shows so."""
+    """In a kernel no page has shown a widget of ours in, the first view report comes after the grace
+    period: the form was declined, and shows so."""
     style, fe = STYLES[style_name], session.fe
+    ok(fe.run(NO_PAGE))
     mark = len(fe.iopub_log)
     msg_id = style.begin(session)
     form = next_form(session)
@@ -341,6 +351,24 @@ def test_renders_late(session: Session, style_name: str) -> None:
     assert not form.pending()
     line = wait_line(fe, mark, HEADLESS_NOTE, timeout=10)
     assert "declined" in line, line
+    still_usable(session, msg_id)
+
+
+@pytest.mark.parametrize("style_name", list(STYLES))
+def test_renders_late_on_a_page(session: Session, style_name: str) -> None:
+    """Where a page has rendered a widget of ours before, a form it renders 3 s late is a slow page, not a
+    headless run: it still asks, and is answered."""
+    style, fe = STYLES[style_name], session.fe
+    ok(fe.run(A_PAGE))
+    msg_id = style.begin(session)
+    form = next_form(session)
+    fe.wait_until(
+        lambda: time.monotonic() - form.appeared >= LATE_VIEW_AT, timeout=LATE_VIEW_AT + 1, what="3 s"
+    )
+    assert form.pending(), "a form on a slow page was declined as unseen"
+    form.views(1).answer("Cy")
+    text, _ = style.outcome(session, msg_id, timeout=60)
+    assert text == answered(style, "Cy")
     still_usable(session, msg_id)
 
 

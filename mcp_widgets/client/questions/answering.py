@@ -45,6 +45,13 @@ C = TypeVar("C", bound=Card)
 LOOK_GRACE = 1.5
 """Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
 
+SLOW_PAGE_GRACE = 20.0
+"""Seconds instead of LOOK_GRACE in a kernel where a frontend has already rendered a question of ours
+(`kernel.page_seen`). A page is there, and a busy one (a loaded machine, a slow link, a big notebook) can
+take longer than LOOK_GRACE to render a form: declining it as headless then took the question from the
+person looking at it (seen in JupyterLab under load). A headless run never reports a view, so it keeps the
+short grace; a page closed since gets its new questions declined after this longer one."""
+
 
 def set_default_handler(handler: Handler | None) -> None:
     """Use `handler` for every server connected without `handler=` (None: the person answers again)."""
@@ -187,24 +194,34 @@ def _noun(card: Card) -> str:
 
 
 def decline_if_unseen(card: Card) -> None:
-    """In LOOK_GRACE seconds, decline `card` if it is still pending and no frontend has rendered it."""
+    """Decline `card` if it is still pending and no frontend has rendered it after LOOK_GRACE seconds, or
+    after SLOW_PAGE_GRACE where a frontend has rendered a question of ours before (a page that is slow, not
+    absent)."""
 
-    def check() -> None:
+    def check(waited: float) -> None:
         # A view report may still wait behind a cell that kept the kernel busy: judge after delivering it.
         if card.outcome is None and not kernel.is_viewed(card):
-            kernel.seen_by_now(card).add_done_callback(decide)
+            kernel.seen_by_now(card).add_done_callback(partial(decide, waited))
 
-    def decide(seen: concurrent.futures.Future[bool]) -> None:
-        if card.outcome is None and not seen.result():
-            card.finish(
-                Action.DECLINE,
-                reason=Reason.POLICY,
-                by="headless",
-                note=f"no frontend showed the {_noun(card)}; pass handler= or set MCP_WIDGETS_HANDLER",
-            )
+    def decide(waited: float, seen: concurrent.futures.Future[bool]) -> None:
+        if card.outcome is not None or seen.result():
+            return
+        more = SLOW_PAGE_GRACE - waited
+        if kernel.page_seen() and more > 0:
+            later(more, waited + more)
+            return
+        card.finish(
+            Action.DECLINE,
+            reason=Reason.POLICY,
+            by="headless",
+            note=f"no frontend showed the {_noun(card)}; pass handler= or set MCP_WIDGETS_HANDLER",
+        )
 
-    loop = RUNTIME.loop()
-    loop.call_soon_threadsafe(loop.call_later, LOOK_GRACE, kernel.post, check)
+    def later(delay: float, waited: float) -> None:
+        loop = RUNTIME.loop()
+        loop.call_soon_threadsafe(loop.call_later, delay, kernel.post, partial(check, waited))
+
+    later(LOOK_GRACE, LOOK_GRACE)
 
 
 def answer(
