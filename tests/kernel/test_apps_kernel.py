@@ -14,7 +14,7 @@ from .harness import CellResult, KernelFrontend, WidgetModel
 
 # A case that passed and left its kernel clean hands it to the next (see tests/kernel/conftest.py): the apps'
 # cases took the most CPU of the kernel suite (a fresh kernel importing the client and two servers each time).
-pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel, pytest.mark.one_per_mechanism]
 
 RESET = """
 from mcp_widgets.client.server import Server as _Server

@@ -14,7 +14,7 @@ from tests.servers import SERVERS
 
 from .harness import CellResult, KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 NOTE = "Zq7note"
 PIN = "Secret-PIN-4815"

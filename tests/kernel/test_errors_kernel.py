@@ -18,7 +18,7 @@ from tests.interop.nodejs import NODE_MODULES, node_or_skip
 
 from .harness import KernelFrontend
 
-pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300)]
+pytestmark = [pytest.mark.kernel, pytest.mark.timeout(300), pytest.mark.one_per_mechanism]
 
 EVERYTHING = NODE_MODULES / "@modelcontextprotocol" / "server-everything" / "dist" / "index.js"
 TEMPLATE = "demo://resource/dynamic/text/{resourceId}"  # as srv.resources lists it

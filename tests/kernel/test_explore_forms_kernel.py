@@ -10,7 +10,7 @@ import pytest
 
 from .harness import CellResult, KernelFrontend, WidgetModel
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 CANARY = "Canary-Kernel-3391"
 

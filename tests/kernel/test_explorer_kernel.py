@@ -8,7 +8,7 @@ import pytest
 
 from .harness import CellResult, KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 SETUP = """
 import sys

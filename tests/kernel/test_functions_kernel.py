@@ -10,7 +10,7 @@ import pytest
 
 from .harness import KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 SETUP = """
 import mcp_widgets as mw

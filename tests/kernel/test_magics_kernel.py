@@ -10,7 +10,7 @@ import pytest
 from .harness import KernelFrontend
 from .test_client_kernel import ok, pending_form
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 SETUP = """
 import sys

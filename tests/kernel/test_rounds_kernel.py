@@ -18,7 +18,7 @@ from .test_client_kernel import cell_bundles, connect, final_line, ok, pending_f
 
 # One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
 # gets a fresh one): what they test happens after the kernel's first moments.
-pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel, pytest.mark.one_per_mechanism]
 RESET = CLIENT_RESET
 
 TARGET = "[sys.executable, 'tests/servers/expiring.py', '2']"

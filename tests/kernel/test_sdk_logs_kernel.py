@@ -17,7 +17,7 @@ from tests.inprocess.client.test_sdk_logs import CANARY
 
 from .harness import KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 OUTPUTS = ("display_data", "update_display_data", "execute_result", "stream", "error")
 """What a notebook saves of a cell (the cell's own code, which types the canary, aside)."""

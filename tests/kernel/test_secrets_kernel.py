@@ -15,7 +15,7 @@ from tests.inprocess.client.test_secrets import ANSWER, leaks
 
 from .harness import KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 SETUP = """
 import mcp_widgets

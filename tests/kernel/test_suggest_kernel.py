@@ -11,7 +11,7 @@ import pytest
 
 from .harness import CellResult, KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 CANARY = "Zq7Canary"
 

@@ -16,7 +16,7 @@ from tests.inprocess.client.test_secrets import leaks
 
 from .harness import KernelFrontend
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 CANARY = "Zoé-Canary-4711"
 SETUP = f"""

@@ -16,7 +16,7 @@ from .test_client_kernel import is_form
 
 # One kernel per release serves the module's cases (`reuse_kernel`: a case that fails or leaves it unclean
 # gets a fresh one): what they test happens after the kernel's first moments.
-pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel]
+pytestmark = [pytest.mark.kernel, pytest.mark.reuse_kernel, pytest.mark.one_per_mechanism]
 RESET = CLIENT_RESET
 
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
