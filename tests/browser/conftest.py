@@ -149,11 +149,22 @@ class LabPages:
         self.epoch = 0
         self.uses = 0
         self.tainted = False
+        self.spare: Any | None = None  # see `lend_spare`
 
     def new(self, owner: OpenNotebook) -> tuple[Any, Any]:
-        """A fresh page that can be kept; its errors go to whichever test holds it."""
-        self.drop()
-        context, page = _new_context_page(self.browser)
+        """A fresh page that can be kept; its errors go to whichever test holds it.
+
+        A new page, in the context of the parked one where there is one (that page closed): a fresh
+        JupyterLab (its own document, state and focus) loaded from a warm cache. Loaded in a new context,
+        with nothing cached, it took about twice the CPU (2026-12-06: 7-8.5 CPU-seconds against 3.7-5).
+        """
+        if self.parked is not None:
+            context, old = self.parked
+            self.parked = None
+            old.close()
+            page = context.new_page()
+        else:
+            context, page = _new_context_page(self.browser)
         page.on("pageerror", self._page_error)
         page.on("console", self._console)
         self.owner, self.uses, self.tainted, self.loaded_state = owner, 1, False, ""
@@ -203,6 +214,32 @@ class LabPages:
         if self.parked is not None:
             self.parked[0].close()
             self.parked = None
+        if self.spare is not None:
+            self.spare.close()
+            self.spare = None
+
+    def lend_spare(self) -> Any:
+        """A second browser context, kept for the session, for one more page of a test at a time (Notebook 7,
+        Voila, a second notebook): a fresh page there loads from a warm cache. `return_spare` after."""
+        if self.spare is None:
+            self.spare = _new_context_page(self.browser)[0]
+            self.spare.pages[0].close()
+        return self.spare
+
+    def return_spare(self, passed: bool) -> None:
+        """The test that borrowed the spare context ended: its pages close (and its routes go); after a
+        failure the context goes too."""
+        if self.spare is None:
+            return
+        try:
+            if not passed:
+                raise RuntimeError("not kept after a failed test")
+            for page in list(self.spare.pages):
+                page.close()
+            self.spare.unroute_all(behavior="ignoreErrors")
+        except Exception:
+            self.spare.close()
+            self.spare = None
 
     def _page_error(self, error: Any) -> None:
         if self.owner is not None:
@@ -227,11 +264,17 @@ class OpenNotebook:
     """Opens notebooks for one test and cleans up after it (pages, contexts, kernels): the first one in a
     JupyterLab page kept from an earlier test where there is one (`LabPages`), the others in fresh pages."""
 
-    def __init__(self, browser: Any, server: LabServer, name: str, pages: LabPages | None = None) -> None:
+    def __init__(
+        self, browser: Any, server: LabServer, name: str, pages: LabPages | None = None, fresh: bool = False
+    ) -> None:
         self.browser = browser
         self.server = server
         self.name = name
         self.pages = pages
+        self.fresh = fresh
+        """The first notebook opens in a freshly loaded page too (`fresh_page`), never the kept one."""
+        self.borrowed = False
+        """A page of this test is in the spare context of `pages` (`LabPages.lend_spare`)."""
         self.kept: tuple[Any, Any] | None = None
         """The (context, page) of `pages` this test holds."""
         self.opened = 0
@@ -252,7 +295,7 @@ class OpenNotebook:
         started = time.perf_counter()
         first, self.opened = self.opened == 0, self.opened + 1
         if self.pages is not None and first and ui == LAB and timezone_id is None:
-            kept = self.pages.take(self)
+            kept = None if self.fresh else self.pages.take(self)
             if kept is not None:
                 self.kept = kept
                 notebook = NotebookPage(kept[1], self.server, path, ui).open_in_place()
@@ -299,8 +342,12 @@ class OpenNotebook:
         return page
 
     def _page(self, timezone_id: str | None = None) -> Any:
-        context, page = _new_context_page(self.browser, timezone_id)
-        self.contexts.append(context)
+        if timezone_id is None and self.pages is not None and not self.borrowed:
+            self.borrowed = True  # one page of a test in the spare context; others in contexts of their own
+            page = self.pages.lend_spare().new_page()
+        else:
+            context, page = _new_context_page(self.browser, timezone_id)
+            self.contexts.append(context)
         page.on("pageerror", self._page_error)
         page.on("console", lambda msg: self._console(msg))
         return page
@@ -317,6 +364,9 @@ class OpenNotebook:
         if self.kept is not None and self.pages is not None:
             self.pages.give_back(*self.kept, passed=self.passed and not self.page_errors)
             self.kept = None
+        if self.borrowed and self.pages is not None:
+            self.pages.return_spare(passed=self.passed and not self.page_errors)
+            self.borrowed = False
         for context in self.contexts:
             context.close()
         for voila in self.voila_servers:
@@ -332,7 +382,7 @@ def open_notebook(
 ) -> Iterator[OpenNotebook]:
     """`open_notebook([source, ...], ui=LAB)` opens a new notebook of those code cells, kernel idle."""
     fresh = request.node.get_closest_marker("fresh_page") is not None
-    opener = OpenNotebook(browser, lab_server, slug(request.node.name), None if fresh else lab_pages)
+    opener = OpenNotebook(browser, lab_server, slug(request.node.name), lab_pages, fresh=fresh)
     try:
         yield opener
     finally:
@@ -382,35 +432,65 @@ def marimo_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[MarimoSe
 
 
 class OpenMarimo:
-    """Opens marimo notebooks for one test in browser contexts of their own, light or dark; closes them."""
+    """Opens marimo notebooks for one test, light or dark, each in a page of its own; closes them.
 
-    def __init__(self, browser: Any) -> None:
+    The pages open in one browser context per color scheme, kept for the session (`warm`): each is a fresh
+    marimo page loaded from a warm cache. A test that fails takes its contexts with it.
+    """
+
+    def __init__(self, browser: Any, warm: dict[str, Any]) -> None:
         self.browser = browser
-        self.contexts: list[Any] = []
+        self.warm = warm
+        self.pages: list[Any] = []
         self.page_errors: list[str] = []
 
     def __call__(self, url: str, *, color_scheme: str = "light") -> Any:
-        context = self.browser.new_context(
-            viewport={"width": 1100, "height": 1000}, color_scheme=color_scheme
-        )
-        context.set_default_timeout(15_000)
-        self.contexts.append(context)
+        context = self.warm.get(color_scheme)
+        if context is None:
+            context = self.browser.new_context(
+                viewport={"width": 1100, "height": 1000}, color_scheme=color_scheme
+            )
+            context.set_default_timeout(15_000)
+            self.warm[color_scheme] = context
         page = context.new_page()
+        self.pages.append(page)
         page.on("pageerror", lambda error: self.page_errors.append(f"{error}\n{error.stack}"))
         page.goto(url)
         return page
 
-    def close(self) -> None:
-        for context in self.contexts:
+    def close(self, passed: bool) -> None:
+        for scheme, context in list(self.warm.items()):
+            if not any(page.context is context for page in self.pages):
+                continue
+            if passed:
+                for page in list(context.pages):  # the test's pages, and any it opened
+                    page.close()
+                context.unroute_all(behavior="ignoreErrors")
+            else:
+                del self.warm[scheme]
+                context.close()
+
+
+@pytest.fixture(scope="session")
+def marimo_contexts(browser: Any) -> Iterator[dict[str, Any]]:
+    """The browser contexts marimo pages open in, one per color scheme (`OpenMarimo`)."""
+    made: dict[str, Any] = {}
+    try:
+        yield made
+    finally:
+        for context in made.values():
             context.close()
 
 
 @pytest.fixture
-def open_marimo(browser: Any, marimo_server: MarimoServer) -> Iterator[OpenMarimo]:
+def open_marimo(
+    browser: Any, marimo_server: MarimoServer, marimo_contexts: dict[str, Any], request: pytest.FixtureRequest
+) -> Iterator[OpenMarimo]:
     """`open_marimo(url, color_scheme=...)`: a page of the marimo server; an uncaught page error fails it."""
-    opener = OpenMarimo(browser)
+    opener = OpenMarimo(browser, marimo_contexts)
     try:
         yield opener
     finally:
-        opener.close()
+        call = getattr(request.node, "report_call", None)
+        opener.close(passed=call is not None and call.passed and not opener.page_errors)
     assert not opener.page_errors, f"uncaught errors in the page: {opener.page_errors}"
