@@ -557,13 +557,17 @@ def test_quickstart_cell_by_cell_with_shift_enter_answers_nothing_unread(
         )
         # As a person reading along: see the cell finish or its question show before the next Shift+Enter
         # (a question shown then is where a form that took focus would take the next key for an answer).
-        # A cell queued behind a waiting question does neither: go on after a while.
+        # A cell queued behind a waiting question does neither: go on once it shows it is queued (an earlier
+        # cell still runs), or after a while.
         with contextlib.suppress(PlaywrightTimeout):
             nb.page.wait_for_function(
-                "(i) => { const c = document.querySelectorAll('.jp-Notebook .jp-Cell')[i];"
-                " return !c.classList.contains('jp-CodeCell') || /\\[\\d+\\]/.test("
-                "c.querySelector('.jp-InputPrompt').textContent) || Boolean(c.querySelector("
-                "'.mcp-widgets-form button')); }",
+                "(i) => { const cells = [...document.querySelectorAll('.jp-Notebook .jp-Cell')];"
+                " const c = cells[i]; if (!c.classList.contains('jp-CodeCell')) return true;"
+                " const prompt = (e) => e.querySelector('.jp-InputPrompt')?.textContent ?? '';"
+                " if (/\\[\\d+\\]/.test(prompt(c))) return true;"
+                " if (c.querySelector('.mcp-widgets-form button')) return true;"
+                " return prompt(c).includes('[*]') && cells.slice(0, i).some("
+                "(e) => e.classList.contains('jp-CodeCell') && prompt(e).includes('[*]')); }",
                 arg=index,
                 timeout=3000,
             )
