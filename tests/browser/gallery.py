@@ -64,10 +64,17 @@ def shoot(nb: NotebookPage, locator: Any, name: str) -> None:
     locator.screenshot(path=str(GALLERY / f"{name}-{THEMES.get(theme, 'other')}.png"), animations="disabled")
 
 
-def shoot_in_both_themes(nb: NotebookPage, cards: dict[str, Any]) -> None:
-    """Every card (name -> locator) in the light theme, then in the dark one (one theme change each)."""
-    for theme in (LIGHT_THEME, DARK_THEME):
-        nb.set_theme(theme)
+def shoot_in_both_themes(nb: NotebookPage, cards: dict[str, Any], *, end_light: bool = True) -> None:
+    """Every card (name -> locator) in the page's theme, then in the other one; then back to the light theme,
+    unless `end_light` is False (a test shooting a card in several states leaves the theme as it is between
+    them: a theme change restyles the whole page, and three per state were most of such a test's time)."""
+    now = nb.page.locator("body").get_attribute("data-jp-theme-name")
+    first = DARK_THEME if now == DARK_THEME else LIGHT_THEME
+    for theme in (first, LIGHT_THEME if first == DARK_THEME else DARK_THEME):
+        if theme != now:
+            nb.set_theme(theme)
+            now = theme
         for name, locator in cards.items():
             shoot(nb, locator, name)
-    nb.set_theme(LIGHT_THEME)
+    if end_light and now != LIGHT_THEME:
+        nb.set_theme(LIGHT_THEME)

@@ -233,6 +233,8 @@ def test_marimo_background_url_card_opens_the_page_in_the_click_and_the_call_fin
     expect(waiting).to_be_visible(timeout=UI_MS)
     tab.get_by_role("button", name="Sign in as demo-user").click()
     expect(tab.get_by_text("Signed in.", exact=False)).to_be_visible()
+    tab.close()  # and back to the notebook's tab (a background tab's timers are throttled)
+    page.bring_to_front()
     expect(line.locator(".mcp-call-line-status")).to_have_text(
         "tool 'sign_in' on 'demo': done", timeout=UI_MS * 2
     )

@@ -43,7 +43,7 @@ def test_a_late_answer_is_refused_in_one_line_and_asked_again_as_typed(open_note
     # What the page holds (a CI run once sent "Ad": this tells a page that lost the key from a kernel that
     # lost the edit).
     expect(form.get_by_label("Name")).to_have_value("Ada")
-    shoot_in_both_themes(nb, {"round-time-left": out})
+    shoot_in_both_themes(nb, {"round-time-left": out}, end_light=False)
     time.sleep(TTL + 0.5)  # the person comes back after the server stopped keeping the question
     form.get_by_role("button", name="Accept").click()
     nb.wait_done(1)

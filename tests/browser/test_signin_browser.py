@@ -108,6 +108,7 @@ def test_sign_in_on_the_providers_page_then_answer_the_form(
     code = [v for k, v in _query(tab.url) if k == "code"]
     assert code and len(code[0]) >= 16
     tab.close()
+    nb.page.bring_to_front()
 
     # Back in the notebook: the tool's question, then its result.
     form = out.locator(".mcp-widgets-form")
@@ -197,7 +198,8 @@ def test_pasting_the_address_the_browser_ended_on(open_notebook: OpenNotebook, q
         nb.page.wait_for_timeout(250)
     (address,) = ended_on
     assert CANARY_PREFIX in address  # the code: what must never be kept
-    opened.value.close()
+    opened.value.close()  # and back to the notebook's tab (a background tab's timers are throttled)
+    nb.page.bring_to_front()
     assert layout_problems(card) == []
     shoot_in_both_themes(nb, {"signin-waiting": card})  # build/gallery/signin-waiting-{light,dark}.png
     field.fill(address.replace("state=", "state=x"))  # not this sign-in's: refused, the field stays

@@ -199,16 +199,20 @@ def test_the_card_in_each_state_light_and_dark(open_notebook: OpenNotebook) -> N
     nb.run(CARD)
     out = nb.output(CARD)
     expect(out.get_by_role("button", name="Open page")).to_be_visible()
-    shoot_in_both_themes(nb, {"url-card-pending": out})
+    shoot_in_both_themes(nb, {"url-card-pending": out}, end_light=False)
     armed(out)
-    with nb.page.context.expect_page():
+    with nb.page.context.expect_page() as opened:
         out.get_by_role("button", name="Open page").click()
+    # The person comes back to the notebook's tab (left behind the new one, the page is a background tab:
+    # each theme change and shot then waited on its throttled timers, 15 s a state).
+    opened.value.close()
+    nb.page.bring_to_front()
     expect(out.get_by_role("button", name="Done")).to_be_visible()
-    shoot_in_both_themes(nb, {"url-card-opened": out})
+    shoot_in_both_themes(nb, {"url-card-opened": out}, end_light=False)
     nb.run(2)
     expect(out.get_by_role("button", name="I've finished — try again")).to_be_visible()
     expect(out.get_by_text("it opened in a new tab), click", exact=False)).to_be_visible()
-    shoot_in_both_themes(nb, {"url-card-again": out})
+    shoot_in_both_themes(nb, {"url-card-again": out}, end_light=False)
     nb.run(3)
     expect(out.locator("button")).to_have_count(0)
     shoot_in_both_themes(nb, {"url-card-ended": out})
@@ -260,6 +264,8 @@ def test_the_demo_sign_in_in_one_click_then_the_page_finishes_it(open_notebook: 
     expect(waiting).to_be_visible()
     tab.get_by_role("button", name="Sign in as demo-user").click()
     expect(tab.get_by_text("Signed in.", exact=False)).to_be_visible()
+    tab.close()  # and back to the notebook's tab (a background tab's timers are throttled)
+    nb.page.bring_to_front()
     nb.wait_done(1, timeout=UI_MS * 2)
     assert nb.stdout(1).inner_text().strip() == "{'done': True, 'user': 'demo-user'}"
     ended = out.get_by_text("accepted by the person; the server reported it finished", exact=False)
