@@ -85,6 +85,36 @@ class Kernel(QueuedComms, Pump):
             events.register("pre_run_cell", self._cell_started)
             events.register("post_run_cell", self._cell_ended)
         self.support: KernelSupport = support_of(version, pumps=self.pump_problem is None)
+        self._mend_shell_replies()
+
+    def _mend_shell_replies(self) -> None:
+        """On ipykernel 7.3, send the main shell's replies through the shell stream, as 7.4 does.
+
+        7.3 (like the 7.x before it, which the tests never run: left as they are) sends a reply raw on the
+        shell ROUTER socket whose stream also reads requests from it: the raw send can take the socket's
+        edge-triggered read edge, and a request that arrives meanwhile is then never read. Every later
+        request waits behind it, and the kernel answers nothing more, every thread idle (seen here under
+        load: 52 of 300 queued requests never answered, the main shell's socket empty). ipykernel 7.4 fixed
+        it by sending through the stream, which reads what is pending before it waits again; this does the
+        same, from the shell channel thread, whose stream it is.
+        """
+        if _parse_version(self.version)[:2] != (7, 3):
+            return
+        k = self.kernel
+        manager = getattr(getattr(k, "shell_channel_thread", None), "manager", None)
+        stream = getattr(k, "shell_stream", None)
+        pair = getattr(manager, "_main_to_shell_channel", None)
+        loop = getattr(manager, "_shell_channel_io_loop", None)
+        if manager is None or stream is None or pair is None or loop is None:
+            return
+        if not hasattr(manager, "_send_on_shell_channel") or not hasattr(pair, "on_recv"):
+            return
+
+        def send_on_shell_channel(msg: Any) -> None:
+            stream.send_multipart(msg)
+
+        manager._send_on_shell_channel = send_on_shell_channel  # the subshells made from now on
+        loop.add_callback(pair.on_recv, loop, send_on_shell_channel)  # the main shell's replies
 
     def _cell_started(self, _info: Any = None) -> None:
         with contextlib.suppress(Exception):
