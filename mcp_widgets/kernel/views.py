@@ -118,7 +118,7 @@ def running_cell() -> str | None:
 
 
 _ever_viewed: weakref.WeakSet[Any] = weakref.WeakSet()
-_page_seen = False  # a frontend has rendered a widget of ours in this kernel (see `page_seen`)
+_page_seen = False  # a frontend has rendered a tracked widget (a question) in this kernel: `page_seen`
 
 
 def track_views(widget: Any) -> None:

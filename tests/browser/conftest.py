@@ -222,8 +222,7 @@ class LabPages:
         """A second browser context, kept for the session, for one more page of a test at a time (Notebook 7,
         Voila, a second notebook): a fresh page there loads from a warm cache. `return_spare` after."""
         if self.spare is None:
-            self.spare = _new_context_page(self.browser)[0]
-            self.spare.pages[0].close()
+            self.spare = _new_context(self.browser)
         return self.spare
 
     def return_spare(self, passed: bool) -> None:
@@ -254,9 +253,14 @@ class LabPages:
             self.tainted = True
 
 
-def _new_context_page(browser: Any, timezone_id: str | None = None) -> tuple[Any, Any]:
+def _new_context(browser: Any, timezone_id: str | None = None) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id=timezone_id)
     context.set_default_timeout(15_000)
+    return context
+
+
+def _new_context_page(browser: Any, timezone_id: str | None = None) -> tuple[Any, Any]:
+    context = _new_context(browser, timezone_id)
     return context, context.new_page()
 
 
