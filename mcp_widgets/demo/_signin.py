@@ -29,6 +29,7 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
+from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -39,6 +40,9 @@ import anyio.lowlevel
 __all__ = ["DEFAULT_SIGN_IN_PORT", "SignInPages"]
 
 DEFAULT_SIGN_IN_PORT = 8976
+SHUTDOWN_POLL = 0.05
+"""Seconds between the page server's looks at a close request: socketserver's default (0.5) made every close
+wait that long."""
 logger = logging.getLogger(__name__)
 
 _PAGE = """<!doctype html>
@@ -101,7 +105,9 @@ class SignInPages:
                         "sign-in port %d is taken; using %d instead", self.port, self._httpd.server_address[1]
                     )
                 self._httpd.daemon_threads = True
-                threading.Thread(target=self._httpd.serve_forever, name="demo-sign-in", daemon=True).start()
+                # A short poll: `shutdown` waits for the loop's next look (SHUTDOWN_POLL).
+                serve = partial(self._httpd.serve_forever, poll_interval=SHUTDOWN_POLL)
+                threading.Thread(target=serve, name="demo-sign-in", daemon=True).start()
             return self._httpd
 
     def close(self) -> None:

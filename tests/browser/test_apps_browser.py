@@ -268,7 +268,7 @@ def test_an_app_cannot_take_its_frame_to_another_page(open_notebook: OpenNoteboo
     from playwright.sync_api import expect
 
     elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Elsewhere)
-    thread = threading.Thread(target=elsewhere.serve_forever, daemon=True)
+    thread = threading.Thread(target=elsewhere.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     try:
         url = f"http://127.0.0.1:{elsewhere.server_address[1]}/page"

@@ -59,7 +59,7 @@ class _Refusing(BaseHTTPRequestHandler):
 @pytest.fixture
 def refusing() -> Iterator[int]:
     server = HTTPServer(("127.0.0.1", 0), _Refusing)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, args=(0.05,), daemon=True)
     thread.start()
     yield server.server_address[1]
     server.shutdown()
