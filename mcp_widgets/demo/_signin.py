@@ -29,7 +29,6 @@ import logging
 import secrets
 import threading
 from collections.abc import Callable
-from functools import partial
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -105,9 +104,10 @@ class SignInPages:
                         "sign-in port %d is taken; using %d instead", self.port, self._httpd.server_address[1]
                     )
                 self._httpd.daemon_threads = True
-                # A short poll: `shutdown` waits for the loop's next look (SHUTDOWN_POLL).
-                serve = partial(self._httpd.serve_forever, poll_interval=SHUTDOWN_POLL)
-                threading.Thread(target=serve, name="demo-sign-in", daemon=True).start()
+                serving = threading.Thread(
+                    target=self._httpd.serve_forever, args=(SHUTDOWN_POLL,), name="demo-sign-in", daemon=True
+                )
+                serving.start()
             return self._httpd
 
     def close(self) -> None:
