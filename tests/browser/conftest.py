@@ -268,15 +268,11 @@ class OpenNotebook:
     """Opens notebooks for one test and cleans up after it (pages, contexts, kernels): the first one in a
     JupyterLab page kept from an earlier test where there is one (`LabPages`), the others in fresh pages."""
 
-    def __init__(
-        self, browser: Any, server: LabServer, name: str, pages: LabPages | None = None, fresh: bool = False
-    ) -> None:
+    def __init__(self, browser: Any, server: LabServer, name: str, pages: LabPages | None = None) -> None:
         self.browser = browser
         self.server = server
         self.name = name
         self.pages = pages
-        self.fresh = fresh
-        """The first notebook opens in a freshly loaded page too (`fresh_page`), never the kept one."""
         self.borrowed = False
         """A page of this test is in the spare context of `pages` (`LabPages.lend_spare`)."""
         self.kept: tuple[Any, Any] | None = None
@@ -299,7 +295,7 @@ class OpenNotebook:
         started = time.perf_counter()
         first, self.opened = self.opened == 0, self.opened + 1
         if self.pages is not None and first and ui == LAB and timezone_id is None:
-            kept = None if self.fresh else self.pages.take(self)
+            kept = self.pages.take(self)
             if kept is not None:
                 self.kept = kept
                 notebook = NotebookPage(kept[1], self.server, path, ui).open_in_place()
@@ -385,8 +381,7 @@ def open_notebook(
     browser: Any, lab_server: LabServer, lab_pages: LabPages | None, request: pytest.FixtureRequest
 ) -> Iterator[OpenNotebook]:
     """`open_notebook([source, ...], ui=LAB)` opens a new notebook of those code cells, kernel idle."""
-    fresh = request.node.get_closest_marker("fresh_page") is not None
-    opener = OpenNotebook(browser, lab_server, slug(request.node.name), lab_pages, fresh=fresh)
+    opener = OpenNotebook(browser, lab_server, slug(request.node.name), lab_pages)
     try:
         yield opener
     finally:
