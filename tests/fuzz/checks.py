@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import quote
 
 import ipywidgets as w
-from hypothesis import HealthCheck, settings
+from hypothesis import HealthCheck, Phase, settings
 
 from mcp_widgets import kernel
 from mcp_widgets.core.history import default_history
@@ -45,6 +45,9 @@ def fuzz_settings(ci: int, long: int = 0) -> settings:
         database=None,
         suppress_health_check=list(HealthCheck),
         print_blob=True,
+        # No shrinking in CI: a failure is reported as found (its blob reproduces it), the run's reruns take
+        # over. Shrinking a connect that timed out under load took CI over five minutes a try (2026-12-07).
+        phases=list(Phase) if LONG else [Phase.explicit, Phase.reuse, Phase.generate],
     )
 
 

@@ -24,6 +24,7 @@ from mcp_widgets import ConnectionClosedError, MCPWidgetsError, connect_sync
 from . import strategies as fs
 from .checks import (
     BOUND,
+    CONNECT_TIMEOUT,
     Typist,
     closing_text,
     found_leaks,
@@ -56,7 +57,11 @@ def test_raw_event_orders_over_stdio(
     out = w.Output()
     error: BaseException | None = None
     with recording() as logs:
-        srv = connect_sync(RAW, name="raw", handler=typist, mode="legacy", output=out, timeout=10)
+        # The server's start gets CONNECT_TIMEOUT (over 10 s under CI's load, 2026-12-07); its requests 10 s.
+        srv = connect_sync(
+            RAW, name="raw", handler=typist, mode="legacy", output=out, timeout=CONNECT_TIMEOUT
+        )
+        srv.timeout = 10
         try:
             started = time.monotonic()
             call = srv.call_tool_background("play", {"ops": ops})
