@@ -50,30 +50,37 @@ def ask(tool: str) -> str:
     return f"await ask({APPS[tool]})"
 
 
-def opened(open_notebook: OpenNotebook, tool: str, ui: str = LAB) -> NotebookPage:
-    nb = open_notebook([CONNECT, ask(tool)], ui=ui)
+def opened(open_notebook: OpenNotebook, *tools: str, ui: str = LAB) -> NotebookPage:
+    """A notebook connected to the server (cell 0), its cells 1, 2, ... asking with `tools` in turn: the
+    first one run here, each next one by `ask_next` (one kernel and one server for several questions, as a
+    person answers them)."""
+    nb = open_notebook([CONNECT, *(ask(tool) for tool in tools)], ui=ui)
     nb.run(0)
     nb.wait_done(0, timeout=UI_MS * 4)
     assert nb.stderr(0).count() == 0, nb.stderr(0).all_inner_texts()
-    nb.run(1)
-    from playwright.sync_api import expect
-
-    expect(nb.output(1).get_by_text(HEADER, exact=True)).to_be_visible(timeout=UI_MS * 2)
+    ask_next(nb, 1)
     return nb
 
 
-def answered(nb: NotebookPage) -> dict[str, Any]:
-    """What the server received: the answer's action and, when accepted, its content."""
-    nb.wait_done(1, timeout=UI_MS * 2)
-    report = json.loads(nb.stdout(1).inner_text().strip())
+def ask_next(nb: NotebookPage, cell: int) -> None:
+    from playwright.sync_api import expect
+
+    nb.run(cell)
+    expect(nb.output(cell).get_by_text(HEADER, exact=True)).to_be_visible(timeout=UI_MS * 2)
+
+
+def answered(nb: NotebookPage, cell: int = 1) -> dict[str, Any]:
+    """What the server received for the question of `cell`: its action and, when accepted, its content."""
+    nb.wait_done(cell, timeout=UI_MS * 2)
+    report = json.loads(nb.stdout(cell).inner_text().strip())
     (action,) = report["actions"]
     return {"action": action, **({"content": report["answers"][0]} if report["answers"] else {})}
 
 
-def picker(nb: NotebookPage) -> Any:
+def picker(nb: NotebookPage, cell: int = 1) -> Any:
     from playwright.sync_api import expect
 
-    app = nb.output(1).frame_locator("iframe.mcp-widgets-app-frame").frame_locator("iframe")
+    app = nb.output(cell).frame_locator("iframe.mcp-widgets-app-frame").frame_locator("iframe")
     expect(app.locator("#asked")).to_have_text("Asked: Which colour, and how dark?", timeout=UI_MS * 2)
     return app
 
@@ -82,7 +89,7 @@ def picker(nb: NotebookPage) -> Any:
 def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path, ui: str) -> None:
     from playwright.sync_api import expect
 
-    nb = opened(open_notebook, "pick_color", ui)
+    nb = opened(open_notebook, "pick_color", ui=ui)
     out = nb.output(1)
     app = picker(nb)
     # The card is ours: the header, the message, Decline, Cancel and the switch; no fields, no Accept.
@@ -120,17 +127,21 @@ def test_an_answer_that_does_not_fit_is_not_sent(open_notebook: OpenNotebook) ->
     assert got["content"].get("shade", 1) <= 9  # the app's 12 never reached the server
 
 
-@pytest.mark.parametrize("how", ["app", "host decline", "host cancel"])
-def test_declined_and_cancelled(open_notebook: OpenNotebook, how: str) -> None:
-    nb = opened(open_notebook, "pick_color")
-    out = nb.output(1)
-    app = picker(nb)
-    if how == "app":
-        app.locator("#no").click()
-    else:
-        out.get_by_role("button", name="Decline" if how == "host decline" else "Cancel").click()
-    expected = "cancel" if how == "host cancel" else "decline"
-    assert answered(nb)["action"] == expected
+def test_declined_and_cancelled(open_notebook: OpenNotebook) -> None:
+    """Declined in the app, then with the host's Decline, then cancelled with its Cancel: three questions of
+    one connection in turn, each ending as asked (and the next one's app still shown)."""
+    hows = {"app": "decline", "host decline": "decline", "host cancel": "cancel"}
+    nb = opened(open_notebook, *["pick_color"] * len(hows))
+    for cell, (how, expected) in enumerate(hows.items(), start=1):
+        if cell > 1:
+            ask_next(nb, cell)
+        out = nb.output(cell)
+        app = picker(nb, cell)
+        if how == "app":
+            app.locator("#no").click()
+        else:
+            out.get_by_role("button", name="Decline" if how == "host decline" else "Cancel").click()
+        assert answered(nb, cell)["action"] == expected, how
 
 
 def test_the_plain_form_on_request(open_notebook: OpenNotebook) -> None:
@@ -143,25 +154,30 @@ def test_the_plain_form_on_request(open_notebook: OpenNotebook) -> None:
     assert answered(nb) == {"action": "accept", "content": {"color": "red"}}
 
 
-@pytest.mark.parametrize(
-    ("tool", "why"),
-    [
-        ("pick_missing", "could not be shown"),
-        ("pick_silent", "did not start"),
-        ("pick_wrong_type", "is of type 'text/html', not 'text/html;profile=mcp-app'"),
-    ],
-)
-def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook, tool: str, why: str) -> None:
+FAILURES = {  # the app's failure: what the line under the buttons says
+    "pick_missing": "could not be shown",
+    "pick_silent": "did not start",
+    "pick_wrong_type": "is of type 'text/html', not 'text/html;profile=mcp-app'",
+}
+
+
+def test_the_plain_form_when_the_app_fails(open_notebook: OpenNotebook) -> None:
+    """Each failure in turn, in one connection: the line under the buttons says why, no app frame is left,
+    and the plain form answers."""
     from playwright.sync_api import expect
 
-    nb = opened(open_notebook, tool)
-    out = nb.output(1)
-    # The line under the buttons says why.
-    expect(out.locator(".mcp-widgets-hint").get_by_text(why, exact=False)).to_be_visible(timeout=UI_MS * 2)
-    expect(out.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
-    out.get_by_role("radio", name="blue").check()
-    out.get_by_role("button", name="Accept").click()
-    assert answered(nb) == {"action": "accept", "content": {"color": "blue"}}
+    nb = opened(open_notebook, *FAILURES)
+    for cell, (tool, why) in enumerate(FAILURES.items(), start=1):
+        if cell > 1:
+            ask_next(nb, cell)
+        out = nb.output(cell)
+        expect(out.locator(".mcp-widgets-hint").get_by_text(why, exact=False)).to_be_visible(
+            timeout=UI_MS * 2
+        )
+        expect(out.locator("iframe.mcp-widgets-app-frame")).to_have_count(0)
+        out.get_by_role("radio", name="blue").check()
+        out.get_by_role("button", name="Accept").click()
+        assert answered(nb, cell) == {"action": "accept", "content": {"color": "blue"}}, tool
 
 
 VOILA_PICK = f"""\
