@@ -98,6 +98,12 @@ def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path, ui:
     expect(out.get_by_role("button", name="Accept")).to_have_count(0)
     expect(out.get_by_role("button", name="Decline")).to_be_visible()
     expect(out.get_by_text(KEYS_HINT_APP, exact=True)).to_be_visible()  # no Enter that accepts
+    # Nothing between the app and the buttons: the app view's lines stay hidden while empty (placed as a
+    # bare element, its four empty lines once showed as 120 px of blank rows).
+    frame = out.locator("iframe.mcp-widgets-app-frame").bounding_box()
+    buttons = out.locator(".mcp-widgets-buttons").bounding_box()
+    assert frame is not None and buttons is not None
+    assert buttons["y"] - (frame["y"] + frame["height"]) < 24, (frame, buttons)
     if ui == LAB:
         nb.page.screenshot(path=str(screenshots / "app-question-light.png"))
         nb.set_theme(DARK_THEME)

@@ -36,8 +36,7 @@ function renderCallLine({ model, el }) {
           return;
         }
         entry.view = view;
-        entry.box.append(view.el);
-        if (typeof view.trigger === "function") view.trigger("displayed");
+        placeView(view, entry.box);
       } else if (typeof renderQuestion === "function" && widget.get("_anywidget_id")) {
         renderQuestion({ model: widget, el: entry.box });
       }

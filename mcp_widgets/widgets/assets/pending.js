@@ -29,8 +29,7 @@ function renderPending({ model, el }) {
           return;
         }
         entry.view = view;
-        entry.card.append(view.el);
-        if (typeof view.trigger === "function") view.trigger("displayed");
+        placeView(view, entry.card);
       } else if (typeof renderQuestion === "function" && card.get("_anywidget_id")) {
         renderQuestion({ model: card, el: entry.card });
       } else {

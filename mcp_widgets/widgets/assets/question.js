@@ -212,8 +212,7 @@ function renderQuestion({ model, el }) {
       .then((view) => {
         if (token !== appToken || closed()) return view.remove();
         appView = view;
-        parts.app.appendChild(view.el);
-        if (typeof view.trigger === "function") view.trigger("displayed");
+        placeView(view, parts.app);
       })
       .catch(() => {});
   };
