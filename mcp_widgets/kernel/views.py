@@ -10,6 +10,7 @@ import weakref
 from collections.abc import Callable
 from typing import Any
 
+from .flushes import unflushed
 from .running_kernel import deliver_comms, get_kernel, post
 
 _SETTLE = 0.1  # lets the kernel's loop run the messages it has read but not dispatched yet
@@ -52,7 +53,8 @@ def display(obj: Any) -> None:
     """Show `obj` in the output of the current cell (IPython's display; a repr without a frontend)."""
     from IPython.display import display as ipython_display
 
-    ipython_display(obj)
+    with unflushed():
+        ipython_display(obj)
 
 
 def say(line: str) -> None:
@@ -67,7 +69,8 @@ def display_as(bundle: dict[str, Any], display_id: str, *, update: bool = False)
     """
     from IPython.display import display as ipython_display
 
-    ipython_display(bundle, raw=True, display_id=display_id, update=update)
+    with unflushed():
+        ipython_display(bundle, raw=True, display_id=display_id, update=update)
 
 
 def with_text(widget: Any, text: str) -> dict[str, Any]:
