@@ -5,6 +5,7 @@ plain form instead, and the plain form on every failure."""
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -100,10 +101,17 @@ def test_answered_in_the_app(open_notebook: OpenNotebook, screenshots: Path, ui:
     expect(out.get_by_text(KEYS_HINT_APP, exact=True)).to_be_visible()  # no Enter that accepts
     # Nothing between the app and the buttons: the app view's lines stay hidden while empty (placed as a
     # bare element, its four empty lines once showed as 120 px of blank rows).
-    frame = out.locator("iframe.mcp-widgets-app-frame").bounding_box()
-    buttons = out.locator(".mcp-widgets-buttons").bounding_box()
-    assert frame is not None and buttons is not None
-    assert buttons["y"] - (frame["y"] + frame["height"]) < 24, (frame, buttons)
+    # The layouts come a moment after the view (the page makes each one's view in turn): measured until then.
+    gap = """(root) => {
+        const frame = root.querySelector("iframe.mcp-widgets-app-frame");
+        const buttons = root.querySelector(".mcp-widgets-buttons");
+        return frame && buttons
+            ? buttons.getBoundingClientRect().top - frame.getBoundingClientRect().bottom : 1e9;
+    }"""
+    deadline = time.monotonic() + UI_MS / 1000
+    while (measured := out.first.evaluate(gap)) >= 24 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert measured < 24, measured
     if ui == LAB:
         nb.page.screenshot(path=str(screenshots / "app-question-light.png"))
         nb.set_theme(DARK_THEME)
