@@ -215,3 +215,41 @@ def test_a_refused_question_after_the_call_ended_leaves_no_line_alive() -> None:
         srv.close()
     out.close()
     assert left_alive(before) == {}
+
+
+def test_a_refused_url_asked_after_the_call_ended_closes_with_the_server() -> None:
+    """A URL-mode question with a URL we refuse, asked after the call's result: its card is over as it is
+    built and no call's line holds it; it is kept with the server's loose cards and closes with it.
+
+    Found by test_fuzz_events in CI (ops `..., result, elicit_url` with `https://x.test/<img …>`): the card
+    was never closed, when the question came in after the call ended and before the next one began."""
+    import ipywidgets as w
+
+    from mcp_widgets import UrlCard, kernel
+    from mcp_widgets.core.history import default_history
+    from mcp_widgets.core.outcome import Reason
+
+    from .checks import Later, left_alive, live_models
+    from .test_fuzz_events import RAW
+
+    url = "https://x.test/<img src=x onerror=alert(1)>"
+    late = {"op": "elicit_url", "id": "q", "message": "late", "url": url, "elicitationId": "e2"}
+    ops = [{"op": "result", "text": "done"}, late]
+    out = w.Output()
+    before = live_models()
+    name = "refused-url-after-the-call"
+    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
+    try:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+        deadline = time.monotonic() + 30
+        while not default_history().entries(server=name):
+            assert time.monotonic() < deadline, "the late question did not come"
+            kernel.wait_sync(Later(0.05).future)
+        (entry,) = default_history().entries(server=name)
+        assert entry.outcome is not None and entry.outcome.reason == Reason.REFUSED_URL
+        cards = [w.Widget.widgets[k] for k in live_models() if k not in before]
+        assert any(isinstance(card, UrlCard) for card in cards), "the refused card was not shown"
+    finally:
+        srv.close()
+    out.close()
+    assert left_alive(before) == {}

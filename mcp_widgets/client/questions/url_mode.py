@@ -185,8 +185,12 @@ class UrlQuestion:
         return card
 
     def prepare(self, card: UrlCard) -> None:
-        if self.reused is None and card.check.allowed:  # a refused URL's card is over as it is built
+        if self.reused is not None:
+            return
+        if card.check.allowed:
             self.flow.adopt(self.call, card)
+        elif self.call is None:  # a refused URL's card is over as it is built: no call's line will close it
+            self.flow.put_away(card)
 
     def deliver(self, card: UrlCard) -> None:
         if self.step == "required":
