@@ -138,9 +138,15 @@ def _note_view(change: dict[str, Any]) -> None:
         _page_seen = True
 
 
+def note_page() -> None:
+    """A page made one of our question models (its module says so before any view): a page is there."""
+    global _page_seen
+    _page_seen = True
+
+
 def page_seen() -> bool:
     """True once a frontend has rendered a widget whose views are counted (`track_views`: the questions)
-    in this kernel.
+    in this kernel, or made a question's model (`note_page`).
 
     A page is (or was) there: a new widget it has not rendered yet may be on a busy or slow page, which is
     not the same as a headless run (nbconvert, papermill), where no view is ever reported.

@@ -20,6 +20,7 @@ import ipywidgets as w
 import traitlets as t
 
 from ..kernel.comms import close_after_load, closing
+from ..kernel.views import note_page
 from ._keys_assets import CSS, FLUSH_JS, KEYS_CLASS, STYLE_ESM
 from ._kit import SHARED, SHARED_LOCK, Kit, known_keys
 
@@ -67,6 +68,9 @@ class DeclaredAnyWidget(anywidget.AnyWidget):
         data = msg.get("content", {}).get("data", {})
         if data.get("method") == "custom" or "_view_count" in data.get("state", {}):
             self._opened_at = 0.0
+        if data.get("method") == "custom" and data.get("content") == {"here": True}:
+            note_page()  # the page made this model (assets/question.js): nothing for the card itself
+            return
         super()._handle_msg(msg)
 
     def close(self) -> None:

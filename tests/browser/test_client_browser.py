@@ -193,3 +193,27 @@ def test_closing_lines_wrap_between_words(open_notebook: OpenNotebook) -> None:
     expect(line).to_have_count(1)
     style = line.evaluate("(e) => [getComputedStyle(e).wordBreak, getComputedStyle(e).whiteSpace]")
     assert style == ["normal", "pre-wrap"]
+
+
+def test_a_first_question_shown_late_on_a_page_still_asks(open_notebook: OpenNotebook) -> None:
+    """The first question in a kernel, its view made 4 s late (its `output=` displayed only then): the page
+    made its model at once, so the kernel knows a page is there and does not decline it as headless (1.5 s
+    where no page ever spoke: a first question on a loaded machine, drawn slowly, was declined so in CI)."""
+    nb = connected(
+        open_notebook,
+        CONNECT_IN_PROCESS,
+        "import ipywidgets as W\nout = W.Output()\ncall = srv.call_tool_background('weather', output=out)",
+        "import time\ntime.sleep(4)\nprint(call.done())",
+        "out",
+        "print(call.result().structured_content)",
+    )
+    nb.run(1)
+    nb.wait_done(1)
+    nb.run(2)
+    assert printed(nb, 2) is False, "the unseen first question was declined as headless"
+    nb.run(3)
+    form = city_form(nb, 3)
+    form.get_by_label("City").press_sequentially("Lima")
+    form.get_by_role("button", name="Accept").click()
+    nb.run(4)
+    assert without_weather(printed(nb, 4)) == weather("Lima", "accept")

@@ -46,11 +46,12 @@ LOOK_GRACE = 1.5
 """Seconds a form may stay unseen by any frontend before "nobody is looking" declines it."""
 
 SLOW_PAGE_GRACE = 20.0
-"""Seconds instead of LOOK_GRACE in a kernel where a frontend has already rendered a question of ours
-(`kernel.page_seen`). A page is there, and a busy one (a loaded machine, a slow link, a big notebook) can
-take longer than LOOK_GRACE to render a form: declining it as headless then took the question from the
-person looking at it (seen in JupyterLab under load). A headless run never reports a view, so it keeps the
-short grace; a page closed since gets its new questions declined after this longer one."""
+"""Seconds instead of LOOK_GRACE in a kernel where a frontend has already rendered a question of ours, or
+made the model of one (`kernel.page_seen`). A page is there, and a busy one (a loaded machine, a slow link,
+a big notebook) can take longer than LOOK_GRACE to render a form: declining it as headless then took the
+question from the person looking at it (seen in JupyterLab under load, and in CI for a first question). A
+headless run never reports a model or a view, so it keeps the short grace; a page closed since gets its new
+questions declined after this longer one."""
 
 
 def set_default_handler(handler: Handler | None) -> None:

@@ -278,5 +278,9 @@ function renderQuestion({ model, el }) {
   };
 }
 
-export default { render: renderQuestion };
+// A page that made the model says so at once, before any view: the kernel then knows a page is there and
+// gives a first question that is slow to draw (a loaded machine) the slow page's time, not a headless run's.
+const initialize = ({ model }) => { model.send({ here: true }); };
+
+export default { initialize, render: renderQuestion };
 export { localOf, instantOf };  // for the tests
