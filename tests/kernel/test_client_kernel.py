@@ -2,7 +2,8 @@
 
 The test acts as the browser: it reports the form as rendered (`_view_count`, as the widget manager does),
 types into fields, and clicks buttons, all while the cell is still running; it interrupts the kernel and
-queues cells behind a waiting one. Every release the kernel fixtures know is covered.
+queues cells behind a waiting one. One ipykernel release per waiting mechanism (`one_per_mechanism`), and
+Colab's runtime for the waiting tests marked `colab`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import pytest
 
 from .harness import NO_PAGE, CellResult, KernelFrontend, WidgetModel
 
-pytestmark = pytest.mark.kernel
+pytestmark = [pytest.mark.kernel, pytest.mark.one_per_mechanism]
 
 RESET = """
 from mcp_widgets.client.server import Server as _Server

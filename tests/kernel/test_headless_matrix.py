@@ -1,4 +1,5 @@
-"""Every calling style x every frontend situation, in real kernels of every supported ipykernel release.
+"""Every calling style x every frontend situation, in real kernels: one ipykernel release per waiting mechanism
+(7.4 and newer; 6.31, which stands for the pumped releases up to 7.3) and Colab's runtime.
 
 The test acts as the frontend, or as no frontend at all: nobody renders the form; it renders at once and is
 answered; it renders late (its first view report comes 3 s after the form, past the "is anyone looking"
@@ -22,7 +23,7 @@ import pytest
 from .conftest import KernelEnv
 from .harness import NO_PAGE, CellResult, KernelFrontend, WidgetModel
 
-pytestmark = [pytest.mark.kernel, pytest.mark.colab]
+pytestmark = [pytest.mark.kernel, pytest.mark.colab, pytest.mark.one_per_mechanism]
 
 FORM_ID = "mcp_widgets.ElicitationForm"
 TOOL_FORM_CLASS = "mcp-widgets-tool-form"
@@ -369,6 +370,26 @@ def test_renders_late_on_a_page(session: Session, style_name: str) -> None:
     form.views(1).answer("Cy")
     text, _ = style.outcome(session, msg_id, timeout=60)
     assert text == answered(style, "Cy")
+    still_usable(session, msg_id)
+
+
+@pytest.mark.parametrize("style_name", ["await", "sync", "background-result", "widget-callback"])
+def test_made_by_a_page_and_rendered_late(session: Session, style_name: str) -> None:
+    """In a kernel no page has shown a widget of ours in, a page that made the form's model (its module says
+    `here` before any view: a first question on a loaded machine) is a slow page: the view 3 s late still
+    asks, and is answered. The waiting styles differ in how the message reaches the kernel."""
+    style, fe = STYLES[style_name], session.fe
+    ok(fe.run(NO_PAGE))
+    msg_id = style.begin(session)
+    form = next_form(session)
+    fe.send_custom(form.model, {"here": True})  # as assets/question.js's initialize does
+    fe.wait_until(
+        lambda: time.monotonic() - form.appeared >= LATE_VIEW_AT, timeout=LATE_VIEW_AT + 1, what="3 s"
+    )
+    assert form.pending(), "a form whose model a page made was declined as unseen"
+    form.views(1).answer("Di")
+    text, _ = style.outcome(session, msg_id, timeout=60)
+    assert text == answered(style, "Di")
     still_usable(session, msg_id)
 
 
