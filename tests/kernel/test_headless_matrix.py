@@ -1,5 +1,5 @@
-"""Every calling style x every frontend situation, in real kernels: one ipykernel release per waiting mechanism
-(7.4 and newer; 6.31, which stands for the pumped releases up to 7.3) and Colab's runtime.
+"""Every calling style x every frontend situation, in real kernels: one ipykernel release per waiting
+mechanism (7.4 and newer; 6.31, which stands for the pumped releases up to 7.3) and Colab's runtime.
 
 The test acts as the frontend, or as no frontend at all: nobody renders the form; it renders at once and is
 answered; it renders late (its first view report comes 3 s after the form, past the "is anyone looking"
