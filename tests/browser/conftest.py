@@ -255,7 +255,7 @@ class LabPages:
 
 def _new_context(browser: Any, timezone_id: str | None = None) -> Any:
     context = browser.new_context(viewport={"width": 1280, "height": 1000}, timezone_id=timezone_id)
-    context.set_default_timeout(15_000)
+    context.set_default_timeout(UI_MS)
     return context
 
 
@@ -449,7 +449,7 @@ class OpenMarimo:
             context = self.browser.new_context(
                 viewport={"width": 1100, "height": 1000}, color_scheme=color_scheme
             )
-            context.set_default_timeout(15_000)
+            context.set_default_timeout(UI_MS)
             self.warm[color_scheme] = context
         page = context.new_page()
         self.pages.append(page)

@@ -38,10 +38,14 @@ CHROMIUM_ARGS = (
     "--disable-component-update",
     "--disable-sync",
 )
-SERVER_START_TIMEOUT = 60.0
+# The bounds below are how long a test waits for what must come, never a measure of speed (the benchmarks
+# measure that): a full run loads two cores 7-8 times over (load 14-16 seen on 2026-12-07), where JupyterLab
+# took over 60 s to start and a marimo page over 15 s to load, failing three tries each. What passes takes
+# no longer with higher bounds.
+SERVER_START_TIMEOUT = 120.0
 KERNEL_READY_MS = 60_000
 """Page load to kernel idle (measured 2.5–4.5 s; CI machines can be slower)."""
-UI_MS = 15_000
+UI_MS = 30_000
 """A click or a run to its visible effect (measured 0.1–0.5 s)."""
 VOILA_MS = 90_000
 """Page load to widgets shown in Voila: it runs every cell before it sends the page (measured 3–8 s)."""
