@@ -27,8 +27,8 @@ Modules: `posted` (callbacks for the main thread and the waker), `adapter` (one 
 comm dispatch, with `queued` for the comms it queued and `pump` for the pump), `running_kernel` (finding
 the kernel, what it supports, `post`), `waits`, `signals`, `views` (displays; is anyone looking?), `comms` (do
 comms reach a front end?), `marimo` (marimo's runtime, which has no IPython kernel), `formatters` (how
-IPython shows objects we do not own) and `completion` (Tab in a code cell: a server's completions in a
-prompt's or template's argument string).
+IPython shows objects we do not own), `completion` (Tab in a code cell: a server's completions in a
+prompt's or template's argument string) and `names` (the name a notebook binds an object to).
 """
 
 from __future__ import annotations
@@ -37,6 +37,7 @@ from .adapter import KernelSupport
 from .completion import complete_in_code
 from .formatters import show_types_with
 from .marimo import in_marimo, marimo_stack, ui_element
+from .names import bound_name
 from .posted import in_comm_handler
 from .running_kernel import (
     attach,
@@ -72,6 +73,7 @@ __all__ = [
     "KernelSupport",
     "attach",
     "blocking_supported",
+    "bound_name",
     "bundle_of",
     "call_on_main",
     "complete_in_code",

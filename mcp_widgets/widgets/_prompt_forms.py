@@ -124,6 +124,7 @@ class PromptForm(ExploreForm):
     """
 
     kind = "prompt"
+    code_method = "get_prompt"
 
     def __init__(
         self,
@@ -172,6 +173,7 @@ class TemplateForm(ExploreForm):
 
     kind = "template"
     run_label = "Read"
+    code_method = "read_template"
 
     def __init__(
         self,

@@ -20,6 +20,7 @@ from typing import Any
 import ipywidgets as w
 
 from .. import kernel
+from ..core.call_code import call_code
 from ..core.exceptions import FormStateError, brief
 from ..core.redaction import is_secret_argument
 from ..core.text import clip_line, shorten
@@ -54,6 +55,8 @@ HEADER_KEEP = 400
 DESCRIPTION_KEEP = 2_000
 """Characters of the description shown (the rest: `form.tool.description`)."""
 RUN_WHY_CLASS = "mcp-widgets-run-why"
+COPY_CLASS = "mcp-widgets-copy-code"
+"""The "Copy as code" button (the form's page finds it to show the code under its row)."""
 Run = Callable[[str, dict[str, Any], Any], Any]
 """What starts a form's call: `run(name, arguments, output)` returns its `Call`."""
 TIP_KEEP = 300
@@ -78,6 +81,8 @@ class ToolForm(PlainInMarimo, w.VBox):
     kind = "tool"
     """What the form runs, in the words of its lines ("the tool is running")."""
     run_label = "Run"
+    code_method = "call_tool"
+    """The server's method its code calls (`form.code`)."""
 
     def __init__(self, server: Any, tool: Any, *, run: Run | None = None) -> None:
         self.server = server
@@ -173,11 +178,15 @@ class ToolForm(PlainInMarimo, w.VBox):
         self._problem = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS,))
         self._run = kit.make(w.Button, description=self.run_label, button_style="primary", icon="play")
         self._stop = kit.make(w.Button, description="Stop", icon="stop", tooltip="Cancel the running call")
+        copy_tip = "Copy this call as Python, to run in a cell"
+        self._copy = kit.make(w.Button, description="Copy as code", icon="copy", tooltip=copy_tip)
+        self._copy.add_class(COPY_CLASS)
         self._run.on_click(lambda _b: self._clicked())
         self._stop.on_click(lambda _b: self._stop_clicked())
+        self._copy.on_click(lambda _b: self._copy_clicked())
         # Why Run is disabled, next to it: a tooltip alone says it only to a person who hovers.
         self._why = kit.make(w.Label, layout="hidden", _dom_classes=(WRAP_CLASS, HINT_CLASS, RUN_WHY_CLASS))
-        buttons = kit.make(w.HBox, children=(self._run, self._stop, self._why))
+        buttons = kit.make(w.HBox, children=(self._run, self._stop, self._copy, self._why))
         self._out = kit.make(w.Output)
         # The form's model id is chosen now, so that the style's view can find the form's controls.
         model_id = uuid.uuid4().hex
@@ -210,6 +219,19 @@ class ToolForm(PlainInMarimo, w.VBox):
     def arguments(self) -> dict[str, Any] | None:
         """The arguments Run would send now, or None while the form is invalid."""
         return self._check().arguments
+
+    @property
+    def code(self) -> str:
+        """This call as one line of Python, with what is typed now: `await srv.call_tool("weather", {"city":
+        "Oslo"})`. The server is called by the name the notebook binds it to (else `srv`); a masked field
+        (a password, a token) is `...`, never its value. "Copy as code" copies this."""
+        check = self._check()
+        arguments = check.arguments
+        if arguments is None:  # not valid yet: what is filled in so far
+            arguments = {k: v for k, v in self._values().items() if v is not None and v != ""}
+        hidden = {f.spec.name for f in self.spec.fields if is_secret_argument(f.spec.name, f.spec.schema)}
+        receiver = kernel.bound_name(self.server) or "srv"
+        return call_code(receiver, self.code_method, self.tool_name, arguments, hidden)
 
     @property
     def running(self) -> bool:
@@ -399,6 +421,12 @@ class ToolForm(PlainInMarimo, w.VBox):
         self._running = True
         self._refresh()
         call.add_done_callback(lambda c: self._finished(c, done))
+
+    def _copy_clicked(self) -> None:
+        """Send the code to the form's page, which copies it (or shows it to select where the browser
+        refuses): a message, never a synced value, since it holds what was typed."""
+        if not self._closed:
+            self._style.send({"copy": self.code})
 
     def _stop_clicked(self) -> None:
         call = self._call

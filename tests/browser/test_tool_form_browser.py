@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from .gallery import shoot_in_both_themes
 from .harness import UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -134,3 +135,31 @@ def test_run_right_after_typing_sends_everything_typed(open_notebook: OpenNotebo
     form.get_by_role("button", name="Run").click()
     stdout = form.locator('[data-mime-type="application/vnd.jupyter.stdout"]')
     expect(stdout).to_contain_text('"city": "Kyoto"', timeout=UI_MS * 4)
+
+
+def test_copy_as_code_copies_the_call_or_shows_it_to_select(open_notebook: OpenNotebook) -> None:
+    """Copy as code: the call, as the notebook names the server, goes to the clipboard; where the browser
+    refuses, the code shows under the buttons, selected, as text."""
+    from playwright.sync_api import expect
+
+    nb = connected(open_notebook, 'weather_form = tool_form(srv, "weather")\nweather_form')
+    form = tool_form_in(nb, 1)
+    context = nb.page.context
+    context.grant_permissions(["clipboard-read", "clipboard-write"], origin=nb.server.url)
+    try:
+        form.get_by_label("City").fill("Oslo <b>x</b>")
+        form.get_by_role("button", name="Copy as code").click()
+        expect(form.get_by_text("Copied: paste it into a cell.")).to_be_visible()
+        expected = 'await srv.call_tool("weather", {"city": "Oslo <b>x</b>"})'
+        assert nb.page.evaluate("navigator.clipboard.readText()") == expected
+        # A browser that refuses (an address that is not a secure context, a denied permission).
+        nb.page.evaluate("() => { navigator.clipboard.writeText = () => Promise.reject(new Error('no')); }")
+        form.get_by_role("button", name="Copy as code").click()
+        box = form.get_by_role("textbox", name="The call as Python code")
+        expect(box).to_have_value(expected)
+        expect(box).to_be_focused()
+        assert box.evaluate("(el) => el.value.slice(el.selectionStart, el.selectionEnd)") == expected
+        expect(form.locator("b")).to_have_count(0)  # the value is text, never markup
+        shoot_in_both_themes(nb, {"tool-form-copy-code": form})
+    finally:
+        context.clear_permissions()

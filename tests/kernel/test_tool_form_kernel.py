@@ -157,3 +157,26 @@ def _inside(fe: KernelFrontend, output: WidgetModel, target: WidgetModel) -> boo
             # A box's children, or what a call's line draws inside itself (its `questions`).
             todo += [ref_id(r) for r in [*model.state.get("children", []), *model.state.get("questions", [])]]
     return False
+
+
+def test_copy_as_code_names_the_server_as_the_notebook_does(frontend: KernelFrontend) -> None:
+    """Copy as code clicked on the page: the form's page is sent the call as Python (a message to its
+    helper, never synced state), calling the server by the name the notebook binds it to."""
+    assert "connected" in ok(frontend.run(SETUP, timeout=180)).stdout
+    ok(
+        frontend.run(
+            "weather_station = srv\ndel srv\nform = tool_form(weather_station, 'weather')\ndisplay(form)"
+        )
+    )
+    try:
+        form = ToolFormView(frontend)
+        form.type("City", "Oslo")
+        frontend.click(form.button("Copy as code"))
+        style = next(k for k in form.kids() if str(k.state.get("_anywidget_id", "")).endswith("FormStyle"))
+        frontend.wait_until(lambda: bool(style.customs), timeout=30, what="the code sent to the page")
+        expected = 'await weather_station.call_tool("weather", {"city": "Oslo"})'
+        assert style.customs[-1] == {"copy": expected}
+        assert "Oslo" not in str(style.state)  # a message, not the helper's state
+        assert ok(frontend.run("print(form.code)")).stdout == expected + "\n"
+    finally:
+        ok(frontend.run("srv = weather_station"))

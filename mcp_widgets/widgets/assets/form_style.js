@@ -16,6 +16,43 @@ function keepControlKeys(box) {
   return () => box.removeEventListener("keydown", onKey);
 }
 
+// "Copy as code": the kernel sends the call's code as a message (never synced state: it holds what was
+// typed). It goes to the clipboard; where the browser refuses (an address that is not a secure context, a
+// denied permission), it is shown under the buttons, selected, to copy by hand. Text only, never HTML.
+const COPIED_MS = 4000;
+function copyCode(box, code) {
+  const button = box.querySelector(".mcp-widgets-copy-code");
+  const row = button ? button.parentElement : null;
+  if (!row) return;
+  const old = row.parentElement.querySelector(":scope > .mcp-widgets-code-box");
+  if (old) old.remove();
+  const shown = document.createElement("div");
+  shown.className = "mcp-widgets-code-box";
+  shown.setAttribute("role", "status");
+  row.after(shown);
+  const byHand = () => {
+    const line = document.createElement("div");
+    line.textContent = "Your browser did not let the page copy: select the code and copy it.";
+    const text = document.createElement("textarea");
+    text.readOnly = true;
+    text.rows = 2;
+    text.value = code;
+    text.setAttribute("aria-label", "The call as Python code");
+    shown.replaceChildren(line, text);
+    text.focus();
+    text.select();
+  };
+  const clipboard = globalThis.navigator && navigator.clipboard;
+  if (!clipboard || typeof clipboard.writeText !== "function") return byHand();
+  clipboard.writeText(code).then(
+    () => {
+      shown.textContent = "Copied: paste it into a cell.";
+      setTimeout(() => shown.remove(), COPIED_MS);
+    },
+    byHand,
+  );
+}
+
 export default {
   render({ model, el }) {
     const id = model.get("form_id");
@@ -23,7 +60,12 @@ export default {
     const unmark = inBox(el, markInvalid);
     const unname = inBox(el, (box) => nameGroups(box, id));
     const unkeep = inBox(el, keepControlKeys);
+    const onCopy = (msg) => {
+      if (msg && typeof msg.copy === "string" && el.parentElement) copyCode(el.parentElement, msg.copy);
+    };
+    model.on("msg:custom", onCopy);
     return () => {
+      model.off("msg:custom", onCopy);
       unkeep();
       unname();
       unmark();

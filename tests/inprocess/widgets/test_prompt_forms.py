@@ -268,11 +268,11 @@ def test_a_server_template_that_is_no_template_is_refused_saying_so(srv: Server)
 def test_model_counts(srv: Server, baseline: int) -> None:
     prompt = srv.prompt_form("greet")
     # as a tool form's: 2 fields (a control and a note each), 2 header lines, the problem line, Run, Stop,
-    # the line why Run is disabled, their box, the result area, the CSS carrier and the form itself
-    assert len(own_models()) - baseline == 14
+    # Copy as code, the line why Run is disabled, their box, the result area, the CSS carrier and the form
+    assert len(own_models()) - baseline == 15
     prompt.close()
     template = srv.template_form("notes://{topic}/{+rest}{?lang}")
-    assert len(own_models()) - baseline == 16  # 3 fields, 1 header line (no description), the "Reads:" line
+    assert len(own_models()) - baseline == 17  # 3 fields, 1 header line (no description), the "Reads:" line
     template.close()
     assert len(own_models()) == baseline
 
@@ -412,3 +412,20 @@ def test_a_closed_form_keeps_nothing(srv: Server, baseline: int) -> None:
     assert len(own_models()) == baseline
     with pytest.raises(Exception, match="the template form is closed"):
         form.fill(topic="x")
+
+
+# --------------------------------------------------------------------------- copy as code
+
+
+def test_copy_as_code_for_a_prompt_and_a_template(srv: Server) -> None:
+    prompt = srv.prompt_form("sign-in")
+    prompt.fill(user="ada", api_key="k-" + "9" * 12)
+    assert prompt.code == (
+        'await srv.get_prompt("sign-in", {"user": "ada", "api_key": ...})  # fill in "api_key": not copied'
+    )
+    template = srv.template_form("notes://{topic}/{+rest}{?lang}")
+    template.fill(topic="mcp", rest="a/b")
+    assert template.code.startswith('await srv.read_template("notes://{topic}/{+rest}{?lang}", {')
+    assert '"topic": "mcp"' in template.code and '"rest": "a/b"' in template.code
+    prompt.close()
+    template.close()

@@ -432,9 +432,47 @@ def test_close_leaves_no_models(srv: Server, baseline: int) -> None:
 def test_model_count(srv: Server, baseline: int) -> None:
     form = tool_form(srv, "search_files")
     made = len(own_models()) - baseline
-    # 6 fields (a control and a note each), 2 header lines, the problem line, Run, Stop, the line why Run
-    # is disabled, their box, the result area, the CSS carrier and the form itself (Layouts and Styles are
-    # shared by every form).
-    assert made == 22, made
+    # 6 fields (a control and a note each), 2 header lines, the problem line, Run, Stop, Copy as code, the
+    # line why Run is disabled, their box, the result area, the CSS carrier and the form itself (Layouts and
+    # Styles are shared by every form).
+    assert made == 23, made
     form.close()
     assert len(own_models()) == baseline
+
+
+# --------------------------------------------------------------------------- copy as code
+
+
+def test_copy_as_code_gives_the_call_with_what_is_typed(srv: Server) -> None:
+    """Outside a notebook no name binds the server: `srv`. The arguments are those Run would send."""
+    import ast
+
+    form = tool_form(srv, "weather")
+    call = ast.parse(form.code.removeprefix("await ")).body[0].value  # type: ignore[attr-defined]
+    assert [ast.literal_eval(a) for a in call.args] == ["weather", form.arguments]
+    form.fill(city="Kyoto")
+    assert form.code == 'await srv.call_tool("weather", {"city": "Kyoto"})'
+    assert "Copy as code" in [b.description for b in form.children[-3].children if isinstance(b, w.Button)]
+    form.close()
+
+
+def test_copy_as_code_never_holds_a_masked_value() -> None:
+    server = MCPServer("keys")
+
+    @server.tool(description="Uses an API key.")
+    def use_key(key: SecretStr, label: str = "") -> str:
+        return "ok"
+
+    srv = connect_sync(server)
+    try:
+        form = tool_form(srv, "use_key")
+        form.fill(key=CANARY, label="mine")
+        code = form.code
+        assert CANARY not in code
+        assert code == (
+            'await srv.call_tool("use_key", {"key": ..., "label": "mine"})  # fill in "key": not copied'
+        )
+        form._copy_clicked()  # sends the code to the page (no page here: nothing happens, nothing raises)
+        form.close()
+    finally:
+        srv.close()
