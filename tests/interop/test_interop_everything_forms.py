@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -100,3 +101,30 @@ def test_read_template_is_one_call_and_an_unexpanded_one_is_refused(everything: 
     with pytest.raises(TemplateError, match=r"needs a value for 'resourceId'$"):
         everything.read_template_sync(TEXT)
     assert len(everything.wire.records(method="resources/read")) == sent
+
+
+def same(result: Any) -> str:
+    """A result as JSON, its clock times left out (a dynamic resource says when it was made)."""
+    return re.sub(r"\d+:\d\d:\d\d( [AP]M)?", "TIME", json.dumps(result.model_dump(exclude={"meta"})))
+
+
+def test_copied_code_runs_and_gets_what_run_got(everything: Server) -> None:
+    """Copy as code against a server we did not write: the line each form gives, run as a cell would
+    (with the server bound to `srv`), gets what the form's own Run got."""
+    cases = [
+        (everything.prompt_form("args-prompt"), {"city": "Oslo", "state": "Viken"}),
+        (everything.template_form(TEXT), {"resourceId": "3"}),
+        (everything.form("echo"), {"message": 'say "hi"\n\u202eback'}),
+    ]
+    try:
+        for form, values in cases:
+            form.fill(**values)
+            ran_result = asyncio.run(ran(form))
+            cell = f"async def cell(srv):\n    return {form.code}\n"
+            space: dict[str, Any] = {}
+            exec(compile(cell, "<copied>", "exec"), space)
+            copied = asyncio.run(space["cell"](everything))
+            assert same(copied) == same(ran_result), form.code
+    finally:
+        for form, _ in cases:
+            form.close()

@@ -359,17 +359,25 @@ def test_renders_late(session: Session, style_name: str) -> None:
 def test_renders_late_on_a_page(session: Session, style_name: str) -> None:
     """Where a page has rendered a widget of ours before, a form it renders 3 s late is a slow page, not a
     headless run: it still asks, and is answered."""
-    style, fe = STYLES[style_name], session.fe
-    ok(fe.run(A_PAGE))
+    answered_late(session, STYLES[style_name], A_PAGE, made=False, name="Cy")
+
+
+def answered_late(session: Session, style: Style, setup: str, *, made: bool, name: str) -> None:
+    """After `setup`, the form's view is reported 3 s late (`made`: the page said at once that it made
+    the model, as `assets/question.js` does): it must still ask, and is answered with `name`."""
+    fe = session.fe
+    ok(fe.run(setup))
     msg_id = style.begin(session)
     form = next_form(session)
+    if made:
+        fe.send_custom(form.model, {"here": True})
     fe.wait_until(
         lambda: time.monotonic() - form.appeared >= LATE_VIEW_AT, timeout=LATE_VIEW_AT + 1, what="3 s"
     )
     assert form.pending(), "a form on a slow page was declined as unseen"
-    form.views(1).answer("Cy")
+    form.views(1).answer(name)
     text, _ = style.outcome(session, msg_id, timeout=60)
-    assert text == answered(style, "Cy")
+    assert text == answered(style, name)
     still_usable(session, msg_id)
 
 
@@ -378,19 +386,7 @@ def test_made_by_a_page_and_rendered_late(session: Session, style_name: str) -> 
     """In a kernel no page has shown a widget of ours in, a page that made the form's model (its module says
     `here` before any view: a first question on a loaded machine) is a slow page: the view 3 s late still
     asks, and is answered. The waiting styles differ in how the message reaches the kernel."""
-    style, fe = STYLES[style_name], session.fe
-    ok(fe.run(NO_PAGE))
-    msg_id = style.begin(session)
-    form = next_form(session)
-    fe.send_custom(form.model, {"here": True})  # as assets/question.js's initialize does
-    fe.wait_until(
-        lambda: time.monotonic() - form.appeared >= LATE_VIEW_AT, timeout=LATE_VIEW_AT + 1, what="3 s"
-    )
-    assert form.pending(), "a form whose model a page made was declined as unseen"
-    form.views(1).answer("Di")
-    text, _ = style.outcome(session, msg_id, timeout=60)
-    assert text == answered(style, "Di")
-    still_usable(session, msg_id)
+    answered_late(session, STYLES[style_name], NO_PAGE, made=True, name="Di")
 
 
 @pytest.mark.parametrize("style_name", list(STYLES))
