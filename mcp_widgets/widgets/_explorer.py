@@ -1,6 +1,7 @@
 """Explorer: a server in one view — who it is, then its tools, prompts, resources, apps, wire and history.
 
-The header (name, version, protocol, capabilities, instructions) is a few literal Labels. Under it a row of
+The header (name, version, protocol, capabilities, instructions) is a few literal Labels; long instructions
+fold after three lines, a button showing them all (`show_instructions`). Under it a row of
 section buttons (one `ToggleButtons` model); a section's widgets are built the first time it is opened and
 kept while the explorer lives, so a section never opened costs nothing (a server of 200 tools costs the same
 as one of two until Tools is opened). A listing is one `Select` (one model whatever its length: arrows move
@@ -41,6 +42,9 @@ ID_CLASS = "mcp-widgets-explorer-id-"
 """The start of the class naming an explorer's model id on its box (for the shared keys' views)."""
 INSTRUCTIONS_SHOWN = 4000
 """Characters of the server's instructions shown (the rest: `srv.info.instructions`)."""
+INSTRUCTIONS_FOLDED = (3, 300)
+"""Lines and characters of the instructions shown until "Show all" (35 lines pushed the sections off the
+first screen)."""
 LIST_ROWS = 12
 ROW_SHOWN = 300
 """Characters of a listing's row shown (a 1 MB name or description is cut; the Open button takes it whole)."""
@@ -123,11 +127,9 @@ class Explorer(PlainInMarimo, w.VBox):
         self._closed = False
         head: list[w.Widget] = [kit.wrapped_label(parts.title, bold=True)]
         head += [kit.wrapped_label(shorten(f"{label}: {text}", FACT_SHOWN)) for label, text in parts.facts]
+        self._instructions: tuple[str, str] | None = None  # folded, whole
         if parts.instructions:
-            text = parts.instructions
-            if len(text) > INSTRUCTIONS_SHOWN:
-                text = text[:INSTRUCTIONS_SHOWN] + f"… ({len(parts.instructions):,} characters)"
-            head.append(kit.make(w.Label, value="Instructions: " + text, _dom_classes=(WRAP_CLASS,)))
+            head += self._instructions_lines(parts.instructions)
         names = [*parts.listings, *parts.views]
         self._nav = kit.make(
             w.ToggleButtons,
@@ -187,6 +189,38 @@ class Explorer(PlainInMarimo, w.VBox):
         return self._opened.get(name)
 
     # -- internals -----------------------------------------------------------------------------------------
+    def _instructions_lines(self, instructions: str) -> list[w.Widget]:
+        """The instructions, folded after a few lines with a button that shows them all (and folds again)."""
+        whole = instructions
+        if len(whole) > INSTRUCTIONS_SHOWN:
+            whole = whole[:INSTRUCTIONS_SHOWN] + f"… ({len(instructions):,} characters)"
+        lines, chars = INSTRUCTIONS_FOLDED
+        folded = "\n".join(whole.splitlines()[:lines])[:chars]
+        kit = self._kit
+        label = self._said = kit.make(w.Label, value="Instructions: " + whole, _dom_classes=(WRAP_CLASS,))
+        if folded == whole.rstrip():
+            return [label]
+        self._instructions = ("Instructions: " + folded.rstrip() + " …", "Instructions: " + whole)  # as given
+        count = len(instructions.splitlines())
+        self._fold = kit.make(w.Button, tooltip="Show the server's whole instructions")
+        self._fold.on_click(lambda _b: self.show_instructions(self._fold.description.startswith("Show all")))
+        self._fold_text = "Show all instructions" + (f" ({count:,} lines)" if count > lines else "")
+        self.show_instructions(False)
+        return [label, self._fold]
+
+    def show_instructions(self, whole: bool = True) -> None:
+        """Show the server's whole instructions, or fold them after a few lines again."""
+        if self._instructions is None:
+            return
+        self._said.value = self._instructions[1 if whole else 0]  # shown literally by the Label itself
+        self._fold.description = "Show fewer" if whole else self._fold_text
+
+    @property
+    def instructions(self) -> str:
+        """The instructions line as shown now ("" when the server gave none)."""
+        said = getattr(self, "_said", None)
+        return said.value if said is not None else ""
+
     def _chosen(self, change: dict[str, Any]) -> None:
         name = change["new"]
         if self._closed or not name:

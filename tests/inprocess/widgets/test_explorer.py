@@ -180,3 +180,35 @@ def test_a_hostile_description_is_listed_as_text() -> None:
         assert "\x1b" not in hostile and "\u202e" not in hostile and "\\x1b" in hostile
         assert "_ipython_display_" in [key for _, key in explorer._lists["Tools"][0].options]
         explorer.close()
+
+
+def test_long_instructions_fold_after_three_lines_and_open_on_a_click() -> None:
+    """server-everything's 35 lines of instructions pushed the sections off the first screen."""
+    from mcp.server.mcpserver import MCPServer
+
+    from mcp_widgets.widgets._kit import click
+
+    lines = [f"Line {i}: use tool_{i} \x1b[31mfirst\x1b[0m." for i in range(35)]
+    server = connect_sync(MCPServer("long", instructions="\n".join(lines)), mode="legacy")
+    try:
+        explorer = server.explore()
+        folded = explorer.instructions
+        assert folded.startswith("Instructions: Line 0") and "Line 2:" in folded and "Line 3:" not in folded
+        assert folded.endswith(" …") and "\\x1b[31m" in folded and "\x1b" not in folded
+        fold = next(c for c in explorer.children if isinstance(c, w.Button))
+        assert fold.description == "Show all instructions (35 lines)"
+        click(fold)
+        assert explorer.instructions.endswith("Line 34: use tool_34 \\x1b[31mfirst\\x1b[0m.")
+        assert fold.description == "Show fewer"
+        click(fold)
+        assert explorer.instructions == folded
+        explorer.close()
+    finally:
+        server.close()
+
+
+def test_short_instructions_are_not_folded(srv: Server) -> None:
+    explorer = srv.explore()
+    assert explorer.instructions.startswith("Instructions: Start with tool_0.")
+    assert not any(isinstance(c, w.Button) for c in explorer.children)
+    explorer.close()
