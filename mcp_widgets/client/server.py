@@ -519,7 +519,11 @@ class Server:
         apps, wire and history, each section built when first opened; a cell ending in `srv` shows it."""
         from .explorer import of_server
 
-        return of_server(self, self._ctx.learned.info, apps=self._ctx.settings.apps)
+        explorer = of_server(self, self._ctx.learned.info, apps=self._ctx.settings.apps)
+        self._live.follow(explorer.show_connection)  # marked closed when the connection ends
+        if self._connection.state in ("lost", "closed"):
+            explorer.show_connection("the connection has ended")
+        return explorer
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
         # The explorer where widgets render, its plain text the repr (what a saved notebook, GitHub and

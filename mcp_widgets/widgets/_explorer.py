@@ -1,7 +1,8 @@
 """Explorer: a server in one view — who it is, then its tools, prompts, resources, apps, wire and history.
 
 The header (name, version, protocol, capabilities, instructions) is a few literal Labels; long instructions
-fold after three lines, a button showing them all (`show_instructions`). Under it a row of
+fold after three lines, a button showing them all (`show_instructions`); a line says when the connection
+has ended (`show_connection`, told by the client). Under it a row of
 section buttons (one `ToggleButtons` model); a section's widgets are built the first time it is opened and
 kept while the explorer lives, so a section never opened costs nothing (a server of 200 tools costs the same
 as one of two until Tools is opened). A listing is one `Select` (one model whatever its length: arrows move
@@ -125,6 +126,9 @@ class Explorer(PlainInMarimo, w.VBox):
         self._opened: dict[str, w.Widget] = {}
         self._keys: dict[str, str] = {}  # the item last opened from each listing
         self._closed = False
+        self.ended: str | None = None
+        """Why the connection ended (None while it lives): `show_connection`."""
+        self._ended_line: w.Label | None = None
         head: list[w.Widget] = [kit.wrapped_label(parts.title, bold=True)]
         head += [kit.wrapped_label(shorten(f"{label}: {text}", FACT_SHOWN)) for label, text in parts.facts]
         self._instructions: tuple[str, str] | None = None  # folded, whole
@@ -202,11 +206,31 @@ class Explorer(PlainInMarimo, w.VBox):
             return [label]
         self._instructions = ("Instructions: " + folded.rstrip() + " …", "Instructions: " + whole)  # as given
         count = len(instructions.splitlines())
-        self._fold = kit.make(w.Button, tooltip="Show the server's whole instructions")
+        self._fold = kit.make(w.Button, layout="fit", tooltip="Show the server's whole instructions")
         self._fold.on_click(lambda _b: self.show_instructions(self._fold.description.startswith("Show all")))
         self._fold_text = "Show all instructions" + (f" ({count:,} lines)" if count > lines else "")
         self.show_instructions(False)
         return [label, self._fold]
+
+    def show_connection(self, ended: str | None) -> None:
+        """The server's connection ended (`ended` says why; main thread): a line under the title says so and
+        the listings' open buttons are disabled (what no longer reaches the server); None: it is connected
+        again, and the explorer is live again. The wire and the history stay readable."""
+        if self._closed:
+            return
+        self.ended = ended
+        line = self._ended_line
+        if ended is not None:
+            reach = "Its forms and reads cannot reach it; reconnect() connects again."
+            text = f"⚠ Not connected: {ended}. {reach}"
+            if line is None:
+                line = self._ended_line = self._kit.make(w.Label, _dom_classes=(WRAP_CLASS,))
+            line.value = text
+        if line is not None:
+            rest = [c for c in tuple(getattr(self, "children", ())) if c is not line]
+            self.children = (*rest[:1], *([line] if ended is not None else []), *rest[1:])
+        for _, button, _, _ in self._lists.values():
+            button.disabled = ended is not None
 
     def show_instructions(self, whole: bool = True) -> None:
         """Show the server's whole instructions, or fold them after a few lines again."""
@@ -264,6 +288,7 @@ class Explorer(PlainInMarimo, w.VBox):
         place = kit.make(w.VBox)
         out = kit.make(w.Output)
         self._lists[name] = (select, button, place, out)
+        button.disabled = self.ended is not None
         button.on_click(lambda _b: self._open_item(name))
         row = kit.make(w.HBox, children=(select, button))
         return kit.make(w.VBox, children=(row, place, out))

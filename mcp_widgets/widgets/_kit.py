@@ -64,6 +64,8 @@ def _shared(cls: type[W], traits: tuple[tuple[str, Any], ...]) -> W:
 def _layout_traits(purpose: str, width: str) -> tuple[tuple[str, Any], ...]:
     if purpose == "hidden":
         return (("display", "none"),)
+    if purpose == "fit":
+        return (("width", "auto"), ("align_self", "flex-start"))
     if purpose == "note" and width != "initial":
         # The stock widget margin on three sides; on the left, the title column and its gap.
         margin = (
@@ -127,7 +129,8 @@ class Kit:
         self.description_width = description_width
 
     def layout(self, purpose: str = "default") -> w.Layout:
-        """The shared Layout for "default", "hidden" (display none: takes no space), "note" or "title".
+        """The shared Layout for "default", "hidden" (display none: takes no space), "note", "title" or "fit"
+        (as wide as its content: a button with a longer label).
 
         A "note" (the line under a control) starts where the controls start, under the title column; a
         "title" (a Label as a control's title) is as wide as that column.

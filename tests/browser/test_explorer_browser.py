@@ -125,3 +125,48 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
             assert path.stat().st_size > 5_000
     finally:
         nb.set_theme(LIGHT_THEME)
+
+
+LONG = """\
+from mcp.server.mcpserver import MCPServer
+lines = [f"Step {i}: call tool_{i} with care." for i in range(35)]
+server = MCPServer("long", instructions="\\n".join(lines))
+def hello(who: str = "you") -> str:
+    return f"hello {who}"
+server.tool(description="Says hello.")(hello)
+long = await mw.connect(server, name="long")
+long.tools  # listed before the close
+long
+"""
+
+
+def test_long_instructions_fold_and_a_closed_server_is_said_so(open_notebook: OpenNotebook) -> None:
+    """35 lines of instructions show three until "Show all"; once the server is closed, the explorer says
+    so under its title and its Open button is disabled. Light and dark, in build/gallery."""
+    from playwright.sync_api import expect
+
+    from .gallery import shoot_in_both_themes
+
+    nb = open_notebook(
+        [CONNECT, LONG, "explorer = long.explore()\nexplorer.show('Tools')\nexplorer", "long.close()"]
+    )
+    nb.run(0)
+    nb.wait_done(0, timeout=UI_MS * 4)
+    nb.run(1)
+    explorer = nb.output(1).locator(".mcp-widgets-explorer")
+    said = explorer.get_by_text("Instructions: Step 0", exact=False)
+    expect(said).to_contain_text("Step 2: call tool_2 with care. …")
+    expect(said).not_to_contain_text("Step 3")
+    show_all = explorer.get_by_role("button", name="Show all instructions (35 lines)")
+    show_all.click()
+    expect(said).to_contain_text("Step 34: call tool_34 with care.")
+    explorer.get_by_role("button", name="Show fewer").click()
+    expect(said).not_to_contain_text("Step 3:")
+    nb.run(2)
+    second = nb.output(2).locator(".mcp-widgets-explorer")
+    expect(second.get_by_role("button", name="Open form")).to_be_enabled()
+    nb.run(3)
+    nb.wait_done(3)
+    expect(second.get_by_text("⚠ Not connected: the connection was closed.", exact=False)).to_be_visible()
+    expect(second.get_by_role("button", name="Open form")).to_be_disabled()
+    shoot_in_both_themes(nb, {"explorer-folded": explorer, "explorer-closed": second})

@@ -16,7 +16,9 @@ import asyncio
 import contextlib
 import logging
 import warnings
+import weakref
 from collections.abc import AsyncIterator, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import mcp_types
@@ -24,6 +26,7 @@ from mcp import Client
 from mcp.client.subscriptions import SubscriptionLost
 from mcp.shared.exceptions import MCPDeprecationWarning
 
+from ... import kernel
 from ...core.exceptions import brief
 from ...core.protocol import is_modern
 from ...core.redaction import Matcher
@@ -76,12 +79,27 @@ class Live:
         """A listing was looked at (`srv.tools`, ...): on 2026-07-28 its changes are listened for from then on
         (a stream a connection opens only when someone cares: nothing on the wire otherwise)."""
         self._listening_lists: Client | None = None
+        self._followers: list[weakref.WeakMethod[Callable[[str | None], None]]] = []
+
+    def follow(self, told: Callable[[str | None], None]) -> None:
+        """Tell the bound method `told` (on the main thread) when the connection starts again (None) or
+        ends (why): an explorer marks itself closed. Held weakly: a view gone is forgotten."""
+        self._followers.append(weakref.WeakMethod(told))
+
+    def _tell(self, why: str | None) -> None:
+        for ref in list(self._followers):
+            told = ref()
+            if told is None:
+                self._followers.remove(ref)
+            else:
+                kernel.post(partial(told, why))
 
     # ------------------------------------------------------------------ the connection's hooks
 
     def connected(self, client: Client) -> None:
         """The handshake is done: list changes are taken from now on (listened for once wanted)."""
         self.client = client
+        self._tell(None)
         self._relisting = asyncio.Event()
         self._spawn(self._relister(client))
         if self.lists_wanted:
@@ -119,6 +137,7 @@ class Live:
         if not RUNTIME.in_client_thread() and RUNTIME.call_soon(self.ended, why):
             return  # (no client thread, as at interpreter exit: done here, starting none)
         self.client = self._listening_lists = None
+        self._tell(why)
         for feed in list(self.feeds):
             feed.stop(why)
         for task in list(self._tasks):

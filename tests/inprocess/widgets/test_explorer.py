@@ -212,3 +212,45 @@ def test_short_instructions_are_not_folded(srv: Server) -> None:
     assert explorer.instructions.startswith("Instructions: Start with tool_0.")
     assert not any(isinstance(c, w.Button) for c in explorer.children)
     explorer.close()
+
+
+def test_an_explorer_says_when_its_server_is_gone_and_comes_back() -> None:
+    """The server exits: the explorer says so under its title and its open buttons are disabled (the wire
+    stays readable); once reconnected it is live again. Closing the server marks it too."""
+    import sys
+    from pathlib import Path
+
+    from mcp_widgets import ConnectionClosedError
+    from mcp_widgets.core.exceptions import MCPWidgetsError
+
+    raw = [sys.executable, str(Path(__file__).resolve().parents[2] / "servers" / "rawrpc.py")]
+    srv = connect_sync(raw, name="leaving", mode="legacy")
+    try:
+        explorer = srv.explore()
+        explorer.show("Tools")
+        button = explorer._lists["Tools"][1]
+        assert explorer.ended is None and not button.disabled
+        with pytest.raises((ConnectionClosedError, MCPWidgetsError)):
+            srv.call_tool_sync("play", {"ops": [{"op": "exit"}]})
+        deadline = time.monotonic() + 30
+        while explorer.ended is None:
+            assert time.monotonic() < deadline, "the explorer still looks live"
+            kernel.flush_posted()
+            time.sleep(0.05)
+        line = explorer.children[1]
+        assert isinstance(line, w.Label) and line.value.startswith("⚠ Not connected: the server closed.")
+        assert button.disabled
+        assert isinstance(explorer.show("Wire"), WireView)  # what was said stays readable
+        srv.reconnect()
+        deadline = time.monotonic() + 30
+        while explorer.ended is not None:
+            assert time.monotonic() < deadline, "the explorer still says it is closed"
+            kernel.flush_posted()
+            time.sleep(0.05)
+        assert line not in explorer.children and not button.disabled
+        srv.close()
+        assert explorer.ended == "the connection was closed" and button.disabled
+        assert srv.explore().ended == "the connection has ended"  # one made afterwards says so at once
+        explorer.close()
+    finally:
+        srv.close()
