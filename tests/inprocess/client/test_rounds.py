@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-import mcp_widgets as mw
 from mcp_widgets import ServerError, connect_sync
 from mcp_widgets.core.exceptions import AnswerExpired
+from mcp_widgets.core.history import default_history
 from tests.servers import SERVERS
 
 SERVER = SERVERS / "expiring.py"
@@ -38,7 +38,7 @@ class _Later:
 
 
 def _history(server: str) -> list[dict[str, Any]]:
-    return sorted((r for r in mw.history().records() if r["server"] == server), key=lambda r: r["id"])
+    return sorted((r for r in default_history().records() if r["server"] == server), key=lambda r: r["id"])
 
 
 def test_a_late_answer_expires_and_asking_again_keeps_what_was_typed() -> None:

@@ -21,6 +21,7 @@ import pytest
 
 import mcp_widgets as mw
 from mcp_widgets import RequestTimeout, ServerError, connect_sync, handlers, kernel
+from mcp_widgets.core.history import default_history
 from tests.servers import SERVERS
 from tests.servers.dropping_proxy import DroppingProxy
 from tests.servers.launch import serving
@@ -68,7 +69,7 @@ async def _hold(card: Any) -> None:
 
 
 def _history(server: str) -> list[dict[str, Any]]:
-    return [r for r in mw.history().records() if r["server"] == server]
+    return [r for r in default_history().records() if r["server"] == server]
 
 
 def _shown(call: Any, server: str) -> list[Any]:

@@ -8,14 +8,15 @@ from __future__ import annotations
 import json
 import math
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as w
 import pytest
 
-import mcp_widgets as mw
 from mcp_widgets import MalformedAnswer, ServerError, TooManyQuestions, connect_sync, handlers
+from mcp_widgets.core.history import default_history
 from mcp_widgets.widgets import CallLine
 from tests.fuzz.checks import closing_text, recording
 from tests.inprocess.client.test_secrets import everything_in, leaks
@@ -161,10 +162,11 @@ def _person() -> tuple[list[Any], Any]:
 
 def test_an_oversized_round_is_refused_from_its_count_over_http(http_url: str) -> None:
     seen, person = _person()
-    with connect_sync(http_url, name="t33-round-http", handler=person) as srv:
+    name = f"t33-round-http-{time.monotonic_ns()}"  # a rerun's history holds none of an earlier try's
+    with connect_sync(http_url, name=name, handler=person) as srv:
         with pytest.raises(TooManyQuestions, match="10000 questions in one input-required round"):
             srv.call_tool_sync("ask_many", {"count": 10_000})
-        assert seen == [] and _history("t33-round-http") == []  # none built, shown or answered
+        assert seen == [] and _history(name) == []  # none built, shown or answered
         assert json.loads(srv.call_tool_sync("ask_many", {"count": 20}).content[0].text) == 20  # the bound
 
 
@@ -178,4 +180,4 @@ def test_an_oversized_round_in_process_shows_none_of_its_questions() -> None:
 
 
 def _history(server: str) -> list[dict[str, Any]]:
-    return [r for r in mw.history().records() if r["server"] == server]
+    return [r for r in default_history().records() if r["server"] == server]
