@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
@@ -15,6 +17,30 @@ pytestmark = pytest.mark.usefixtures("clean_client")
 
 OK = {"end": {"kind": "return", "text": "still here"}}
 CANARY = "Cnry-long-71c2"
+
+
+@contextlib.contextmanager
+def after_the_call(
+    name: str, ops: list[dict[str, Any]], out: Any, *, until: Callable[[], bool], what: str
+) -> Iterator[Any]:
+    """The raw stdio server called with `ops` (its result first, then what it asks after the call ended), its
+    questions shown in `out`; waits (as a call's wait does, so the client can show them) until `until()`;
+    closed after the block."""
+    from mcp_widgets import kernel
+
+    from .checks import Later
+    from .test_fuzz_events import RAW
+
+    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
+    try:
+        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
+        deadline = time.monotonic() + 30
+        while not until():
+            assert time.monotonic() < deadline, what
+            kernel.wait_sync(Later(0.05).future)
+        yield srv
+    finally:
+        srv.close()
 
 
 @pytest.mark.parametrize("mode", ["auto", "legacy"])
@@ -129,12 +155,9 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
     import ipywidgets as w
     from ipywidgets.widgets.widget import _instances
 
-    from mcp_widgets import ElicitationForm, kernel
+    from mcp_widgets import ElicitationForm
     from mcp_widgets.client.display import LOOSE_KEEP
     from mcp_widgets.core.history import default_history
-
-    from .checks import Later
-    from .test_fuzz_events import RAW
 
     schema = {"type": "object", "properties": {"a": {"type": "string", "default": "x"}}}
     flood = 15  # the raw server runs one flood after its result (the bound on kept forms: test_loose_forms)
@@ -147,18 +170,13 @@ def test_questions_asked_after_the_call_ended_keep_a_bounded_number_of_forms(gap
 
     before = alive()
     name = "asks-after-the-call"
-    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
-    try:
-        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
-        deadline = time.monotonic() + 30
-        while len(default_history().entries(server=name)) < flood or any(
-            e.outcome is None for e in default_history().entries(server=name)
-        ):
-            assert time.monotonic() < deadline, "the late questions were not all answered"
-            kernel.wait_sync(Later(0.05).future)
+
+    def answered() -> bool:
+        entries = default_history().entries(server=name)
+        return len(entries) >= flood and all(e.outcome is not None for e in entries)
+
+    with after_the_call(name, ops, out, until=answered, what="the late questions were not all answered"):
         assert alive() - before <= LOOSE_KEEP
-    finally:
-        srv.close()
     out.close()
     assert alive() - before == 0
 
@@ -185,12 +203,10 @@ def test_a_refused_question_after_the_call_ended_leaves_no_line_alive() -> None:
     import ipywidgets as w
     from ipywidgets.widgets.widget import _instances
 
-    from mcp_widgets import kernel
     from mcp_widgets.core.history import default_history
     from mcp_widgets.core.outcome import Reason
 
-    from .checks import Later, left_alive, live_models
-    from .test_fuzz_events import RAW
+    from .checks import left_alive, live_models
 
     bad = {"type": "object", "properties": {}, "allOf": [{"type": "object"}]}
     ops = [{"op": "result", "text": "done"}, {"op": "elicit", "id": 2, "message": "late", "schema": bad}]
@@ -202,17 +218,11 @@ def test_a_refused_question_after_the_call_ended_leaves_no_line_alive() -> None:
         return [x for x in new if "cannot be shown" in str(getattr(x, "value", ""))]
 
     name = "refused-after-the-call"
-    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
-    try:
-        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
-        deadline = time.monotonic() + 30
-        while not lines():
-            assert time.monotonic() < deadline, "the late question's line was not shown"
-            kernel.wait_sync(Later(0.05).future)
+    with after_the_call(
+        name, ops, out, until=lambda: bool(lines()), what="the late question's line was not shown"
+    ):
         (entry,) = default_history().entries(server=name)
         assert entry.outcome is not None and entry.outcome.reason == Reason.INVALID_SCHEMA
-    finally:
-        srv.close()
     out.close()
     assert left_alive(before) == {}
 
@@ -225,12 +235,11 @@ def test_a_refused_url_asked_after_the_call_ended_closes_with_the_server() -> No
     was never closed, when the question came in after the call ended and before the next one began."""
     import ipywidgets as w
 
-    from mcp_widgets import UrlCard, kernel
+    from mcp_widgets import UrlCard
     from mcp_widgets.core.history import default_history
     from mcp_widgets.core.outcome import Reason
 
-    from .checks import Later, left_alive, live_models
-    from .test_fuzz_events import RAW
+    from .checks import left_alive, live_models
 
     url = "https://x.test/<img src=x onerror=alert(1)>"
     late = {"op": "elicit_url", "id": "q", "message": "late", "url": url, "elicitationId": "e2"}
@@ -238,18 +247,14 @@ def test_a_refused_url_asked_after_the_call_ended_closes_with_the_server() -> No
     out = w.Output()
     before = live_models()
     name = "refused-url-after-the-call"
-    srv = connect_sync(RAW, name=name, handler=handlers.accept_defaults, mode="legacy", output=out)
-    try:
-        assert srv.call_tool_sync("play", {"ops": ops}).content[0].text == "done"
-        deadline = time.monotonic() + 30
-        while not default_history().entries(server=name):
-            assert time.monotonic() < deadline, "the late question did not come"
-            kernel.wait_sync(Later(0.05).future)
+
+    def came() -> bool:
+        return bool(default_history().entries(server=name))
+
+    with after_the_call(name, ops, out, until=came, what="the late question did not come"):
         (entry,) = default_history().entries(server=name)
         assert entry.outcome is not None and entry.outcome.reason == Reason.REFUSED_URL
         cards = [w.Widget.widgets[k] for k in live_models() if k not in before]
         assert any(isinstance(card, UrlCard) for card in cards), "the refused card was not shown"
-    finally:
-        srv.close()
     out.close()
     assert left_alive(before) == {}
