@@ -132,6 +132,8 @@ class Explorer(PlainInMarimo, w.VBox):
         head: list[w.Widget] = [kit.wrapped_label(parts.title, bold=True)]
         head += [kit.wrapped_label(shorten(f"{label}: {text}", FACT_SHOWN)) for label, text in parts.facts]
         self._instructions: tuple[str, str] | None = None  # folded, whole
+        self._said: w.Label | None = None  # the instructions' line
+        self._whole = False  # the instructions shown whole
         if parts.instructions:
             head += self._instructions_lines(parts.instructions)
         names = [*parts.listings, *parts.views]
@@ -207,7 +209,7 @@ class Explorer(PlainInMarimo, w.VBox):
         self._instructions = ("Instructions: " + folded.rstrip() + " …", "Instructions: " + whole)  # as given
         count = len(instructions.splitlines())
         self._fold = kit.make(w.Button, layout="fit", tooltip="Show the server's whole instructions")
-        self._fold.on_click(lambda _b: self.show_instructions(self._fold.description.startswith("Show all")))
+        self._fold.on_click(lambda _b: self.show_instructions(not self._whole))
         self._fold_text = "Show all instructions" + (f" ({count:,} lines)" if count > lines else "")
         self.show_instructions(False)
         return [label, self._fold]
@@ -234,16 +236,16 @@ class Explorer(PlainInMarimo, w.VBox):
 
     def show_instructions(self, whole: bool = True) -> None:
         """Show the server's whole instructions, or fold them after a few lines again."""
-        if self._instructions is None:
+        if self._instructions is None or self._said is None:
             return
+        self._whole = whole
         self._said.value = self._instructions[1 if whole else 0]  # shown literally by the Label itself
         self._fold.description = "Show fewer" if whole else self._fold_text
 
     @property
     def instructions(self) -> str:
         """The instructions line as shown now ("" when the server gave none)."""
-        said = getattr(self, "_said", None)
-        return said.value if said is not None else ""
+        return self._said.value if self._said is not None else ""
 
     def _chosen(self, change: dict[str, Any]) -> None:
         name = change["new"]
