@@ -19,6 +19,7 @@ PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
 # scripts/test.sh installs the browser extra itself (and runs tests meanwhile): then .venv stays as it is.
 if ! .venv/bin/python -c "import playwright, jupyterlab, notebook, voila" 2>/dev/null; then
-    .venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,browser]" 2>&1 | grep -v "is ignored" || true
+    source scripts/install.sh
+    venv_install .venv/bin/python -e ".[test,browser]"
 fi
 .venv/bin/python -c "import playwright, jupyterlab, notebook, voila" # fail early if the install did not take

@@ -25,14 +25,7 @@ if [ ${#versions[@]} -eq 0 ]; then
     versions=(6.31 7.3 colab)
 fi
 
-pip_install() {  # VENV ARGS...: quiet, less the mirror's "is ignored" lines; fails with pip
-    local out
-    if ! out="$("$1/bin/python" -m pip install --quiet --disable-pip-version-check "${@:2}" 2>&1)"; then
-        echo "$out" >&2
-        return 1
-    fi
-    [ -z "$out" ] || echo "$out" | grep -v "is ignored" || true
-}
+source "$root/scripts/install.sh"  # venv_install: uv where it can be had, else pip
 
 for version in "${versions[@]}"; do
     if [ "$version" = colab ]; then
@@ -40,10 +33,10 @@ for version in "${versions[@]}"; do
         if [ ! -x "$venv/bin/python" ]; then
             echo "kernel-venvs: creating $venv"
             "$base" -m venv "$venv"
-            "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
+            venv_install "$venv/bin/python" --upgrade pip  # its install check runs pip's --dry-run --report
         fi
-        pip_install "$venv" -r "$root/scripts/colab-runtime.txt"
-        pip_install "$venv" -e "$root"
+        venv_install "$venv/bin/python" -r "$root/scripts/colab-runtime.txt"
+        venv_install "$venv/bin/python" -e "$root"
         "$venv/bin/python" -c "import ipykernel, ipywidgets; print('kernel-venvs: $venv has ipykernel', ipykernel.__version__, 'ipywidgets', ipywidgets.__version__)"
         continue
     fi
@@ -51,9 +44,8 @@ for version in "${versions[@]}"; do
     if [ ! -x "$venv/bin/python" ]; then
         echo "kernel-venvs: creating $venv"
         "$base" -m venv "$venv"
-        "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
     fi
     # Always (re)install: cheap when nothing changed, and picks up new dependencies of this repo.
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root" "ipykernel~=$version.0"
+    venv_install "$venv/bin/python" -e "$root" "ipykernel~=$version.0"
     "$venv/bin/python" -c "import ipykernel, sys; print('kernel-venvs: $venv has ipykernel', ipykernel.__version__); sys.exit(not ipykernel.__version__.startswith('$version.'))"
 done

@@ -19,7 +19,7 @@ venv="${MCP_WIDGETS_MARIMO_VENV:-$root/.venvs/marimo}"
 if [ ! -x "$venv/bin/python" ]; then
     echo "marimo-venv: creating $venv"
     "$base" -m venv "$venv"
-    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check --upgrade pip
 fi
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check -e "$root" "marimo~=0.25.2" 2>&1 | grep -v "is ignored" || true
+source "$root/scripts/install.sh"  # venv_install: uv where it can be had, else pip
+venv_install "$venv/bin/python" -e "$root" "marimo~=0.25.2"
 "$venv/bin/python" -c "import marimo, sys; print('marimo-venv: $venv has marimo', marimo.__version__); sys.exit(not marimo.__version__.startswith('0.25.'))"

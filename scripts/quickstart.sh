@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[lab]" 2>&1 | grep -v "is ignored" || true
+source scripts/install.sh  # venv_install: uv where it can be had (several times faster), else pip
+venv_install .venv/bin/python -e ".[lab]"
 args=()
 if [ "$(id -u)" = 0 ]; then args+=(--allow-root); fi
 # The repository is the root, and the address printed (and opened) is the quickstart's own:

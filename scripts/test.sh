@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 [ -x .venv/bin/python ] || "$PY" -m venv .venv
+source scripts/install.sh  # venv_install: uv where it can be had, else pip
 # The browser extra too: the parts below then leave .venv as it is while tests already run from it.
-.venv/bin/python -m pip install -q --disable-pip-version-check -e ".[test,bench,browser]" 2>&1 | grep -v "is ignored" || true
+venv_install .venv/bin/python -e ".[test,bench,browser]"
 .venv/bin/python -c "import mcp_widgets, ipywidgets, mcp" # fail early if the install did not take
 mkdir -p build
 export MCP_WIDGETS_STRICT=1  # a test skipped for a missing part fails: see tests/conftest.py
