@@ -155,6 +155,12 @@ class AppHost:
             )
         tool, uri = found
         view, _ = self._view(tool, uri, arguments, calls)
+        # An app opened this way waits for a result that never comes ("Waiting for the roll..."): say so,
+        # and how to see it with one.
+        given = "the arguments given and no result" if arguments is not None else "no tool input or result"
+        view.say(
+            f"Opened without calling {tool.name}: the app gets {given}. Call the tool to see it with one."
+        )
         return view
 
     def _view(
