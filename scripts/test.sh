@@ -34,12 +34,12 @@ background+=("$lint_pid")
 # summary, `-r fER`, and a test that fails three times fails the run; CI on 2026-12-06 failed on a fuzz case
 # whose stdio server took over 8 s to start, twice in a row).
 SUITE_OPTS=(-p no:cacheprovider --durations=${DURATIONS:-15} --reruns 2 --reruns-delay 1 -r fER)
-# One process: split in two, with the quick benchmarks' smoke test moved beside them, they ended sooner, but the
-# machine's two cores were as busy (93-95 %) and the whole run no shorter; started under the setup's load, the
-# smoke test took 506 s and then over its 600 s bound (2026-12-07). It stays with the rest.
+# Two workers, a file each at a time (pytest-xdist): in one process they were the last group to end (38 min of a
+# 38-min run on 2026-12-07, with 10 CPU-minutes: their time is waiting on servers, timers and a loaded machine).
+# The quick benchmarks' smoke test once moved beside them made the run no shorter; it stays with the rest.
 EARLY=(tests/inprocess tests/fuzz)
 if [ $# -eq 0 ]; then
-    (time .venv/bin/python -m pytest "${EARLY[@]}" "${SUITE_OPTS[@]}") >build/pytest-early.log 2>&1 &
+    (time .venv/bin/python -m pytest "${EARLY[@]}" "${SUITE_OPTS[@]}" -n 2 --dist loadfile) >build/pytest-early.log 2>&1 &
     early_pid=$!
     background+=("$early_pid")
 fi

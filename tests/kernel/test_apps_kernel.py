@@ -211,6 +211,7 @@ def test_an_app_initializes_gets_its_input_and_result_and_calls_back(connected: 
     assert ok(fe.run("print(len(srv.apps))")).stdout == "0\n"
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_a_hostile_relay_gets_errors_and_bounds(connected: KernelFrontend) -> None:
     fe = connected
     ok(fe.run('await hostile.call_tool("hostile")'))
@@ -320,6 +321,7 @@ LEFT = {
 }
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 @pytest.mark.parametrize("how", list(LEFT))
 def test_an_app_whose_frame_is_no_longer_its_own_ends_and_is_refused(
     connected: KernelFrontend, how: str
@@ -367,6 +369,7 @@ def test_a_cancelled_call_tells_its_app(connected: KernelFrontend) -> None:
     assert cancelled["reason"] == "the call was cancelled"
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_the_tool_form_and_the_magic_show_the_app_too(connected: KernelFrontend) -> None:
     fe = connected
     ok(fe.run('form = srv.form("roll_dice")\ndisplay(form)\nform.fill(count=2)\nawait form.run()'))
@@ -385,6 +388,7 @@ def test_the_tool_form_and_the_magic_show_the_app_too(connected: KernelFrontend)
     assert later.comm_id not in frames
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_a_view_that_left_the_page_is_freed_unless_it_comes_back(connected: KernelFrontend) -> None:
     fe = connected
     ok(fe.run("import mcp_widgets.client.apps.bridge as ab\nab.GONE_GRACE = 0.5"))
@@ -614,6 +618,7 @@ def test_a_question_app_that_navigates_its_frame_gives_the_plain_form(frontend: 
     assert fe.cells[asking].status is None  # the frame's answer was not taken: the person answers
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_a_handler_answers_a_question_that_names_an_app_as_a_plain_form(frontend: KernelFrontend) -> None:
     fe = frontend
     mrtr_connected(fe, ", handler=mw.handlers.decline")
@@ -652,6 +657,7 @@ def test_a_withdrawn_question_ends_its_app(frontend: KernelFrontend) -> None:
     assert ok(fe.wait_cell(asking, timeout=30)).stdout == "done\n"
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_what_an_app_sends_a_tool_stays_out_of_the_lines(connected: KernelFrontend) -> None:
     """A value the person typed into the app, sent as a tool argument and quoted back by the server in its
     error: the app gets the error, the call's line under the app never shows the value."""
@@ -684,6 +690,7 @@ def link_rows(fe: KernelFrontend) -> list[dict[str, Any]]:
 @pytest.mark.parametrize(
     ("handler", "agreed"), [("mw.handlers.decline", False), ('mw.handlers.scripted(["accept"])', True)]
 )
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_an_app_s_link_is_a_card_a_handler_answers_and_the_history_keeps(
     connected: KernelFrontend, handler: str, agreed: bool
 ) -> None:
@@ -705,6 +712,7 @@ def test_an_app_s_link_is_a_card_a_handler_answers_and_the_history_keeps(
     assert row["outcome"]["reason"] == "handler"
 
 
+@pytest.mark.newest_kernel  # no cell waits while its rule applies (tests/kernel/conftest.py)
 def test_an_app_s_refused_link_is_declined_as_its_card_is_built(connected: KernelFrontend) -> None:
     """An address no card may offer: the app hears a refusal at once, nobody is asked, the row says why."""
     fe = connected
