@@ -63,9 +63,8 @@ def test_open_app_gives_a_view_whose_saved_state_holds_no_app() -> None:
                 "Opened without calling roll_dice: the app gets the arguments given and no result. "
                 "Call the tool to see it with one."
             ]
-            assert srv.open_app("roll_dice").lines[0].startswith(
-                "Opened without calling roll_dice: the app gets no tool input or result."
-            )
+            bare = srv.open_app("roll_dice").lines[0]
+            assert bare.startswith("Opened without calling roll_dice: the app gets no tool input or result.")
             srv.apps[-1].close()
             # A table like the server's other listings (not a list of <AppView ...> reprs).
             assert repr(srv.apps).splitlines() == [
