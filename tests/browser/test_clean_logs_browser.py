@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -34,30 +33,6 @@ def open_copy(open_notebook: OpenNotebook, name: str) -> NotebookPage:
 def code_cells(name: str) -> list[str]:
     nb = json.loads((NOTEBOOKS / f"{name}.ipynb").read_text())
     return ["".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code"]
-
-
-def answer_until_done(nb: NotebookPage, index: int, timeout: float = 60) -> int:
-    """Wait for code cell `index` to finish, answering every form the notebook shows (Accept when it can,
-    else Decline; a background call's form shows in the cell that started it), as a person clicking
-    through would; returns how many forms were answered."""
-    from playwright.sync_api import expect
-
-    answered = 0
-    deadline = time.monotonic() + timeout
-    while True:
-        pending = nb.page.locator(".jp-Notebook .mcp-widgets-form:has(button:text-is('Decline'))")
-        if pending.count():
-            form = pending.first
-            accept = form.get_by_role("button", name="Accept")
-            usable = accept.count() and accept.is_enabled()
-            (accept if usable else form.get_by_role("button", name="Decline")).click()
-            expect(pending).to_have_count(0, timeout=UI_MS)
-            answered += 1
-            continue
-        if re.fullmatch(r"\[\d+\]:", nb.prompt(index).inner_text().strip()):
-            return answered
-        assert time.monotonic() < deadline, f"cell {index} did not finish"
-        nb.page.wait_for_timeout(100)
 
 
 def log_entries(nb: NotebookPage) -> list[str]:
