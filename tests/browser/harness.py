@@ -121,6 +121,9 @@ class LabServer:
             JUPYTERLAB_WORKSPACES_DIR=str(self.base / "workspaces"),
             JUPYTER_PLATFORM_DIRS="1",
             PYTHONUNBUFFERED="1",
+            # This server's kernels' own cache: jedi's parse cache is written in place, and one cut short
+            # by a killed kernel would leave every later completion of that venv empty.
+            XDG_CACHE_HOME=str(self.base / "cache"),
         )
         return env
 

@@ -9,6 +9,7 @@ through the KernelManager."""
 from __future__ import annotations
 
 import json
+import os
 import queue
 import subprocess
 import tempfile
@@ -120,7 +121,12 @@ class KernelFrontend:
             ip=str(Path(self._dir.name) / "kernel"),
             connection_file=str(Path(self._dir.name) / "kernel.json"),
         )
-        self.km.start_kernel(cwd=self.cwd, **({} if self.env is None else {"env": self.env}))
+        # The kernel's own cache directory: jedi's parse cache (parso's pickles, written in place) is
+        # shared by path, so a kernel killed while writing one left a truncated file that made every
+        # later kernel of that venv complete nothing (CI: all of ipykernel 6.31's completions empty).
+        env = dict(os.environ if self.env is None else self.env)
+        env.setdefault("XDG_CACHE_HOME", str(Path(self._dir.name) / "cache"))
+        self.km.start_kernel(cwd=self.cwd, env=env)
         self.kc = self.km.client()
         self.kc.start_channels()
         self.kc.wait_for_ready(timeout=timeout)
