@@ -2,8 +2,8 @@
 per session, a fresh notebook file per test, every kernel ended after each test. A test's first JupyterLab
 notebook opens in a JupyterLab page kept loaded from an earlier test (`LabPages`), its others in fresh pages.
 
-Needs /usr/bin/chromium and the `browser` extra (`bash scripts/browser-deps.sh` installs both); without them
-the tests skip and say so.
+Needs Debian's headless Chromium (/usr/bin/chromium-headless-shell) and the `browser` extra (`bash
+scripts/browser-deps.sh` installs both); without them the tests skip and say so.
 """
 
 from __future__ import annotations
