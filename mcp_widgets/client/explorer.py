@@ -14,8 +14,8 @@ import ipywidgets
 import mcp_types
 
 from ..core.app_policy import app_resource_uri
-from ..core.text import shorten, shown
-from ..widgets import Explorer, ExplorerParts, HistoryPanel, Listing
+from ..core.text import clip_words, shorten, shown
+from ..widgets import Explorer, ExplorerParts, HistoryPanel, Listing, Row
 from .call import Call
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import result_text
@@ -25,13 +25,23 @@ __all__ = ["explorer", "of_server"]
 Open = Callable[[str], ipywidgets.Widget]
 
 
-def _line(name: str, title: str | None, description: str | None) -> str:
-    """A listing's row: the name, its title, the first line of its description."""
+ROW_DESCRIPTION = 100
+"""Characters of a description's first line a listing's row shows (cut after a word; the row's tooltip has
+it whole)."""
+TIP_SHOWN = 2_000
+"""Characters of a row's tooltip (a description of 1 MB is cut; the item's form has it)."""
+
+
+def _line(name: str, title: str | None, description: str | None) -> tuple[str, str]:
+    """A listing's row: the name, its title, the first line of its description (cut after a word); and its
+    tooltip: the name, the title and the whole description, every line of it."""
     text = name
     if title and title != name:
         text += f" — {title}"
-    first = (description or "").strip().splitlines()
-    return text + (f": {shorten(first[0], 100)}" if first else "")
+    whole = (description or "").strip()
+    first = whole.splitlines()
+    row = text + (f": {clip_words(first[0], ROW_DESCRIPTION)}" if first else "")
+    return row, shorten(text + (f"\n{whole}" if whole else ""), TIP_SHOWN)
 
 
 def _facts(info: ServerInfo) -> list[tuple[str, str]]:
@@ -70,16 +80,18 @@ def explorer(
         read: Reads a resource by its URI into an `Output` (its call's line, then its text).
     """
 
-    def rows(items: Sequence[Any]) -> list[tuple[str, str]]:
-        return [(_line(i.name, i.title, i.description), i.name) for i in items]
+    def rows(items: Sequence[Any]) -> list[Row]:
+        return [Row(i.name, *_line(i.name, i.title, i.description)) for i in items]
 
-    def resource_rows() -> list[tuple[str, str]]:
+    def resource_rows() -> list[Row]:
         listed = [r for r in resources() if isinstance(r, mcp_types.Resource)]
-        return [(_line(str(r.uri), r.title or r.name, r.description), str(r.uri)) for r in listed]
+        return [Row(str(r.uri), *_line(str(r.uri), r.title or r.name, r.description)) for r in listed]
 
-    def template_rows() -> list[tuple[str, str]]:
-        templates = resources().templates
-        return [(_line(t.uri_template, t.title or t.name, t.description), t.uri_template) for t in templates]
+    def template_rows() -> list[Row]:
+        return [
+            Row(t.uri_template, *_line(t.uri_template, t.title or t.name, t.description))
+            for t in resources().templates
+        ]
 
     def app_tools() -> list[Any]:
         return [t for t in tools() if app_resource_uri(t.meta) is not None]

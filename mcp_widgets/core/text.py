@@ -17,6 +17,7 @@ __all__ = [
     "byte_size",
     "clip",
     "clip_line",
+    "clip_words",
     "number_text",
     "plural",
     "quoted",
@@ -64,6 +65,19 @@ def clip(text: object, limit: int) -> str:
     """`text` cut to `limit` characters, the last of them an ellipsis (a bound for what is kept)."""
     text = str(text)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def clip_words(text: object, limit: int) -> str:
+    """`text` cut to at most `limit` characters after a whole word, ending "…" (a listing's row: the reader
+    finds the rest in its tooltip or its form, so the row never says how much is left out)."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space > limit // 2:  # a word's end not too far back; else (one long word) cut inside it
+        cut = cut[:space]
+    return cut.rstrip(" ,;:") + "…"
 
 
 def shorten(text: object, limit: int) -> str:

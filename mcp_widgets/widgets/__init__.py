@@ -12,6 +12,7 @@ from ._config_widgets import ServersTable as ServersTable
 from ._explorer import Explorer
 from ._explorer import ExplorerParts as ExplorerParts  # for the client room (`srv.explore()`)
 from ._explorer import Listing as Listing
+from ._explorer import Row as Row
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history

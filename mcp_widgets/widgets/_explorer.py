@@ -6,7 +6,9 @@ has ended (`show_connection`, told by the client). Under it a row of
 section buttons (one `ToggleButtons` model); a section's widgets are built the first time it is opened and
 kept while the explorer lives, so a section never opened costs nothing (a server of 200 tools costs the same
 as one of two until Tools is opened). A listing is one `Select` (one model whatever its length: arrows move
-in it) and a button that opens the chosen item's form (or reads the chosen resource) under it.
+in it) at the explorer's width, each row's whole text its tooltip (`tips`), and a button that opens the chosen
+item's form (or reads the chosen resource) under it. The section buttons are one Tab stop (the open section's,
+arrows within the row); the open one and the focus ring stand out at least 3:1 in light and dark themes.
 
 The widgets room knows no client: the client room passes `ExplorerParts`, plain data and narrow callbacks
 (a tool's form, a prompt's form, a template's form, reading a resource into an `Output`, the wire's view,
@@ -33,13 +35,15 @@ from ._kit import WRAP_CLASS, Kit, click, shared_models
 from ._plain import PlainInMarimo
 from ._tool_result import plain_text
 
-__all__ = ["Explorer", "ExplorerKeys", "ExplorerParts", "Listing"]
+__all__ = ["Explorer", "ExplorerKeys", "ExplorerParts", "Listing", "Row"]
 
 EXPLORER_CLASS = "mcp-widgets-explorer"
 NAV_CLASS = "mcp-widgets-explorer-nav"
 LIST_CLASS = "mcp-widgets-explorer-list"
 OPEN_CLASS = "mcp-widgets-explorer-open"
 ID_CLASS = "mcp-widgets-explorer-id-"
+SECTION_CLASS = "mcp-widgets-explorer-section-"
+"""The start of the class naming a list's section (its rows' tooltips are `Explorer.tips[section]`)."""
 """The start of the class naming an explorer's model id on its box (for the shared keys' views)."""
 INSTRUCTIONS_SHOWN = 4000
 """Characters of the server's instructions shown (the rest: `srv.info.instructions`)."""
@@ -54,10 +58,21 @@ FACT_SHOWN = 2_000
 
 
 @dataclass(frozen=True)
-class Listing:
-    """One listing section: its items as (label shown, key passed to `open`), and what opening one does."""
+class Row:
+    """One item of a listing: the key passed to `Listing.open`, its row's text, and its tooltip."""
 
-    items: Callable[[], Sequence[tuple[str, str]]]
+    key: str
+    label: str
+    """What the row shows (a line: a long one is cut in the list)."""
+    tip: str = ""
+    """The item's whole text, every line (shown when the pointer rests on the row)."""
+
+
+@dataclass(frozen=True)
+class Listing:
+    """One listing section: its items (`Row`s), and what opening one does."""
+
+    items: Callable[[], Sequence[Row]]
     """The items, read when the section is first opened."""
     open: Callable[[str, w.Output], w.Widget | None]
     """Opens the item `key`: a widget to show (a form), or None when it wrote into the `Output` itself."""
@@ -117,6 +132,9 @@ class Explorer(PlainInMarimo, w.VBox):
 
     section = t.Unicode("", help="The section shown now ('' before any is opened).")
     built = t.List(t.Unicode(), help="The sections built so far, in the order they were first opened.")
+    tips = t.Dict(
+        help="Each built listing's rows' tooltips by section (the items' whole text, shown literally)."
+    ).tag(sync=True)
 
     def __init__(self, parts: ExplorerParts) -> None:
         self.parts = parts
@@ -277,10 +295,11 @@ class Explorer(PlainInMarimo, w.VBox):
             return kit.make(w.Label, value=f"No {listing.noun}s.")
         select = kit.make(
             w.Select,
-            options=[(plain_text(shorten(label, ROW_SHOWN)), key) for label, key in items],
+            options=[(plain_text(shorten(row.label, ROW_SHOWN)), row.key) for row in items],
             rows=min(LIST_ROWS, len(items)),
-            _dom_classes=(LIST_CLASS,),
+            _dom_classes=(LIST_CLASS, SECTION_CLASS + name),
         )
+        self.tips = {**self.tips, name: [plain_text(row.tip or row.label) for row in items]}
         button = kit.make(
             w.Button,
             description=listing.button,

@@ -78,3 +78,29 @@ def shoot_in_both_themes(nb: NotebookPage, cards: dict[str, Any], *, end_light: 
             shoot(nb, locator, name)
     if end_light and now != LIGHT_THEME:
         nb.set_theme(LIGHT_THEME)
+
+
+def _rgba(css: str) -> tuple[float, ...]:
+    """A computed CSS colour ("rgb(r, g, b)" or "rgba(r, g, b, a)") as (r, g, b, a)."""
+    inside = css[css.index("(") + 1 : css.rindex(")")]
+    parts = [float(p) for p in inside.replace("/", ",").replace(",", " ").split()]
+    return (*parts[:3], parts[3] if len(parts) > 3 else 1.0)
+
+
+def _luminance(rgb: tuple[float, ...]) -> float:
+    def linear(c: float) -> float:
+        c /= 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(c) for c in rgb[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast(colour: str, background: str) -> float:
+    """WCAG's contrast ratio of a computed CSS colour over an opaque background colour (a colour with alpha
+    is blended onto the background first, as the page paints it)."""
+    fg, bg = _rgba(colour), _rgba(background)
+    alpha = fg[3]
+    shown = tuple(alpha * f + (1 - alpha) * b for f, b in zip(fg[:3], bg[:3], strict=True))
+    light, dark = sorted((_luminance(shown), _luminance(bg)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)

@@ -1,7 +1,9 @@
-"""The explorer in real JupyterLab (a cell ending in `srv`): sections opened by keyboard (Tab to the section
-buttons, arrows between them, Enter) and by click; a tool's form opened from the list by Enter and run; the
-server's instructions shown as literal text; the tool's status line on the explorer's own background in both
-themes. Saves docs/screenshots/explorer-{light,dark}.png."""
+"""The explorer in real JupyterLab (a cell ending in `srv`): sections opened by keyboard (the section buttons
+one Tab stop, arrows between them, Enter) and by click; the lists read at the explorer's width, each row's
+whole text its tooltip; the open section and the focus ring at least 3:1 against the explorer in both themes;
+a tool's form opened from the list by Enter and run; the server's instructions shown as literal text; the
+tool's status line on the explorer's own background in both themes. Saves
+docs/screenshots/explorer-{light,dark}.png."""
 
 from __future__ import annotations
 
@@ -11,10 +13,13 @@ from pathlib import Path
 
 import pytest
 
-from .gallery import layout_problems
+from tests.servers.explored import LONG_LINES
+
+from .gallery import contrast, layout_problems
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
+LONG_DESCRIPTION = "\n".join(LONG_LINES)
 
 OpenNotebook = Callable[..., NotebookPage]
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,6 +40,12 @@ SHOWN_BACKGROUND = """e => {
   return null;
 }"""
 """The colour behind an element: its own background, else the nearest ancestor's that paints one."""
+TAB_STOPS = "nav => Array.from(nav.querySelectorAll('button')).filter((b) => b.tabIndex >= 0).length"
+"""How many of the section buttons Tab stops at."""
+LIST_LOOK = """s => [s.getBoundingClientRect().width,
+  s.closest('.mcp-widgets-explorer').getBoundingClientRect().width, getComputedStyle(s).fontFamily]"""
+RING = "b => [parseFloat(getComputedStyle(b).outlineWidth), getComputedStyle(b).outlineColor]"
+"""A focused button's focus ring: its width in px and its colour."""
 
 
 def test_a_person_explores_a_server_by_keyboard_and_by_click(
@@ -73,14 +84,28 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     nb.page.keyboard.press("Enter")
     tools = explorer.locator(".mcp-widgets-explorer-list select").first
     expect(tools.locator("option")).to_have_count(200)
-    # Tab past the other section buttons into the list, arrows move the choice (not the notebook's cells),
-    # Enter opens the tool the list shows chosen (tool_0 is chosen at first; two quick arrows: tool_2, though
-    # the front end may still hold the list's last change when Enter goes)
-    for _ in range(5):
-        nb.page.keyboard.press("Tab")
-    expect(nav.get_by_role("button", name="History")).to_be_focused()
+    # The row of section buttons is one Tab stop (the open section's button): Tab goes from it straight to
+    # the list and Shift+Tab back to it
+    assert nav.evaluate(TAB_STOPS) == 1
     nb.page.keyboard.press("Tab")
     expect(tools).to_be_focused()
+    nb.page.keyboard.press("Shift+Tab")
+    expect(tools_button).to_be_focused()
+    nb.page.keyboard.press("Tab")
+    expect(tools).to_be_focused()
+    # The list reads at the explorer's width in the notebook's UI font; a long description is cut after a
+    # word, and the row's whole text (every line of the description) is its tooltip
+    width, room, font = tools.evaluate(LIST_LOOK)
+    assert width >= 0.75 * room, (width, room)
+    assert "mono" not in font.lower(), font
+    long_row = tools.locator("option").nth(1)
+    shown = long_row.inner_text().replace("\xa0", " ").strip()  # the stock list: no-break spaces
+    assert shown.startswith("tool_1: Tool number 1: looks a city up, then") and shown.endswith("…"), shown
+    assert shown[-2].isalpha() and "more character" not in shown, shown
+    expect(long_row).to_have_attribute("title", "tool_1\n" + LONG_DESCRIPTION)
+    # arrows move the choice (not the notebook's cells), Enter opens the tool the list shows chosen (tool_0 is
+    # chosen at first; two quick arrows: tool_2, though the front end may still hold the list's last change
+    # when Enter goes)
     nb.page.keyboard.press("ArrowDown")
     nb.page.keyboard.press("ArrowDown")
     nb.page.keyboard.press("Enter")
@@ -117,6 +142,24 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
         for theme, suffix in ((LIGHT_THEME, "light"), (DARK_THEME, "dark")):
             nb.set_theme(theme)
             assert layout_problems(explorer) == []
+            # the open section and the focused section button stand out: at least 3:1 against the explorer
+            background = explorer.evaluate(SHOWN_BACKGROUND)
+            open_section = nav.locator("button.mod-active")
+            assert contrast(open_section.evaluate(SHOWN_BACKGROUND), background) >= 3, suffix
+            assert (
+                contrast(
+                    open_section.evaluate("e => getComputedStyle(e).color"),
+                    open_section.evaluate(SHOWN_BACKGROUND),
+                )
+                >= 4.5
+            ), suffix
+            tools_button.focus()
+            nb.page.keyboard.press("ArrowRight")  # focus by keyboard: the ring a keyboard user sees
+            ring_width, ring_colour = nav.get_by_role("button", name="Prompts (1)").evaluate(RING)
+            assert ring_width >= 2, (suffix, ring_width)
+            assert contrast(ring_colour, background) >= 3, (suffix, ring_colour, background)
+            nb.page.keyboard.press("ArrowLeft")
+            nb.page.mouse.move(0, 0)
             # the tool's status line reads on the explorer's own background, no band of the page's colour
             # behind it (JupyterLab paints a rendered-HTML <pre> with --jp-layout-color0)
             assert status.evaluate(SHOWN_BACKGROUND) == explorer.evaluate(SHOWN_BACKGROUND), suffix

@@ -10,6 +10,12 @@ from typing import Any
 from mcp.server.mcpserver import MCPServer
 
 INSTRUCTIONS = "Start with tool_0. Costs $5 and $10 \x1b[31mred\x1b[0m <b>bold</b>."
+LONG_LINES = (
+    "Tool number 1: looks a city up, then reads its weather, its tides, its trains and its museums, and sums "
+    "them up in a paragraph a person can read before they travel there.",
+    "Give it a city's name as people write it; days is how far ahead to look.",
+)
+"""tool_1's description: a first line longer than a listing's row shows, and a second line."""
 
 
 def build_server(tools: int = 200, name: str = "explored") -> MCPServer[Any]:
@@ -19,7 +25,8 @@ def build_server(tools: int = 200, name: str = "explored") -> MCPServer[Any]:
         def tool(city: str, days: int = 1) -> str:
             return f"tool_{n}: {city} for {days} days"
 
-        server.add_tool(tool, name=f"tool_{n}", description=f"Tool number {n}: looks a city up.")
+        description = "\n".join(LONG_LINES) if n == 1 else f"Tool number {n}: looks a city up."
+        server.add_tool(tool, name=f"tool_{n}", description=description)
 
     for n in range(tools):
         make(n)

@@ -9,9 +9,36 @@
 // ({open: index}) instead of the stock click: the front end may still hold the list's last change (it sends
 // a control's next update only after the kernel went idle for the previous one, a click at once), and the
 // kernel would open the item chosen before. Only the open section's list is on the page.
+// The row of section buttons is one Tab stop (a roving tabindex): the focused button, else the open
+// section's, else the first; Tab goes on to the list. A list's rows get their tooltips (the item's whole
+// text) from the explorer's `tips`, set as text (a title attribute), never as markup.
 const NAV = ".mcp-widgets-explorer-nav";
 const LIST = ".mcp-widgets-explorer-list";
 const OPEN = ".mcp-widgets-explorer-open";
+const SECTION = "mcp-widgets-explorer-section-";
+function rove(box) {
+  for (const nav of box.querySelectorAll(NAV)) {
+    const buttons = Array.from(nav.querySelectorAll("button"));
+    const focused = buttons.indexOf(document.activeElement);
+    const open = buttons.findIndex((b) => b.classList.contains("mod-active"));
+    const stop = focused >= 0 ? focused : open >= 0 ? open : 0;
+    buttons.forEach((b, i) => {
+      const want = i === stop ? "0" : "-1";
+      if (b.getAttribute("tabindex") !== want) b.setAttribute("tabindex", want);
+    });
+  }
+}
+function titleRows(box, tips) {
+  for (const list of box.querySelectorAll(LIST)) {
+    const named = Array.from(list.classList).find((c) => c.startsWith(SECTION));
+    const rows = named ? tips[named.slice(SECTION.length)] : null;
+    if (!Array.isArray(rows)) continue;
+    list.querySelectorAll("option").forEach((option, i) => {
+      const tip = typeof rows[i] === "string" ? rows[i] : "";
+      if (option.title !== tip) option.title = tip;
+    });
+  }
+}
 function explorerKeys(box, model) {
   const openChosen = (select) => {
     if (!select || select.selectedIndex < 0) return;
@@ -66,11 +93,32 @@ function explorerKeys(box, model) {
       event.stopPropagation();  // the control's key, not the notebook's (D D would delete the cell)
     }
   };
+  // The stock views draw the buttons and the lists after this view, and again when a section opens: look
+  // again once a frame after the explorer's DOM changed.
+  let frame = 0;
+  const look = () => {
+    frame = 0;
+    rove(box);
+    titleRows(box, model.tips());
+  };
+  const later = () => { if (!frame) frame = requestAnimationFrame(look); };
+  const watcher = new MutationObserver(later);
+  watcher.observe(box, { childList: true, subtree: true, attributes: true, attributeFilter: ["class"] });
+  const onFocus = (event) => {
+    if (event.target && event.target.closest && event.target.closest(NAV)) rove(box);
+  };
   box.addEventListener("keydown", onKey);
   box.addEventListener("click", onClick, true);
+  box.addEventListener("focusin", onFocus);
+  model.onTips(later);
+  later();
   return () => {
+    watcher.disconnect();
+    if (frame) cancelAnimationFrame(frame);
+    model.onTips(null);
     box.removeEventListener("keydown", onKey);
     box.removeEventListener("click", onClick, true);
+    box.removeEventListener("focusin", onFocus);
   };
 }
 
@@ -80,14 +128,26 @@ export default {
     return inBox(el, (box) => {  // (inBox: flush.js, prepended)
       const named = Array.from(box.classList).find((c) => c.startsWith(ID_CLASS));
       let explorer = null;
+      let tipsChanged = null;  // the keys' "look again", told when the explorer's tips change
+      const onChange = () => tipsChanged && tipsChanged();
       if (named) {
         model.widget_manager.get_model(named.slice(ID_CLASS.length)).then(
-          (found) => { explorer = found; },
+          (found) => {
+            explorer = found;
+            explorer.on("change:tips", onChange);
+            onChange();
+          },
           () => {},
         );
       }
       const send = (msg) => explorer && explorer.send(msg);
-      return explorerKeys(box, { send });
+      const tips = () => (explorer && explorer.get("tips")) || {};
+      const onTips = (fn) => { tipsChanged = fn; };
+      const stop = explorerKeys(box, { send, tips, onTips });
+      return () => {
+        if (explorer) explorer.off("change:tips", onChange);
+        stop();
+      };
     });
   },
 };

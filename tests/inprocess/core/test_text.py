@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from mcp_widgets.core.text import clip_line, shown
+from mcp_widgets.core.text import clip_line, clip_words, shown
 
 
 @pytest.mark.parametrize(
@@ -42,3 +42,11 @@ def test_clip_line_says_how_much_is_left_out() -> None:
 
 def test_clip_line_is_one_shown_line() -> None:
     assert clip_line("a\n\n b\x1b[31m c", 100) == "a b\\x1b[31m c"
+
+
+def test_clip_words_cuts_after_a_whole_word() -> None:
+    text = "looks a city up, then reads its weather and its tides"
+    assert clip_words(text, 100) == text
+    assert clip_words(text, 30) == "looks a city up, then reads…"
+    assert len(clip_words(text, 30)) <= 30
+    assert clip_words("x" * 80, 20) == "x" * 19 + "…"  # one long word: cut inside it

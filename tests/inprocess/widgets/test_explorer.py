@@ -14,7 +14,7 @@ from mcp_widgets import kernel
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.text import LITERAL_CLASSES
 from mcp_widgets.widgets import Explorer, HistoryPanel, PromptForm, TemplateForm, ToolForm, WireView
-from tests.servers.explored import build_server
+from tests.servers.explored import LONG_LINES, build_server
 
 from .conftest import own_models
 
@@ -65,6 +65,21 @@ def test_opening_tools_lists_all_200_in_one_list(srv: Server) -> None:
     explorer.show("Prompts")
     explorer.show("Tools")  # built once, kept
     assert explorer.built == ["Tools", "Prompts"]
+    explorer.close()
+
+
+def test_a_long_description_is_cut_after_a_word_and_its_row_tooltip_has_it_whole(srv: Server) -> None:
+    explorer = srv.explore()
+    row = explorer.items("Tools")[1]
+    assert row.startswith("tool_1: Tool number 1: looks a city up,") and row.endswith("…")
+    assert row[-2].isalpha() and "more character" not in row  # a whole word, then the ellipsis
+    assert len(row) <= len("tool_1: ") + 100
+    # the tooltips the page sets on the rows (as text): each item's name and whole description, every line
+    tips = explorer.tips["Tools"]
+    assert len(tips) == 200 and tips[1] == "tool_1\n" + "\n".join(LONG_LINES)
+    assert tips[0] == "tool_0\nTool number 0: looks a city up."
+    # the list names its section, for the page to find its tooltips
+    assert "mcp-widgets-explorer-section-Tools" in explorer._lists["Tools"][0]._dom_classes
     explorer.close()
 
 
