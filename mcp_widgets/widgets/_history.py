@@ -7,6 +7,12 @@ string as textContent, so server text is shown literally, never as markup; a dro
 Newer / Older goes to the kernel as a message, which pages and filters the store (10,000 records are one page
 of state, not 10,000). The same model renders in JupyterLab, Voila and marimo.
 
+A panel is drawn only while the page shows it: each view says when it comes and goes (`{"view": 1}` /
+`{"view": -1}`), and once the page has shown a panel and shows it no more (its cell ran again, its output was
+cleared), changes only mark it stale; a view coming back, or Python reading `rows` or `total`, draws it again.
+A panel nobody closed (`mw.history()` in a cell run ten times) then costs a flag per record, not a redraw
+and a message to the page. A panel no page ever reported (a headless run, a test) is drawn on every change.
+
 One line per question, so a screen shows a screenful of them (at 1280 px, every column, "Took" included):
 each cell is one clipped line with its whole text on hover (`title`); a form's fields read "10 fields: Name *,
 Email *, …" and open to the full list (`<details>`); what a server calls itself, when that differs from our
@@ -223,6 +229,9 @@ class HistoryPanel(DeclaredAnyWidget):
         self._total = 0
         self._rows: list[tuple[str, ...]] = []
         self._closed = False
+        self._views = 0  # views the page says show the panel now
+        self._reported = False  # whether a page ever said so (else it is drawn on every change)
+        self._stale = False  # a change came while no view showed it
         super().__init__(
             layout=_LAYOUT.layout(),  # the process's shared Layout: one model per panel
             page_size=page_size,
@@ -240,18 +249,26 @@ class HistoryPanel(DeclaredAnyWidget):
     @property
     def total(self) -> int:
         """How many records match the filters."""
+        self._catch_up()
         return self._total
 
     @property
     def rows(self) -> list[tuple[str, ...]]:
         """The visible rows as plain text, in COLUMNS order (what the table shows)."""
+        self._catch_up()
         return list(self._rows)
+
+    @property
+    def drawing(self) -> bool:
+        """Whether the panel is drawn on every change: some view shows it, or no page ever reported one."""
+        return self._views > 0 or not self._reported
 
     def records(self) -> list[dict[str, Any]]:
         """Plain dicts (as `History.records`) for every record matching the filters, newest first."""
         return self.history.records(self.server_filter, self.outcome_filter)
 
     def __repr__(self) -> str:
+        self._catch_up()
         where = f" server={self.server_filter!r}" if self.server_filter is not None else ""
         what = f" outcome={self.outcome_filter!r}" if self.outcome_filter is not None else ""
         return f"<HistoryPanel records={self._total}{where}{what} page={self.page + 1}/{self.pages}>"
@@ -295,6 +312,7 @@ class HistoryPanel(DeclaredAnyWidget):
         with self._lock:
             if self._closed:
                 return
+            self._stale = False
             size = self.page_size
             total, found = self.history.page(
                 server=self.server_filter, outcome=self.outcome_filter, offset=self.page * size, limit=size
@@ -346,7 +364,9 @@ class HistoryPanel(DeclaredAnyWidget):
         if not isinstance(content, dict):
             return
         try:
-            if "turn" in content and content["turn"] in (-1, 1):
+            if "view" in content and content["view"] in (-1, 1) and not isinstance(content["view"], bool):
+                self._on_view(content["view"])
+            elif "turn" in content and content["turn"] in (-1, 1):
                 self._turn(content["turn"])
             elif "server" in content and (content["server"] is None or content["server"] in self._names):
                 self.set_filter(server=content["server"])
@@ -361,7 +381,24 @@ class HistoryPanel(DeclaredAnyWidget):
         else:
             self.refresh()
 
+    def _on_view(self, step: int) -> None:
+        """A view of the panel came (+1) or went (-1); one coming to a stale panel draws it."""
+        with self._lock:
+            self._reported = True
+            self._views = max(0, self._views + step)
+        if step > 0:
+            self._catch_up()
+
+    def _catch_up(self) -> None:
+        """Draw the panel if changes came while no view showed it."""
+        with self._lock:
+            if not self._stale or self._closed:
+                return
+            self._update_servers()
+            self.refresh()
+
     def _turn(self, step: int) -> bool:
+        self._catch_up()
         with self._lock:
             target = self.page + step
             if not 0 <= target < self.pages:
@@ -373,6 +410,9 @@ class HistoryPanel(DeclaredAnyWidget):
         """A store change: re-render only when it can touch what is shown (new servers join the dropdown)."""
         with self._lock:
             if self._closed:
+                return
+            if not self.drawing:
+                self._stale = True  # drawn when a view comes back (or Python reads the rows)
                 return
             new_server = record is None or (self._pinned is None and record.server not in self._names)
             if change != "updated" and new_server:

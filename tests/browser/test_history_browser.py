@@ -208,16 +208,26 @@ panel = HistoryPanel(history)
 """
 
 
+GONE = """
+views = panel._views
+lines = panel.lines
+history.begin(server="shop", mode="form", message="After it went", source=("tool", "ask"), fields=())
+drawn = panel.lines is not lines
+print(f"views {views}, drawn {panel.drawing}; after a question: drawn {drawn}, read: {panel.rows[0][4]}")
+"""
+
+
 @pytest.mark.usefixtures("saving_widget_state")
 def test_three_questions_answered_filtered_in_the_page_and_nothing_typed_kept(
     open_notebook: OpenNotebook,
 ) -> None:
     """Issue 49: the panel is one model drawn by its own module. Three questions answered by the person
     (accepted, declined, cancelled, each after typing) show in it live; its dropdowns filter in the page;
-    nothing typed is on the page or in the saved notebook."""
+    nothing typed is on the page or in the saved notebook. Once the page no longer shows it, the kernel stops
+    drawing it."""
     from playwright.sync_api import expect
 
-    nb = open_notebook([THREE, "panel", "forms[0]", "forms[1]", "forms[2]"])
+    nb = open_notebook([THREE, "panel", "forms[0]", "forms[1]", "forms[2]", GONE])
     for cell in range(5):
         nb.run(cell)
         nb.wait_done(cell, timeout=UI_MS * 4)
@@ -261,4 +271,12 @@ def test_three_questions_answered_filtered_in_the_page_and_nothing_typed_kept(
         m["state"] for m in state.values() if m["state"].get("_anywidget_id") == "mcp_widgets.HistoryPanel"
     ]
     assert kept["server_filter"] == "shop" and len(kept["lines"]) == 2
+
+    # The page stops showing the panel (every output cleared): the kernel stops drawing it, and draws it
+    # again when Python reads its rows
+    nb.run_command("notebook:clear-all-cell-outputs")
+    nb.run(5)
+    nb.wait_done(5)
+    said = "views 0, drawn False; after a question: drawn False, read: After it went"
+    expect(nb.stdout(5)).to_have_text(said)
     assert open_notebook.page_errors == []

@@ -119,8 +119,23 @@ function renderHistory({ model, el }) {
     });
   }
   const names_ = ["lines", "status", "page", "pages", "servers", "server_filter", "outcome_filter", "empty"];
-  for (const name of [...names_, "names_note", "pinned"]) model.on(`change:${name}`, later);
+  const watched = [...names_, "names_note", "pinned"];
+  for (const name of watched) model.on(`change:${name}`, later);
   draw();
+  // The kernel draws the panel only while a view shows it: say when this one comes and goes (a cell run
+  // again or cleared takes it away; a panel nobody closed then costs the kernel nothing per question).
+  const say = (view) => {
+    try {
+      model.send({ view });
+    } catch (e) {
+      // the model is closing (the kernel closed the panel): nothing to tell
+    }
+  };
+  say(1);
+  return () => {
+    for (const name of watched) model.off(`change:${name}`, later);
+    say(-1);
+  };
 }
 
 export default { render: renderHistory };

@@ -432,3 +432,38 @@ def test_one_line_per_question_fields_counted_and_the_declared_name_said_once() 
     assert sum(len(line["names"]) for line in panel.lines) == 30  # the ten-field rows open to the full list
     assert panel.lines[2]["cells"] == list(panel.rows[2])  # every cell's whole text (the page's hover)
     panel.close()
+
+
+def test_a_panel_the_page_stopped_showing_is_not_drawn_until_a_view_comes_back() -> None:
+    """`mw.history()` in a cell run again: the old panel's view goes (history.js says `{"view": -1}`), and
+    changes then only mark it stale, with no state sent to the page; a view coming back, or Python reading its
+    rows, draws it with everything that came meanwhile."""
+    history = History()
+    add(history, message="first")
+    panel = HistoryPanel(history, page_size=10)
+    sent: list[dict[str, Any]] = []
+    send_state = panel.send_state
+    panel.send_state = lambda key=None: (sent.append({"key": key}), send_state(key))  # type: ignore[method-assign]
+    synced: list[str] = []
+    panel.observe(lambda change: synced.append(change["name"]), names=["lines", "status"])
+    assert panel.drawing  # no page reported yet: drawn on every change, as in a headless run
+    panel._handle_custom_msg({"view": 1}, [])
+    add(history, message="second")
+    assert synced and panel.lines[0]["cells"][4] == "second"
+    panel._handle_custom_msg({"view": -1}, [])  # the cell ran again: its view is gone
+    assert not panel.drawing
+    synced.clear()
+    sent.clear()
+    for i in range(20):
+        add(history, server="new", message=f"off screen {i}")
+    assert synced == [] and sent == [] and panel.lines[0]["cells"][4] == "second"
+    panel._handle_custom_msg({"view": 1}, [])  # shown again (the same output displayed anew)
+    assert panel.lines[0]["cells"][4] == "off screen 19" and panel.status.endswith("of 22 · page 1 of 3")
+    assert ["new", "new"] in panel.servers  # the dropdown learnt the server that came meanwhile
+    panel._handle_custom_msg({"view": -1}, [])
+    add(history, message="third")
+    assert panel.rows[0][4] == "third" and panel.total == 23  # Python reading it draws it
+    for odd in ({"view": True}, {"view": 2}, {"view": "1"}):
+        panel._handle_custom_msg(odd, [])
+    assert not panel.drawing
+    panel.close()
