@@ -14,8 +14,9 @@ import ipywidgets
 import mcp_types
 
 from ..core.app_policy import app_resource_uri
+from ..core.markdown import is_markdown
 from ..core.text import clip_words, shorten, shown
-from ..widgets import Explorer, ExplorerParts, HistoryPanel, Listing, Row
+from ..widgets import Explorer, ExplorerParts, HistoryPanel, Listing, MarkdownOffer, Row
 from .call import Call
 from .listings import PromptList, ResourceList, ServerInfo, ToolList
 from .results import result_text
@@ -96,8 +97,13 @@ def explorer(
     def app_tools() -> list[Any]:
         return [t for t in tools() if app_resource_uri(t.meta) is not None]
 
-    def reading(uri: str, out: ipywidgets.Output) -> None:
-        read(uri, out).add_done_callback(lambda call: _show_read(call, out))
+    def reading(uri: str, out: ipywidgets.Output) -> ipywidgets.Widget | None:
+        # A Markdown resource (by its listed MIME type, else its URI's ending) gets an offer to draw it, shown
+        # under the list once its text is read (the text itself is in `out`, as any resource's)
+        listed = [r for r in resources() if isinstance(r, mcp_types.Resource) and str(r.uri) == uri]
+        offer = MarkdownOffer(name=uri) if any(is_markdown(r.mime_type, uri) for r in listed) else None
+        read(uri, out).add_done_callback(lambda call: _show_read(call, out, offer))
+        return offer
 
     listings = {
         "Tools": Listing(
@@ -106,7 +112,7 @@ def explorer(
         "Prompts": Listing(
             lambda: rows(prompts()), lambda key, _out: prompt_form(key), "Open form", "prompt"
         ),
-        "Resources": Listing(resource_rows, lambda key, out: reading(key, out), "Read", "resource"),
+        "Resources": Listing(resource_rows, reading, "Read", "resource"),
         "Templates": Listing(template_rows, lambda key, _out: template_form(key), "Open form", "template"),
     }
     if open_app is not None and app_tools():
@@ -123,11 +129,16 @@ def explorer(
     return Explorer(parts)
 
 
-def _show_read(call: Call, out: ipywidgets.Output) -> None:
-    """Under a finished read's line: the resource as text (an error is on the line already)."""
+def _show_read(call: Call, out: ipywidgets.Output, offer: MarkdownOffer | None = None) -> None:
+    """Under a finished read's line: the resource as text (an error is on the line already); a Markdown
+    resource's first text given to its offer to draw it."""
     if call.state != "done" or call.exception() is not None:
         return
-    out.append_stdout(shown(result_text(call.result())) + "\n")
+    result = call.result()
+    out.append_stdout(shown(result_text(result)) + "\n")
+    texts = [c for c in getattr(result, "contents", ()) if isinstance(c, mcp_types.TextResourceContents)]
+    if offer is not None and texts:
+        offer.set_source(texts[0].text)
 
 
 def of_server(srv: Any, info: ServerInfo | None, *, apps: bool) -> Explorer:

@@ -16,6 +16,7 @@ from ._explorer import Row as Row
 from ._form import ElicitationForm, FormState
 from ._history import HistoryPanel
 from ._history import history as history
+from ._markdown import MarkdownOffer as MarkdownOffer  # for the client room (a Markdown resource read)
 from ._pending import PendingItem as PendingItem  # for the client room (`mw.pending()`)
 from ._pending import PendingList as PendingList
 from ._pending import waited_text as waited_text

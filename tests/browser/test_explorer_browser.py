@@ -1,9 +1,9 @@
 """The explorer in real JupyterLab (a cell ending in `srv`): sections opened by keyboard (the section buttons
 one Tab stop, arrows between them, Enter) and by click; the lists read at the explorer's width, each row's
 whole text its tooltip; the open section and the focus ring at least 3:1 against the explorer in both themes;
-a tool's form opened from the list by Enter and run; the server's instructions shown as literal text; the
-tool's status line on the explorer's own background in both themes. Saves
-docs/screenshots/explorer-{light,dark}.png."""
+a tool's form opened from the list by Enter and run; a Markdown resource drawn on request from text nodes
+only, nothing fetched; the server's instructions shown as literal text; the tool's status line on the
+explorer's own background in both themes. Saves docs/screenshots/explorer-{light,dark}.png."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import pytest
 
 from tests.servers.explored import LONG_LINES
 
-from .gallery import contrast, layout_problems
+from .gallery import contrast, layout_problems, shoot
 from .harness import DARK_THEME, LIGHT_THEME, UI_MS, NotebookPage
 
 pytestmark = pytest.mark.browser
@@ -119,7 +119,7 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     )
 
     # by click: Resources, choose the note, Read
-    explorer.locator(".mcp-widgets-explorer-nav").get_by_role("button", name="Resources (1)").click()
+    explorer.locator(".mcp-widgets-explorer-nav").get_by_role("button", name="Resources (2)").click()
     resources = explorer.locator(".mcp-widgets-explorer-list select").locator("visible=true")
     expect(resources).to_have_count(1)
     resources.select_option(index=0)
@@ -127,6 +127,29 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
     expect(explorer.locator('[data-mime-type="application/vnd.jupyter.stdout"]').last).to_contain_text(
         "the readme says $x$ hello"
     )
+    # the Markdown guide: its source as text, and on a click drawn as Markdown from text nodes only (math,
+    # raw HTML as text; the link and the image written out with their URLs, nothing fetched or clickable)
+    requested: list[str] = []
+    nb.page.on("request", lambda request: requested.append(request.url))
+    resources.select_option(index=1)
+    explorer.get_by_role("button", name="Read").click()
+    expect(explorer.locator('[data-mime-type="application/vnd.jupyter.stdout"]').last).to_contain_text(
+        "# Guide to $x$"
+    )
+    show = explorer.get_by_role("button", name="Show as Markdown")
+    show.click()
+    drawn = explorer.locator(".mcp-widgets-markdown")
+    expect(drawn.locator("h1")).to_have_text("Guide to $x$")
+    expect(drawn.locator("strong")).to_have_text("this")
+    expect(drawn.locator("table td")).to_have_text(["1", "2"])
+    expect(drawn.locator(".mcp-widgets-md-url")).to_have_text(" (https://docs.example.org/start?from=guide)")
+    expect(drawn.get_by_text("[image: a logo] (https://images.example.org/logo.png)")).to_be_visible()
+    raw = '<b>raw</b> <img src=x onerror="window.__pwned=1">'
+    expect(drawn.get_by_text(raw, exact=False)).to_be_visible()
+    expect(drawn.locator("a, img, b, script, mjx-container")).to_have_count(0)
+    assert nb.page.evaluate("typeof window.__pwned") == "undefined"
+    assert not [url for url in requested if "example.org" in url]
+    expect(explorer.get_by_role("button", name="Hide Markdown")).to_be_visible()
     nav.get_by_role("button", name="Wire").click()
     expect(explorer.get_by_text("The wire of explored")).to_be_visible()
     nav.get_by_role("button", name="History").click()
@@ -166,6 +189,9 @@ def test_a_person_explores_a_server_by_keyboard_and_by_click(
             path = screenshots / f"explorer-{suffix}.png"
             explorer.screenshot(path=str(path), animations="disabled")
             assert path.stat().st_size > 5_000
+            nav.get_by_role("button", name="Resources (2)").click()  # the drawn guide, kept with its section
+            shoot(nb, explorer.locator(".mcp-widgets-markdown-offer"), "explorer-markdown")
+            nav.get_by_role("button", name="Tools (200)").click()
     finally:
         nb.set_theme(LIGHT_THEME)
 

@@ -1,6 +1,6 @@
-"""A server to explore (`srv.explore()`): many tools (200 by default), a prompt, a resource, a template and
-instructions that a notebook must show as text ($x$ math, a terminal escape, markup). `python explored.py
-[N]` runs it over stdio."""
+"""A server to explore (`srv.explore()`): many tools (200 by default), a prompt, two resources (one in
+Markdown), a template and instructions that a notebook must show as text ($x$ math, a terminal escape,
+markup). `python explored.py [N]` runs it over stdio."""
 
 from __future__ import annotations
 
@@ -16,6 +16,18 @@ LONG_LINES = (
     "Give it a city's name as people write it; days is how far ahead to look.",
 )
 """tool_1's description: a first line longer than a listing's row shows, and a second line."""
+GUIDE = """# Guide to $x$
+
+Read **this** first, then [the docs](https://docs.example.org/start?from=guide).
+
+- one *item* with `code`
+- ![a logo](https://images.example.org/logo.png) <b>raw</b> <img src=x onerror="window.__pwned=1">
+
+| col | umn |
+|-----|-----|
+| 1   | 2   |
+"""
+"""A Markdown resource: math, a link and an image (neither to be fetched), raw HTML, a table."""
 
 
 def build_server(tools: int = 200, name: str = "explored") -> MCPServer[Any]:
@@ -38,6 +50,10 @@ def build_server(tools: int = 200, name: str = "explored") -> MCPServer[Any]:
     @server.resource("note://readme", description="A short note.")
     def readme() -> str:
         return "the readme says $x$ hello"
+
+    @server.resource("note://guide.md", description="A guide, in Markdown.", mime_type="text/markdown")
+    def guide() -> str:
+        return GUIDE
 
     @server.resource("note://item/{id}", description="An item by id.")
     def item(id: str) -> str:

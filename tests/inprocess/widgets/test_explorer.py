@@ -13,7 +13,15 @@ import pytest
 from mcp_widgets import kernel
 from mcp_widgets.client import Server, connect_sync
 from mcp_widgets.core.text import LITERAL_CLASSES
-from mcp_widgets.widgets import Explorer, HistoryPanel, PromptForm, TemplateForm, ToolForm, WireView
+from mcp_widgets.widgets import (
+    Explorer,
+    HistoryPanel,
+    MarkdownOffer,
+    PromptForm,
+    TemplateForm,
+    ToolForm,
+    WireView,
+)
 from tests.servers.explored import LONG_LINES, build_server
 
 from .conftest import own_models
@@ -125,7 +133,21 @@ def test_prompts_templates_and_resources(srv: Server) -> None:
         time.sleep(0.02)
         kernel.flush_posted()
     assert "the readme says $x$ hello" in str(out.outputs)
+    assert explorer._opened.get("Resources") is None  # plain text: nothing offered
+    # A Markdown resource: its source as text, and an offer to draw it (a tree of plain elements and text)
+    offer = explorer.open_item("Resources", "note://guide.md")
+    assert isinstance(offer, MarkdownOffer) and offer.tree == [] and not offer.drawn
+    deadline = time.monotonic() + 10
+    while not offer.tree and time.monotonic() < deadline:
+        time.sleep(0.02)
+        kernel.flush_posted()
+    assert "# Guide to $x$" in str(out.outputs)  # the source, as text
+    assert offer.tree[0] == {"tag": "h1", "children": ["Guide to $x$"]}
+    assert offer in explorer._lists["Resources"][2].children  # shown under the list
+    offer.show()
+    assert offer.drawn
     explorer.close()
+    assert offer.comm is None  # closed with the explorer
 
 
 def test_the_wire_and_the_history(srv: Server) -> None:
