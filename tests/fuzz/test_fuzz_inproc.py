@@ -69,6 +69,7 @@ def run_one(target: Any, mode: str, script: dict[str, Any], typist: Typist, desc
             except TimeoutError as exc:
                 raise AssertionError(f"the call did not end within {BOUND} s") from exc
             assert time.monotonic() - started < BOUND
+            srv.timeout = BOUND  # usable, however busy the server still is with the first call's payloads
             again = srv.call_tool_sync("play", {"script": OK})  # the connection is still usable
             assert again.content[0].text == "still here"
             reprs = [repr(srv), repr(call), *(repr(card) for card in typist.cards)]
@@ -121,6 +122,10 @@ def test_a_call_cancelled_at_any_point(
                 error = exc
             except TimeoutError as exc:
                 raise AssertionError(f"the cancelled call did not end within {BOUND} s") from exc
+            # Still usable, within the bound every call has: this asks whether the connection works, not how
+            # fast. The in-process server is busy a while with the cancelled call's payloads (up to 0.7 MB of
+            # text: the follow-up took 0.5-2 s here, and over TIMEOUT three times under a full run's load).
+            srv.timeout = BOUND
             assert srv.call_tool_sync("play", {"script": OK}).content[0].text == "still here"
             reprs = [repr(srv), repr(call), *(repr(card) for card in typist.cards)]
         finally:
