@@ -10,6 +10,7 @@ image is a line naming it and its URL (never loaded). Math (`$x$`) is text, as e
 
 from __future__ import annotations
 
+import functools
 from typing import TYPE_CHECKING, Any
 
 from .text import shown
@@ -47,9 +48,10 @@ def is_markdown(mime: str | None, uri: str) -> bool:
     return path.endswith((".md", ".markdown"))
 
 
+@functools.cache
 def _parser() -> MarkdownIt:
     # CommonMark with GitHub's tables and strikethrough; raw HTML is text, and no URL is turned into a link.
-    # Imported here: a kernel that never draws Markdown never loads it.
+    # Imported here: a kernel that never draws Markdown never loads it; made once (cached), read-only after.
     from markdown_it import MarkdownIt
 
     # Nesting deeper than markdown-it's own bound (20) is dropped, text and all: let it parse further and
@@ -106,8 +108,6 @@ class _Builder:
             self.cut = True
             return [shown("".join(self._text(node)))]
         tag = node.tag if not node.is_root else ""
-        if tag == "img":
-            tag = "span"
         children = self.children(node, depth)
         if tag not in TAGS:  # nothing else is drawn as an element
             return children

@@ -42,9 +42,9 @@ NAV_CLASS = "mcp-widgets-explorer-nav"
 LIST_CLASS = "mcp-widgets-explorer-list"
 OPEN_CLASS = "mcp-widgets-explorer-open"
 ID_CLASS = "mcp-widgets-explorer-id-"
+"""The start of the class naming an explorer's model id on its box (for the shared keys' views)."""
 SECTION_CLASS = "mcp-widgets-explorer-section-"
 """The start of the class naming a list's section (its rows' tooltips are `Explorer.tips[section]`)."""
-"""The start of the class naming an explorer's model id on its box (for the shared keys' views)."""
 INSTRUCTIONS_SHOWN = 4000
 """Characters of the server's instructions shown (the rest: `srv.info.instructions`)."""
 INSTRUCTIONS_FOLDED = (3, 300)
